@@ -1,0 +1,336 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: VEX IR instrumentation and the access helper.       ---*/
+/*---                                              mp_instrument.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Every guest data access becomes a call to mp_on_access(ii, addr,
+   size|kind), where ii is the accessing instruction's mp_instr made at
+   instrumentation time.  Covered: loads (WrTmp of Iex_Load), stores,
+   guarded loads and stores (LoadG/StoreG, the call is guarded the same
+   way), CAS (single and double: a load and a store of the whole width),
+   LL/SC (the LL a load, the SC a store) and dirty helpers that declare
+   memory effects (mFx/mAddr/mSize: a load, a store, or both for
+   Ifx_Modify).  A read-modify-write instruction is two accesses, a load
+   then a store, as it is to the memory system.
+
+   Collection (SPEC 3): on or off for the whole process through
+   --collect-atstart and MEMPROF_START/STOP; --toggle-collect flips it
+   for a thread between entry to a matching function and its return
+   (the thread's SP rising above the SP at entry, which also covers
+   longjmp out of it).
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+
+#include "mp_clo.h"
+#include "mp_tool.h"
+
+/*------------------------------------------------------------*/
+/*--- Collection state                                     ---*/
+/*------------------------------------------------------------*/
+
+#define MAX_TOGGLE_DEPTH 256
+
+typedef struct {
+   UInt depth;                        /* toggled functions entered */
+   Addr entry_sp[MAX_TOGGLE_DEPTH];   /* SP at each entry, innermost last */
+} toggle_state;
+
+static Bool          client_on;       /* --collect-atstart, START/STOP */
+static toggle_state *toggles;         /* indexed by ThreadId */
+
+void mp_set_collecting(Bool on) { client_on = on; }
+Bool mp_is_collecting(void) { return client_on; }
+
+static inline Bool collecting(ThreadId tid)
+{
+   return client_on ^ (toggles != NULL && toggles[tid].depth > 0);
+}
+
+static VG_REGPARM(0) void mp_toggle_enter(void)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   toggle_state *ts = &toggles[tid];
+   /* Deeper recursion than this only loses the inner exits, which the
+      outermost exit covers anyway. */
+   if (ts->depth < MAX_TOGGLE_DEPTH)
+      ts->entry_sp[ts->depth++] = VG_(get_SP)(tid);
+}
+
+static VG_REGPARM(0) void mp_toggle_check(void)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   toggle_state *ts = &toggles[tid];
+   if (ts->depth == 0)
+      return;
+   {
+      Addr sp = VG_(get_SP)(tid);
+      while (ts->depth > 0 && sp > ts->entry_sp[ts->depth - 1])
+         ts->depth--;
+   }
+}
+
+static Bool fn_matches_toggle(const HChar *fn)
+{
+   Int i;
+   for (i = 0; i < mp_clo_n_toggle_collect; i++)
+      if (VG_(string_match)(mp_clo_toggle_collect[i], fn))
+         return True;
+   return False;
+}
+
+/*------------------------------------------------------------*/
+/*--- The access helper: the hot path                      ---*/
+/*------------------------------------------------------------*/
+
+#define MP_WRITE_BIT ((UWord)1 << 63)
+
+static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   mp_event e;
+   mp_line_counts *lc;
+
+   if (!collecting(tid))
+      return;
+   e.addr = a;
+   e.size = (UInt)(size_kind & ~MP_WRITE_BIT);
+   e.is_write = (size_kind & MP_WRITE_BIT) != 0;
+   e.tid = tid;
+   e.loc = ii->loc;
+   e.iaddr = ii->iaddr;
+   if (ii->cache_gen == mp_g_registry_gen
+       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo) {
+      e.var = ii->cache_var;
+      lc = ii->cache_lc;
+   } else {
+      UInt var = mp_registry_resolve(tid, a, ii);
+      e.var = var;
+      if (ii->cache_hi != ii->cache_lo && ii->cache_gen == mp_g_registry_gen) {
+         /* resolve() cached a range: cache its counts record too. */
+         ii->cache_lc = mp_vars_line_counts(mp_g_vars, var, ii->loc);
+         lc = ii->cache_lc;
+      } else {
+         lc = mp_vars_line_counts(mp_g_vars, var, ii->loc);
+      }
+   }
+   mp_vars_access(mp_g_vars, &e, lc);
+}
+
+/*------------------------------------------------------------*/
+/*--- Per-instruction records                              ---*/
+/*------------------------------------------------------------*/
+
+/* One mp_instr per guest instruction address, shared by every
+   translation of it, so retranslation does not grow memory. */
+typedef struct {
+   VgHashNode node;   /* key: iaddr */
+   mp_instr ii;
+} instr_node;
+
+static VgHashTable *instrs;
+
+static const HChar *describe_where(Addr iaddr, HChar *buf, Int n)
+{
+   const HChar *file, *dir;
+   UInt line;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   if (!VG_(get_filename_linenum)(ep, iaddr, &file, &dir, &line))
+      return NULL;
+   VG_(snprintf)(buf, n, "%s:%u", file, line);
+   return buf;
+}
+
+static mp_instr *instr_for(Addr iaddr)
+{
+   instr_node *n = VG_(HT_lookup)(instrs, iaddr);
+   HChar where[512];
+   const HChar *fn;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   if (n)
+      return &n->ii;
+   n = VG_(calloc)("mp.instr.1", 1, sizeof *n);
+   n->node.key = iaddr;
+   n->ii.iaddr = iaddr;
+   if (!VG_(get_fnname)(ep, iaddr, &fn))
+      fn = NULL;
+   /* get_fnname's buffer is overwritten by the next call: intern now. */
+   n->ii.fn = mp_vars_location(mp_g_vars, NULL, fn ? fn : "???");
+   if (!VG_(get_fnname)(ep, iaddr, &fn))
+      fn = NULL;
+   n->ii.loc = mp_vars_location(mp_g_vars, describe_where(iaddr, where, sizeof where), fn);
+   n->ii.cache_gen = (UInt)-1;
+   VG_(HT_add_node)(instrs, n);
+   return &n->ii;
+}
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation                                      ---*/
+/*------------------------------------------------------------*/
+
+static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
+                       Bool is_write, IRExpr *guard)
+{
+   UWord size_kind = (UWord)size | (is_write ? MP_WRITE_BIT : 0);
+   IRExpr **args;
+   IRDirty *d;
+   tl_assert(ii != NULL);
+   tl_assert(size > 0);
+   tl_assert(isIRAtom(addr));
+   args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr,
+                        mkIRExpr_HWord(size_kind));
+   d = unsafeIRDirty_0_N(3, "mp_on_access", VG_(fnptr_to_fnentry)(mp_on_access),
+                         args);
+   if (guard)
+      d->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static void add_call0(IRSB *sb, const HChar *name, void *fn)
+{
+   IRDirty *d = unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn),
+                                  mkIRExprVec_0());
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static Int size_of_loadg(IRLoadGOp cvt)
+{
+   IRType t_res, t_arg;
+   typeOfIRLoadGOp(cvt, &t_res, &t_arg);
+   return sizeofIRType(t_arg);
+}
+
+/* Adds the access calls for st, which is about to be copied to sbOut.
+   Loads are traced before the statement (the address is known then);
+   stores too, since tracing does not read the stored value. */
+static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
+                            mp_instr *ii)
+{
+   switch (st->tag) {
+   case Ist_NoOp: case Ist_IMark: case Ist_AbiHint: case Ist_Put:
+   case Ist_PutI: case Ist_MBE: case Ist_Exit:
+      break;
+   case Ist_WrTmp: {
+      IRExpr *e = st->Ist.WrTmp.data;
+      if (e->tag == Iex_Load)
+         add_access(sbOut, ii, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty),
+                    False, NULL);
+      break;
+   }
+   case Ist_Store:
+      add_access(sbOut, ii, st->Ist.Store.addr,
+                 sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+                 True, NULL);
+      break;
+   case Ist_StoreG: {
+      IRStoreG *sg = st->Ist.StoreG.details;
+      add_access(sbOut, ii, sg->addr,
+                 sizeofIRType(typeOfIRExpr(tyenv, sg->data)), True, sg->guard);
+      break;
+   }
+   case Ist_LoadG: {
+      IRLoadG *lg = st->Ist.LoadG.details;
+      add_access(sbOut, ii, lg->addr, size_of_loadg(lg->cvt), False, lg->guard);
+      break;
+   }
+   case Ist_CAS: {
+      IRCAS *cas = st->Ist.CAS.details;
+      Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+      if (cas->dataHi != NULL)
+         size *= 2;   /* double-width CAS */
+      add_access(sbOut, ii, cas->addr, size, False, NULL);
+      add_access(sbOut, ii, cas->addr, size, True, NULL);
+      break;
+   }
+   case Ist_LLSC: {
+      IRType ty;
+      if (st->Ist.LLSC.storedata == NULL) {
+         ty = typeOfIRTemp(tyenv, st->Ist.LLSC.result);
+         add_access(sbOut, ii, st->Ist.LLSC.addr, sizeofIRType(ty), False, NULL);
+      } else {
+         ty = typeOfIRExpr(tyenv, st->Ist.LLSC.storedata);
+         add_access(sbOut, ii, st->Ist.LLSC.addr, sizeofIRType(ty), True, NULL);
+      }
+      break;
+   }
+   case Ist_Dirty: {
+      IRDirty *d = st->Ist.Dirty.details;
+      if (d->mFx == Ifx_None)
+         break;
+      tl_assert(d->mAddr != NULL && d->mSize > 0);
+      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+         add_access(sbOut, ii, d->mAddr, d->mSize, False, d->guard);
+      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+         add_access(sbOut, ii, d->mAddr, d->mSize, True, d->guard);
+      break;
+   }
+   default:
+      ppIRStmt(st);
+      tl_assert2(0, "memprof: unhandled IR statement");
+   }
+}
+
+IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
+                    const VexGuestLayout *layout, const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
+{
+   IRSB *sbOut;
+   Int i;
+   mp_instr *ii = NULL;
+   Bool first_imark = True;
+
+   if (gWordTy != hWordTy)
+      VG_(tool_panic)("host/guest word size mismatch");
+
+   sbOut = deepCopyIRSBExceptStmts(sbIn);
+   i = 0;
+   while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
+      addStmtToIRSB(sbOut, sbIn->stmts[i]);
+      i++;
+   }
+   if (toggles)
+      add_call0(sbOut, "mp_toggle_check", mp_toggle_check);
+
+   for (; i < sbIn->stmts_used; i++) {
+      IRStmt *st = sbIn->stmts[i];
+      if (!st || st->tag == Ist_NoOp)
+         continue;
+      if (st->tag == Ist_IMark) {
+         Addr ia = st->Ist.IMark.addr + st->Ist.IMark.delta;
+         ii = instr_for(ia);
+         addStmtToIRSB(sbOut, st);
+         if (toggles) {
+            const HChar *fn;
+            if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), ia, &fn)
+                && fn_matches_toggle(fn))
+               add_call0(sbOut, "mp_toggle_enter", mp_toggle_enter);
+         }
+         first_imark = False;
+         continue;
+      }
+      tl_assert(!first_imark);
+      instrument_stmt(sbOut, sbIn->tyenv, st, ii);
+      addStmtToIRSB(sbOut, st);
+   }
+   return sbOut;
+}
+
+void mp_instrument_init(void)
+{
+   instrs = VG_(HT_construct)("mp.instrs");
+   client_on = mp_clo_collect_atstart;
+   if (mp_clo_n_toggle_collect > 0)
+      toggles = VG_(calloc)("mp.toggles", VG_N_THREADS + 1, sizeof(toggle_state));
+}

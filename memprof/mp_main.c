@@ -1,0 +1,308 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: which data structures make a program slow.          ---*/
+/*---                                                    mp_main.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof, a Valgrind tool that attributes every
+   data access to a variable (global, heap allocation site, stack frame
+   or local, user-named range) and reports per-variable metrics.
+
+   Copyright (C) 2026 the memprof developers.
+
+   This program is free software; you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation; either version 2 of the License, or (at
+   your option) any later version.  See COPYING.
+
+   This file owns the tool's life: setup, client requests, fork, and at
+   exit the output file (written whole to a temporary name, then renamed,
+   so it is complete or absent) and the summary on Valgrind's log.
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
+
+#include "memprof.h"
+#include "mp_clo.h"
+#include "mp_report.h"
+#include "mp_tool.h"
+
+/* Bytes per cache line for the footprint.
+   XXX issue 4: take it from the simulated L1 once --L1 exists. */
+#define MP_LINE_SIZE 64
+
+mp_vars *mp_g_vars;
+
+/*------------------------------------------------------------*/
+/*--- Client requests                                      ---*/
+/*------------------------------------------------------------*/
+
+static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+   if (!VG_IS_TOOL_USERREQ('M', 'P', args[0]))
+      return False;
+   *ret = 0;
+   switch (args[0]) {
+   case VG_USERREQ__MEMPROF_START:
+      mp_set_collecting(True);
+      break;
+   case VG_USERREQ__MEMPROF_STOP:
+      mp_set_collecting(False);
+      break;
+   case VG_USERREQ__MEMPROF_NAME_RANGE: {
+      const HChar *name = (const HChar *)args[3];
+      if (name == NULL || name[0] == '\0')
+         name = "unnamed";
+      if (!mp_registry_name_range(args[1], args[2], name)) {
+         VG_(umsg)("Warning: MEMPROF_NAME_RANGE(%#lx, %lu, \"%s\") ignored: "
+                   "empty or overlapping a range named before\n",
+                   args[1], args[2], name);
+         *ret = 1;
+      }
+      break;
+   }
+   case VG_USERREQ__MEMPROF_UNNAME_RANGE:
+      if (!mp_registry_unname_range(args[1])) {
+         VG_(umsg)("Warning: MEMPROF_UNNAME_RANGE(%#lx): no named range "
+                   "starts there\n", args[1]);
+         *ret = 1;
+      }
+      break;
+   default:
+      VG_(umsg)("Warning: unknown memprof client request %#lx\n", args[0]);
+      return False;
+   }
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- Address-space events                                 ---*/
+/*------------------------------------------------------------*/
+
+static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                            ULong di_handle)
+{
+   mp_registry_note_mmap();
+}
+
+static void mp_die_mem_munmap(Addr a, SizeT len)
+{
+   mp_registry_note_munmap(a, len);
+}
+
+/* A forked child reports its own accesses only: the parent's file
+   already holds what happened before the fork. */
+static void mp_atfork_child(ThreadId tid)
+{
+   mp_vars_reset_counts(mp_g_vars);
+}
+
+/*------------------------------------------------------------*/
+/*--- Output file                                          ---*/
+/*------------------------------------------------------------*/
+
+static HChar *client_command(void)
+{
+   XArray *buf = VG_(newXA)(VG_(malloc), "mp.cmd", VG_(free), sizeof(HChar));
+   Word i;
+   HChar *s;
+   VG_(addBytesToXA)(buf, VG_(args_the_exename), VG_(strlen)(VG_(args_the_exename)));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
+      VG_(addBytesToXA)(buf, " ", 1);
+      VG_(addBytesToXA)(buf, arg, VG_(strlen)(arg));
+   }
+   VG_(addBytesToXA)(buf, "", 1);
+   s = VG_(strdup)("mp.cmd.2", VG_(indexXA)(buf, 0));
+   VG_(deleteXA)(buf);
+   return s;
+}
+
+static HChar *temp_name_for(const HChar *path)
+{
+   SizeT n = VG_(strlen)(path) + 32;
+   HChar *tmp = VG_(malloc)("mp.tmpname", n);
+   VG_(snprintf)(tmp, n, "%s.tmp.%d", path, VG_(getpid)());
+   return tmp;
+}
+
+/* Writes text to path whole or not at all: a temporary file in the same
+   directory, renamed over path once complete. */
+static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
+{
+   HChar *tmp = temp_name_for(path);
+   SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
+   Int fd;
+   SizeT done = 0;
+   Bool ok = True;
+   if (sr_isError(sr)) {
+      VG_(umsg)("memprof: cannot create %s: no output written\n", tmp);
+      VG_(free)(tmp);
+      return False;
+   }
+   fd = sr_Res(sr);
+   while (done < len) {
+      Int chunk = (len - done) > (1 << 30) ? (1 << 30) : (Int)(len - done);
+      Int w = VG_(write)(fd, text + done, chunk);
+      if (w <= 0) {
+         ok = False;
+         break;
+      }
+      done += w;
+   }
+   VG_(close)(fd);
+   if (ok && VG_(rename)(tmp, path) != 0)
+      ok = False;
+   if (!ok) {
+      VG_(unlink)(tmp);
+      VG_(umsg)("memprof: cannot write %s: no output written\n", path);
+   }
+   VG_(free)(tmp);
+   return ok;
+}
+
+/* Fails before the client runs if the output cannot be created, rather
+   than losing the whole run at exit. */
+static void check_output_writable(void)
+{
+   HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
+   HChar *tmp = temp_name_for(path);
+   SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
+   if (sr_isError(sr)) {
+      HChar opt[1200];
+      VG_(snprintf)(opt, sizeof opt, "--memprof-out-file=%s", mp_clo_out_file);
+      VG_(fmsg_bad_option)(opt, "cannot create a file in the directory of %s\n",
+                           path);
+   }
+   VG_(close)(sr_Res(sr));
+   VG_(unlink)(tmp);
+   VG_(free)(tmp);
+   VG_(free)(path);
+}
+
+/*------------------------------------------------------------*/
+/*--- Exit summary                                         ---*/
+/*------------------------------------------------------------*/
+
+/* 1234567 -> "1,234,567", as cg_annotate prints counts. */
+static const HChar *commas(ULong n, HChar *buf, Int size)
+{
+   HChar digits[32];
+   Int nd = VG_(snprintf)(digits, sizeof digits, "%llu", n), i, k = 0;
+   for (i = 0; i < nd && k < size - 1; i++) {
+      if (i > 0 && (nd - i) % 3 == 0 && k < size - 1)
+         buf[k++] = ',';
+      buf[k++] = digits[i];
+   }
+   buf[k] = '\0';
+   return buf;
+}
+
+static void print_summary(const HChar *path, Bool written)
+{
+   uint32_t n_rows, i, shown;
+   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, &n_rows);
+   ULong reads = 0, writes = 0;
+   HChar b1[32], b2[32], b3[32];
+   for (i = 0; i < n_rows; i++) {
+      reads += rows[i].c.reads;
+      writes += rows[i].c.writes;
+   }
+   VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
+             commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
+             commas(writes, b3, sizeof b3), n_rows);
+   shown = n_rows < (uint32_t)mp_clo_summary ? n_rows : (uint32_t)mp_clo_summary;
+   if (shown > 0) {
+      VG_(umsg)("Top %u variables by accesses:\n", shown);
+      VG_(umsg)("%15s %15s %15s  %-6s %s\n", "accesses", "reads", "writes",
+                "kind", "variable");
+      for (i = 0; i < shown; i++) {
+         const mp_report_row *r = &rows[i];
+         const mp_var *v = r->var;
+         VG_(umsg)("%15s %15s %15s  %-6s %s%s%s%s\n",
+                   commas(mp_counts_accesses(&r->c), b1, sizeof b1),
+                   commas(r->c.reads, b2, sizeof b2),
+                   commas(r->c.writes, b3, sizeof b3),
+                   v ? mp_var_kind_name(v->kind) : "other",
+                   v ? v->name : "other (folded)",
+                   v && v->where ? " (" : "", v && v->where ? v->where : "",
+                   v && v->where ? ")" : "");
+      }
+   }
+   if (written)
+      VG_(umsg)("Output: %s\n", path);
+   VG_(free)(rows);
+}
+
+static void mp_fini(Int exitcode)
+{
+   HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
+   HChar *cmd = client_command();
+   mp_report_config cfg;
+   mp_json *j;
+   size_t len;
+   const char *text;
+   Bool written;
+
+   VG_(memset)(&cfg, 0, sizeof cfg);
+   cfg.tool_version = MP_VERSION;
+   cfg.command = cmd;
+   cfg.pid = VG_(getpid)();
+   cfg.line_size = MP_LINE_SIZE;
+   cfg.collect_atstart = mp_clo_collect_atstart;
+   cfg.toggle_collect = mp_clo_toggle_collect;
+   cfg.n_toggle_collect = mp_clo_n_toggle_collect;
+   cfg.min_var_size = mp_clo_min_var_size;
+   j = mp_report_json(mp_g_vars, &cfg);
+   tl_assert(mp_json_ok(j));
+   text = mp_json_text(j, &len);
+   written = write_file_whole(path, text, len);
+   print_summary(path, written);
+   mp_json_free(j);
+   VG_(free)(cmd);
+   VG_(free)(path);
+}
+
+/*------------------------------------------------------------*/
+/*--- Setup                                                ---*/
+/*------------------------------------------------------------*/
+
+static void mp_post_clo_init(void)
+{
+   mp_clo_post_check();
+   check_output_writable();
+   mp_g_vars = mp_vars_new(MP_LINE_SIZE);
+   mp_registry_init();
+   mp_instrument_init();
+}
+
+static void mp_pre_clo_init(void)
+{
+   VG_(details_name)("memprof");
+   VG_(details_version)(MP_VERSION);
+   VG_(details_description)("per-data-structure memory access profiler");
+   VG_(details_copyright_author)(
+      "Copyright (C) 2026, the memprof developers; GNU GPL'd.");
+   VG_(details_bug_reports_to)("https://github.com/memprof/memprof/issues");
+   VG_(details_avg_translation_sizeB)(500);
+
+   VG_(basic_tool_funcs)(mp_post_clo_init, mp_instrument, mp_fini);
+   VG_(needs_command_line_options)(mp_clo_process, mp_clo_print_usage,
+                                   mp_clo_print_debug_usage);
+   VG_(needs_client_requests)(mp_handle_client_request);
+   mp_heap_pre_clo_init();
+   VG_(track_new_mem_mmap)(mp_new_mem_mmap);
+   VG_(track_die_mem_munmap)(mp_die_mem_munmap);
+   VG_(atfork)(NULL, NULL, mp_atfork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(mp_pre_clo_init)

@@ -1,0 +1,160 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: naming a heap variable from its source line.        ---*/
+/*---                                                  mp_naming.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A heuristic, not a parser: it looks for the first plain '=' (not
+   '==', '<=', '>=', '!=', '+=' ...) and takes the lvalue that ends just
+   before it: an identifier optionally followed by member accesses
+   ('.x', '->x') and subscripts ('[...]').  For Fortran it takes the
+   first object of an ALLOCATE statement.  Runs once per allocation
+   site, never on the hot path.
+*/
+#include "mp_naming.h"
+
+static int is_ident_start(char c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_ident_char(char c)
+{
+   return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static char lower(char c)
+{
+   return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static int copy_out(const char *from, size_t n, char *out, size_t out_size)
+{
+   if (n == 0 || out_size == 0)
+      return 0;
+   if (n > out_size - 1)
+      n = out_size - 1;
+   mp_memcpy(out, from, n);
+   out[n] = '\0';
+   return 1;
+}
+
+/* Case-insensitive search for the word "allocate" followed by '('. */
+static const char *find_fortran_allocate(const char *line)
+{
+   static const char word[] = "allocate";
+   const char *p;
+   for (p = line; *p; p++) {
+      size_t k = 0;
+      const char *q;
+      if (p > line && is_ident_char(p[-1]))
+         continue;
+      while (word[k] && lower(p[k]) == word[k])
+         k++;
+      if (word[k])
+         continue;
+      q = p + k;
+      while (*q == ' ' || *q == '\t')
+         q++;
+      if (*q == '(')
+         return q + 1;
+   }
+   return NULL;
+}
+
+static int fortran_name(const char *line, char *out, size_t out_size)
+{
+   const char *p = find_fortran_allocate(line), *start;
+   if (!p)
+      return 0;
+   while (*p == ' ' || *p == '\t')
+      p++;
+   start = p;
+   /* derived-type components: obj%field(n) */
+   while (is_ident_char(*p) || *p == '%')
+      p++;
+   if (p == start || !is_ident_start(*start))
+      return 0;
+   return copy_out(start, (size_t)(p - start), out, out_size);
+}
+
+/* The position of the assignment's '=', or NULL. */
+static const char *find_assign(const char *line)
+{
+   const char *p;
+   int in_string = 0;
+   for (p = line; *p; p++) {
+      if (*p == '"')
+         in_string = !in_string;
+      if (in_string)
+         continue;
+      if (p[0] == '/' && (p[1] == '/' || p[1] == '*'))
+         return NULL;
+      if (*p != '=')
+         continue;
+      if (p[1] == '=') {       /* '==' */
+         p++;
+         continue;
+      }
+      if (p > line && (p[-1] == '=' || p[-1] == '<' || p[-1] == '>'
+                       || p[-1] == '!' || p[-1] == '+' || p[-1] == '-'
+                       || p[-1] == '*' || p[-1] == '/' || p[-1] == '%'
+                       || p[-1] == '&' || p[-1] == '|' || p[-1] == '^'))
+         continue;
+      return p;
+   }
+   return NULL;
+}
+
+/* Walks back from end over an lvalue: subscripts, '.x', '->x', ident. */
+static const char *lvalue_start(const char *line, const char *end)
+{
+   const char *p = end;
+   for (;;) {
+      if (p > line && p[-1] == ']') {
+         int depth = 0;
+         do {
+            p--;
+            if (*p == ']') depth++;
+            if (*p == '[') depth--;
+         } while (p > line && depth > 0);
+         if (depth != 0)
+            return NULL;
+         continue;
+      }
+      if (p > line && is_ident_char(p[-1])) {
+         while (p > line && is_ident_char(p[-1]))
+            p--;
+         if (!is_ident_start(*p))
+            return NULL;
+         if (p > line && p[-1] == '.') {
+            p--;
+            continue;
+         }
+         if (p - line >= 2 && p[-1] == '>' && p[-2] == '-') {
+            p -= 2;
+            continue;
+         }
+         return p;
+      }
+      return NULL;
+   }
+}
+
+int mp_name_from_source_line(const char *line, char *out, size_t out_size)
+{
+   const char *eq, *end, *start;
+   if (fortran_name(line, out, out_size))
+      return 1;
+   eq = find_assign(line);
+   if (!eq)
+      return 0;
+   end = eq;
+   while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+      end--;
+   start = lvalue_start(line, end);
+   if (!start)
+      return 0;
+   return copy_out(start, (size_t)(end - start), out, out_size);
+}

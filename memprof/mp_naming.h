@@ -1,0 +1,30 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: naming a heap variable from its source line.        ---*/
+/*---                                                  mp_naming.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A heap variable is named after what the program calls it: the
+   identifier the allocation's result is assigned to on the source line
+   of the allocation call (SPEC 4).  Pure text processing, unit-tested
+   on the host.
+*/
+#ifndef MP_NAMING_H
+#define MP_NAMING_H
+
+#include "mp_platform.h"
+
+/* Finds the name assigned on one source line:
+     double *a = malloc(...);          -> a
+     p->buf = (char *)calloc(n, 1);    -> p->buf
+     grid[i] = malloc(...);            -> grid[i]
+     int *v = new int[n];              -> v
+     buf = realloc(buf, n);            -> buf
+     allocate(a(n), b(m))   (Fortran)  -> a      (the first object)
+   Returns 1 and writes a NUL-terminated name to out (truncated to
+   out_size - 1 bytes) when one is found, else returns 0 (e.g. a bare
+   "return malloc(n);" or an assignment spread over several lines). */
+int mp_name_from_source_line(const char *line, char *out, size_t out_size);
+
+#endif /* MP_NAMING_H */

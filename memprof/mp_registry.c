@@ -1,0 +1,443 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the variable registry: address -> variable.         ---*/
+/*---                                                mp_registry.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Every access is attributed to exactly one variable (SPEC 4), looked
+   up in this order:
+     1. user-named ranges (MEMPROF_NAME_RANGE), which may lie inside a
+        heap block or a global;
+     2. live heap blocks (mp_heap.c registers them);
+     3. globals and statics: the data symbols of every loaded object,
+        read from its symbol table (works without -g);
+     4. the thread's stack: the frame holding the address, unwound once
+        per (SP, function) and cached; a named local array or struct of
+        that frame with --read-var-info=yes, else "stack:<function>";
+     5. "other".
+   Steps 1-3 are interval-map lookups, O(log n); the access helper keeps
+   the last answer per instruction (mp_instr), valid until
+   mp_g_registry_gen changes (a free, a munmap, a named range), so loops
+   rarely get here at all.
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_xarray.h"
+
+#include "mp_rangemap.h"
+#include "mp_tool.h"
+
+/* The core's symbol-table walk is not in the tool headers, though the
+   static core library exports it; these prototypes match Valgrind
+   3.15 and later on amd64, where SymAVMAs is { Addr main; }. */
+typedef struct { Addr main; } mp_SymAVMAs;
+extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo *di);
+extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
+                                       mp_SymAVMAs *ad, UInt *size,
+                                       const HChar **pri_name,
+                                       const HChar ***sec_names,
+                                       Bool *isText, Bool *isIFunc,
+                                       Bool *isGlobal);
+
+UInt mp_g_registry_gen = 0;
+
+static mp_rangemap *user_ranges;  /* value: var id + 1 */
+static mp_rangemap *heap_ranges;  /* value: var id + 1 */
+static mp_rangemap *global_ranges;/* value: global_sym* */
+static UInt other_var;
+
+/*------------------------------------------------------------*/
+/*--- Globals                                              ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   UInt var;
+   Bool described;   /* declaration looked up (--read-var-info) */
+} global_sym;
+
+typedef struct {
+   Addr text_avma;
+   const HChar *filename;   /* the core's, valid while loaded */
+} loaded_object;
+
+static XArray *objects;        /* of loaded_object: symbols registered */
+static Bool    objects_stale = True;
+
+static Bool object_known(const DebugInfo *di)
+{
+   Word i, n = VG_(sizeXA)(objects);
+   Addr text = VG_(DebugInfo_get_text_avma)(di);
+   const HChar *fname = VG_(DebugInfo_get_filename)(di);
+   for (i = 0; i < n; i++) {
+      loaded_object *o = VG_(indexXA)(objects, i);
+      if (o->text_avma == text && VG_(strcmp)(o->filename, fname) == 0)
+         return True;
+   }
+   return False;
+}
+
+static void register_symbols(const DebugInfo *di)
+{
+   Int i, n = VG_(DebugInfo_syms_howmany)(di);
+   loaded_object o;
+   for (i = 0; i < n; i++) {
+      mp_SymAVMAs ad;
+      UInt size;
+      const HChar *name, **sec;
+      Bool is_text, is_ifunc, is_global;
+      global_sym *g;
+      mp_var *v;
+      VG_(DebugInfo_syms_getidx)(di, i, &ad, &size, &name, &sec,
+                                 &is_text, &is_ifunc, &is_global);
+      if (is_text || size == 0 || ad.main == 0)
+         continue;
+      /* An alias of a symbol seen before (environ / __environ) loses. */
+      if (mp_rangemap_lookup(global_ranges, ad.main, NULL, NULL, NULL)
+          || mp_rangemap_lookup(global_ranges, ad.main + size - 1, NULL, NULL, NULL))
+         continue;
+      v = mp_vars_add(mp_g_vars, MP_VAR_GLOBAL, name, NULL, size);
+      g = VG_(malloc)("mp.reg.global", sizeof *g);
+      g->var = v->id;
+      g->described = False;
+      if (mp_rangemap_insert(global_ranges, ad.main, size, g) != 0)
+         VG_(free)(g);   /* straddles a symbol seen before */
+   }
+   o.text_avma = VG_(DebugInfo_get_text_avma)(di);
+   o.filename = VG_(DebugInfo_get_filename)(di);
+   VG_(addToXA)(objects, &o);
+}
+
+/* Objects appear at mmap; their symbols are read here, lazily, the
+   next time an address is not found. */
+static void load_new_objects(void)
+{
+   const DebugInfo *di;
+   if (!objects_stale)
+      return;
+   objects_stale = False;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+      if (!object_known(di))
+         register_symbols(di);
+}
+
+void mp_registry_note_mmap(void)
+{
+   objects_stale = True;
+}
+
+typedef struct {
+   Addr lo, hi;
+   XArray *doomed;   /* of Addr: starts of globals to remove */
+} unmap_walk;
+
+static int collect_unmapped(uint64_t start, uint64_t len, void *value, void *arg)
+{
+   unmap_walk *w = arg;
+   if (start >= w->lo && start < w->hi)
+      VG_(addToXA)(w->doomed, &start);
+   return start >= w->hi;
+}
+
+void mp_registry_note_munmap(Addr a, SizeT len)
+{
+   unmap_walk w;
+   Word i;
+   w.lo = a;
+   w.hi = a + len;
+   w.doomed = VG_(newXA)(VG_(malloc), "mp.reg.unmap", VG_(free), sizeof(Addr));
+   mp_rangemap_foreach(global_ranges, collect_unmapped, &w);
+   for (i = 0; i < VG_(sizeXA)(w.doomed); i++) {
+      void *g;
+      if (mp_rangemap_remove(global_ranges, *(Addr *)VG_(indexXA)(w.doomed, i),
+                             NULL, &g))
+         VG_(free)(g);
+   }
+   for (i = VG_(sizeXA)(objects) - 1; i >= 0; i--) {
+      loaded_object *o = VG_(indexXA)(objects, i);
+      if (o->text_avma >= w.lo && o->text_avma < w.hi)
+         VG_(removeIndexXA)(objects, i);
+   }
+   if (VG_(sizeXA)(w.doomed) > 0)
+      mp_g_registry_gen++;
+   VG_(deleteXA)(w.doomed);
+   objects_stale = True;
+}
+
+/* With --read-var-info=yes, a global's declaration file:line, once. */
+static void describe_global(global_sym *g, Addr a)
+{
+   XArray *d1, *d2;
+   const HChar *at;
+   mp_var *v = mp_vars_get(mp_g_vars, g->var);
+   g->described = True;
+   d1 = VG_(newXA)(VG_(malloc), "mp.reg.desc1", VG_(free), sizeof(HChar));
+   d2 = VG_(newXA)(VG_(malloc), "mp.reg.desc2", VG_(free), sizeof(HChar));
+   if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)) {
+      at = VG_(strstr)((const HChar *)VG_(indexXA)(d2, 0), "declared at ");
+      if (at && !v->where) {
+         HChar buf[512];
+         Int k = 0;
+         at += 12;
+         while (at[k] && at[k] != ',' && at[k] != ' ' && at[k] != '\n'
+                && k < (Int)sizeof buf - 1) {
+            buf[k] = at[k];
+            k++;
+         }
+         buf[k] = '\0';
+         if (k > 0)
+            v->where = VG_(strdup)("mp.reg.where", buf);
+      }
+   }
+   VG_(deleteXA)(d1);
+   VG_(deleteXA)(d2);
+}
+
+/*------------------------------------------------------------*/
+/*--- Stack                                                ---*/
+/*------------------------------------------------------------*/
+
+#define MAX_FRAMES 32
+#define MAX_STACK_RANGES (MAX_FRAMES * 4)
+#define STACK_REDZONE 128   /* amd64 ABI red zone below SP */
+
+typedef struct {
+   Addr lo, hi;
+   UInt var;
+} stack_range;
+
+/* One thread's unwound frames, valid while its SP and the accessing
+   function are those it was built for. */
+typedef struct {
+   Bool valid;
+   Addr sp;
+   UInt fn;
+   UInt n;
+   stack_range r[MAX_STACK_RANGES];   /* named locals first, then frames */
+} stack_cache;
+
+static stack_cache *stack_caches;    /* indexed by ThreadId */
+static VgHashTable *stack_vars;      /* key: interned (fn, local) -> var */
+
+typedef struct {
+   VgHashNode node;
+   UInt var;
+} stack_var_node;
+
+static UInt stack_var(const HChar *fn, const HChar *local)
+{
+   UInt key = mp_vars_location(mp_g_vars, fn, local);
+   stack_var_node *n = VG_(HT_lookup)(stack_vars, key);
+   if (!n) {
+      HChar name[600];
+      mp_var *v;
+      if (local)
+         VG_(snprintf)(name, sizeof name, "%s", local);
+      else
+         VG_(snprintf)(name, sizeof name, "stack:%s", fn);
+      v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, 0);
+      if (local) {
+         HChar where[600];
+         VG_(snprintf)(where, sizeof where, "in %s", fn);
+         v->where = VG_(strdup)("mp.reg.stackwhere", where);
+      }
+      n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
+      n->node.key = key;
+      n->var = v->id;
+      VG_(HT_add_node)(stack_vars, n);
+   }
+   return n->var;
+}
+
+static void add_range(stack_cache *c, Addr lo, Addr hi, UInt var)
+{
+   if (c->n < MAX_STACK_RANGES && lo < hi) {
+      c->r[c->n].lo = lo;
+      c->r[c->n].hi = hi;
+      c->r[c->n].var = var;
+      c->n++;
+   }
+}
+
+static void add_named_locals(stack_cache *c, Addr ip, Addr sp, Addr fp,
+                             const HChar *fn)
+{
+   XArray *blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+   Word i;
+   if (!blocks)
+      return;
+   for (i = 0; i < VG_(sizeXA)(blocks); i++) {
+      StackBlock *b = VG_(indexXA)(blocks, i);
+      Addr lo = (b->spRel ? sp : fp) + b->base;
+      add_range(c, lo, lo + b->szB, stack_var(fn, b->name));
+   }
+   VG_(deleteXA)(blocks);
+}
+
+static void build_stack_cache(ThreadId tid, stack_cache *c, Addr sp, UInt fn,
+                              Addr stack_max)
+{
+   Addr ips[MAX_FRAMES], sps[MAX_FRAMES], fps[MAX_FRAMES];
+   UInt n = VG_(get_StackTrace)(tid, ips, MAX_FRAMES, sps, fps, 0), i;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   c->valid = True;
+   c->sp = sp;
+   c->fn = fn;
+   c->n = 0;
+   for (i = 0; i < n; i++) {
+      const HChar *name;
+      HChar fname[256];
+      if (!VG_(get_fnname)(ep, ips[i], &name))
+         name = "???";
+      VG_(snprintf)(fname, sizeof fname, "%s", name);
+      add_named_locals(c, ips[i], sps[i], fps[i], fname);
+   }
+   for (i = 0; i < n; i++) {
+      const HChar *name;
+      HChar fname[256];
+      Addr lo = (i == 0) ? sps[0] - STACK_REDZONE : sps[i];
+      Addr hi = (i + 1 < n) ? sps[i + 1] : stack_max;
+      if (!VG_(get_fnname)(ep, ips[i], &name))
+         name = "???";
+      VG_(snprintf)(fname, sizeof fname, "%s", name);
+      add_range(c, lo, hi, stack_var(fname, NULL));
+   }
+}
+
+/* var of a stack address, or (UInt)-1 if a is not on tid's stack. */
+static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
+{
+   Addr sp = VG_(get_SP)(tid);
+   Addr max = VG_(thread_get_stack_max)(tid);
+   stack_cache *c = &stack_caches[tid];
+   UInt i;
+   if (a + STACK_REDZONE < sp || a >= max)
+      return (UInt)-1;
+   if (!c->valid || c->sp != sp || c->fn != ii->fn)
+      build_stack_cache(tid, c, sp, ii->fn, max);
+   for (i = 0; i < c->n; i++)
+      if (a >= c->r[i].lo && a < c->r[i].hi)
+         return c->r[i].var;
+   /* Beyond the frames unwound: the outermost one known. */
+   return c->n ? c->r[c->n - 1].var : stack_var("???", NULL);
+}
+
+/*------------------------------------------------------------*/
+/*--- Resolution                                           ---*/
+/*------------------------------------------------------------*/
+
+static void cache_range(mp_instr *ii, uint64_t start, uint64_t len, UInt var)
+{
+   ii->cache_gen = mp_g_registry_gen;
+   ii->cache_lo = start;
+   ii->cache_hi = start + len;
+   ii->cache_var = var;
+}
+
+static void cache_nothing(mp_instr *ii)
+{
+   ii->cache_gen = mp_g_registry_gen;
+   ii->cache_lo = ii->cache_hi = 0;
+}
+
+UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
+{
+   uint64_t start, len;
+   void *val;
+   UInt var;
+   /* A heap or global range may hold a named range: cache it only when
+      none exists. */
+   Bool cacheable = mp_rangemap_count(user_ranges) == 0;
+
+   if (mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
+      var = (UInt)((UWord)val - 1);
+      cache_range(ii, start, len, var);
+      return var;
+   }
+   if (mp_rangemap_lookup(heap_ranges, a, &start, &len, &val)) {
+      var = (UInt)((UWord)val - 1);
+      if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
+      return var;
+   }
+   var = resolve_stack(tid, a, ii);
+   if (var != (UInt)-1) {
+      cache_nothing(ii);
+      return var;
+   }
+   load_new_objects();
+   if (mp_rangemap_lookup(global_ranges, a, &start, &len, &val)) {
+      global_sym *g = val;
+      if (!g->described)
+         describe_global(g, a);
+      if (cacheable) cache_range(ii, start, len, g->var); else cache_nothing(ii);
+      return g->var;
+   }
+   cache_nothing(ii);
+   return other_var;
+}
+
+/*------------------------------------------------------------*/
+/*--- Heap blocks and named ranges                         ---*/
+/*------------------------------------------------------------*/
+
+void mp_registry_add_heap(Addr a, SizeT len, UInt var)
+{
+   Int r = mp_rangemap_insert(heap_ranges, a, len, (void *)(UWord)(var + 1));
+   tl_assert2(r == 0, "heap block %#lx+%lu overlaps a live block", a, len);
+}
+
+void mp_registry_remove_heap(Addr a)
+{
+   if (mp_rangemap_remove(heap_ranges, a, NULL, NULL))
+      mp_g_registry_gen++;
+}
+
+Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
+{
+   mp_var *v;
+   if (len == 0 || a + len < a)
+      return False;
+   {
+      uint64_t s;
+      /* Refuse overlap before creating the variable. */
+      if (mp_rangemap_lookup(user_ranges, a, &s, NULL, NULL)
+          || mp_rangemap_lookup(user_ranges, a + len - 1, &s, NULL, NULL))
+         return False;
+   }
+   v = mp_vars_add(mp_g_vars, MP_VAR_OTHER, name, NULL, len);
+   v->named_by = VG_(strdup)("mp.reg.namedby", "MEMPROF_NAME_RANGE");
+   if (mp_rangemap_insert(user_ranges, a, len, (void *)(UWord)(v->id + 1)) != 0) {
+      /* A smaller range inside: the variable stays, unused. */
+      return False;
+   }
+   mp_g_registry_gen++;
+   return True;
+}
+
+Bool mp_registry_unname_range(Addr a)
+{
+   if (!mp_rangemap_remove(user_ranges, a, NULL, NULL))
+      return False;
+   mp_g_registry_gen++;
+   return True;
+}
+
+void mp_registry_init(void)
+{
+   user_ranges = mp_rangemap_new();
+   heap_ranges = mp_rangemap_new();
+   global_ranges = mp_rangemap_new();
+   objects = VG_(newXA)(VG_(malloc), "mp.reg.objects", VG_(free),
+                        sizeof(loaded_object));
+   stack_caches = VG_(calloc)("mp.reg.stacks", VG_N_THREADS + 1, sizeof(stack_cache));
+   stack_vars = VG_(HT_construct)("mp.reg.stackvars");
+   other_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, "other", NULL, 0)->id;
+}

@@ -1,0 +1,371 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the output file's JSON document.         mp_report.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Format version 1 (docs/memprof.md has every field):
+     { "memprof": 1, "tool_version", "command", "pid",
+       "config": { "line", "collect_atstart", "toggle_collect",
+                   "min_var_size" },
+       "totals": { "reads", "writes", "read_bytes", "write_bytes",
+                   "accesses", "variables", "threads" },
+       "variables": [ { "name", "kind", "where", "size", "reads",
+                        "writes", "read_bytes", "write_bytes", "threads",
+                        "lines", heap: "blocks", "alloc_bytes",
+                        "alloc_stack"; "named_by"; "folded";
+                        "per_line": [ { "where", "fn", "reads", ... } ] } ] }
+   Runs once, at exit: clarity over speed, but linear-ish in the number
+   of per-location records.
+*/
+#include "mp_report.h"
+
+/*------------------------------------------------------------*/
+/*--- Sorting (no libc qsort inside Valgrind)             ---*/
+/*------------------------------------------------------------*/
+
+typedef int (*cmp_fn)(const void *a, const void *b);
+
+/* Heap sort of n elements of size sz: O(n log n), no extra memory but
+   one element of scratch. */
+static void swap_bytes(char *a, char *b, size_t sz)
+{
+   size_t i;
+   for (i = 0; i < sz; i++) {
+      char t = a[i];
+      a[i] = b[i];
+      b[i] = t;
+   }
+}
+
+static void sift_down(char *base, size_t sz, size_t root, size_t n, cmp_fn cmp)
+{
+   for (;;) {
+      size_t child = 2 * root + 1;
+      if (child >= n)
+         return;
+      if (child + 1 < n && cmp(base + child * sz, base + (child + 1) * sz) < 0)
+         child++;
+      if (cmp(base + root * sz, base + child * sz) >= 0)
+         return;
+      swap_bytes(base + root * sz, base + child * sz, sz);
+      root = child;
+   }
+}
+
+static void heap_sort(void *base_, size_t n, size_t sz, cmp_fn cmp)
+{
+   char *base = base_;
+   size_t i;
+   if (n < 2)
+      return;
+   for (i = n / 2; i-- > 0;)
+      sift_down(base, sz, i, n, cmp);
+   for (i = n - 1; i > 0; i--) {
+      swap_bytes(base, base + i * sz, sz);
+      sift_down(base, sz, 0, i, cmp);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Rows                                                 ---*/
+/*------------------------------------------------------------*/
+
+static const char *row_name(const mp_report_row *r)
+{
+   return r->var ? r->var->name : "other";
+}
+
+/* Descending accesses, then name, then id: a total order, so the output
+   does not depend on the sort's stability. */
+static int cmp_rows(const void *a_, const void *b_)
+{
+   const mp_report_row *a = a_, *b = b_;
+   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
+   int c;
+   if (na != nb)
+      return na > nb ? -1 : 1;
+   c = mp_strcmp(row_name(a), row_name(b));
+   if (c)
+      return c;
+   if (!a->var || !b->var)
+      return a->var ? 1 : (b->var ? -1 : 0);
+   return a->var->id < b->var->id ? -1 : (a->var->id > b->var->id);
+}
+
+static int is_folded(const mp_var *v, uint64_t min_var_size)
+{
+   return v->kind == MP_VAR_OTHER || v->size < min_var_size;
+}
+
+static void add_counts(mp_counts *to, const mp_counts *from)
+{
+   to->reads += from->reads;
+   to->writes += from->writes;
+   to->read_bytes += from->read_bytes;
+   to->write_bytes += from->write_bytes;
+}
+
+static uint64_t var_size(const mp_var *v)
+{
+   if (v->size == 0 && v->hi_touched > v->lo_touched)
+      return v->hi_touched - v->lo_touched;
+   return v->size;
+}
+
+/* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
+   the user asked to see them. */
+mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
+                              uint32_t *n_out)
+{
+   uint32_t n = mp_vars_count(vs), i, k = 0;
+   mp_report_row *rows = mp_calloc("mp.report.rows", n + 1, sizeof *rows);
+   mp_report_row fold;
+   uint64_t fold_threads[MP_MAX_THREADS / 64];
+   mp_memset(&fold, 0, sizeof fold);
+   mp_memset(fold_threads, 0, sizeof fold_threads);
+   for (i = 0; i < n; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      if (mp_counts_accesses(&v->c) == 0)
+         continue;
+      if (is_folded(v, min_var_size) && !v->named_by) {
+         uint32_t w;
+         add_counts(&fold.c, &v->c);
+         fold.lines += v->lines;
+         fold.size += var_size(v);
+         for (w = 0; w < MP_MAX_THREADS / 64; w++)
+            fold_threads[w] |= v->threads[w];
+         continue;
+      }
+      rows[k].var = v;
+      rows[k].c = v->c;
+      rows[k].lines = v->lines;
+      rows[k].size = var_size(v);
+      rows[k].n_threads = v->n_threads;
+      k++;
+   }
+   if (mp_counts_accesses(&fold.c)) {
+      uint32_t w;
+      for (w = 0; w < MP_MAX_THREADS / 64; w++)
+         fold.n_threads += __builtin_popcountll(fold_threads[w]);
+      rows[k++] = fold;
+   }
+   heap_sort(rows, k, sizeof *rows, cmp_rows);
+   *n_out = k;
+   return rows;
+}
+
+/*------------------------------------------------------------*/
+/*--- Per-location records, grouped by row                 ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   uint32_t row;       /* index into the sorted rows */
+   uint32_t loc;
+   mp_counts c;
+} line_rec;
+
+typedef struct {
+   line_rec *recs;
+   uint64_t n, cap;
+   const uint32_t *row_of_var; /* var id -> row index + 1, 0: none */
+} line_gather;
+
+static void gather_line(const mp_line_counts *lc, void *arg)
+{
+   line_gather *g = arg;
+   uint32_t row = g->row_of_var[lc->var];
+   if (!row || mp_counts_accesses(&lc->c) == 0)
+      return;
+   if (g->n == g->cap) {
+      g->cap = g->cap ? 2 * g->cap : 1024;
+      g->recs = mp_realloc("mp.report.lines", g->recs, g->cap * sizeof(line_rec));
+   }
+   g->recs[g->n].row = row - 1;
+   g->recs[g->n].loc = lc->loc;
+   g->recs[g->n].c = lc->c;
+   g->n++;
+}
+
+static int cmp_by_row_loc(const void *a_, const void *b_)
+{
+   const line_rec *a = a_, *b = b_;
+   if (a->row != b->row) return a->row < b->row ? -1 : 1;
+   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+   return 0;
+}
+
+static int cmp_by_row_accesses(const void *a_, const void *b_)
+{
+   const line_rec *a = a_, *b = b_;
+   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
+   if (a->row != b->row) return a->row < b->row ? -1 : 1;
+   if (na != nb) return na > nb ? -1 : 1;
+   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+   return 0;
+}
+
+/* Sorted by row, then accesses descending; a folded row's records at
+   the same location are merged into one. */
+static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
+                              uint32_t n_rows, uint64_t *n_out)
+{
+   uint32_t n_vars = mp_vars_count(vs), i, fold_row = 0;
+   uint32_t *row_of_var = mp_calloc("mp.report.rov", n_vars + 1, sizeof(uint32_t));
+   line_gather g;
+   uint64_t r, w;
+   for (i = 0; i < n_rows; i++) {
+      if (rows[i].var)
+         row_of_var[rows[i].var->id] = i + 1;
+      else
+         fold_row = i + 1;
+   }
+   if (fold_row)
+      for (i = 0; i < n_vars; i++)
+         if (!row_of_var[i])
+            row_of_var[i] = fold_row;
+   mp_memset(&g, 0, sizeof g);
+   g.row_of_var = row_of_var;
+   mp_vars_foreach_line(vs, gather_line, &g);
+   heap_sort(g.recs, g.n, sizeof(line_rec), cmp_by_row_loc);
+   for (r = 0, w = 0; r < g.n; r++) {
+      if (w > 0 && g.recs[w - 1].row == g.recs[r].row
+          && g.recs[w - 1].loc == g.recs[r].loc)
+         add_counts(&g.recs[w - 1].c, &g.recs[r].c);
+      else
+         g.recs[w++] = g.recs[r];
+   }
+   heap_sort(g.recs, w, sizeof(line_rec), cmp_by_row_accesses);
+   mp_free(row_of_var);
+   *n_out = w;
+   return g.recs;
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing                                              ---*/
+/*------------------------------------------------------------*/
+
+static void write_counts(mp_json *j, const mp_counts *c)
+{
+   mp_json_kv_u64(j, "reads", c->reads);
+   mp_json_kv_u64(j, "writes", c->writes);
+   mp_json_kv_u64(j, "read_bytes", c->read_bytes);
+   mp_json_kv_u64(j, "write_bytes", c->write_bytes);
+}
+
+static void write_config(mp_json *j, const mp_report_config *cfg)
+{
+   uint32_t i;
+   mp_json_key(j, "config");
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "line", cfg->line_size);
+   mp_json_kv_bool(j, "collect_atstart", cfg->collect_atstart);
+   mp_json_key(j, "toggle_collect");
+   mp_json_begin_array(j);
+   for (i = 0; i < cfg->n_toggle_collect; i++)
+      mp_json_string(j, cfg->toggle_collect[i]);
+   mp_json_end_array(j);
+   mp_json_kv_u64(j, "min_var_size", cfg->min_var_size);
+   mp_json_end_object(j);
+}
+
+static void write_totals(mp_json *j, const mp_vars *vs,
+                         const mp_report_row *rows, uint32_t n_rows)
+{
+   mp_counts t;
+   uint64_t threads[MP_MAX_THREADS / 64];
+   uint32_t i, w, n_threads = 0;
+   mp_memset(&t, 0, sizeof t);
+   mp_memset(threads, 0, sizeof threads);
+   for (i = 0; i < mp_vars_count(vs); i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      add_counts(&t, &v->c);
+      for (w = 0; w < MP_MAX_THREADS / 64; w++)
+         threads[w] |= v->threads[w];
+   }
+   for (w = 0; w < MP_MAX_THREADS / 64; w++)
+      n_threads += __builtin_popcountll(threads[w]);
+   mp_json_key(j, "totals");
+   mp_json_begin_object(j);
+   write_counts(j, &t);
+   mp_json_kv_u64(j, "accesses", mp_counts_accesses(&t));
+   mp_json_kv_u64(j, "variables", n_rows);
+   mp_json_kv_u64(j, "threads", n_threads);
+   mp_json_end_object(j);
+}
+
+static void write_heap_site(mp_json *j, const mp_var *v)
+{
+   uint32_t k;
+   mp_json_kv_u64(j, "blocks", v->blocks);
+   mp_json_kv_u64(j, "alloc_bytes", v->alloc_bytes);
+   mp_json_key(j, "alloc_stack");
+   mp_json_begin_array(j);
+   for (k = 0; k < v->n_alloc_stack; k++)
+      mp_json_string(j, v->alloc_stack[k]);
+   mp_json_end_array(j);
+}
+
+static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
+                           const line_rec *lines, uint64_t n_lines)
+{
+   const mp_var *v = r->var;
+   uint64_t k;
+   mp_json_begin_object(j);
+   mp_json_kv_string(j, "name", row_name(r));
+   mp_json_kv_string(j, "kind", v ? mp_var_kind_name(v->kind) : "other");
+   mp_json_kv_string(j, "where", v ? v->where : NULL);
+   mp_json_kv_u64(j, "size", r->size);
+   write_counts(j, &r->c);
+   mp_json_kv_u64(j, "threads", r->n_threads);
+   mp_json_kv_u64(j, "lines", r->lines);
+   if (v && v->kind == MP_VAR_HEAP)
+      write_heap_site(j, v);
+   if (v && v->named_by)
+      mp_json_kv_string(j, "named_by", v->named_by);
+   if (!v)
+      mp_json_kv_bool(j, "folded", 1);
+   mp_json_key(j, "per_line");
+   mp_json_begin_array(j);
+   for (k = 0; k < n_lines; k++) {
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
+      mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
+      write_counts(j, &lines[k].c);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
+mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
+{
+   mp_json *j = mp_json_new();
+   uint32_t n_rows, i;
+   uint64_t n_lines, at = 0;
+   mp_report_row *rows = mp_report_rows(vs, cfg->min_var_size, &n_rows);
+   line_rec *lines = gather_lines(vs, rows, n_rows, &n_lines);
+
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "memprof", MP_FORMAT_VERSION);
+   mp_json_kv_string(j, "tool_version", cfg->tool_version);
+   mp_json_kv_string(j, "command", cfg->command);
+   mp_json_kv_u64(j, "pid", cfg->pid);
+   write_config(j, cfg);
+   write_totals(j, vs, rows, n_rows);
+   mp_json_key(j, "variables");
+   mp_json_begin_array(j);
+   for (i = 0; i < n_rows; i++) {
+      uint64_t end = at;
+      while (end < n_lines && lines[end].row == i)
+         end++;
+      write_variable(j, vs, &rows[i], lines + at, end - at);
+      at = end;
+   }
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+
+   if (lines) mp_free(lines);
+   mp_free(rows);
+   return j;
+}

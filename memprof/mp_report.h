@@ -1,0 +1,50 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the output file's JSON document.         mp_report.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Builds the JSON document of format version MP_FORMAT_VERSION from the
+   variable table.  The format is documented field by field in
+   docs/memprof.md; a metric that was not computed is absent, never
+   zero-filled.  Variables smaller than min_var_size are folded into one
+   "other" entry here, at output time, so the hot path never sees the
+   option.
+*/
+#ifndef MP_REPORT_H
+#define MP_REPORT_H
+
+#include "mp_json.h"
+#include "mp_vars.h"
+
+#define MP_FORMAT_VERSION 1
+
+typedef struct {
+   const char *tool_version;
+   const char *command;          /* client command line */
+   uint64_t pid;
+   uint32_t line_size;           /* bytes, for the footprint */
+   int collect_atstart;
+   const char *const *toggle_collect;
+   uint32_t n_toggle_collect;
+   uint64_t min_var_size;        /* bytes */
+} mp_report_config;
+
+/* One row of the report: a variable, or the fold of several. */
+typedef struct {
+   const mp_var *var;            /* the variable, or NULL for the fold */
+   mp_counts c;
+   uint64_t lines, size;
+   uint32_t n_threads;
+} mp_report_row;
+
+/* The rows to report (accessed variables, small ones folded), sorted by
+   accesses, descending, then by name; *n_out is their number.  The
+   caller frees the array with mp_free. */
+mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
+                              uint32_t *n_out);
+
+/* The whole document.  The caller frees it with mp_json_free. */
+mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg);
+
+#endif /* MP_REPORT_H */

@@ -1,0 +1,63 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: what the adapter's files share.           mp_tool.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The Valgrind adapter is mp_main.c (setup, client requests, exit),
+   mp_clo.c (options), mp_instrument.c (VEX IR), mp_heap.c (malloc
+   replacement, heap sites) and mp_registry.c (address -> variable).
+   Only these files include pub_tool_*.h.
+*/
+#ifndef MP_TOOL_H
+#define MP_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+#include "mp_vars.h"
+
+/* Static facts about one guest instruction, made at instrumentation time
+   and passed to the access helper.  The last resolution of an address to
+   a variable is cached here: loops hit the same block again and again.
+   The cache is valid while gen == mp_g_registry_gen and lo <= a < hi;
+   stack and "other" resolutions are never cached (lo == hi). */
+typedef struct {
+   Addr     iaddr;
+   UInt     loc;        /* source location id (mp_vars_location) */
+   UInt     fn;         /* location id of the function alone, for stack:fn */
+   UInt     cache_gen;
+   Addr     cache_lo, cache_hi;
+   UInt     cache_var;
+   mp_line_counts *cache_lc;  /* counts of (cache_var, loc) */
+} mp_instr;
+
+extern mp_vars *mp_g_vars;
+
+/* mp_registry.c: which variable owns an address. */
+extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
+void mp_registry_init(void);
+/* Resolves a, filling ii's cache when the answer is a range. */
+UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
+void mp_registry_add_heap(Addr a, SizeT len, UInt var);
+void mp_registry_remove_heap(Addr a);
+Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
+Bool mp_registry_unname_range(Addr a);
+void mp_registry_note_mmap(void);
+void mp_registry_note_munmap(Addr a, SizeT len);
+
+/* mp_heap.c */
+void mp_heap_pre_clo_init(void);
+
+/* mp_instrument.c */
+IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy);
+void mp_instrument_init(void);
+/* Client-request state: collection on or off (MEMPROF_START/STOP). */
+void mp_set_collecting(Bool on);
+Bool mp_is_collecting(void);
+
+#endif /* MP_TOOL_H */

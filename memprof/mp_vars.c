@@ -1,0 +1,437 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the variable table and its access counts.  mp_vars.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Data structures and their cost per access:
+   - variables: a growing array of pointers, indexed by id (O(1)).
+   - per-location counts: a chained hash on (var, loc); records are
+     never moved, so the adapter caches the pointer per instruction and
+     the hot path usually does no lookup at all.
+   - footprint: an open-addressing set of (var, line) pairs, one probe
+     sequence per line touched, skipped when the line is the variable's
+     previous one (sequential scans touch each line many times in a
+     row).  Memory is 16 bytes per slot at <= 50% load: bounded by the
+     distinct lines touched, not by the number of accesses.
+*/
+#include "mp_vars.h"
+
+typedef struct {
+   char *where, *fn;
+   uint32_t hash;
+} mp_location;
+
+typedef struct {
+   uint64_t line_plus1;   /* 0: empty slot */
+   uint64_t var;
+} mp_fp_slot;
+
+#define LC_CHUNK 1024
+
+struct mp_vars {
+   uint32_t line_shift;
+
+   mp_var **vars;
+   uint32_t n_vars, cap_vars;
+
+   mp_location *locs;
+   uint32_t n_locs, cap_locs;
+   uint32_t *loc_heads;      /* hash -> loc id + 1, chained by loc_next */
+   uint32_t *loc_next;
+   uint32_t loc_buckets;     /* power of two */
+
+   mp_line_counts **lc_heads;
+   uint32_t lc_buckets;      /* power of two */
+   uint64_t n_lc;
+   mp_line_counts *lc_chunk; /* records are carved from chunks */
+   uint32_t lc_chunk_used;
+   mp_line_counts **chunks;
+   uint32_t n_chunks, cap_chunks;
+
+   mp_fp_slot *fp;
+   uint64_t fp_cap;          /* power of two */
+   uint64_t fp_used;
+};
+
+/*------------------------------------------------------------*/
+/*--- Hashing                                              ---*/
+/*------------------------------------------------------------*/
+
+static uint64_t mix64(uint64_t x)
+{
+   x ^= x >> 33;
+   x *= 0xff51afd7ed558ccdULL;
+   x ^= x >> 33;
+   x *= 0xc4ceb9fe1a85ec53ULL;
+   x ^= x >> 33;
+   return x;
+}
+
+static uint32_t hash_str(const char *s, uint32_t h)
+{
+   if (!s)
+      return h ^ 0x9e3779b9u;
+   for (; *s; s++)
+      h = (h ^ (unsigned char)*s) * 16777619u;
+   return h;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+   if (!a || !b)
+      return a == b;
+   return mp_strcmp(a, b) == 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+   return s ? mp_strdup("mp.vars.dup", s) : NULL;
+}
+
+/*------------------------------------------------------------*/
+/*--- Table                                                ---*/
+/*------------------------------------------------------------*/
+
+mp_vars *mp_vars_new(uint32_t line_size)
+{
+   mp_vars *vs = mp_calloc("mp.vars.new.1", 1, sizeof *vs);
+   mp_assert(line_size >= 1 && (line_size & (line_size - 1)) == 0);
+   while ((1u << vs->line_shift) < line_size)
+      vs->line_shift++;
+   vs->loc_buckets = 1024;
+   vs->loc_heads = mp_calloc("mp.vars.new.2", vs->loc_buckets, sizeof(uint32_t));
+   vs->lc_buckets = 4096;
+   vs->lc_heads = mp_calloc("mp.vars.new.3", vs->lc_buckets, sizeof(mp_line_counts *));
+   vs->fp_cap = 4096;
+   vs->fp = mp_calloc("mp.vars.new.4", vs->fp_cap, sizeof(mp_fp_slot));
+   return vs;
+}
+
+void mp_vars_free(mp_vars *vs)
+{
+   uint32_t i, k;
+   for (i = 0; i < vs->n_vars; i++) {
+      mp_var *v = vs->vars[i];
+      for (k = 0; k < v->n_alloc_stack; k++)
+         mp_free(v->alloc_stack[k]);
+      if (v->alloc_stack) mp_free(v->alloc_stack);
+      if (v->where) mp_free(v->where);
+      if (v->named_by) mp_free(v->named_by);
+      mp_free(v->name);
+      mp_free(v);
+   }
+   if (vs->vars) mp_free(vs->vars);
+   for (i = 0; i < vs->n_locs; i++) {
+      if (vs->locs[i].where) mp_free(vs->locs[i].where);
+      if (vs->locs[i].fn) mp_free(vs->locs[i].fn);
+   }
+   if (vs->locs) mp_free(vs->locs);
+   if (vs->loc_next) mp_free(vs->loc_next);
+   mp_free(vs->loc_heads);
+   for (i = 0; i < vs->n_chunks; i++)
+      mp_free(vs->chunks[i]);
+   if (vs->chunks) mp_free(vs->chunks);
+   mp_free(vs->lc_heads);
+   mp_free(vs->fp);
+   mp_free(vs);
+}
+
+mp_var *mp_vars_add(mp_vars *vs, mp_var_kind kind, const char *name,
+                    const char *where, uint64_t size)
+{
+   mp_var *v;
+   if (vs->n_vars == vs->cap_vars) {
+      vs->cap_vars = vs->cap_vars ? 2 * vs->cap_vars : 256;
+      vs->vars = mp_realloc("mp.vars.add.1", vs->vars,
+                            vs->cap_vars * sizeof(mp_var *));
+   }
+   v = mp_calloc("mp.vars.add.2", 1, sizeof *v);
+   v->id = vs->n_vars;
+   v->kind = kind;
+   v->name = mp_strdup("mp.vars.add.3", name);
+   v->where = dup_or_null(where);
+   v->size = size;
+   vs->vars[vs->n_vars++] = v;
+   return v;
+}
+
+mp_var *mp_vars_get(const mp_vars *vs, uint32_t id)
+{
+   mp_assert(id < vs->n_vars);
+   return vs->vars[id];
+}
+
+uint32_t mp_vars_count(const mp_vars *vs) { return vs->n_vars; }
+
+uint32_t mp_vars_line_size(const mp_vars *vs) { return 1u << vs->line_shift; }
+
+const char *mp_var_kind_name(mp_var_kind k)
+{
+   switch (k) {
+   case MP_VAR_GLOBAL: return "global";
+   case MP_VAR_HEAP:   return "heap";
+   case MP_VAR_STACK:  return "stack";
+   case MP_VAR_OTHER:  return "other";
+   }
+   return "other";
+}
+
+/*------------------------------------------------------------*/
+/*--- Source locations                                     ---*/
+/*------------------------------------------------------------*/
+
+static void loc_rehash(mp_vars *vs)
+{
+   uint32_t i;
+   mp_free(vs->loc_heads);
+   vs->loc_buckets *= 2;
+   vs->loc_heads = mp_calloc("mp.vars.loc.1", vs->loc_buckets, sizeof(uint32_t));
+   for (i = 0; i < vs->n_locs; i++) {
+      uint32_t b = vs->locs[i].hash & (vs->loc_buckets - 1);
+      vs->loc_next[i] = vs->loc_heads[b];
+      vs->loc_heads[b] = i + 1;
+   }
+}
+
+uint32_t mp_vars_location(mp_vars *vs, const char *where, const char *fn)
+{
+   uint32_t h = hash_str(fn, hash_str(where, 2166136261u));
+   uint32_t b = h & (vs->loc_buckets - 1);
+   uint32_t i;
+   for (i = vs->loc_heads[b]; i; i = vs->loc_next[i - 1]) {
+      mp_location *l = &vs->locs[i - 1];
+      if (l->hash == h && str_eq(l->where, where) && str_eq(l->fn, fn))
+         return i - 1;
+   }
+   if (vs->n_locs == vs->cap_locs) {
+      vs->cap_locs = vs->cap_locs ? 2 * vs->cap_locs : 1024;
+      vs->locs = mp_realloc("mp.vars.loc.2", vs->locs,
+                            vs->cap_locs * sizeof(mp_location));
+      vs->loc_next = mp_realloc("mp.vars.loc.3", vs->loc_next,
+                                vs->cap_locs * sizeof(uint32_t));
+   }
+   i = vs->n_locs++;
+   vs->locs[i].where = dup_or_null(where);
+   vs->locs[i].fn = dup_or_null(fn);
+   vs->locs[i].hash = h;
+   vs->loc_next[i] = vs->loc_heads[b];
+   vs->loc_heads[b] = i + 1;
+   if (vs->n_locs > 2 * vs->loc_buckets)
+      loc_rehash(vs);
+   return i;
+}
+
+const char *mp_vars_location_where(const mp_vars *vs, uint32_t loc)
+{
+   mp_assert(loc < vs->n_locs);
+   return vs->locs[loc].where;
+}
+
+const char *mp_vars_location_fn(const mp_vars *vs, uint32_t loc)
+{
+   mp_assert(loc < vs->n_locs);
+   return vs->locs[loc].fn;
+}
+
+/*------------------------------------------------------------*/
+/*--- Per-location counts                                  ---*/
+/*------------------------------------------------------------*/
+
+static uint32_t lc_bucket(const mp_vars *vs, uint32_t var, uint32_t loc)
+{
+   return (uint32_t)mix64(((uint64_t)var << 32) | loc) & (vs->lc_buckets - 1);
+}
+
+static void lc_rehash(mp_vars *vs)
+{
+   uint32_t old_n = vs->lc_buckets, i;
+   mp_line_counts **old = vs->lc_heads;
+   vs->lc_buckets *= 2;
+   vs->lc_heads = mp_calloc("mp.vars.lc.1", vs->lc_buckets, sizeof(mp_line_counts *));
+   for (i = 0; i < old_n; i++) {
+      mp_line_counts *lc = old[i], *next;
+      for (; lc; lc = next) {
+         uint32_t b = lc_bucket(vs, lc->var, lc->loc);
+         next = lc->hash_next;
+         lc->hash_next = vs->lc_heads[b];
+         vs->lc_heads[b] = lc;
+      }
+   }
+   mp_free(old);
+}
+
+static mp_line_counts *lc_alloc(mp_vars *vs)
+{
+   if (!vs->lc_chunk || vs->lc_chunk_used == LC_CHUNK) {
+      if (vs->n_chunks == vs->cap_chunks) {
+         vs->cap_chunks = vs->cap_chunks ? 2 * vs->cap_chunks : 16;
+         vs->chunks = mp_realloc("mp.vars.lc.2", vs->chunks,
+                                 vs->cap_chunks * sizeof(mp_line_counts *));
+      }
+      vs->lc_chunk = mp_calloc("mp.vars.lc.3", LC_CHUNK, sizeof(mp_line_counts));
+      vs->chunks[vs->n_chunks++] = vs->lc_chunk;
+      vs->lc_chunk_used = 0;
+   }
+   return &vs->lc_chunk[vs->lc_chunk_used++];
+}
+
+mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc)
+{
+   uint32_t b = lc_bucket(vs, var, loc);
+   mp_line_counts *lc;
+   for (lc = vs->lc_heads[b]; lc; lc = lc->hash_next)
+      if (lc->var == var && lc->loc == loc)
+         return lc;
+   lc = lc_alloc(vs);
+   lc->var = var;
+   lc->loc = loc;
+   lc->hash_next = vs->lc_heads[b];
+   vs->lc_heads[b] = lc;
+   if (++vs->n_lc > 2 * (uint64_t)vs->lc_buckets)
+      lc_rehash(vs);
+   return lc;
+}
+
+void mp_vars_foreach_line(const mp_vars *vs,
+                          void (*fn)(const mp_line_counts *lc, void *arg),
+                          void *arg)
+{
+   uint32_t i;
+   for (i = 0; i < vs->n_chunks; i++) {
+      uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;
+      uint32_t k;
+      for (k = 0; k < n; k++)
+         fn(&vs->chunks[i][k], arg);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Footprint: the set of (variable, line) pairs         ---*/
+/*------------------------------------------------------------*/
+
+/* Inserts (var, line); returns 1 if it was not there yet. */
+static int fp_insert(mp_vars *vs, uint64_t var, uint64_t line);
+
+static void fp_grow(mp_vars *vs)
+{
+   mp_fp_slot *old = vs->fp;
+   uint64_t old_cap = vs->fp_cap, i;
+   vs->fp_cap *= 2;
+   vs->fp = mp_calloc("mp.vars.fp.1", vs->fp_cap, sizeof(mp_fp_slot));
+   vs->fp_used = 0;
+   for (i = 0; i < old_cap; i++)
+      if (old[i].line_plus1)
+         fp_insert(vs, old[i].var, old[i].line_plus1 - 1);
+   mp_free(old);
+}
+
+static int fp_insert(mp_vars *vs, uint64_t var, uint64_t line)
+{
+   uint64_t mask = vs->fp_cap - 1;
+   uint64_t i = mix64(line * 0x9e3779b97f4a7c15ULL ^ var) & mask;
+   for (;;) {
+      mp_fp_slot *s = &vs->fp[i];
+      if (s->line_plus1 == 0) {
+         s->line_plus1 = line + 1;
+         s->var = var;
+         if (++vs->fp_used * 2 > vs->fp_cap)
+            fp_grow(vs);
+         return 1;
+      }
+      if (s->line_plus1 == line + 1 && s->var == var)
+         return 0;
+      i = (i + 1) & mask;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The hot path                                         ---*/
+/*------------------------------------------------------------*/
+
+static void count(mp_counts *c, const mp_event *e)
+{
+   if (e->is_write) {
+      c->writes++;
+      c->write_bytes += e->size;
+   } else {
+      c->reads++;
+      c->read_bytes += e->size;
+   }
+}
+
+static void note_thread(mp_var *v, uint32_t tid)
+{
+   uint64_t bit;
+   if (tid == v->last_tid)
+      return;
+   v->last_tid = tid;
+   if (tid >= MP_MAX_THREADS)
+      tid = MP_MAX_THREADS - 1;  /* beyond Valgrind's default limit: lumped */
+   bit = 1ULL << (tid & 63);
+   if (!(v->threads[tid >> 6] & bit)) {
+      v->threads[tid >> 6] |= bit;
+      v->n_threads++;
+   }
+}
+
+static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
+{
+   uint64_t first = mp_event_first_line(e, vs->line_shift);
+   uint64_t last = mp_event_last_line(e, vs->line_shift);
+   uint64_t l;
+   for (l = first; l <= last; l++) {
+      if (l + 1 == v->last_line_plus1)
+         continue;
+      v->last_line_plus1 = l + 1;
+      v->lines += fp_insert(vs, v->id, l);
+   }
+}
+
+static void note_extent(mp_var *v, const mp_event *e)
+{
+   uint64_t end = e->addr + e->size;
+   if (v->hi_touched == 0) {
+      v->lo_touched = e->addr;
+      v->hi_touched = end;
+      return;
+   }
+   if (e->addr < v->lo_touched) v->lo_touched = e->addr;
+   if (end > v->hi_touched)     v->hi_touched = end;
+}
+
+void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+{
+   mp_var *v = mp_vars_get(vs, e->var);
+   if (!lc)
+      lc = mp_vars_line_counts(vs, e->var, e->loc);
+   count(&v->c, e);
+   count(&lc->c, e);
+   note_thread(v, e->tid);
+   note_lines(vs, v, e);
+   if (v->kind == MP_VAR_STACK)
+      note_extent(v, e);
+}
+
+void mp_vars_reset_counts(mp_vars *vs)
+{
+   uint32_t i;
+   for (i = 0; i < vs->n_vars; i++) {
+      mp_var *v = vs->vars[i];
+      mp_memset(&v->c, 0, sizeof v->c);
+      v->lines = 0;
+      v->last_line_plus1 = 0;
+      v->last_tid = 0;
+      v->n_threads = 0;
+      mp_memset(v->threads, 0, sizeof v->threads);
+      v->lo_touched = v->hi_touched = 0;
+   }
+   for (i = 0; i < vs->n_chunks; i++) {
+      uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;
+      uint32_t k;
+      for (k = 0; k < n; k++)
+         mp_memset(&vs->chunks[i][k].c, 0, sizeof(mp_counts));
+   }
+   mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));
+   vs->fp_used = 0;
+}

@@ -1,0 +1,114 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the variable table and its access counts.  mp_vars.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A "variable" is what memprof reports on: a global, a heap allocation
+   site, a stack frame or named local, a user-named range, or "other".
+   The table owns, per variable, the counts of SPEC 5.1 (reads, writes,
+   bytes, accessing threads, distinct cache lines touched) and the same
+   counts per source location of the accessing instruction.
+
+   Which variable an address belongs to is the adapter's business (the
+   registry in mp_symbols.c / mp_heap.c, built on mp_rangemap); this
+   file only counts.  No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_VARS_H
+#define MP_VARS_H
+
+#include "mp_event.h"
+
+typedef enum {
+   MP_VAR_GLOBAL,
+   MP_VAR_HEAP,
+   MP_VAR_STACK,
+   MP_VAR_OTHER
+} mp_var_kind;
+
+/* Threads are Valgrind thread ids; Valgrind's default limit is 500. */
+#define MP_MAX_THREADS 512
+
+typedef struct {
+   uint64_t reads, writes;           /* accesses */
+   uint64_t read_bytes, write_bytes; /* bytes */
+} mp_counts;
+
+/* Counts of one variable at one source location. */
+typedef struct mp_line_counts {
+   uint32_t var, loc;
+   mp_counts c;
+   struct mp_line_counts *hash_next;
+} mp_line_counts;
+
+typedef struct mp_var {
+   uint32_t id;
+   mp_var_kind kind;
+   char *name;               /* owned */
+   char *where;              /* owned; declaration or allocation site, or NULL */
+   char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
+   uint64_t size;            /* bytes: symbol / range size, peak live bytes
+                                of a heap site, extent touched otherwise */
+   /* heap sites only */
+   uint64_t blocks;          /* blocks allocated at the site */
+   uint64_t alloc_bytes;     /* bytes allocated in all */
+   uint64_t live_bytes;      /* bytes live now */
+   char **alloc_stack;       /* owned; n_alloc_stack frame descriptions */
+   uint32_t n_alloc_stack;
+   /* extent touched, for stack variables (no size known) */
+   uint64_t lo_touched, hi_touched; /* [lo, hi), hi == 0: nothing yet */
+
+   mp_counts c;
+   uint64_t lines;           /* distinct cache lines touched (footprint) */
+   uint64_t last_line_plus1; /* fast path of the footprint set; 0 = none */
+   uint32_t last_tid;
+   uint32_t n_threads;
+   uint64_t threads[MP_MAX_THREADS / 64]; /* bit t: thread t accessed */
+} mp_var;
+
+typedef struct mp_vars mp_vars;
+
+/* line_size: bytes per cache line for the footprint; a power of two. */
+mp_vars *mp_vars_new(uint32_t line_size);
+void     mp_vars_free(mp_vars *vs);
+
+/* Adds a variable; name/where are copied (where may be NULL). */
+mp_var  *mp_vars_add(mp_vars *vs, mp_var_kind kind, const char *name,
+                     const char *where, uint64_t size);
+mp_var  *mp_vars_get(const mp_vars *vs, uint32_t id);
+uint32_t mp_vars_count(const mp_vars *vs);
+uint32_t mp_vars_line_size(const mp_vars *vs);
+const char *mp_var_kind_name(mp_var_kind k);
+
+/* Interns a source location (where = "file:line" or NULL, fn or NULL);
+   the same pair always gives the same id.  Not for the hot path. */
+uint32_t mp_vars_location(mp_vars *vs, const char *where, const char *fn);
+const char *mp_vars_location_where(const mp_vars *vs, uint32_t loc);
+const char *mp_vars_location_fn(const mp_vars *vs, uint32_t loc);
+
+/* The per-location counts of (var, loc), created on first use.  The
+   pointer stays valid for the table's life, so the adapter may cache it
+   per instruction and skip the lookup on the hot path. */
+mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc);
+
+/* Counts one access.  lc may be NULL (then it is looked up); it must be
+   the counts of (e->var, e->loc) otherwise.  Cost: O(1) expected, one
+   footprint-set probe per line touched unless the line is the variable's
+   previous one. */
+void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
+
+/* Calls fn on every per-location record, in no particular order. */
+void mp_vars_foreach_line(const mp_vars *vs,
+                          void (*fn)(const mp_line_counts *lc, void *arg),
+                          void *arg);
+
+/* Forgets every count (a forked child starts from zero); variables,
+   their sizes and heap bookkeeping stay. */
+void mp_vars_reset_counts(mp_vars *vs);
+
+static inline uint64_t mp_counts_accesses(const mp_counts *c)
+{
+   return c->reads + c->writes;
+}
+
+#endif /* MP_VARS_H */

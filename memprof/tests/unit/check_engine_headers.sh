@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The engines must stay host-independent (SPEC 1): no engine source may
+# include a Valgrind header; only mp_platform.h maps them, under !MP_HOST.
+src=${MP_SRCDIR:-$(dirname "$0")/../..}
+engines="mp_rangemap mp_json mp_vars mp_report mp_naming mp_event"
+bad=0
+for e in $engines; do
+   for f in "$src/$e.c" "$src/$e.h"; do
+      [ -f "$f" ] || continue
+      if grep -nE '#[[:space:]]*include[[:space:]]*[<"](pub_tool_|pub_core_|libvex|valgrind\.h)' "$f"; then
+         echo "FAIL: $f includes a Valgrind header"
+         bad=1
+      fi
+   done
+done
+[ $bad -eq 0 ] && echo "PASS: engines include no Valgrind header"
+exit $bad
