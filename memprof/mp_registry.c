@@ -15,13 +15,17 @@
      4. the thread's stack: the frame holding the address, unwound once
         per (SP, function) and cached; a named local array or struct of
         that frame with --read-var-info=yes, else "stack:<function>";
-     5. "other".
+     5. the section of a loaded object the address lies in, for data
+        that no symbol covers (GOT, relocated pointers, .dynsym read by
+        the dynamic linker): "<object>:<section>", kind other;
+     6. "other".
    Steps 1-3 are interval-map lookups, O(log n); the access helper keeps
    the last answer per instruction (mp_instr), valid until
    mp_g_registry_gen changes (a free, a munmap, a named range), so loops
    rarely get here at all.
 */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -331,6 +335,43 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
 }
 
 /*------------------------------------------------------------*/
+/*--- Object sections without symbols                      ---*/
+/*------------------------------------------------------------*/
+
+static VgHashTable *section_vars;   /* key: interned (object, section) */
+
+static UInt section_var(Addr a)
+{
+   const HChar *obj = NULL, *base, *sect;
+   VgSectKind k = VG_(DebugInfo_sect_kind)(&obj, a);
+   stack_var_node *n;
+   UInt key;
+   if (k == Vg_SectUnknown || obj == NULL) {
+      /* Parts of a mapped file no section covers (ELF headers, .dynsym
+         and .dynstr read by the dynamic linker): named by the file. */
+      NSegment const *seg = VG_(am_find_nsegment)(a);
+      if (!seg || seg->kind != SkFileC || !(obj = VG_(am_get_filename)(seg)))
+         return other_var;
+      sect = "mapped";
+   } else {
+      sect = VG_(pp_SectKind)(k);
+   }
+   base = VG_(strrchr)(obj, '/');
+   base = base ? base + 1 : obj;
+   key = mp_vars_location(mp_g_vars, base, sect);
+   n = VG_(HT_lookup)(section_vars, key);
+   if (!n) {
+      HChar name[600];
+      VG_(snprintf)(name, sizeof name, "%s:%s", base, sect);
+      n = VG_(malloc)("mp.reg.sectvar", sizeof *n);
+      n->node.key = key;
+      n->var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, name, NULL, 0)->id;
+      VG_(HT_add_node)(section_vars, n);
+   }
+   return n->var;
+}
+
+/*------------------------------------------------------------*/
 /*--- Resolution                                           ---*/
 /*------------------------------------------------------------*/
 
@@ -381,7 +422,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       return g->var;
    }
    cache_nothing(ii);
-   return other_var;
+   return section_var(a);
 }
 
 /*------------------------------------------------------------*/
@@ -439,5 +480,6 @@ void mp_registry_init(void)
                         sizeof(loaded_object));
    stack_caches = VG_(calloc)("mp.reg.stacks", VG_N_THREADS + 1, sizeof(stack_cache));
    stack_vars = VG_(HT_construct)("mp.reg.stackvars");
+   section_vars = VG_(HT_construct)("mp.reg.sectvars");
    other_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, "other", NULL, 0)->id;
 }

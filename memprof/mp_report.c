@@ -95,7 +95,7 @@ static int cmp_rows(const void *a_, const void *b_)
 
 static int is_folded(const mp_var *v, uint64_t min_var_size)
 {
-   return v->kind == MP_VAR_OTHER || v->size < min_var_size;
+   return v->size < min_var_size;
 }
 
 static void add_counts(mp_counts *to, const mp_counts *from)
@@ -269,8 +269,7 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
    mp_json_end_object(j);
 }
 
-static void write_totals(mp_json *j, const mp_vars *vs,
-                         const mp_report_row *rows, uint32_t n_rows)
+static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows)
 {
    mp_counts t;
    uint64_t threads[MP_MAX_THREADS / 64];
@@ -352,7 +351,7 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json_kv_string(j, "command", cfg->command);
    mp_json_kv_u64(j, "pid", cfg->pid);
    write_config(j, cfg);
-   write_totals(j, vs, rows, n_rows);
+   write_totals(j, vs, n_rows);
    mp_json_key(j, "variables");
    mp_json_begin_array(j);
    for (i = 0; i < n_rows; i++) {

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_vars (per-variable and per-location counts, thread
+   sets, footprint in cache lines) against a brute-force reference, and
+   of mp_report's rows (sorting, folding of small variables). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_report.h"
+#include "mp_vars.h"
+
+#define N_VARS 6
+#define N_LOCS 5
+#define N_TIDS 4
+#define LINE 64
+
+/* The reference: plain arrays, and the footprint as a list of every
+   (var, line) pair seen, searched linearly. */
+typedef struct {
+   mp_counts var[N_VARS];
+   mp_counts at[N_VARS][N_LOCS];
+   int thread_seen[N_VARS][N_TIDS + 1];
+   uint64_t *pairs;   /* var, line, var, line, ... */
+   size_t n_pairs;
+} reference;
+
+static void ref_count(mp_counts *c, const mp_event *e)
+{
+   if (e->is_write) { c->writes++; c->write_bytes += e->size; }
+   else             { c->reads++;  c->read_bytes += e->size; }
+}
+
+static void ref_access(reference *r, const mp_event *e)
+{
+   uint64_t l;
+   ref_count(&r->var[e->var], e);
+   ref_count(&r->at[e->var][e->loc], e);
+   r->thread_seen[e->var][e->tid] = 1;
+   for (l = e->addr / LINE; l <= (e->addr + e->size - 1) / LINE; l++) {
+      size_t k;
+      int found = 0;
+      for (k = 0; k < r->n_pairs; k++)
+         if (r->pairs[2 * k] == e->var && r->pairs[2 * k + 1] == l)
+            found = 1;
+      if (!found) {
+         r->pairs = realloc(r->pairs, (r->n_pairs + 1) * 2 * sizeof(uint64_t));
+         r->pairs[2 * r->n_pairs] = e->var;
+         r->pairs[2 * r->n_pairs + 1] = l;
+         r->n_pairs++;
+      }
+   }
+}
+
+static uint64_t ref_lines(const reference *r, uint32_t var)
+{
+   uint64_t n = 0;
+   size_t k;
+   for (k = 0; k < r->n_pairs; k++)
+      n += r->pairs[2 * k] == var;
+   return n;
+}
+
+static uint32_t ref_threads(const reference *r, uint32_t var)
+{
+   uint32_t n = 0, t;
+   for (t = 0; t <= N_TIDS; t++)
+      n += r->thread_seen[var][t];
+   return n;
+}
+
+static int counts_eq(const mp_counts *a, const mp_counts *b)
+{
+   return a->reads == b->reads && a->writes == b->writes
+          && a->read_bytes == b->read_bytes && a->write_bytes == b->write_bytes;
+}
+
+/* Compares table and reference; returns the number of mismatches. */
+static int compare(mp_vars *vs, const reference *r, uint32_t loc_ids[N_LOCS])
+{
+   int bad = 0;
+   uint32_t v, l;
+   for (v = 0; v < N_VARS; v++) {
+      const mp_var *var = mp_vars_get(vs, v);
+      bad += !counts_eq(&var->c, &r->var[v]);
+      bad += var->lines != ref_lines(r, v);
+      bad += var->n_threads != ref_threads(r, v);
+      for (l = 0; l < N_LOCS; l++)
+         bad += !counts_eq(&mp_vars_line_counts(vs, v, loc_ids[l])->c, &r->at[v][l]);
+   }
+   return bad;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return rng_state;
+}
+
+static void random_event(mp_event *e, uint32_t loc_ids[N_LOCS], uint32_t *loc_index)
+{
+   static const uint32_t sizes[] = { 1, 2, 4, 8, 16, 32, 512 };
+   memset(e, 0, sizeof *e);
+   e->var = (uint32_t)(rng() % N_VARS);
+   /* Small address space per variable, so lines repeat and straddles
+      (an 8-byte access at offset 60) happen often. */
+   e->addr = 0x10000 * (e->var + 1) + rng() % 4096;
+   e->size = sizes[rng() % 7];
+   e->is_write = (uint32_t)(rng() & 1);
+   e->tid = 1 + (uint32_t)(rng() % N_TIDS);
+   *loc_index = (uint32_t)(rng() % N_LOCS);
+   e->loc = loc_ids[*loc_index];
+}
+
+static mp_vars *make_table(uint32_t loc_ids[N_LOCS])
+{
+   mp_vars *vs = mp_vars_new(LINE);
+   char name[16], where[16];
+   uint32_t v, l;
+   for (v = 0; v < N_VARS; v++) {
+      snprintf(name, sizeof name, "v%u", v);
+      mp_vars_add(vs, MP_VAR_HEAP, name, NULL, 100 * (v + 1));
+   }
+   for (l = 0; l < N_LOCS; l++) {
+      snprintf(where, sizeof where, "t.c:%u", l + 1);
+      loc_ids[l] = mp_vars_location(vs, where, "f");
+   }
+   return vs;
+}
+
+START_TEST(test_random_against_reference)
+{
+   uint32_t loc_ids[N_LOCS];
+   mp_vars *vs = make_table(loc_ids);
+   reference *r = calloc(1, sizeof *r);
+   int i;
+   rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)_i;
+   for (i = 0; i < 20000; i++) {
+      mp_event e, ref_e;
+      uint32_t li;
+      random_event(&e, loc_ids, &li);
+      ref_e = e;
+      ref_e.loc = li;
+      /* Half the time through a cached counts record, as the tool does. */
+      mp_vars_access(vs, &e, (i & 1) ? mp_vars_line_counts(vs, e.var, e.loc) : NULL);
+      ref_access(r, &ref_e);
+   }
+   ck_assert_int_eq(compare(vs, r, loc_ids), 0);
+   free(r->pairs);
+   free(r);
+   mp_vars_free(vs);
+}
+END_TEST
+
+/* Proves that compare() can fail: a reference that missed one access. */
+START_TEST(test_mismatch_is_detected)
+{
+   uint32_t loc_ids[N_LOCS];
+   mp_vars *vs = make_table(loc_ids);
+   reference *r = calloc(1, sizeof *r);
+   mp_event e;
+   memset(&e, 0, sizeof e);
+   e.addr = 0x10000; e.size = 8; e.tid = 1; e.var = 0; e.loc = loc_ids[0];
+   mp_vars_access(vs, &e, NULL);
+   ck_assert_int_gt(compare(vs, r, loc_ids), 0);
+   free(r);
+   mp_vars_free(vs);
+}
+END_TEST
+
+START_TEST(test_straddle_and_locations)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *v = mp_vars_add(vs, MP_VAR_GLOBAL, "g", "g.c:1", 128);
+   mp_event e;
+   uint32_t a = mp_vars_location(vs, "g.c:5", "main");
+   ck_assert_uint_eq(mp_vars_location(vs, "g.c:5", "main"), a);
+   ck_assert_uint_ne(mp_vars_location(vs, "g.c:5", NULL), a);
+   ck_assert_uint_ne(mp_vars_location(vs, NULL, "main"), a);
+   ck_assert_ptr_eq(mp_vars_location_where(vs, mp_vars_location(vs, NULL, "x")), NULL);
+   memset(&e, 0, sizeof e);
+   e.var = v->id; e.loc = a; e.tid = 1;
+   e.addr = 60; e.size = 8;           /* bytes 60..67: lines 0 and 1 */
+   mp_vars_access(vs, &e, NULL);
+   ck_assert_uint_eq(v->lines, 2);
+   e.addr = 64; e.size = 64;          /* line 1 only, already seen */
+   mp_vars_access(vs, &e, NULL);
+   ck_assert_uint_eq(v->lines, 2);
+   e.addr = 127; e.size = 2;          /* lines 1 and 2 */
+   e.tid = 7;
+   mp_vars_access(vs, &e, NULL);
+   ck_assert_uint_eq(v->lines, 3);
+   ck_assert_uint_eq(v->n_threads, 2);
+   ck_assert_uint_eq(v->c.reads, 3);
+   ck_assert_uint_eq(v->c.read_bytes, 74);
+   mp_vars_reset_counts(vs);
+   ck_assert_uint_eq(v->c.reads, 0);
+   ck_assert_uint_eq(v->lines, 0);
+   ck_assert_uint_eq(mp_vars_line_counts(vs, v->id, a)->c.reads, 0);
+   mp_vars_access(vs, &e, NULL);
+   ck_assert_uint_eq(v->lines, 2);
+   mp_vars_free(vs);
+}
+END_TEST
+
+START_TEST(test_footprint_grows)
+{
+   /* Enough distinct lines to force several rehashes of the set. */
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *v = mp_vars_add(vs, MP_VAR_HEAP, "big", NULL, 64 << 20);
+   mp_event e;
+   uint64_t i;
+   memset(&e, 0, sizeof e);
+   e.var = v->id; e.tid = 1; e.size = 8;
+   e.loc = mp_vars_location(vs, NULL, NULL);
+   for (i = 0; i < 200000; i++) {
+      e.addr = i * 64;
+      mp_vars_access(vs, &e, NULL);
+   }
+   for (i = 0; i < 200000; i += 3) {
+      e.addr = i * 64 + 8;
+      mp_vars_access(vs, &e, NULL);
+   }
+   ck_assert_uint_eq(v->lines, 200000);
+   mp_vars_free(vs);
+}
+END_TEST
+
+static void touch(mp_vars *vs, mp_var *v, uint32_t n, uint32_t tid)
+{
+   mp_event e;
+   uint32_t i;
+   memset(&e, 0, sizeof e);
+   e.var = v->id; e.tid = tid; e.size = 4; e.addr = 0x1000;
+   e.loc = mp_vars_location(vs, "r.c:1", "f");
+   for (i = 0; i < n; i++)
+      mp_vars_access(vs, &e, NULL);
+}
+
+START_TEST(test_report_rows_fold)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *big = mp_vars_add(vs, MP_VAR_GLOBAL, "big", NULL, 4096);
+   mp_var *s1 = mp_vars_add(vs, MP_VAR_GLOBAL, "s1", NULL, 8);
+   mp_var *s2 = mp_vars_add(vs, MP_VAR_HEAP, "s2", NULL, 16);
+   mp_var *named = mp_vars_add(vs, MP_VAR_OTHER, "pool", NULL, 4);
+   mp_var *unused = mp_vars_add(vs, MP_VAR_GLOBAL, "unused", NULL, 4);
+   mp_report_row *rows;
+   uint32_t n;
+   named->named_by = strdup("MEMPROF_NAME_RANGE");
+   (void)unused;
+   touch(vs, big, 20, 1);
+   touch(vs, s1, 7, 1);
+   touch(vs, s2, 5, 2);
+   touch(vs, named, 1, 1);
+
+   rows = mp_report_rows(vs, 0, &n);
+   ck_assert_uint_eq(n, 4);              /* unused is not reported */
+   ck_assert_str_eq(rows[0].var->name, "big");
+   ck_assert_str_eq(rows[1].var->name, "s1");
+   ck_assert_str_eq(rows[3].var->name, "pool");
+   free(rows);
+
+   rows = mp_report_rows(vs, 100, &n);   /* s1 and s2 fold; pool is named */
+   ck_assert_uint_eq(n, 3);
+   ck_assert_str_eq(rows[0].var->name, "big");
+   ck_assert_ptr_null(rows[1].var);
+   ck_assert_uint_eq(rows[1].c.reads, 12);
+   ck_assert_uint_eq(rows[1].n_threads, 2);
+   ck_assert_uint_eq(rows[1].size, 24);
+   ck_assert_str_eq(rows[2].var->name, "pool");
+   free(rows);
+   mp_vars_free(vs);
+}
+END_TEST
+
+START_TEST(test_report_json_has_required_keys)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *g = mp_vars_add(vs, MP_VAR_GLOBAL, "we\"ird\n", "a.c:1", 64);
+   mp_report_config cfg;
+   mp_json *j;
+   const char *text;
+   size_t len;
+   static const char *const keys[] = {
+      "\"memprof\": 1", "\"command\": \"./p \\\"x\\\"\"", "\"pid\": 42",
+      "\"config\"", "\"totals\"", "\"variables\"", "\"name\": \"we\\\"ird\\n\"",
+      "\"kind\": \"global\"", "\"where\": \"a.c:1\"", "\"size\": 64",
+      "\"reads\": 3", "\"per_line\"",
+   };
+   size_t k;
+   touch(vs, g, 3, 1);
+   memset(&cfg, 0, sizeof cfg);
+   cfg.tool_version = "0";
+   cfg.command = "./p \"x\"";
+   cfg.pid = 42;
+   cfg.line_size = 64;
+   j = mp_report_json(vs, &cfg);
+   ck_assert(mp_json_ok(j));
+   text = mp_json_text(j, &len);
+   for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+      ck_assert_msg(strstr(text, keys[k]) != NULL, "'%s' not in:\n%s", keys[k], text);
+   /* Metrics not built are absent, never zero-filled. */
+   ck_assert_ptr_null(strstr(text, "\"cache\""));
+   ck_assert_ptr_null(strstr(text, "\"strides\""));
+   mp_json_free(j);
+   mp_vars_free(vs);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("vars");
+   TCase *tc = tcase_create("core");
+   SRunner *sr;
+   int failed;
+   tcase_set_timeout(tc, 60);
+   tcase_add_loop_test(tc, test_random_against_reference, 0, 4);
+   tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_straddle_and_locations);
+   tcase_add_test(tc, test_footprint_grows);
+   tcase_add_test(tc, test_report_rows_fold);
+   tcase_add_test(tc, test_report_json_has_required_keys);
+   suite_add_tcase(s, tc);
+   sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

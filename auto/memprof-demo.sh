@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's first command: builds memprof and runs it on the bundled
+# example (an array of structures next to a structure of arrays), then
+# prints the report.
+set -e
+cd "$(dirname "$0")/.."
+sh auto/memprof-build.sh >/dev/null
+mkdir -p build-demo
+gcc -O1 -g -o build-demo/particles examples/particles.c
+cd build-demo
+../vg-in-place --tool=memprof --memprof-out-file=memprof.out.demo ./particles
+../memprof_annotate --threshold=1 --show=3 memprof.out.demo

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's second command, and what CI runs: builds memprof, then runs
+# every test: the Check unit tests and other 'make check' tests, the
+# regression tests (vg_regtest on memprof/tests) and the runner's own
+# self-test.  Ends with one line "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+sh auto/memprof-build.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+
+passed=0 failed=0 skipped=0
+add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
+
+echo "== unit tests (make check)"
+make -j"$(nproc 2>/dev/null || echo 2)" check >make-check.log 2>&1
+status=$?
+for log in memprof/tests/unit/test-suite.log; do
+   if [ -f "$log" ]; then
+      p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
+      s=$(sed -n 's/^# SKIP: *//p' "$log"); e=$(sed -n 's/^# ERROR: *//p' "$log")
+      add "${p:-0}" $(( ${f:-0} + ${e:-0} )) "${s:-0}"
+      grep -E '^(PASS|FAIL|SKIP|ERROR):' memprof/tests/unit/*.log 2>/dev/null | sed 's/^[^:]*://' || true
+   fi
+done
+if [ $status -ne 0 ]; then
+   cat memprof/tests/unit/test-suite.log 2>/dev/null || tail -40 make-check.log
+   [ -f memprof/tests/unit/test-suite.log ] || add 0 1 0
+fi
+
+echo "== regression tests (vg_regtest)"
+python3 memprof/tests/vg_regtest --valgrind="$PWD/vg-in-place" memprof/tests/*.vgtest >regtest.log 2>&1
+cat regtest.log
+line=$(tail -n 1 regtest.log)
+case "$line" in
+   *" passed, "*" failed, "*" skipped")
+      set -- $line
+      add "$1" "$3" "$5" ;;
+   *) add 0 1 0 ;;
+esac
+
+echo "== test runner self-test"
+if sh memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
+   echo "PASS runner-selftest"; add 1 0 0
+else
+   cat runner-selftest.log; echo "FAIL runner-selftest"; add 0 1 0
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
