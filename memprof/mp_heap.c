@@ -201,7 +201,7 @@ static Bool free_block(void *p)
    mp_var *v;
    if (!b)
       return False;
-   mp_registry_remove_heap((Addr)p);
+   mp_registry_remove_heap((Addr)p, b->size ? b->size : 1);
    v = mp_vars_get(mp_g_vars, b->var);
    v->live_bytes -= b->size;
    VG_(free)(b);

@@ -15,6 +15,10 @@
    Ifx_Modify).  A read-modify-write instruction is two accesses, a load
    then a store, as it is to the memory system.
 
+   The instructions of Valgrind's own malloc replacement (the
+   vgpreload_*.so objects) are not instrumented: their accesses are the
+   tool's bookkeeping, not the program's.
+
    Collection (SPEC 3): on or off for the whole process through
    --collect-atstart and MEMPROF_START/STOP; --toggle-collect flips it
    for a thread between entry to a matching function and its return
@@ -111,20 +115,15 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    e.loc = ii->loc;
    e.iaddr = ii->iaddr;
    if (ii->cache_gen == mp_g_registry_gen
-       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo) {
+       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo)
       e.var = ii->cache_var;
-      lc = ii->cache_lc;
-   } else {
-      UInt var = mp_registry_resolve(tid, a, ii);
-      e.var = var;
-      if (ii->cache_hi != ii->cache_lo && ii->cache_gen == mp_g_registry_gen) {
-         /* resolve() cached a range: cache its counts record too. */
-         ii->cache_lc = mp_vars_line_counts(mp_g_vars, var, ii->loc);
-         lc = ii->cache_lc;
-      } else {
-         lc = mp_vars_line_counts(mp_g_vars, var, ii->loc);
-      }
+   else
+      e.var = mp_registry_resolve(tid, a, ii);
+   if (ii->lc == NULL || ii->lc_var != e.var) {
+      ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
+      ii->lc_var = e.var;
    }
+   lc = ii->lc;
    mp_vars_access(mp_g_vars, &e, lc);
 }
 
@@ -150,6 +149,14 @@ static const HChar *describe_where(Addr iaddr, HChar *buf, Int n)
       return NULL;
    VG_(snprintf)(buf, n, "%s:%u", file, line);
    return buf;
+}
+
+/* True if iaddr belongs to one of Valgrind's preloaded objects. */
+static Bool in_vgpreload(Addr iaddr)
+{
+   const HChar *obj;
+   return VG_(get_objname)(VG_(current_DiEpoch)(), iaddr, &obj)
+          && VG_(strstr)(obj, "/vgpreload_") != NULL;
 }
 
 static mp_instr *instr_for(Addr iaddr)
@@ -289,7 +296,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    IRSB *sbOut;
    Int i;
    mp_instr *ii = NULL;
-   Bool first_imark = True;
+   Bool first_imark = True, skip = False;
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
@@ -309,7 +316,10 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          continue;
       if (st->tag == Ist_IMark) {
          Addr ia = st->Ist.IMark.addr + st->Ist.IMark.delta;
-         ii = instr_for(ia);
+         /* A superblock never spans objects: decide once. */
+         if (first_imark)
+            skip = in_vgpreload(ia);
+         ii = skip ? NULL : instr_for(ia);
          addStmtToIRSB(sbOut, st);
          if (toggles) {
             const HChar *fn;
@@ -321,7 +331,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          continue;
       }
       tl_assert(!first_imark);
-      instrument_stmt(sbOut, sbIn->tyenv, st, ii);
+      if (!skip)
+         instrument_stmt(sbOut, sbIn->tyenv, st, ii);
       addStmtToIRSB(sbOut, st);
    }
    return sbOut;

@@ -19,10 +19,11 @@
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
      6. "other".
-   Steps 1-3 are interval-map lookups, O(log n); the access helper keeps
-   the last answer per instruction (mp_instr), valid until
-   mp_g_registry_gen changes (a free, a munmap, a named range), so loops
-   rarely get here at all.
+   Step 2 is O(1) whatever the number of live blocks (mp_granmap), so
+   heap answers are never cached.  Steps 1 and 3 are interval-map
+   lookups, O(log n); the access helper keeps their last answer per
+   instruction (mp_instr), valid until mp_g_registry_gen changes (a
+   munmap, a named range), so loops over globals rarely get here.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -37,6 +38,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
+#include "mp_granmap.h"
 #include "mp_rangemap.h"
 #include "mp_tool.h"
 
@@ -55,7 +57,7 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
 UInt mp_g_registry_gen = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
-static mp_rangemap *heap_ranges;  /* value: var id + 1 */
+static mp_granmap  *heap_granules;/* var id + 1 per granule of live blocks */
 static mp_rangemap *global_ranges;/* value: global_sym* */
 static UInt other_var;
 
@@ -210,26 +212,39 @@ static void describe_global(global_sym *g, Addr a)
 /*------------------------------------------------------------*/
 
 #define MAX_FRAMES 32
-#define MAX_STACK_RANGES (MAX_FRAMES * 4)
 #define STACK_REDZONE 128   /* amd64 ABI red zone below SP */
 
+/* What a code address tells about its frame, computed once per address
+   and kept: the frame's variable (stack:<function>) and, with
+   --read-var-info=yes, the local variables in scope there. */
 typedef struct {
-   Addr lo, hi;
-   UInt var;
-} stack_range;
+   PtrdiffT base;     /* from SP or FP */
+   SizeT    size;     /* bytes */
+   Bool     sp_rel;
+   UInt     var;
+} local_block;
+
+typedef struct {
+   VgHashNode node;   /* key: code address */
+   UInt frame_var;
+   UInt n_locals;
+   local_block *locals;
+} frame_info;
 
 /* One thread's unwound frames, valid while its SP and the accessing
-   function are those it was built for. */
+   function are those it was unwound for; loops reuse it, calls and
+   returns rebuild it (one unwind, no symbol lookup). */
 typedef struct {
    Bool valid;
    Addr sp;
    UInt fn;
    UInt n;
-   stack_range r[MAX_STACK_RANGES];   /* named locals first, then frames */
+   Addr ips[MAX_FRAMES], sps[MAX_FRAMES], fps[MAX_FRAMES];
 } stack_cache;
 
 static stack_cache *stack_caches;    /* indexed by ThreadId */
 static VgHashTable *stack_vars;      /* key: interned (fn, local) -> var */
+static VgHashTable *frame_infos;     /* key: code address */
 
 typedef struct {
    VgHashNode node;
@@ -261,62 +276,56 @@ static UInt stack_var(const HChar *fn, const HChar *local)
    return n->var;
 }
 
-static void add_range(stack_cache *c, Addr lo, Addr hi, UInt var)
+static frame_info *frame_info_for(Addr ip)
 {
-   if (c->n < MAX_STACK_RANGES && lo < hi) {
-      c->r[c->n].lo = lo;
-      c->r[c->n].hi = hi;
-      c->r[c->n].var = var;
-      c->n++;
-   }
-}
-
-static void add_named_locals(stack_cache *c, Addr ip, Addr sp, Addr fp,
-                             const HChar *fn)
-{
-   XArray *blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+   frame_info *fi = VG_(HT_lookup)(frame_infos, ip);
+   const HChar *name;
+   HChar fn[256];
+   XArray *blocks;
    Word i;
-   if (!blocks)
-      return;
-   for (i = 0; i < VG_(sizeXA)(blocks); i++) {
-      StackBlock *b = VG_(indexXA)(blocks, i);
-      Addr lo = (b->spRel ? sp : fp) + b->base;
-      add_range(c, lo, lo + b->szB, stack_var(fn, b->name));
+   if (fi)
+      return fi;
+   if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &name))
+      name = "???";
+   VG_(snprintf)(fn, sizeof fn, "%s", name);
+   fi = VG_(calloc)("mp.reg.frame", 1, sizeof *fi);
+   fi->node.key = ip;
+   fi->frame_var = stack_var(fn, NULL);
+   blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+   if (blocks && VG_(sizeXA)(blocks) > 0) {
+      fi->n_locals = VG_(sizeXA)(blocks);
+      fi->locals = VG_(malloc)("mp.reg.locals", fi->n_locals * sizeof(local_block));
+      for (i = 0; i < VG_(sizeXA)(blocks); i++) {
+         StackBlock *b = VG_(indexXA)(blocks, i);
+         fi->locals[i].base = b->base;
+         fi->locals[i].size = b->szB;
+         fi->locals[i].sp_rel = b->spRel;
+         fi->locals[i].var = stack_var(fn, b->name);
+      }
    }
-   VG_(deleteXA)(blocks);
+   if (blocks)
+      VG_(deleteXA)(blocks);
+   VG_(HT_add_node)(frame_infos, fi);
+   return fi;
 }
 
-static void build_stack_cache(ThreadId tid, stack_cache *c, Addr sp, UInt fn,
-                              Addr stack_max)
+/* The variable of address a in frame i of c. */
+static UInt frame_var_of(const stack_cache *c, UInt i, Addr a)
 {
-   Addr ips[MAX_FRAMES], sps[MAX_FRAMES], fps[MAX_FRAMES];
-   UInt n = VG_(get_StackTrace)(tid, ips, MAX_FRAMES, sps, fps, 0), i;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   c->valid = True;
-   c->sp = sp;
-   c->fn = fn;
-   c->n = 0;
-   for (i = 0; i < n; i++) {
-      const HChar *name;
-      HChar fname[256];
-      if (!VG_(get_fnname)(ep, ips[i], &name))
-         name = "???";
-      VG_(snprintf)(fname, sizeof fname, "%s", name);
-      add_named_locals(c, ips[i], sps[i], fps[i], fname);
+   frame_info *fi = frame_info_for(c->ips[i]);
+   UInt k;
+   for (k = 0; k < fi->n_locals; k++) {
+      const local_block *b = &fi->locals[k];
+      Addr lo = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
+      if (a >= lo && a < lo + b->size)
+         return b->var;
    }
-   for (i = 0; i < n; i++) {
-      const HChar *name;
-      HChar fname[256];
-      Addr lo = (i == 0) ? sps[0] - STACK_REDZONE : sps[i];
-      Addr hi = (i + 1 < n) ? sps[i + 1] : stack_max;
-      if (!VG_(get_fnname)(ep, ips[i], &name))
-         name = "???";
-      VG_(snprintf)(fname, sizeof fname, "%s", name);
-      add_range(c, lo, hi, stack_var(fname, NULL));
-   }
+   return fi->frame_var;
 }
 
-/* var of a stack address, or (UInt)-1 if a is not on tid's stack. */
+/* var of a stack address, or (UInt)-1 if a is not on tid's stack.
+   Frame i holds [sps[i], sps[i+1]); frame 0 also its red zone, the
+   outermost frame everything up to the stack's top. */
 static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
 {
    Addr sp = VG_(get_SP)(tid);
@@ -325,13 +334,18 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
    UInt i;
    if (a + STACK_REDZONE < sp || a >= max)
       return (UInt)-1;
-   if (!c->valid || c->sp != sp || c->fn != ii->fn)
-      build_stack_cache(tid, c, sp, ii->fn, max);
-   for (i = 0; i < c->n; i++)
-      if (a >= c->r[i].lo && a < c->r[i].hi)
-         return c->r[i].var;
-   /* Beyond the frames unwound: the outermost one known. */
-   return c->n ? c->r[c->n - 1].var : stack_var("???", NULL);
+   if (!c->valid || c->sp != sp || c->fn != ii->fn) {
+      c->n = VG_(get_StackTrace)(tid, c->ips, MAX_FRAMES, c->sps, c->fps, 0);
+      c->valid = c->n > 0;
+      c->sp = sp;
+      c->fn = ii->fn;
+      if (!c->valid)
+         return stack_var("???", NULL);
+   }
+   for (i = 0; i + 1 < c->n; i++)
+      if (a < c->sps[i + 1])
+         return frame_var_of(c, i, a);
+   return frame_var_of(c, c->n - 1, a);
 }
 
 /*------------------------------------------------------------*/
@@ -394,19 +408,18 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    uint64_t start, len;
    void *val;
    UInt var;
-   /* A heap or global range may hold a named range: cache it only when
-      none exists. */
+   /* A global may hold a named range: cache it only when none exists. */
    Bool cacheable = mp_rangemap_count(user_ranges) == 0;
 
-   if (mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
+   if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
       var = (UInt)((UWord)val - 1);
       cache_range(ii, start, len, var);
       return var;
    }
-   if (mp_rangemap_lookup(heap_ranges, a, &start, &len, &val)) {
-      var = (UInt)((UWord)val - 1);
-      if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
-      return var;
+   var = mp_granmap_get(heap_granules, a);
+   if (var != 0) {
+      cache_nothing(ii);
+      return var - 1;
    }
    var = resolve_stack(tid, a, ii);
    if (var != (UInt)-1) {
@@ -421,8 +434,15 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       if (cacheable) cache_range(ii, start, len, g->var); else cache_nothing(ii);
       return g->var;
    }
-   cache_nothing(ii);
-   return section_var(a);
+   var = section_var(a);
+   /* An object's data stays its data until a munmap (which bumps the
+      generation); the exact address is cached, so that a PLT stub
+      reading its GOT slot again and again is answered at once. */
+   if (var != other_var && cacheable)
+      cache_range(ii, a, 1, var);
+   else
+      cache_nothing(ii);
+   return var;
 }
 
 /*------------------------------------------------------------*/
@@ -431,14 +451,12 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
 
 void mp_registry_add_heap(Addr a, SizeT len, UInt var)
 {
-   Int r = mp_rangemap_insert(heap_ranges, a, len, (void *)(UWord)(var + 1));
-   tl_assert2(r == 0, "heap block %#lx+%lu overlaps a live block", a, len);
+   mp_granmap_set(heap_granules, a, len, var + 1);
 }
 
-void mp_registry_remove_heap(Addr a)
+void mp_registry_remove_heap(Addr a, SizeT len)
 {
-   if (mp_rangemap_remove(heap_ranges, a, NULL, NULL))
-      mp_g_registry_gen++;
+   mp_granmap_set(heap_granules, a, len, 0);
 }
 
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
@@ -474,12 +492,13 @@ Bool mp_registry_unname_range(Addr a)
 void mp_registry_init(void)
 {
    user_ranges = mp_rangemap_new();
-   heap_ranges = mp_rangemap_new();
+   heap_granules = mp_granmap_new();
    global_ranges = mp_rangemap_new();
    objects = VG_(newXA)(VG_(malloc), "mp.reg.objects", VG_(free),
                         sizeof(loaded_object));
    stack_caches = VG_(calloc)("mp.reg.stacks", VG_N_THREADS + 1, sizeof(stack_cache));
    stack_vars = VG_(HT_construct)("mp.reg.stackvars");
+   frame_infos = VG_(HT_construct)("mp.reg.frames");
    section_vars = VG_(HT_construct)("mp.reg.sectvars");
    other_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, "other", NULL, 0)->id;
 }

@@ -21,7 +21,7 @@
    and passed to the access helper.  The last resolution of an address to
    a variable is cached here: loops hit the same block again and again.
    The cache is valid while gen == mp_g_registry_gen and lo <= a < hi;
-   stack and "other" resolutions are never cached (lo == hi). */
+   heap, stack and "other" resolutions are never cached (lo == hi). */
 typedef struct {
    Addr     iaddr;
    UInt     loc;        /* source location id (mp_vars_location) */
@@ -29,7 +29,10 @@ typedef struct {
    UInt     cache_gen;
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
-   mp_line_counts *cache_lc;  /* counts of (cache_var, loc) */
+   /* The counts record of the last variable this instruction touched:
+      most instructions touch one variable, so no hash lookup. */
+   UInt     lc_var;
+   mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
 } mp_instr;
 
 extern mp_vars *mp_g_vars;
@@ -40,7 +43,7 @@ void mp_registry_init(void);
 /* Resolves a, filling ii's cache when the answer is a range. */
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
 void mp_registry_add_heap(Addr a, SizeT len, UInt var);
-void mp_registry_remove_heap(Addr a);
+void mp_registry_remove_heap(Addr a, SizeT len);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);

@@ -9,12 +9,16 @@
    - per-location counts: a chained hash on (var, loc); records are
      never moved, so the adapter caches the pointer per instruction and
      the hot path usually does no lookup at all.
-   - footprint: an open-addressing set of (var, line) pairs, one probe
-     sequence per line touched, skipped when the line is the variable's
-     previous one (sequential scans touch each line many times in a
-     row).  Memory is 16 bytes per slot at <= 50% load: bounded by the
-     distinct lines touched, not by the number of accesses.
+   - footprint: an open-addressing set of (var, line) pairs, bounded by
+     the distinct pairs touched (16 bytes per slot at <= 50% load), not
+     by the number of accesses.  Two filters keep most accesses away
+     from it: the variable's previous line (a sequential scan touches a
+     line many times in a row), and a direct-indexed shadow holding, per
+     line, the last variable counted there (mp_granmap, 4 bytes per
+     line): a strided sweep over one array revisits lines that only that
+     array owns.
 */
+#include "mp_granmap.h"
 #include "mp_vars.h"
 
 typedef struct {
@@ -52,6 +56,7 @@ struct mp_vars {
    mp_fp_slot *fp;
    uint64_t fp_cap;          /* power of two */
    uint64_t fp_used;
+   mp_granmap *fp_owner;     /* line -> var id + 1 last counted there */
 };
 
 /*------------------------------------------------------------*/
@@ -105,6 +110,7 @@ mp_vars *mp_vars_new(uint32_t line_size)
    vs->lc_heads = mp_calloc("mp.vars.new.3", vs->lc_buckets, sizeof(mp_line_counts *));
    vs->fp_cap = 4096;
    vs->fp = mp_calloc("mp.vars.new.4", vs->fp_cap, sizeof(mp_fp_slot));
+   vs->fp_owner = mp_granmap_new();
    return vs;
 }
 
@@ -134,6 +140,7 @@ void mp_vars_free(mp_vars *vs)
    if (vs->chunks) mp_free(vs->chunks);
    mp_free(vs->lc_heads);
    mp_free(vs->fp);
+   mp_granmap_free(vs->fp_owner);
    mp_free(vs);
 }
 
@@ -381,10 +388,15 @@ static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
    uint64_t last = mp_event_last_line(e, vs->line_shift);
    uint64_t l;
    for (l = first; l <= last; l++) {
+      /* One granule of the shadow per line: lines below 2^44. */
+      uint64_t slot = (l & ((1ULL << 44) - 1)) << MP_GRANULE_SHIFT;
       if (l + 1 == v->last_line_plus1)
          continue;
       v->last_line_plus1 = l + 1;
+      if (mp_granmap_get(vs->fp_owner, slot) == v->id + 1 && (l >> 44) == 0)
+         continue;
       v->lines += fp_insert(vs, v->id, l);
+      mp_granmap_set(vs->fp_owner, slot, 1, v->id + 1);
    }
 }
 
@@ -434,4 +446,6 @@ void mp_vars_reset_counts(mp_vars *vs)
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));
    vs->fp_used = 0;
+   mp_granmap_free(vs->fp_owner);
+   vs->fp_owner = mp_granmap_new();
 }

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_granmap against a brute-force reference: a plain
+   array of values, one per granule, over two windows of address space
+   (near 0 and near 2^48, so all three table levels are crossed). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_granmap.h"
+
+#define WINDOW (1u << 20)                 /* bytes per window */
+#define GRANULES (WINDOW >> MP_GRANULE_SHIFT)
+
+static const uint64_t bases[2] = { 0, (1ULL << 48) - WINDOW };
+
+static uint64_t rng_state = 88172645463325252ULL;
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return rng_state;
+}
+
+static void ref_set(uint32_t *ref, uint64_t off, uint64_t len, uint32_t v)
+{
+   uint64_t g;
+   for (g = off >> MP_GRANULE_SHIFT; g <= (off + len - 1) >> MP_GRANULE_SHIFT; g++)
+      ref[g] = v;
+}
+
+/* Number of granules where map and reference disagree. */
+static uint64_t mismatches(const mp_granmap *m, const uint32_t *ref, uint64_t base)
+{
+   uint64_t g, bad = 0;
+   for (g = 0; g < GRANULES; g++)
+      bad += mp_granmap_get(m, base + (g << MP_GRANULE_SHIFT) + (g % 16)) != ref[g];
+   return bad;
+}
+
+START_TEST(test_random_against_reference)
+{
+   mp_granmap *m = mp_granmap_new();
+   uint32_t *ref[2];
+   int i, w;
+   for (w = 0; w < 2; w++)
+      ref[w] = calloc(GRANULES, sizeof(uint32_t));
+   for (i = 0; i < 20000; i++) {
+      uint64_t len = 1 + rng() % ((i % 100 == 0) ? 200000 : 300);
+      uint64_t off = rng() % (WINDOW - len);
+      uint32_t v = (rng() % 3 == 0) ? 0 : (uint32_t)(1 + rng() % 1000);
+      w = (int)(rng() & 1);
+      mp_granmap_set(m, bases[w] + off, len, v);
+      ref_set(ref[w], off, len, v);
+   }
+   for (w = 0; w < 2; w++) {
+      ck_assert_uint_eq(mismatches(m, ref[w], bases[w]), 0);
+      free(ref[w]);
+   }
+   mp_granmap_free(m);
+}
+END_TEST
+
+/* Proves the comparison can fail: a reference missing one write. */
+START_TEST(test_mismatch_is_detected)
+{
+   mp_granmap *m = mp_granmap_new();
+   uint32_t *ref = calloc(GRANULES, sizeof(uint32_t));
+   mp_granmap_set(m, 4096, 16, 7);
+   ck_assert_uint_eq(mismatches(m, ref, 0), 1);
+   free(ref);
+   mp_granmap_free(m);
+}
+END_TEST
+
+START_TEST(test_edges)
+{
+   mp_granmap *m = mp_granmap_new();
+   uint64_t before;
+   ck_assert_uint_eq(mp_granmap_get(m, 0x1234), 0);
+   mp_granmap_set(m, 0xfff8, 16, 5);       /* straddles a leaf boundary */
+   ck_assert_uint_eq(mp_granmap_get(m, 0xfff0), 5);
+   ck_assert_uint_eq(mp_granmap_get(m, 0x10000), 5);
+   ck_assert_uint_eq(mp_granmap_get(m, 0x10010), 0);
+   ck_assert_uint_eq(mp_granmap_get(m, 0xffe0), 0);
+   mp_granmap_set(m, (1ULL << 32) - 8, 16, 9);   /* crosses a middle table */
+   ck_assert_uint_eq(mp_granmap_get(m, (1ULL << 32) - 1), 9);
+   ck_assert_uint_eq(mp_granmap_get(m, 1ULL << 32), 9);
+   ck_assert_uint_eq(mp_granmap_get(m, 1ULL << 50), 0);   /* beyond 2^48 */
+   before = mp_granmap_bytes(m);
+   mp_granmap_set(m, 1ULL << 40, 1 << 20, 0);    /* clearing allocates nothing */
+   ck_assert_uint_eq(mp_granmap_bytes(m), before);
+   mp_granmap_set(m, 0xfff8, 16, 0);
+   ck_assert_uint_eq(mp_granmap_get(m, 0x10000), 0);
+   mp_granmap_free(m);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("granmap");
+   TCase *tc = tcase_create("core");
+   SRunner *sr;
+   int failed;
+   tcase_set_timeout(tc, 60);
+   tcase_add_test(tc, test_random_against_reference);
+   tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_edges);
+   suite_add_tcase(s, tc);
+   sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
