@@ -126,7 +126,13 @@ static mp_var *new_site(const Addr *ips, Int n)
    } else if (VG_(get_fnname)(ep, ips[f], &fn)) {
       VG_(snprintf)(name, sizeof name, "heap@%s", fn);
    } else {
-      VG_(snprintf)(name, sizeof name, "heap@%#lx", ips[f]);
+      const HChar *obj, *base;
+      if (VG_(get_objname)(ep, ips[f], &obj)) {
+         base = VG_(strrchr)(obj, '/');
+         VG_(snprintf)(name, sizeof name, "heap@%s", base ? base + 1 : obj);
+      } else {
+         VG_(snprintf)(name, sizeof name, "heap@%#lx", ips[f]);
+      }
    }
    v = mp_vars_add(mp_g_vars, MP_VAR_HEAP, name, have_where ? where : NULL, 0);
    v->n_alloc_stack = n - f;

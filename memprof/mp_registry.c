@@ -263,11 +263,7 @@ static UInt stack_var(const HChar *fn, const HChar *local)
       else
          VG_(snprintf)(name, sizeof name, "stack:%s", fn);
       v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, 0);
-      if (local) {
-         HChar where[600];
-         VG_(snprintf)(where, sizeof where, "in %s", fn);
-         v->where = VG_(strdup)("mp.reg.stackwhere", where);
-      }
+      v->function = VG_(strdup)("mp.reg.stackfn", fn);
       n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
       n->node.key = key;
       n->var = v->id;

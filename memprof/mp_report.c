@@ -13,7 +13,8 @@
        "variables": [ { "name", "kind", "where", "size", "reads",
                         "writes", "read_bytes", "write_bytes", "threads",
                         "lines", heap: "blocks", "alloc_bytes",
-                        "alloc_stack"; "named_by"; "folded";
+                        "alloc_stack"; "named_by"; stack: "function";
+                        "folded";
                         "per_line": [ { "where", "fn", "reads", ... } ] } ] }
    Runs once, at exit: clarity over speed, but linear-ish in the number
    of per-location records.
@@ -322,6 +323,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       write_heap_site(j, v);
    if (v && v->named_by)
       mp_json_kv_string(j, "named_by", v->named_by);
+   if (v && v->function)
+      mp_json_kv_string(j, "function", v->function);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
    mp_json_key(j, "per_line");

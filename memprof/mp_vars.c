@@ -124,6 +124,7 @@ void mp_vars_free(mp_vars *vs)
       if (v->alloc_stack) mp_free(v->alloc_stack);
       if (v->where) mp_free(v->where);
       if (v->named_by) mp_free(v->named_by);
+      if (v->function) mp_free(v->function);
       mp_free(v->name);
       mp_free(v);
    }

@@ -47,6 +47,7 @@ typedef struct mp_var {
    char *name;               /* owned */
    char *where;              /* owned; declaration or allocation site, or NULL */
    char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
+   char *function;           /* owned; stack variables: their function */
    uint64_t size;            /* bytes: symbol / range size, peak live bytes
                                 of a heap site, extent touched otherwise */
    /* heap sites only */
