@@ -29,6 +29,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
 #include "memprof.h"
@@ -97,6 +98,24 @@ static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 static void mp_die_mem_munmap(Addr a, SizeT len)
 {
    mp_registry_note_munmap(a, len);
+}
+
+/* A successful execve replaces the process without running the tool's
+   exit: the output is written now (and again at exit if the execve
+   fails; the later file replaces the earlier whole). */
+static void write_output(Bool summary);
+
+static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
+{
+   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+      write_output(False);
+}
+
+/* The core calls both hooks once a tool asks for one; nothing to do
+   after a system call. */
+static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
+                            UInt nArgs, SysRes res)
+{
 }
 
 /* A forked child reports its own accesses only: the parent's file
@@ -243,7 +262,7 @@ static void print_summary(const HChar *path, Bool written)
    VG_(free)(rows);
 }
 
-static void mp_fini(Int exitcode)
+static void write_output(Bool summary)
 {
    HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
    HChar *cmd = client_command();
@@ -266,10 +285,16 @@ static void mp_fini(Int exitcode)
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
    written = write_file_whole(path, text, len);
-   print_summary(path, written);
+   if (summary)
+      print_summary(path, written);
    mp_json_free(j);
    VG_(free)(cmd);
    VG_(free)(path);
+}
+
+static void mp_fini(Int exitcode)
+{
+   write_output(True);
 }
 
 /*------------------------------------------------------------*/
@@ -303,6 +328,7 @@ static void mp_pre_clo_init(void)
    VG_(track_new_mem_mmap)(mp_new_mem_mmap);
    VG_(track_die_mem_munmap)(mp_die_mem_munmap);
    VG_(atfork)(NULL, NULL, mp_atfork_child);
+   VG_(needs_syscall_wrapper)(mp_pre_syscall, mp_post_syscall);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(mp_pre_clo_init)
