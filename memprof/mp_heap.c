@@ -51,6 +51,8 @@ typedef struct {
    UInt var;
 } heap_site;
 
+ULong stats__blocks = 0;
+
 static VgHashTable *blocks;
 static VgHashTable *sites;
 
@@ -182,6 +184,7 @@ static void *new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
       return NULL;
    if (zeroed)
       VG_(memset)(p, 0, size);
+   stats__blocks++;
    b = VG_(malloc)("mp.heap.block", sizeof *b);
    b->node.key = (UWord)p;
    b->size = size;

@@ -139,6 +139,7 @@ typedef struct {
 } instr_node;
 
 static VgHashTable *instrs;
+ULong stats__instrs = 0;
 
 static const HChar *describe_where(Addr iaddr, HChar *buf, Int n)
 {
@@ -167,6 +168,7 @@ static mp_instr *instr_for(Addr iaddr)
    DiEpoch ep = VG_(current_DiEpoch)();
    if (n)
       return &n->ii;
+   stats__instrs++;
    n = VG_(calloc)("mp.instr.1", 1, sizeof *n);
    n->node.key = iaddr;
    n->ii.iaddr = iaddr;

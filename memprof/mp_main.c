@@ -292,9 +292,20 @@ static void write_output(Bool summary)
    VG_(free)(path);
 }
 
+static void print_stats(void)
+{
+   VG_(dmsg)("memprof: instructions instrumented: %llu\n", stats__instrs);
+   VG_(dmsg)("memprof: registry resolutions:      %llu\n", stats__resolves);
+   VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
+   VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
+   VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
+}
+
 static void mp_fini(Int exitcode)
 {
    write_output(True);
+   if (VG_(clo_verbosity) > 1)
+      print_stats();
 }
 
 /*------------------------------------------------------------*/

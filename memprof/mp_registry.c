@@ -55,6 +55,8 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
                                        Bool *isGlobal);
 
 UInt mp_g_registry_gen = 0;
+ULong stats__resolves = 0;
+ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
 static mp_granmap  *heap_granules;/* var id + 1 per granule of live blocks */
@@ -331,6 +333,7 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
    if (a + STACK_REDZONE < sp || a >= max)
       return (UInt)-1;
    if (!c->valid || c->sp != sp || c->fn != ii->fn) {
+      stats__stack_unwinds++;
       c->n = VG_(get_StackTrace)(tid, c->ips, MAX_FRAMES, c->sps, c->fps, 0);
       c->valid = c->n > 0;
       c->sp = sp;
@@ -407,6 +410,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    /* A global may hold a named range: cache it only when none exists. */
    Bool cacheable = mp_rangemap_count(user_ranges) == 0;
 
+   stats__resolves++;
    if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
       var = (UInt)((UWord)val - 1);
       cache_range(ii, start, len, var);

@@ -49,6 +49,12 @@ Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
 void mp_registry_note_munmap(Addr a, SizeT len);
 
+/* The tool's own counters, printed at exit under -v. */
+extern ULong stats__resolves;       /* accesses not answered by ii's cache */
+extern ULong stats__stack_unwinds;  /* frame caches rebuilt */
+extern ULong stats__instrs;         /* distinct instructions instrumented */
+extern ULong stats__blocks;         /* heap blocks allocated */
+
 /* mp_heap.c */
 void mp_heap_pre_clo_init(void);
 
