@@ -13,6 +13,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
+#include "pub_tool_replacemalloc.h"
 
 #include "mp_clo.h"
 
@@ -49,7 +50,8 @@ Bool mp_clo_process(const HChar *arg)
       mp_clo_min_var_size = (ULong)tmp_long;
    }
    else
-      return False;
+      /* --alignment and the other options of the malloc replacement. */
+      return VG_(replacement_malloc_process_cmd_line_option)(arg);
    return True;
 }
 
@@ -75,8 +77,9 @@ void mp_clo_print_usage(void)
 "                               may be given several times)\n"
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
-"    --read-var-info=yes        (core option) name stack arrays and give the\n"
-"                               declaration file:line of globals\n"
+"    --read-var-info=yes        (core option) name stack locals (arrays,\n"
+"                               structs, scalars) and give the declaration\n"
+"                               file:line of globals\n"
 "    --num-callers=<n>          (core option) depth of the allocation stack\n"
 "                               that identifies a heap variable [12]\n"
    );

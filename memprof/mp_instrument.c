@@ -188,6 +188,29 @@ static mp_instr *instr_for(Addr iaddr)
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
+/* The guest layout of the superblock being instrumented. */
+static const VexGuestLayout *cur_layout;
+
+/* Declares that the helper reads the guest's SP and FP and sets its IP:
+   attributing a stack address unwinds the stack from them, so iropt
+   must not sink SP/FP updates past the call (it would, for a helper
+   declaring no guest-state effects); the IP, which VEX leaves stale
+   inside a superblock, is set to the accessing instruction's. */
+static void declare_unwind_regs(IRDirty *d)
+{
+   d->nFxState = 3;
+   VG_(memset)(&d->fxState, 0, sizeof(d->fxState));
+   d->fxState[0].fx = Ifx_Read;
+   d->fxState[0].offset = cur_layout->offset_SP;
+   d->fxState[0].size = cur_layout->sizeof_SP;
+   d->fxState[1].fx = Ifx_Read;
+   d->fxState[1].offset = cur_layout->offset_FP;
+   d->fxState[1].size = cur_layout->sizeof_FP;
+   d->fxState[2].fx = Ifx_Modify;
+   d->fxState[2].offset = cur_layout->offset_IP;
+   d->fxState[2].size = cur_layout->sizeof_IP;
+}
+
 static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                        Bool is_write, IRExpr *guard)
 {
@@ -203,6 +226,7 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                          args);
    if (guard)
       d->guard = guard;
+   declare_unwind_regs(d);
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -302,6 +326,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
+   cur_layout = layout;
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
    i = 0;

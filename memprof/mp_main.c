@@ -197,10 +197,11 @@ static void check_output_writable(void)
    HChar *tmp = temp_name_for(path);
    SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
    if (sr_isError(sr)) {
-      HChar opt[1200];
-      VG_(snprintf)(opt, sizeof opt, "--memprof-out-file=%s", mp_clo_out_file);
-      VG_(fmsg_bad_option)(opt, "cannot create a file in the directory of %s\n",
-                           path);
+      /* VG_(fmsg_bad_option) does not exit once options are processed. */
+      VG_(fmsg)("Bad option: --memprof-out-file=%s\n", mp_clo_out_file);
+      VG_(fmsg)("cannot create a file in the directory of %s\n", path);
+      VG_(fmsg)("Use --help for more information or consult the user manual.\n");
+      VG_(exit)(1);
    }
    VG_(close)(sr_Res(sr));
    VG_(unlink)(tmp);

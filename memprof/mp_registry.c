@@ -13,8 +13,8 @@
      3. globals and statics: the data symbols of every loaded object,
         read from its symbol table (works without -g);
      4. the thread's stack: the frame holding the address, unwound once
-        per (SP, function) and cached; a named local array or struct of
-        that frame with --read-var-info=yes, else "stack:<function>";
+        per (SP, function) and cached; a named local (array, struct or
+        scalar) of that frame with --read-var-info=yes, else "stack:<function>";
      5. the section of a loaded object the address lies in, for data
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
@@ -53,6 +53,9 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
                                        const HChar ***sec_names,
                                        Bool *isText, Bool *isIFunc,
                                        Bool *isGlobal);
+
+/* Exported by the core but absent from the tool headers (pub_core_machine.h). */
+extern void VG_(set_IP)(ThreadId tid, Addr ip);
 
 UInt mp_g_registry_gen = 0;
 ULong stats__resolves = 0;
@@ -334,6 +337,10 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
       return (UInt)-1;
    if (!c->valid || c->sp != sp || c->fn != ii->fn) {
       stats__stack_unwinds++;
+      /* The guest IP is only brought up to date at superblock exits (a
+         call chased into its callee leaves it at the call): the
+         instruction being executed is ii's. */
+      VG_(set_IP)(tid, ii->iaddr);
       c->n = VG_(get_StackTrace)(tid, c->ips, MAX_FRAMES, c->sps, c->fps, 0);
       c->valid = c->n > 0;
       c->sp = sp;

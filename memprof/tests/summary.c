@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+
+   summary: the exit summary on stderr.  --summary=2 shows the two
+   variables with the most accesses; this program makes them hot and
+   warm, far above anything of the C library's start-up (a few thousand
+   accesses each).  The loop counters are `register` variables, which
+   gcc keeps in registers even at -O0 (objdump -d: %r12d and %rbx), so
+   the loops touch no stack.
+
+   hot (double[1000]):  line 39 writes hot[i], 100 x 1000 = 100,000
+                        writes; line 42 reads hot[i], 50 x 1000 =
+                        50,000 reads: 150,000 accesses.
+   warm (double[1000]): line 42 writes warm[i], 50 x 1000 = 50,000
+                        writes; line 43 reads warm[999] once:
+                        50,001 accesses (1 read).
+   Summary lines (mp_main.c: print_summary, counts with commas):
+     Top 2 variables by accesses:
+       accesses  reads  writes  kind  variable   (the header)
+       150,000  50,000  100,000  global  hot
+       50,001   1       50,000   global  warm
+   The "Accesses:" line's numbers include the C library's start-up and
+   are masked by the filter; the "Output:" line names the file.
+   summary_zero runs the same program with --summary=0: no "Top" lines.
+
+   stdout: warm[999] = hot[999] = 99 (the last rep) = 99.0.
+*/
+#include <stdio.h>
+
+double hot[1000];
+double warm[1000];
+
+int main(void)
+{
+   register int rep;
+   register long i;
+
+   for (rep = 0; rep < 100; rep++)
+      for (i = 0; i < 1000; i++)
+         hot[i] = rep;
+   for (rep = 0; rep < 50; rep++)
+      for (i = 0; i < 1000; i++)
+         warm[i] = hot[i];
+   printf("%.1f\n", warm[999]);
+   return 0;
+}
