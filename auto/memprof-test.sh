@@ -19,7 +19,7 @@ for log in memprof/tests/unit/test-suite.log; do
       p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
       s=$(sed -n 's/^# SKIP: *//p' "$log"); e=$(sed -n 's/^# ERROR: *//p' "$log")
       add "${p:-0}" $(( ${f:-0} + ${e:-0} )) "${s:-0}"
-      grep -E '^(PASS|FAIL|SKIP|ERROR):' memprof/tests/unit/*.log 2>/dev/null | sed 's/^[^:]*://' || true
+      grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL): ' make-check.log || true
    fi
 done
 if [ $status -ne 0 ]; then
@@ -39,7 +39,7 @@ case "$line" in
 esac
 
 echo "== test runner self-test"
-if sh memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
+if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
    echo "PASS runner-selftest"; add 1 0 0
 else
    cat runner-selftest.log; echo "FAIL runner-selftest"; add 0 1 0
