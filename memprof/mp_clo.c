@@ -24,6 +24,9 @@ Bool         mp_clo_collect_atstart_given = False;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
 ULong        mp_clo_min_var_size = 0;
+Int          mp_clo_stride_history = 5;
+Bool         mp_clo_stride_filtered = True;
+ULong        mp_clo_stride_threshold = 128;
 
 Bool mp_clo_process(const HChar *arg)
 {
@@ -48,6 +51,15 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_BINT_CLO(arg, "--min-var-size", tmp_long, 0, (Long)1 << 62) {
       mp_clo_min_var_size = (ULong)tmp_long;
+   }
+   else if VG_BINT_CLO(arg, "--stride-history", mp_clo_stride_history, 1, 16) {}
+   else if VG_XACT_CLO(arg, "--stride-mode=filtered", mp_clo_stride_filtered, True) {}
+   else if VG_XACT_CLO(arg, "--stride-mode=all", mp_clo_stride_filtered, False) {}
+   else if VG_STR_CLO(arg, "--stride-mode", tmp_str) {
+      VG_(fmsg_bad_option)(arg, "expected --stride-mode=filtered or --stride-mode=all\n");
+   }
+   else if VG_BINT_CLO(arg, "--stride-threshold", tmp_long, 1, (Long)1 << 40) {
+      mp_clo_stride_threshold = (ULong)tmp_long;
    }
    else
       /* --alignment and the other options of the malloc replacement. */
@@ -77,6 +89,14 @@ void mp_clo_print_usage(void)
 "                               may be given several times)\n"
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
+"    --stride-history=<K>       stride histograms per variable and access\n"
+"                               kind, against the 1st..K-th previous access\n"
+"                               (1..16) [5]\n"
+"    --stride-mode=filtered|all only strides >= the threshold in histogram k\n"
+"                               enter histogram k+1 (Balle & Steely's second\n"
+"                               variant), or every access enters all\n"
+"                               [filtered]\n"
+"    --stride-threshold=<bytes> threshold of the filtered mode [128]\n"
 "    --read-var-info=yes        (core option) name stack locals (arrays,\n"
 "                               structs, scalars) and give the declaration\n"
 "                               file:line of globals\n"

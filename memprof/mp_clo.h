@@ -21,6 +21,9 @@ extern Bool         mp_clo_collect_atstart_given;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;
 extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
+extern Int          mp_clo_stride_history;    /* --stride-history, K */
+extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
+extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */
 
 Bool mp_clo_process(const HChar *arg);
 void mp_clo_print_usage(void);

@@ -42,6 +42,7 @@
 #define MP_LINE_SIZE 64
 
 mp_vars *mp_g_vars;
+mp_stride *mp_g_stride;
 
 /*------------------------------------------------------------*/
 /*--- Client requests                                      ---*/
@@ -123,6 +124,7 @@ static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 static void mp_atfork_child(ThreadId tid)
 {
    mp_vars_reset_counts(mp_g_vars);
+   mp_stride_reset(mp_g_stride);
 }
 
 /*------------------------------------------------------------*/
@@ -282,6 +284,7 @@ static void write_output(Bool summary)
    cfg.toggle_collect = mp_clo_toggle_collect;
    cfg.n_toggle_collect = mp_clo_n_toggle_collect;
    cfg.min_var_size = mp_clo_min_var_size;
+   cfg.stride = mp_g_stride;
    j = mp_report_json(mp_g_vars, &cfg);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
@@ -318,6 +321,16 @@ static void mp_post_clo_init(void)
    mp_clo_post_check();
    check_output_writable();
    mp_g_vars = mp_vars_new(MP_LINE_SIZE);
+   {
+      mp_stride_cfg sc;
+      const char *err = NULL;
+      sc.k = mp_clo_stride_history;
+      sc.mode = mp_clo_stride_filtered ? MP_STRIDE_FILTERED : MP_STRIDE_ALL;
+      sc.threshold = mp_clo_stride_threshold;
+      sc.line = MP_LINE_SIZE;
+      mp_g_stride = mp_stride_new(&sc, &err);
+      tl_assert2(mp_g_stride != NULL, "%s", err);  /* options were range-checked */
+   }
    mp_registry_init();
    mp_instrument_init();
 }

@@ -14,8 +14,13 @@
                         "writes", "read_bytes", "write_bytes", "threads",
                         "lines", heap: "blocks", "alloc_bytes",
                         "alloc_stack"; "named_by"; stack: "function";
-                        "folded";
-                        "per_line": [ { "where", "fn", "reads", ... } ] } ] }
+                        "folded"; "strides": { "load": [H1..HK],
+                        "store": [H1..HK], "negative", "dominant",
+                        "classes" };
+                        "per_line": [ { "where", "fn", "reads", ...,
+                                        "strides": {classes} } ] } ] }
+   and config.strides = { "history", "mode", "threshold" }; a histogram H
+   is the list of its nonzero bins [lo, hi, count], hi null for infinity.
    Runs once, at exit: clarity over speed, but linear-ish in the number
    of per-location records.
 */
@@ -164,6 +169,8 @@ typedef struct {
    uint32_t row;       /* index into the sorted rows */
    uint32_t loc;
    mp_counts c;
+   uint64_t stride_classes[MP_STRIDE_N_CLASSES];
+   int has_strides;
 } line_rec;
 
 typedef struct {
@@ -185,6 +192,14 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    g->recs[g->n].row = row - 1;
    g->recs[g->n].loc = lc->loc;
    g->recs[g->n].c = lc->c;
+   mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
+             sizeof lc->stride_classes);
+   g->recs[g->n].has_strides = 0;
+   {
+      uint32_t c;
+      for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+         g->recs[g->n].has_strides |= lc->stride_classes[c] != 0;
+   }
    g->n++;
 }
 
@@ -231,8 +246,13 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
    heap_sort(g.recs, g.n, sizeof(line_rec), cmp_by_row_loc);
    for (r = 0, w = 0; r < g.n; r++) {
       if (w > 0 && g.recs[w - 1].row == g.recs[r].row
-          && g.recs[w - 1].loc == g.recs[r].loc)
+          && g.recs[w - 1].loc == g.recs[r].loc) {
+         uint32_t c;
          add_counts(&g.recs[w - 1].c, &g.recs[r].c);
+         for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+            g.recs[w - 1].stride_classes[c] += g.recs[r].stride_classes[c];
+         g.recs[w - 1].has_strides |= g.recs[r].has_strides;
+      }
       else
          g.recs[w++] = g.recs[r];
    }
@@ -267,6 +287,15 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
       mp_json_string(j, cfg->toggle_collect[i]);
    mp_json_end_array(j);
    mp_json_kv_u64(j, "min_var_size", cfg->min_var_size);
+   if (cfg->stride) {
+      const mp_stride_cfg *sc = mp_stride_config(cfg->stride);
+      mp_json_key(j, "strides");
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "history", sc->k);
+      mp_json_kv_string(j, "mode", sc->mode == MP_STRIDE_FILTERED ? "filtered" : "all");
+      mp_json_kv_u64(j, "threshold", sc->threshold);
+      mp_json_end_object(j);
+   }
    mp_json_end_object(j);
 }
 
@@ -306,8 +335,98 @@ static void write_heap_site(mp_json *j, const mp_var *v)
    mp_json_end_array(j);
 }
 
+static const char *const class_names[MP_STRIDE_N_CLASSES] = {
+   "zero", "unit", "within_line", "beyond_line"
+};
+
+static void write_classes(mp_json *j, const uint64_t *classes)
+{
+   uint32_t c;
+   mp_json_begin_object(j);
+   for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+      mp_json_kv_u64(j, class_names[c], classes[c]);
+   mp_json_end_object(j);
+}
+
+/* One histogram: its nonzero bins as [lo, hi, count], hi null for inf. */
+static void write_histogram(mp_json *j, const uint64_t *bins)
+{
+   uint32_t b;
+   mp_json_begin_array(j);
+   for (b = 0; b < MP_STRIDE_N_BINS; b++) {
+      uint64_t lo, hi;
+      if (bins[b] == 0)
+         continue;
+      mp_stride_bin_bounds(b, &lo, &hi);
+      mp_json_begin_array(j);
+      mp_json_u64(j, lo);
+      if (hi == UINT64_MAX)
+         mp_json_null(j);
+      else
+         mp_json_u64(j, hi);
+      mp_json_u64(j, bins[b]);
+      mp_json_end_array(j);
+   }
+   mp_json_end_array(j);
+}
+
+static void write_kind(mp_json *j, const char *key, const mp_stride_hists *h,
+                       uint32_t k_max)
+{
+   uint32_t k;
+   mp_json_key(j, key);
+   mp_json_begin_array(j);
+   for (k = 0; k < k_max; k++)
+      write_histogram(j, MP_STRIDE_BINS(h, k));
+   mp_json_end_array(j);
+}
+
+static void write_counts_per_k(mp_json *j, const char *key, const uint64_t *n,
+                               uint32_t k_max)
+{
+   uint32_t k;
+   mp_json_key(j, key);
+   mp_json_begin_array(j);
+   for (k = 0; k < k_max; k++)
+      mp_json_u64(j, n[k]);
+   mp_json_end_array(j);
+}
+
+static void write_strides(mp_json *j, const mp_stride *st, const mp_var *v,
+                          uint32_t line)
+{
+   const mp_stride_var *d = mp_stride_get(st, v->id);
+   uint32_t K = mp_stride_config(st)->k;
+   int64_t dom;
+   uint64_t count;
+   if (!d)
+      return;
+   mp_json_key(j, "strides");
+   mp_json_begin_object(j);
+   write_kind(j, "load", &d->load, K);
+   write_kind(j, "store", &d->store, K);
+   mp_json_key(j, "negative");
+   mp_json_begin_object(j);
+   write_counts_per_k(j, "load", d->load.negative, K);
+   write_counts_per_k(j, "store", d->store.negative, K);
+   mp_json_end_object(j);
+   if (mp_stride_dominant(d, &dom, &count)) {
+      mp_json_key(j, "dominant");
+      mp_json_begin_object(j);
+      mp_json_kv_i64(j, "bytes", dom);
+      mp_json_kv_double(j, "lines", (double)dom / line);
+      mp_json_kv_u64(j, "count", count);
+      mp_json_kv_double(j, "share", (double)count / d->first_strides);
+      mp_json_end_object(j);
+   }
+   mp_json_key(j, "classes");
+   write_classes(j, d->classes);
+   mp_json_end_object(j);
+}
+
 static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
-                           const line_rec *lines, uint64_t n_lines)
+                           const line_rec *lines, uint64_t n_lines,
+                           const mp_report_config *cfg)
 {
    const mp_var *v = r->var;
    uint64_t k;
@@ -327,6 +446,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "function", v->function);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
+   if (v && cfg->stride)
+      write_strides(j, cfg->stride, v, cfg->line_size);
    mp_json_key(j, "per_line");
    mp_json_begin_array(j);
    for (k = 0; k < n_lines; k++) {
@@ -334,6 +455,10 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
       mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
       write_counts(j, &lines[k].c);
+      if (cfg->stride && lines[k].has_strides) {
+         mp_json_key(j, "strides");
+         write_classes(j, lines[k].stride_classes);
+      }
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
@@ -361,7 +486,7 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
       uint64_t end = at;
       while (end < n_lines && lines[end].row == i)
          end++;
-      write_variable(j, vs, &rows[i], lines + at, end - at);
+      write_variable(j, vs, &rows[i], lines + at, end - at, cfg);
       at = end;
    }
    mp_json_end_array(j);

@@ -28,6 +28,7 @@ typedef struct {
    const char *const *toggle_collect;
    uint32_t n_toggle_collect;
    uint64_t min_var_size;        /* bytes */
+   const mp_stride *stride;      /* stride histograms, or NULL: absent */
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */

@@ -36,6 +36,7 @@ typedef struct {
 } mp_instr;
 
 extern mp_vars *mp_g_vars;
+extern mp_stride *mp_g_stride;     /* the stride engine (SPEC 5.2) */
 
 /* mp_registry.c: which variable owns an address. */
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */

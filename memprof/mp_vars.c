@@ -442,8 +442,11 @@ void mp_vars_reset_counts(mp_vars *vs)
    for (i = 0; i < vs->n_chunks; i++) {
       uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;
       uint32_t k;
-      for (k = 0; k < n; k++)
+      for (k = 0; k < n; k++) {
          mp_memset(&vs->chunks[i][k].c, 0, sizeof(mp_counts));
+         mp_memset(vs->chunks[i][k].stride_classes, 0,
+                   sizeof vs->chunks[i][k].stride_classes);
+      }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));
    vs->fp_used = 0;

@@ -18,6 +18,7 @@
 #define MP_VARS_H
 
 #include "mp_event.h"
+#include "mp_stride.h"
 
 typedef enum {
    MP_VAR_GLOBAL,
@@ -38,6 +39,8 @@ typedef struct {
 typedef struct mp_line_counts {
    uint32_t var, loc;
    mp_counts c;
+   /* first-histogram stride classes of the accesses here (mp_stride) */
+   uint64_t stride_classes[MP_STRIDE_N_CLASSES];
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 

@@ -1,0 +1,241 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: stride histograms per variable.          mp_stride.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Data structures and cost per access:
+   - per variable (indexed by id, made on first access): its histograms
+     (K * 137 counts per kind) and a table of per-thread histories
+     indexed by thread id.
+   - per (variable, thread): for loads and for stores, a ring of the K
+     last addresses.  An access walks back through at most K of them
+     (fewer in filtered mode, which stops at the first stride below the
+     threshold), so the cost is O(K), no hashing, no allocation after
+     the first access of a thread to a variable.
+   Memory: O(variables * K) plus O(variables * threads * K).
+*/
+#include "mp_stride.h"
+
+typedef struct {
+   uint64_t addr[MP_STRIDE_MAX_K];  /* ring; the newest at pos - 1 */
+   uint32_t pos;                    /* next slot to write */
+   uint32_t n;                      /* addresses held, <= K */
+} history;
+
+typedef struct {
+   history load, store;
+} thread_history;
+
+typedef struct {
+   mp_stride_var data;
+   thread_history **threads;        /* indexed by tid, NULL until used */
+   uint32_t n_threads;
+} var_state;
+
+struct mp_stride {
+   mp_stride_cfg cfg;
+   var_state **vars;                /* indexed by variable id */
+   uint32_t n_vars;
+};
+
+/*------------------------------------------------------------*/
+/*--- Bins                                                 ---*/
+/*------------------------------------------------------------*/
+
+uint32_t mp_stride_bin(uint64_t m)
+{
+   uint32_t b = MP_STRIDE_FINE;
+   uint64_t hi = 2 * MP_STRIDE_FINE;     /* bin b covers [hi/2, hi) */
+   if (m < MP_STRIDE_FINE)
+      return (uint32_t)m;
+   while (b < MP_STRIDE_N_BINS - 1 && m >= hi) {
+      b++;
+      hi *= 2;
+   }
+   return b;
+}
+
+void mp_stride_bin_bounds(uint32_t bin, uint64_t *lo, uint64_t *hi)
+{
+   mp_assert(bin < MP_STRIDE_N_BINS);
+   if (bin < MP_STRIDE_FINE) {
+      *lo = *hi = bin;
+      return;
+   }
+   *lo = (uint64_t)MP_STRIDE_FINE << (bin - MP_STRIDE_FINE);
+   *hi = (bin == MP_STRIDE_N_BINS - 1) ? UINT64_MAX : 2 * *lo - 1;
+}
+
+/*------------------------------------------------------------*/
+/*--- Engine                                               ---*/
+/*------------------------------------------------------------*/
+
+mp_stride *mp_stride_new(const mp_stride_cfg *cfg, const char **err)
+{
+   mp_stride *s;
+   if (cfg->k < 1 || cfg->k > MP_STRIDE_MAX_K) {
+      *err = "the number of stride histograms must be 1..16";
+      return NULL;
+   }
+   if (cfg->line == 0 || (cfg->line & (cfg->line - 1)) != 0) {
+      *err = "the cache line size must be a power of two";
+      return NULL;
+   }
+   s = mp_calloc("mp.stride.new", 1, sizeof *s);
+   s->cfg = *cfg;
+   return s;
+}
+
+static void free_var(var_state *v)
+{
+   uint32_t t;
+   for (t = 0; t < v->n_threads; t++)
+      if (v->threads[t])
+         mp_free(v->threads[t]);
+   if (v->threads)
+      mp_free(v->threads);
+   mp_free(v->data.load.bins);
+   mp_free(v->data.store.bins);
+   mp_free(v);
+}
+
+void mp_stride_free(mp_stride *s)
+{
+   uint32_t i;
+   for (i = 0; i < s->n_vars; i++)
+      if (s->vars[i])
+         free_var(s->vars[i]);
+   if (s->vars)
+      mp_free(s->vars);
+   mp_free(s);
+}
+
+void mp_stride_reset(mp_stride *s)
+{
+   uint32_t i;
+   for (i = 0; i < s->n_vars; i++)
+      if (s->vars[i]) {
+         free_var(s->vars[i]);
+         s->vars[i] = NULL;
+      }
+}
+
+const mp_stride_cfg *mp_stride_config(const mp_stride *s) { return &s->cfg; }
+
+static var_state *var_for(mp_stride *s, uint32_t var)
+{
+   var_state *v;
+   if (var >= s->n_vars) {
+      uint32_t n = s->n_vars ? s->n_vars : 64;
+      while (n <= var)
+         n *= 2;
+      s->vars = mp_realloc("mp.stride.vars", s->vars, n * sizeof(var_state *));
+      mp_memset(s->vars + s->n_vars, 0, (n - s->n_vars) * sizeof(var_state *));
+      s->n_vars = n;
+   }
+   v = s->vars[var];
+   if (!v) {
+      size_t nb = (size_t)s->cfg.k * MP_STRIDE_N_BINS;
+      v = mp_calloc("mp.stride.var", 1, sizeof *v);
+      v->data.load.bins = mp_calloc("mp.stride.bins", nb, sizeof(uint64_t));
+      v->data.store.bins = mp_calloc("mp.stride.bins", nb, sizeof(uint64_t));
+      s->vars[var] = v;
+   }
+   return v;
+}
+
+static thread_history *thread_for(var_state *v, uint32_t tid)
+{
+   if (tid >= v->n_threads) {
+      uint32_t n = v->n_threads ? v->n_threads : 4;
+      while (n <= tid)
+         n *= 2;
+      v->threads = mp_realloc("mp.stride.threads", v->threads,
+                              n * sizeof(thread_history *));
+      mp_memset(v->threads + v->n_threads, 0,
+                (n - v->n_threads) * sizeof(thread_history *));
+      v->n_threads = n;
+   }
+   if (!v->threads[tid])
+      v->threads[tid] = mp_calloc("mp.stride.hist", 1, sizeof(thread_history));
+   return v->threads[tid];
+}
+
+static mp_stride_class classify(uint64_t m, uint32_t size, uint32_t line)
+{
+   if (m == 0)
+      return MP_STRIDE_ZERO;
+   if (m == size)
+      return MP_STRIDE_UNIT;
+   return m < line ? MP_STRIDE_WITHIN_LINE : MP_STRIDE_BEYOND_LINE;
+}
+
+/* Space-saving: the strides seen most often, with bounded error. */
+static void count_top(mp_stride_var *d, int64_t stride)
+{
+   uint32_t i, min = 0;
+   for (i = 0; i < MP_STRIDE_TOP; i++) {
+      if (d->top[i].count > 0 && d->top[i].stride == stride) {
+         d->top[i].count++;
+         return;
+      }
+      if (d->top[i].count < d->top[min].count)
+         min = i;
+   }
+   d->top[min].error = d->top[min].count;
+   d->top[min].stride = stride;
+   d->top[min].count++;
+}
+
+int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
+                     uint64_t addr, uint32_t size, int is_write)
+{
+   var_state *v = var_for(s, var);
+   thread_history *th = thread_for(v, tid);
+   history *h = is_write ? &th->store : &th->load;
+   mp_stride_hists *hs = is_write ? &v->data.store : &v->data.load;
+   uint32_t K = s->cfg.k, k;
+   int cls = -1;
+
+   for (k = 1; k <= h->n; k++) {
+      uint64_t prev = h->addr[(h->pos + K - k) % K];
+      int64_t stride = (int64_t)(addr - prev);
+      uint64_t m = stride < 0 ? (uint64_t)0 - (uint64_t)stride : (uint64_t)stride;
+      MP_STRIDE_BINS(hs, k - 1)[mp_stride_bin(m)]++;
+      hs->entered[k - 1]++;
+      if (stride < 0)
+         hs->negative[k - 1]++;
+      if (k == 1) {
+         cls = classify(m, size, s->cfg.line);
+         v->data.classes[cls]++;
+         v->data.first_strides++;
+         count_top(&v->data, stride);
+      }
+      if (s->cfg.mode == MP_STRIDE_FILTERED && m < s->cfg.threshold)
+         break;
+   }
+   h->addr[h->pos] = addr;
+   h->pos = (h->pos + 1) % K;
+   if (h->n < K)
+      h->n++;
+   return cls;
+}
+
+const mp_stride_var *mp_stride_get(const mp_stride *s, uint32_t var)
+{
+   return var < s->n_vars && s->vars[var] ? &s->vars[var]->data : NULL;
+}
+
+int mp_stride_dominant(const mp_stride_var *d, int64_t *stride, uint64_t *count)
+{
+   uint32_t i, best = 0;
+   for (i = 1; i < MP_STRIDE_TOP; i++)
+      if (d->top[i].count > d->top[best].count)
+         best = i;
+   if (d->top[best].count == 0)
+      return 0;
+   *stride = d->top[best].stride;
+   *count = d->top[best].count;
+   return 1;
+}

@@ -1,0 +1,105 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: stride histograms per variable.          mp_stride.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Balle & Steely's memory-access histograms (SPEC 5.2): for every
+   variable, loads and stores apart, K histograms; histogram k counts the
+   byte distance between an access and the k-th previous access of the
+   same kind to the same variable by the same thread.  Bins: one per byte
+   for 0..127, then [128,255], [256,511], ..., [16384,32767], [32768,inf).
+   The bin is chosen by the stride's magnitude; negative strides are also
+   counted apart, per histogram.
+
+   Modes: MP_STRIDE_ALL (the paper's first variant: every access enters
+   all K histograms) and MP_STRIDE_FILTERED (its second, the default: an
+   access enters histogram k+1 only if its stride in histogram k was
+   >= threshold bytes).
+
+   Beside the histograms, per variable: the dominant first-histogram
+   stride (exact bytes, signed, found with a space-saving counter) and
+   the split of first-histogram strides into stride 0, unit element
+   (|stride| == access size), within a line, beyond a line.
+*/
+#ifndef MP_STRIDE_H
+#define MP_STRIDE_H
+
+#include "mp_platform.h"
+
+#define MP_STRIDE_MAX_K     16
+#define MP_STRIDE_FINE      128   /* bins 0..127: one per byte */
+#define MP_STRIDE_N_BINS    (MP_STRIDE_FINE + 9)  /* + 8 power-of-two bins + [32768,inf) */
+#define MP_STRIDE_TOP       8     /* space-saving slots for the dominant stride */
+
+typedef enum { MP_STRIDE_FILTERED, MP_STRIDE_ALL } mp_stride_mode;
+
+/* What a first-histogram stride says about locality. */
+typedef enum {
+   MP_STRIDE_ZERO,         /* same address again */
+   MP_STRIDE_UNIT,         /* |stride| == access size: the next element */
+   MP_STRIDE_WITHIN_LINE,  /* 0 < |stride| < line, not unit */
+   MP_STRIDE_BEYOND_LINE,  /* |stride| >= line */
+   MP_STRIDE_N_CLASSES
+} mp_stride_class;
+
+typedef struct {
+   uint32_t k;                 /* histograms per kind, 1..MP_STRIDE_MAX_K */
+   mp_stride_mode mode;
+   uint64_t threshold;         /* bytes, for MP_STRIDE_FILTERED */
+   uint32_t line;              /* bytes per cache line, a power of two */
+} mp_stride_cfg;
+
+/* The histograms of one kind (loads or stores) of one variable. */
+typedef struct {
+   uint64_t *bins;                       /* K * MP_STRIDE_N_BINS; see MP_STRIDE_BINS */
+   uint64_t negative[MP_STRIDE_MAX_K];   /* strides < 0, per histogram */
+   uint64_t entered[MP_STRIDE_MAX_K];    /* accesses counted in histogram k */
+} mp_stride_hists;
+
+/* Histogram k (0-based) of h, an array of MP_STRIDE_N_BINS counts. */
+#define MP_STRIDE_BINS(h, k) ((h)->bins + (size_t)(k) * MP_STRIDE_N_BINS)
+
+typedef struct {
+   int64_t stride;                       /* bytes */
+   uint64_t count;                       /* an over-estimate by at most error */
+   uint64_t error;
+} mp_stride_top;
+
+/* Everything the engine knows of one variable. */
+typedef struct {
+   mp_stride_hists load, store;
+   uint64_t classes[MP_STRIDE_N_CLASSES];
+   mp_stride_top top[MP_STRIDE_TOP];
+   uint64_t first_strides;               /* accesses with a first-histogram stride */
+} mp_stride_var;
+
+typedef struct mp_stride mp_stride;
+
+/* NULL and *err set on a bad configuration. */
+mp_stride *mp_stride_new(const mp_stride_cfg *cfg, const char **err);
+void       mp_stride_free(mp_stride *s);
+const mp_stride_cfg *mp_stride_config(const mp_stride *s);
+
+/* Feeds one access.  Returns the class of its first-histogram stride, or
+   -1 if the thread had no earlier access of this kind to the variable.
+   Cost: O(K) plus, for a first-histogram stride, O(MP_STRIDE_TOP). */
+int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
+                     uint64_t addr, uint32_t size, int is_write);
+
+/* The variable's data, NULL if it was never accessed. */
+const mp_stride_var *mp_stride_get(const mp_stride *s, uint32_t var);
+
+/* Bin index of a stride magnitude, and the bounds of a bin ([lo, hi],
+   hi == UINT64_MAX for the last). */
+uint32_t mp_stride_bin(uint64_t magnitude);
+void     mp_stride_bin_bounds(uint32_t bin, uint64_t *lo, uint64_t *hi);
+
+/* The dominant first-histogram stride: returns 1 and fills stride and
+   count if there is one. */
+int mp_stride_dominant(const mp_stride_var *v, int64_t *stride, uint64_t *count);
+
+/* Forgets every count and history (a forked child starts from zero). */
+void mp_stride_reset(mp_stride *s);
+
+#endif /* MP_STRIDE_H */

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_stride against a brute-force reference that keeps
+   every address of every (variable, thread, kind) stream and recomputes
+   each histogram entry from the paper's definition. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_stride.h"
+
+#define N_VARS 3
+#define N_TIDS 3
+#define MAX_EVENTS 6000
+
+typedef struct {
+   uint64_t bins[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS];
+   uint64_t negative[2][MP_STRIDE_MAX_K];
+   uint64_t classes[MP_STRIDE_N_CLASSES];
+   /* the streams: every address, in order */
+   uint64_t addr[N_VARS][N_TIDS][2][MAX_EVENTS];
+   uint32_t n[N_VARS][N_TIDS][2];
+} ref_var_set;
+
+/* Reference bin: the paper's intervals, written as a table lookup. */
+static uint32_t ref_bin(uint64_t m)
+{
+   static const uint64_t upper[] = { 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
+   uint32_t i;
+   if (m < 128)
+      return (uint32_t)m;
+   for (i = 0; i < 8; i++)
+      if (m < upper[i])
+         return 128 + i;
+   return 136;
+}
+
+static void ref_access(ref_var_set *r, uint32_t var, uint32_t tid, uint64_t addr,
+                       uint32_t size, int w, const mp_stride_cfg *cfg,
+                       uint64_t (*per_var)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS],
+                       uint64_t (*neg)[2][MP_STRIDE_MAX_K],
+                       uint64_t (*cls)[MP_STRIDE_N_CLASSES])
+{
+   uint32_t n = r->n[var][tid][w], k;
+   uint64_t *stream = r->addr[var][tid][w];
+   for (k = 1; k <= cfg->k && k <= n; k++) {
+      int64_t st = (int64_t)(addr - stream[n - k]);
+      uint64_t m = st < 0 ? (uint64_t)(-st) : (uint64_t)st;
+      per_var[var][w][k - 1][ref_bin(m)]++;
+      if (st < 0)
+         neg[var][w][k - 1]++;
+      if (k == 1) {
+         int c = m == 0 ? MP_STRIDE_ZERO : m == size ? MP_STRIDE_UNIT
+               : m < cfg->line ? MP_STRIDE_WITHIN_LINE : MP_STRIDE_BEYOND_LINE;
+         cls[var][c]++;
+      }
+      if (cfg->mode == MP_STRIDE_FILTERED && m < cfg->threshold)
+         break;
+   }
+   stream[n] = addr;
+   r->n[var][tid][w] = n + 1;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return rng_state;
+}
+
+/* Addresses that hit the edge bins often: strides of 0, 1, 127, 128,
+   32767, 32768 and their negatives, plus random jumps. */
+static uint64_t next_addr(uint64_t prev)
+{
+   static const int64_t steps[] = { 0, 8, 1, 127, 128, 255, 256, 32767, 32768,
+                                    -8, -127, -128, -32768, 40000, 4096 };
+   if (rng() % 5 == 0)
+      return 0x100000 + rng() % (1 << 22);
+   return prev + (uint64_t)steps[rng() % (sizeof steps / sizeof steps[0])];
+}
+
+/* Compares the engine with the reference; returns mismatches. */
+static int compare(const mp_stride *s, uint32_t K,
+                   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS],
+                   uint64_t (*neg)[2][MP_STRIDE_MAX_K],
+                   uint64_t (*cls)[MP_STRIDE_N_CLASSES])
+{
+   int bad = 0;
+   uint32_t v, w, k, b, c;
+   for (v = 0; v < N_VARS; v++) {
+      const mp_stride_var *d = mp_stride_get(s, v);
+      if (!d) { bad++; continue; }
+      for (w = 0; w < 2; w++) {
+         const mp_stride_hists *h = w ? &d->store : &d->load;
+         for (k = 0; k < K; k++) {
+            for (b = 0; b < MP_STRIDE_N_BINS; b++)
+               bad += MP_STRIDE_BINS(h, k)[b] != bins[v][w][k][b];
+            bad += h->negative[k] != neg[v][w][k];
+         }
+      }
+      for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+         bad += d->classes[c] != cls[v][c];
+   }
+   return bad;
+}
+
+static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
+{
+   mp_stride_cfg cfg = { K, mode, 128, 64 };
+   const char *err = NULL;
+   mp_stride *s = mp_stride_new(&cfg, &err);
+   ref_var_set *r = calloc(1, sizeof *r);
+   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS] = calloc(N_VARS, sizeof *bins);
+   uint64_t (*neg)[2][MP_STRIDE_MAX_K] = calloc(N_VARS, sizeof *neg);
+   uint64_t (*cls)[MP_STRIDE_N_CLASSES] = calloc(N_VARS, sizeof *cls);
+   uint64_t last[N_VARS] = { 0x100000, 0x200000, 0x300000 };
+   int i;
+   ck_assert_ptr_nonnull(s);
+   rng_state = 0x9e3779b97f4a7c15ULL ^ (K * 7919 + mode);
+   for (i = 0; i < 5000; i++) {
+      uint32_t v = (uint32_t)(rng() % N_VARS), t = (uint32_t)(rng() % N_TIDS);
+      int w = (int)(rng() & 1);
+      uint32_t size = (rng() & 1) ? 8 : 4;
+      uint64_t a = next_addr(last[v]);
+      last[v] = a;
+      mp_stride_access(s, v, t, a, size, w);
+      ref_access(r, v, t, a, size, w, &cfg, bins, neg, cls);
+   }
+   if (corrupt)
+      bins[0][0][0][8]++;
+   if (corrupt)
+      ck_assert_int_gt(compare(s, K, bins, neg, cls), 0);
+   else
+      ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
+   free(r); free(bins); free(neg); free(cls);
+   mp_stride_free(s);
+}
+
+START_TEST(test_filtered_k1_to_8) { run_random(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
+END_TEST
+START_TEST(test_all_k1_to_8)      { run_random(MP_STRIDE_ALL, (uint32_t)_i, 0); }
+END_TEST
+START_TEST(test_mismatch_is_detected) { run_random(MP_STRIDE_ALL, 3, 1); }
+END_TEST
+
+START_TEST(test_bins)
+{
+   uint64_t lo, hi;
+   ck_assert_uint_eq(mp_stride_bin(0), 0);
+   ck_assert_uint_eq(mp_stride_bin(127), 127);
+   ck_assert_uint_eq(mp_stride_bin(128), 128);
+   ck_assert_uint_eq(mp_stride_bin(255), 128);
+   ck_assert_uint_eq(mp_stride_bin(256), 129);
+   ck_assert_uint_eq(mp_stride_bin(32767), 135);
+   ck_assert_uint_eq(mp_stride_bin(32768), 136);
+   ck_assert_uint_eq(mp_stride_bin(UINT64_MAX), 136);
+   mp_stride_bin_bounds(128, &lo, &hi);
+   ck_assert(lo == 128 && hi == 255);
+   mp_stride_bin_bounds(135, &lo, &hi);
+   ck_assert(lo == 16384 && hi == 32767);
+   mp_stride_bin_bounds(136, &lo, &hi);
+   ck_assert(lo == 32768 && hi == UINT64_MAX);
+   mp_stride_bin_bounds(5, &lo, &hi);
+   ck_assert(lo == 5 && hi == 5);
+}
+END_TEST
+
+/* The paper's filtered variant by hand: a unit-stride sweep never
+   reaches histogram 2; a column walk with a 4000-byte stride reaches
+   every histogram. */
+START_TEST(test_filtered_by_hand)
+{
+   mp_stride_cfg cfg = { 3, MP_STRIDE_FILTERED, 128, 64 };
+   const char *err;
+   mp_stride *s = mp_stride_new(&cfg, &err);
+   const mp_stride_var *d;
+   int64_t dom;
+   uint64_t cnt;
+   int i;
+   for (i = 0; i < 100; i++)
+      mp_stride_access(s, 0, 1, 0x1000 + 8 * i, 8, 0);
+   for (i = 0; i < 10; i++)
+      mp_stride_access(s, 1, 1, 0x100000 + 4000 * i, 8, 1);
+   d = mp_stride_get(s, 0);
+   ck_assert_uint_eq(MP_STRIDE_BINS(&d->load, 0)[8], 99);
+   ck_assert_uint_eq(d->load.entered[1], 0);
+   ck_assert_uint_eq(d->classes[MP_STRIDE_UNIT], 99);
+   ck_assert(mp_stride_dominant(d, &dom, &cnt) && dom == 8 && cnt == 99);
+   d = mp_stride_get(s, 1);
+   ck_assert_uint_eq(MP_STRIDE_BINS(&d->store, 0)[mp_stride_bin(4000)], 9);
+   ck_assert_uint_eq(MP_STRIDE_BINS(&d->store, 1)[mp_stride_bin(8000)], 8);
+   ck_assert_uint_eq(MP_STRIDE_BINS(&d->store, 2)[mp_stride_bin(12000)], 7);
+   ck_assert_uint_eq(d->classes[MP_STRIDE_BEYOND_LINE], 9);
+   ck_assert_ptr_null(mp_stride_get(s, 2));
+   mp_stride_free(s);
+}
+END_TEST
+
+START_TEST(test_bad_config)
+{
+   mp_stride_cfg cfg = { 0, MP_STRIDE_ALL, 128, 64 };
+   const char *err = NULL;
+   ck_assert_ptr_null(mp_stride_new(&cfg, &err));
+   ck_assert_ptr_nonnull(err);
+   cfg.k = 5;
+   cfg.line = 48;
+   ck_assert_ptr_null(mp_stride_new(&cfg, &err));
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("stride");
+   TCase *tc = tcase_create("core");
+   SRunner *sr;
+   int failed;
+   tcase_set_timeout(tc, 60);
+   tcase_add_loop_test(tc, test_filtered_k1_to_8, 1, 9);
+   tcase_add_loop_test(tc, test_all_k1_to_8, 1, 9);
+   tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_bins);
+   tcase_add_test(tc, test_filtered_by_hand);
+   tcase_add_test(tc, test_bad_config);
+   suite_add_tcase(s, tc);
+   sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
