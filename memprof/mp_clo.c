@@ -20,7 +20,6 @@
 const HChar *mp_clo_out_file = "memprof.out.%p";
 Int          mp_clo_summary = 10;
 Bool         mp_clo_collect_atstart = True;
-Bool         mp_clo_collect_atstart_given = False;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
 ULong        mp_clo_min_var_size = 0;
@@ -38,9 +37,7 @@ Bool mp_clo_process(const HChar *arg)
          VG_(fmsg_bad_option)(arg, "the file name must not be empty\n");
    }
    else if VG_BINT_CLO(arg, "--summary", mp_clo_summary, 0, 1000000) {}
-   else if VG_BOOL_CLO(arg, "--collect-atstart", mp_clo_collect_atstart) {
-      mp_clo_collect_atstart_given = True;
-   }
+   else if VG_BOOL_CLO(arg, "--collect-atstart", mp_clo_collect_atstart) {}
    else if VG_STR_CLO(arg, "--toggle-collect", tmp_str) {
       if (tmp_str[0] == '\0')
          VG_(fmsg_bad_option)(arg, "expected a function name pattern\n");
@@ -67,13 +64,6 @@ Bool mp_clo_process(const HChar *arg)
    return True;
 }
 
-void mp_clo_post_check(void)
-{
-   /* As Callgrind: naming functions to collect in means "only there",
-      unless the user also said where collection starts. */
-   if (mp_clo_n_toggle_collect > 0 && !mp_clo_collect_atstart_given)
-      mp_clo_collect_atstart = False;
-}
 
 void mp_clo_print_usage(void)
 {
@@ -82,11 +72,11 @@ void mp_clo_print_usage(void)
 "                               %%p: pid, %%q{VAR}: value of env var VAR\n"
 "    --summary=<n>              variables shown in the exit summary [10];\n"
 "                               0 shows none\n"
-"    --collect-atstart=no|yes   collect from the start [yes, or no when\n"
-"                               --toggle-collect is given]\n"
-"    --toggle-collect=<func>    toggle collection on entry to / exit from\n"
-"                               functions matching <func> (wildcards * and ?;\n"
-"                               may be given several times)\n"
+"    --collect-atstart=no|yes   collection on from the start [yes]; else\n"
+"                               from MEMPROF_START() (memprof.h)\n"
+"    --toggle-collect=<func>    collect only inside functions matching <func>\n"
+"                               and their callees (wildcards * and ?; may be\n"
+"                               given several times)\n"
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"

@@ -17,7 +17,6 @@
 extern const HChar *mp_clo_out_file;      /* --memprof-out-file */
 extern Int          mp_clo_summary;       /* --summary */
 extern Bool         mp_clo_collect_atstart;
-extern Bool         mp_clo_collect_atstart_given;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;
 extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
@@ -28,8 +27,5 @@ extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */
 Bool mp_clo_process(const HChar *arg);
 void mp_clo_print_usage(void);
 void mp_clo_print_debug_usage(void);
-/* Checks what single options could not, once all are read; a bad
-   combination exits 1 with VG_(fmsg_bad_option), before the client runs. */
-void mp_clo_post_check(void);
 
 #endif /* MP_CLO_H */

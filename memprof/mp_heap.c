@@ -121,7 +121,8 @@ static mp_var *new_site(const Addr *ips, Int n)
    if (have_where) {
       VG_(snprintf)(where, sizeof where, "%s:%u", file, line);
       if (read_source_line(dir, file, line, src, sizeof src)
-          && mp_name_from_source_line(src, ident, sizeof ident))
+          && mp_name_from_source_line(src, mp_is_fortran_file(file),
+                                      ident, sizeof ident))
          VG_(snprintf)(name, sizeof name, "%s", ident);
       else
          VG_(snprintf)(name, sizeof name, "heap@%s", where);

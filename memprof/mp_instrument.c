@@ -20,10 +20,14 @@
    tool's bookkeeping, not the program's.
 
    Collection (SPEC 3): on or off for the whole process through
-   --collect-atstart and MEMPROF_START/STOP; --toggle-collect flips it
-   for a thread between entry to a matching function and its return
-   (the thread's SP rising above the SP at entry, which also covers
-   longjmp out of it).
+   --collect-atstart and MEMPROF_START/STOP; with --toggle-collect, a
+   thread collects only while it is inside a matching function (between
+   entry and return, detected as the thread's SP rising above its SP at
+   entry, which also covers longjmp out of it) and collection is on.
+
+   Threads are numbered 1, 2, ... in creation order: Valgrind gives a
+   finished thread's id to the next one, and counting ids would merge
+   threads that ran one after the other.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -53,13 +57,22 @@ typedef struct {
 
 static Bool          client_on;       /* --collect-atstart, START/STOP */
 static toggle_state *toggles;         /* indexed by ThreadId */
+static UInt         *thread_serial;   /* ThreadId -> creation number */
+static UInt          threads_created;
 
 void mp_set_collecting(Bool on) { client_on = on; }
 Bool mp_is_collecting(void) { return client_on; }
 
 static inline Bool collecting(ThreadId tid)
 {
-   return client_on ^ (toggles != NULL && toggles[tid].depth > 0);
+   return client_on && (toggles == NULL || toggles[tid].depth > 0);
+}
+
+void mp_thread_created(ThreadId child)
+{
+   thread_serial[child] = ++threads_created;
+   if (toggles)
+      toggles[child].depth = 0;
 }
 
 static VG_REGPARM(0) void mp_toggle_enter(void)
@@ -111,7 +124,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    e.addr = a;
    e.size = (UInt)(size_kind & ~MP_WRITE_BIT);
    e.is_write = (size_kind & MP_WRITE_BIT) != 0;
-   e.tid = tid;
+   e.tid = thread_serial[tid];
    e.loc = ii->loc;
    e.iaddr = ii->iaddr;
    if (ii->cache_gen == mp_g_registry_gen
@@ -126,7 +139,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    lc = ii->lc;
    mp_vars_access(mp_g_vars, &e, lc);
    {
-      int cls = mp_stride_access(mp_g_stride, e.var, tid, a, e.size, e.is_write);
+      int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;
    }
@@ -252,11 +265,20 @@ static Int size_of_loadg(IRLoadGOp cvt)
 /* Adds the access calls for st, which is about to be copied to sbOut.
    Loads are traced before the statement (the address is known then);
    stores too, since tracing does not read the stored value. */
+/* The temporary last written to the guest SP by the current instruction
+   (IRTemp_INVALID if none): a store to it is a push (push, call). */
+static IRTemp sp_tmp;
+
 static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
                             mp_instr *ii)
 {
    switch (st->tag) {
-   case Ist_NoOp: case Ist_IMark: case Ist_AbiHint: case Ist_Put:
+   case Ist_Put:
+      if (st->Ist.Put.offset == cur_layout->offset_SP
+          && st->Ist.Put.data->tag == Iex_RdTmp)
+         sp_tmp = st->Ist.Put.data->Iex.RdTmp.tmp;
+      break;
+   case Ist_NoOp: case Ist_IMark: case Ist_AbiHint:
    case Ist_PutI: case Ist_MBE: case Ist_Exit:
       break;
    case Ist_WrTmp: {
@@ -267,6 +289,9 @@ static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
       break;
    }
    case Ist_Store:
+      if (sp_tmp != IRTemp_INVALID && st->Ist.Store.addr->tag == Iex_RdTmp
+          && st->Ist.Store.addr->Iex.RdTmp.tmp == sp_tmp)
+         ii->pushes = True;
       add_access(sbOut, ii, st->Ist.Store.addr,
                  sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
                  True, NULL);
@@ -352,6 +377,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          if (first_imark)
             skip = in_vgpreload(ia);
          ii = skip ? NULL : instr_for(ia);
+         sp_tmp = IRTemp_INVALID;
          addStmtToIRSB(sbOut, st);
          if (toggles) {
             const HChar *fn;
@@ -373,6 +399,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
+   thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
+   mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;
    if (mp_clo_n_toggle_collect > 0)
       toggles = VG_(calloc)("mp.toggles", VG_N_THREADS + 1, sizeof(toggle_state));

@@ -96,6 +96,11 @@ static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
    mp_registry_note_mmap();
 }
 
+static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
+{
+   mp_thread_created(child);
+}
+
 static void mp_die_mem_munmap(Addr a, SizeT len)
 {
    mp_registry_note_munmap(a, len);
@@ -318,7 +323,6 @@ static void mp_fini(Int exitcode)
 
 static void mp_post_clo_init(void)
 {
-   mp_clo_post_check();
    check_output_writable();
    mp_g_vars = mp_vars_new(MP_LINE_SIZE);
    {
@@ -352,6 +356,7 @@ static void mp_pre_clo_init(void)
    mp_heap_pre_clo_init();
    VG_(track_new_mem_mmap)(mp_new_mem_mmap);
    VG_(track_die_mem_munmap)(mp_die_mem_munmap);
+   VG_(track_pre_thread_ll_create)(mp_pre_thread_ll_create);
    VG_(atfork)(NULL, NULL, mp_atfork_child);
    VG_(needs_syscall_wrapper)(mp_pre_syscall, mp_post_syscall);
 }

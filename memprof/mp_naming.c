@@ -8,8 +8,9 @@
    A heuristic, not a parser: it looks for the first plain '=' (not
    '==', '<=', '>=', '!=', '+=' ...) and takes the lvalue that ends just
    before it: an identifier optionally followed by member accesses
-   ('.x', '->x') and subscripts ('[...]').  For Fortran it takes the
-   first object of an ALLOCATE statement.  Runs once per allocation
+   ('.x', '->x') and subscripts ('[...]'), with its dereferences ('*p')
+   when no type precedes them (which would make the star a declarator).
+   In Fortran sources it takes the first object of an ALLOCATE statement.  Runs once per allocation
    site, never on the hot path.
 */
 #include "mp_naming.h"
@@ -142,10 +143,50 @@ static const char *lvalue_start(const char *line, const char *end)
    }
 }
 
-int mp_name_from_source_line(const char *line, char *out, size_t out_size)
+/* Extends an lvalue start over dereference stars: '*pp = ...' names
+   '*pp', but in 'double *a = ...' the star follows a type and is not
+   part of the name. */
+static const char *with_derefs(const char *line, const char *start)
+{
+   const char *p = start, *q;
+   while (p > line && p[-1] == '*')
+      p--;
+   if (p == start)
+      return start;
+   q = p;
+   while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+      q--;
+   if (q > line && (is_ident_char(q[-1]) || q[-1] == '*'))
+      return start;   /* a declaration: 'type *name' */
+   return p;
+}
+
+int mp_is_fortran_file(const char *file)
+{
+   const char *dot = NULL, *p;
+   char ext[5];
+   size_t n = 0;
+   for (p = file; *p; p++)
+      if (*p == '.')
+         dot = p;
+   if (!dot)
+      return 0;
+   for (p = dot + 1; *p && n < sizeof ext - 1; p++)
+      ext[n++] = lower(*p);
+   ext[n] = '\0';
+   if (*p)
+      return 0;
+   return (ext[0] == 'f' && (n == 1 || mp_strcmp(ext, "for") == 0
+                             || mp_strcmp(ext, "ftn") == 0
+                             || ((n == 3) && ext[1] >= '0' && ext[1] <= '9'
+                                 && ext[2] >= '0' && ext[2] <= '9')));
+}
+
+int mp_name_from_source_line(const char *line, int is_fortran,
+                             char *out, size_t out_size)
 {
    const char *eq, *end, *start;
-   if (fortran_name(line, out, out_size))
+   if (is_fortran && fortran_name(line, out, out_size))
       return 1;
    eq = find_assign(line);
    if (!eq)
@@ -156,5 +197,6 @@ int mp_name_from_source_line(const char *line, char *out, size_t out_size)
    start = lvalue_start(line, end);
    if (!start)
       return 0;
+   start = with_derefs(line, start);
    return copy_out(start, (size_t)(end - start), out, out_size);
 }

@@ -21,10 +21,15 @@
      grid[i] = malloc(...);            -> grid[i]
      int *v = new int[n];              -> v
      buf = realloc(buf, n);            -> buf
+     *pp = malloc(n);                  -> *pp
      allocate(a(n), b(m))   (Fortran)  -> a      (the first object)
    Returns 1 and writes a NUL-terminated name to out (truncated to
    out_size - 1 bytes) when one is found, else returns 0 (e.g. a bare
    "return malloc(n);" or an assignment spread over several lines). */
-int mp_name_from_source_line(const char *line, char *out, size_t out_size);
+int mp_name_from_source_line(const char *line, int is_fortran,
+                             char *out, size_t out_size);
+
+/* 1 if the file name has a Fortran extension (.f, .f90, .F03, .for...). */
+int mp_is_fortran_file(const char *file);
 
 #endif /* MP_NAMING_H */

@@ -10,17 +10,19 @@
      1. user-named ranges (MEMPROF_NAME_RANGE), which may lie inside a
         heap block or a global;
      2. live heap blocks (mp_heap.c registers them);
-     3. globals and statics: the data symbols of every loaded object,
-        read from its symbol table (works without -g);
-     4. the thread's stack: the frame holding the address, unwound once
+     3. the thread's stack: the frame holding the address, unwound once
         per (SP, function) and cached; a named local (array, struct or
-        scalar) of that frame with --read-var-info=yes, else "stack:<function>";
+        scalar) of that frame with --read-var-info=yes, else
+        "stack:<function>";
+     4. globals and statics: the data symbols of every loaded object,
+        read from its symbol table (works without -g); the stack never
+        overlaps them, and is checked first because it is cheaper;
      5. the section of a loaded object the address lies in, for data
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
      6. "other".
    Step 2 is O(1) whatever the number of live blocks (mp_granmap), so
-   heap answers are never cached.  Steps 1 and 3 are interval-map
+   heap answers are never cached.  Steps 1 and 4 are interval-map
    lookups, O(log n); the access helper keeps their last answer per
    instruction (mp_instr), valid until mp_g_registry_gen changes (a
    munmap, a named range), so loops over globals rarely get here.
@@ -256,7 +258,9 @@ typedef struct {
    UInt var;
 } stack_var_node;
 
-static UInt stack_var(const HChar *fn, const HChar *local)
+/* The variable stack:<fn>, or the local 'local' of fn (size: its
+   declared size in bytes). */
+static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
 {
    UInt key = mp_vars_location(mp_g_vars, fn, local);
    stack_var_node *n = VG_(HT_lookup)(stack_vars, key);
@@ -267,7 +271,7 @@ static UInt stack_var(const HChar *fn, const HChar *local)
          VG_(snprintf)(name, sizeof name, "%s", local);
       else
          VG_(snprintf)(name, sizeof name, "stack:%s", fn);
-      v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, 0);
+      v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, local ? size : 0);
       v->function = VG_(strdup)("mp.reg.stackfn", fn);
       n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
       n->node.key = key;
@@ -291,7 +295,7 @@ static frame_info *frame_info_for(Addr ip)
    VG_(snprintf)(fn, sizeof fn, "%s", name);
    fi = VG_(calloc)("mp.reg.frame", 1, sizeof *fi);
    fi->node.key = ip;
-   fi->frame_var = stack_var(fn, NULL);
+   fi->frame_var = stack_var(fn, NULL, 0);
    blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
    if (blocks && VG_(sizeXA)(blocks) > 0) {
       fi->n_locals = VG_(sizeXA)(blocks);
@@ -301,7 +305,7 @@ static frame_info *frame_info_for(Addr ip)
          fi->locals[i].base = b->base;
          fi->locals[i].size = b->szB;
          fi->locals[i].sp_rel = b->spRel;
-         fi->locals[i].var = stack_var(fn, b->name);
+         fi->locals[i].var = stack_var(fn, b->name, b->szB);
       }
    }
    if (blocks)
@@ -310,15 +314,25 @@ static frame_info *frame_info_for(Addr ip)
    return fi;
 }
 
-/* The variable of address a in frame i of c. */
-static UInt frame_var_of(const stack_cache *c, UInt i, Addr a)
+/* The variable of address a in frame i of c, which spans [lo, hi). */
+static UInt frame_var_of(const stack_cache *c, UInt i, Addr a, Addr lo, Addr hi)
 {
    frame_info *fi = frame_info_for(c->ips[i]);
+   mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
    UInt k;
+   /* stack:<fn>'s size is its largest frame, red zone included when
+      touched (the outermost frame runs to the top of the stack,
+      environment included: not a frame size). */
+   if (i + 1 < c->n) {
+      if (hi - lo > fv->size)
+         fv->size = hi - lo;
+      if (a < lo && hi - a > fv->size)
+         fv->size = hi - a;
+   }
    for (k = 0; k < fi->n_locals; k++) {
       const local_block *b = &fi->locals[k];
-      Addr lo = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
-      if (a >= lo && a < lo + b->size)
+      Addr start = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
+      if (a >= start && a < start + b->size)
          return b->var;
    }
    return fi->frame_var;
@@ -335,23 +349,27 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
    UInt i;
    if (a + STACK_REDZONE < sp || a >= max)
       return (UInt)-1;
-   if (!c->valid || c->sp != sp || c->fn != ii->fn) {
+   if (!c->valid || c->sp != sp || c->fn != ii->fn || ii->pushes) {
       stats__stack_unwinds++;
       /* The guest IP is only brought up to date at superblock exits (a
          call chased into its callee leaves it at the call): the
          instruction being executed is ii's. */
       VG_(set_IP)(tid, ii->iaddr);
-      c->n = VG_(get_StackTrace)(tid, c->ips, MAX_FRAMES, c->sps, c->fps, 0);
-      c->valid = c->n > 0;
+      /* A push or call has already lowered the SP when it stores; the
+         unwind information of its address describes the SP before. */
+      c->n = VG_(get_StackTrace_with_deltas)(tid, c->ips, MAX_FRAMES, c->sps,
+                                             c->fps, 0, ii->pushes ? 8 : 0);
+      /* That frame list is right for this instruction only. */
+      c->valid = c->n > 0 && !ii->pushes;
       c->sp = sp;
       c->fn = ii->fn;
-      if (!c->valid)
-         return stack_var("???", NULL);
+      if (c->n == 0)
+         return stack_var("???", NULL, 0);
    }
    for (i = 0; i + 1 < c->n; i++)
       if (a < c->sps[i + 1])
-         return frame_var_of(c, i, a);
-   return frame_var_of(c, c->n - 1, a);
+         return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1]);
+   return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max);
 }
 
 /*------------------------------------------------------------*/

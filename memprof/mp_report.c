@@ -99,9 +99,14 @@ static int cmp_rows(const void *a_, const void *b_)
    return a->var->id < b->var->id ? -1 : (a->var->id > b->var->id);
 }
 
+/* With --min-var-size, "anything else" (kind other: unsymbolised object
+   data and unknown memory) joins the fold, as do variables of a known
+   size below the minimum. */
 static int is_folded(const mp_var *v, uint64_t min_var_size)
 {
-   return v->size < min_var_size;
+   if (min_var_size == 0)
+      return 0;
+   return v->kind == MP_VAR_OTHER || v->size < min_var_size;
 }
 
 static void add_counts(mp_counts *to, const mp_counts *from)
@@ -112,12 +117,6 @@ static void add_counts(mp_counts *to, const mp_counts *from)
    to->write_bytes += from->write_bytes;
 }
 
-static uint64_t var_size(const mp_var *v)
-{
-   if (v->size == 0 && v->hi_touched > v->lo_touched)
-      return v->hi_touched - v->lo_touched;
-   return v->size;
-}
 
 /* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
    the user asked to see them. */
@@ -138,7 +137,7 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
          uint32_t w;
          add_counts(&fold.c, &v->c);
          fold.lines += v->lines;
-         fold.size += var_size(v);
+         fold.size += v->size;
          for (w = 0; w < MP_MAX_THREADS / 64; w++)
             fold_threads[w] |= v->threads[w];
          continue;
@@ -146,7 +145,7 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       rows[k].var = v;
       rows[k].c = v->c;
       rows[k].lines = v->lines;
-      rows[k].size = var_size(v);
+      rows[k].size = v->size;
       rows[k].n_threads = v->n_threads;
       k++;
    }
@@ -455,7 +454,7 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
       mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
       write_counts(j, &lines[k].c);
-      if (cfg->stride && lines[k].has_strides) {
+      if (cfg->stride && v && lines[k].has_strides) {
          mp_json_key(j, "strides");
          write_classes(j, lines[k].stride_classes);
       }

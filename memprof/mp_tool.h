@@ -26,6 +26,7 @@ typedef struct {
    Addr     iaddr;
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
+   Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
    UInt     cache_gen;
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
@@ -68,6 +69,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 void mp_instrument_init(void);
 /* Client-request state: collection on or off (MEMPROF_START/STOP). */
 void mp_set_collecting(Bool on);
+/* A new thread: gives it the next creation number. */
+void mp_thread_created(ThreadId child);
 Bool mp_is_collecting(void);
 
 #endif /* MP_TOOL_H */

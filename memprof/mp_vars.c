@@ -401,18 +401,6 @@ static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
    }
 }
 
-static void note_extent(mp_var *v, const mp_event *e)
-{
-   uint64_t end = e->addr + e->size;
-   if (v->hi_touched == 0) {
-      v->lo_touched = e->addr;
-      v->hi_touched = end;
-      return;
-   }
-   if (e->addr < v->lo_touched) v->lo_touched = e->addr;
-   if (end > v->hi_touched)     v->hi_touched = end;
-}
-
 void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
 {
    mp_var *v = mp_vars_get(vs, e->var);
@@ -422,8 +410,6 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
    count(&lc->c, e);
    note_thread(v, e->tid);
    note_lines(vs, v, e);
-   if (v->kind == MP_VAR_STACK)
-      note_extent(v, e);
 }
 
 void mp_vars_reset_counts(mp_vars *vs)
@@ -437,7 +423,6 @@ void mp_vars_reset_counts(mp_vars *vs)
       v->last_tid = 0;
       v->n_threads = 0;
       mp_memset(v->threads, 0, sizeof v->threads);
-      v->lo_touched = v->hi_touched = 0;
    }
    for (i = 0; i < vs->n_chunks; i++) {
       uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;

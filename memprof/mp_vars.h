@@ -52,15 +52,16 @@ typedef struct mp_var {
    char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
    char *function;           /* owned; stack variables: their function */
    uint64_t size;            /* bytes: symbol / range size, peak live bytes
-                                of a heap site, extent touched otherwise */
+                                of a heap site, declared size of a named
+                                local, largest frame of stack:<fn> (with
+                                the red zone it touched); 0 if unknown
+                                (kind other) */
    /* heap sites only */
    uint64_t blocks;          /* blocks allocated at the site */
    uint64_t alloc_bytes;     /* bytes allocated in all */
    uint64_t live_bytes;      /* bytes live now */
    char **alloc_stack;       /* owned; n_alloc_stack frame descriptions */
    uint32_t n_alloc_stack;
-   /* extent touched, for stack variables (no size known) */
-   uint64_t lo_touched, hi_touched; /* [lo, hi), hi == 0: nothing yet */
 
    mp_counts c;
    uint64_t lines;           /* distinct cache lines touched (footprint) */

@@ -22,8 +22,8 @@
        write_bytes 400, reads 0 (both int[100], size 400).
      stack:main: reads 1 + 201 + 200 = 402, writes 1 + 101 + 6 = 108,
        read_bytes 8 + 804 + 800 = 1612, write_bytes 8 + 404 + 48 = 460,
-       size = the range touched, from STOP's argument words at
-       %rbp-0x50 up to the end of i at %rbp: 80.
+       size = main's frame: 'add $-0x80,%rsp' below the saved %rbp
+       and the return address: 128 + 8 + 8 = 144.
    totals: variables 3, threads 1, reads 502, writes 208, accesses 710.
    config: collect_atstart=false.  lines not asserted for the frame (it
    depends on the stack's alignment); X and Y are not aligned: no lines.

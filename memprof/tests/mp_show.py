@@ -7,7 +7,7 @@
 # Usage:
 #   mp_show.py FILE_OR_GLOB... [--var NAME]... [--kind KIND]... [--per-line]
 #              [--lines-in FILE[:LINE]]... [--fields F,F,...] [--stack]
-#              [--totals F,F,...] [--config] [--command]
+#              [--totals F,F,...] [--config] [--command] [--strides]
 #
 # Every FILE_OR_GLOB that names no existing file is expanded as a glob
 # pattern (so a test can pass 'memprof.out.fork.*' quoted).  Each file
@@ -36,11 +36,24 @@
 #     order; where=- when the file has null)
 #   with --stack, for a heap variable, its allocation stack, one frame a
 #     line, "    at FN (FILE:LINE)", code addresses removed;
+#   with --strides, the variable's stride histograms (SPEC 5.2), or
+#     "    strides -" when it has none:
+#     "    KIND K LO-HI COUNT"  one line per nonzero bin of histogram K
+#                             (1-based) of KIND (load, then store), LO-inf
+#                             for the last bin [32768,inf);
+#     "    negative KIND N1 N2 ... NK"             (load, then store)
+#     "    classes zero=Z unit=U within_line=W beyond_line=B"
+#     "    dominant bytes=B lines=L count=C share=S"    (when present)
 #   with --per-line, the variable's per_line rows, one a line, sorted by
 #     where (numerically by line) then fn:
 #     "    line WHERE fn=FN reads=R writes=W read_bytes=RB write_bytes=WB"
 #     (--lines-in FILE keeps only the rows whose where is FILE:<line>,
-#     --lines-in FILE:LINE only that row; may be given several times).
+#     --lines-in FILE:LINE only that row; may be given several times);
+#     with --strides too, a row with stride classes is followed by
+#     "      strides zero=Z unit=U within_line=W beyond_line=B".
+#   With --strides, the file's lines begin with the stride configuration
+#   "strides history=K mode=M threshold=T" (or "strides -" when the file
+#   has none), after the --config line.
 #
 # Selection: --var NAME selects the variables called NAME, in the order
 # the --var options are given; a NAME with no variable prints
@@ -67,7 +80,7 @@ ALL_FIELDS = ("kind", "where", "size", "reads", "writes", "read_bytes",
 HEAP_ONLY = ("blocks", "alloc_bytes")
 USAGE = ("usage: mp_show.py FILE_OR_GLOB... [--var NAME]... [--kind KIND]... "
          "[--per-line] [--lines-in FILE[:LINE]]... [--fields F,...] [--stack] "
-         "[--totals F,...] [--config] [--command]\n")
+         "[--totals F,...] [--config] [--command] [--strides]\n")
 
 
 class Invalid(Exception):
@@ -166,7 +179,38 @@ def stack_lines(v):
     return out
 
 
-def per_line_rows(v, lines_in):
+STRIDE_CLASSES = ("zero", "unit", "within_line", "beyond_line")
+
+
+def classes_text(c):
+    return " ".join("%s=%s" % (k, fmt(c.get(k))) for k in STRIDE_CLASSES)
+
+
+def stride_lines(v):
+    st = v.get("strides")
+    if not isinstance(st, dict):
+        return ["    strides -"]
+    out = []
+    for kind in ("load", "store"):
+        for k, hist in enumerate(st.get(kind, []), 1):
+            for lo, hi, count in hist:
+                out.append("    %s %d %s-%s %s"
+                           % (kind, k, lo, "inf" if hi is None else hi,
+                              count))
+    neg = st.get("negative", {})
+    for kind in ("load", "store"):
+        out.append("    negative %s %s"
+                   % (kind, " ".join(str(n) for n in neg.get(kind, []))))
+    out.append("    classes " + classes_text(st.get("classes", {})))
+    dom = st.get("dominant")
+    if isinstance(dom, dict):
+        out.append("    dominant " + " ".join(
+            "%s=%s" % (k, fmt(dom.get(k)))
+            for k in ("bytes", "lines", "count", "share")))
+    return out
+
+
+def per_line_rows(v, lines_in, strides=False):
     rows = list(v.get("per_line", []))
     if lines_in:
         rows = [r for r in rows
@@ -181,6 +225,8 @@ def per_line_rows(v, lines_in):
                    % (fmt(r.get("where")), fmt(r.get("fn")),
                       fmt(r.get("reads")), fmt(r.get("writes")),
                       fmt(r.get("read_bytes")), fmt(r.get("write_bytes"))))
+        if strides and isinstance(r.get("strides"), dict):
+            out.append("      strides " + classes_text(r["strides"]))
     return out
 
 
@@ -199,6 +245,14 @@ def show(doc, opts):
         out.append("config " + " ".join(
             "%s=%s" % (k, fmt(c.get(k)))
             for k in ("collect_atstart", "toggle_collect", "min_var_size")))
+    if opts["strides"]:
+        sc = doc["config"].get("strides")
+        if isinstance(sc, dict):
+            out.append("strides " + " ".join(
+                "%s=%s" % (k, fmt(sc.get(k)))
+                for k in ("history", "mode", "threshold")))
+        else:
+            out.append("strides -")
     if opts["totals"]:
         t = doc["totals"]
         out.append("totals " + " ".join("%s=%s" % (k, fmt(t.get(k)))
@@ -224,15 +278,18 @@ def show(doc, opts):
         out.append(var_line(v, opts["fields"]))
         if opts["stack"] and v["kind"] == "heap":
             out.extend(stack_lines(v))
+        if opts["strides"]:
+            out.extend(stride_lines(v))
         if opts["per_line"]:
-            out.extend(per_line_rows(v, opts["lines_in"]))
+            out.extend(per_line_rows(v, opts["lines_in"], opts["strides"]))
     return out
 
 
 def parse_args(argv):
     opts = {"vars": [], "kinds": [], "per_line": False, "lines_in": [],
             "fields": list(ALL_FIELDS), "stack": False, "totals": None,
-            "config": False, "command": False, "files": []}
+            "config": False, "command": False, "strides": False,
+            "files": []}
     i = 0
 
     def value():
@@ -267,6 +324,8 @@ def parse_args(argv):
             opts["config"] = True
         elif a == "--command":
             opts["command"] = True
+        elif a == "--strides":
+            opts["strides"] = True
         elif a in ("-h", "--help"):
             sys.stdout.write(USAGE)
             sys.exit(0)

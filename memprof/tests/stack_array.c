@@ -27,7 +27,7 @@
      line 66  leave (pops %rbp), ret            R 2 (16 bytes)
      stack:fill: reads 129+128+1+2 = 260, writes 1+65+64 = 130,
        read_bytes 516+512+4+16 = 1048, write_bytes 8+260+256 = 524,
-       size (the byte range touched) = from arr[0] at %rbp-0x110 to the
+       size (the largest frame, red zone included) = from arr[0] at %rbp-0x110 to the
        end of the return address at %rbp+16: 0x120 = 288.
      In particular the 64 writes of arr (line 64) are in stack:fill.
 

@@ -29,7 +29,7 @@
      accesses = 903 + 602 = 1505
    These totals are asserted; how the stack accesses are split between
    stack:work and stack:helper is stack_array's business, not this test's.
-   config: collect_atstart=false (implied by --toggle-collect),
+   config: collect_atstart=true (the default; --toggle-collect restricts it),
    toggle_collect=[work].
 
    stdout: Q[99] = 99 + W[99] + Z[99] = 99 + 99 + 99 = 297.

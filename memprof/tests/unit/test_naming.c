@@ -9,33 +9,40 @@
 typedef struct {
    const char *line;
    const char *name;   /* NULL: no name expected */
+   int fortran;
 } naming_case;
 
 static const naming_case cases[] = {
-   { "   double *a = malloc(n * sizeof *a);", "a" },
-   { "p->buf = (char *)calloc(n, 1);", "p->buf" },
-   { "grid[i] = malloc(8);", "grid[i]" },
-   { "m.rows[i][j] = malloc(8);", "m.rows[i][j]" },
-   { "int *v = new int[n];", "v" },
-   { "buf = realloc(buf, n);", "buf" },
-   { "  struct node *head=malloc(sizeof *head);", "head" },
-   { "  allocate(a(n), b(m))", "a" },
-   { "  ALLOCATE ( Grid%cells(10) )", "Grid%cells" },
-   { "if (x == 3) y = malloc(2);", "y" },
-   { "return malloc(n);", NULL },
-   { "x += malloc_count;", NULL },
-   { "if (p == NULL) abort();", NULL },
-   { "foo(malloc(3)); // a = b", NULL },
-   { "", NULL },
-   { "char *s = strdup(\"a=b\");", "s" },
-   { "reallocate(x)", NULL },
+   { "   double *a = malloc(n * sizeof *a);", "a", 0 },
+   { "p->buf = (char *)calloc(n, 1);", "p->buf", 0 },
+   { "grid[i] = malloc(8);", "grid[i]", 0 },
+   { "m.rows[i][j] = malloc(8);", "m.rows[i][j]", 0 },
+   { "int *v = new int[n];", "v", 0 },
+   { "buf = realloc(buf, n);", "buf", 0 },
+   { "  struct node *head=malloc(sizeof *head);", "head", 0 },
+   { "  allocate(a(n), b(m))", "a", 1 },
+   { "  ALLOCATE ( Grid%cells(10) )", "Grid%cells", 1 },
+   { "  buf = allocate(nbytes);", "buf", 0 },
+   { "  call allocate(x)", NULL, 0 },
+   { "*pp = malloc(1);", "*pp", 0 },
+   { "  **ppp = malloc(1);", "**ppp", 0 },
+   { "char **argv2 = malloc(8);", "argv2", 0 },
+   { "struct s *const p = malloc(8);", "p", 0 },
+   { "if (x == 3) y = malloc(2);", "y", 0 },
+   { "return malloc(n);", NULL, 0 },
+   { "x += malloc_count;", NULL, 0 },
+   { "if (p == NULL) abort();", NULL, 0 },
+   { "foo(malloc(3)); // a = b", NULL, 0 },
+   { "", NULL, 0 },
+   { "char *s = strdup(\"a=b\");", "s", 0 },
+   { "reallocate(x)", NULL, 1 },
 };
 
 START_TEST(test_cases)
 {
    char out[64];
    const naming_case *c = &cases[_i];
-   int r = mp_name_from_source_line(c->line, out, sizeof out);
+   int r = mp_name_from_source_line(c->line, c->fortran, out, sizeof out);
    if (c->name) {
       ck_assert_msg(r == 1, "no name found in '%s'", c->line);
       ck_assert_str_eq(out, c->name);
@@ -48,8 +55,21 @@ END_TEST
 START_TEST(test_truncation)
 {
    char out[4];
-   ck_assert_int_eq(mp_name_from_source_line("abcdef = malloc(1);", out, sizeof out), 1);
+   ck_assert_int_eq(mp_name_from_source_line("abcdef = malloc(1);", 0, out, sizeof out), 1);
    ck_assert_str_eq(out, "abc");
+}
+END_TEST
+
+START_TEST(test_fortran_files)
+{
+   ck_assert(mp_is_fortran_file("a.f90"));
+   ck_assert(mp_is_fortran_file("dir.x/A.F"));
+   ck_assert(mp_is_fortran_file("b.for"));
+   ck_assert(mp_is_fortran_file("c.F03"));
+   ck_assert(!mp_is_fortran_file("a.c"));
+   ck_assert(!mp_is_fortran_file("a.f90x"));
+   ck_assert(!mp_is_fortran_file("fortran"));
+   ck_assert(!mp_is_fortran_file("a.fa"));
 }
 END_TEST
 
@@ -61,6 +81,7 @@ int main(void)
    int failed;
    tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof cases / sizeof cases[0]));
    tcase_add_test(tc, test_truncation);
+   tcase_add_test(tc, test_fortran_files);
    suite_add_tcase(s, tc);
    sr = srunner_create(s);
    srunner_run_all(sr, CK_NORMAL);
