@@ -71,6 +71,8 @@ run_case missing_key     missing_key.json
 run_case newer_version   newer_version.json
 run_case missing_file    no-such-file.json
 run_case bad_option      --sort=colour normal.json
+run_case strides         strides.json
+run_case strides_merge   --show=1 strides.json strides_b.json
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
