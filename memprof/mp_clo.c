@@ -23,9 +23,76 @@ Bool         mp_clo_collect_atstart = True;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
 ULong        mp_clo_min_var_size = 0;
+Bool         mp_clo_cache_sim = True;
+const HChar *mp_clo_level[3] = { NULL, NULL, NULL };
+Int          mp_clo_cores = 0;
+Int          mp_clo_cores_per_socket = 0;
+Int          mp_clo_L2_shared_by = 0;
+Int          mp_clo_L3_shared_by = 0;
+UInt         mp_clo_latency[5] = { 4, 12, 40, 200, 300 };
+UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
+Int          mp_clo_n_thread_map = 0;
 Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
+
+/* --latency=L1:4,L2:12,L3:40,mem:200,remote:300 (any subset, any
+   order); False if malformed. */
+static Bool parse_latency(const HChar *s)
+{
+   static const HChar *const keys[5] = { "L1", "L2", "L3", "mem", "remote" };
+   while (*s) {
+      Int k, matched = -1;
+      HChar *end;
+      Long v;
+      for (k = 0; k < 5; k++) {
+         SizeT n = VG_(strlen)(keys[k]);
+         if (VG_(strncmp)(s, keys[k], n) == 0 && s[n] == ':') {
+            matched = k;
+            s += n + 1;
+            break;
+         }
+      }
+      if (matched < 0)
+         return False;
+      v = VG_(strtoll10)(s, &end);
+      if (end == s || v < 0 || v > 1000000)
+         return False;
+      mp_clo_latency[matched] = (UInt)v;
+      s = end;
+      if (*s == ',')
+         s++;
+      else if (*s != '\0')
+         return False;
+   }
+   return True;
+}
+
+/* --thread-map=1:0,2:1: thread (creation number) to core; False if
+   malformed. */
+static Bool parse_thread_map(const HChar *s)
+{
+   mp_clo_n_thread_map = 0;
+   while (*s) {
+      HChar *end;
+      Long t = VG_(strtoll10)(s, &end), c;
+      if (end == s || *end != ':' || t < 1 || mp_clo_n_thread_map == MP_MAX_THREAD_MAP)
+         return False;
+      s = end + 1;
+      c = VG_(strtoll10)(s, &end);
+      if (end == s || c < 0 || c > 100000)
+         return False;
+      mp_clo_thread_map[mp_clo_n_thread_map][0] = (UInt)t;
+      mp_clo_thread_map[mp_clo_n_thread_map][1] = (UInt)c;
+      mp_clo_n_thread_map++;
+      s = end;
+      if (*s == ',')
+         s++;
+      else if (*s != '\0')
+         return False;
+   }
+   return mp_clo_n_thread_map > 0;
+}
 
 Bool mp_clo_process(const HChar *arg)
 {
@@ -48,6 +115,24 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_BINT_CLO(arg, "--min-var-size", tmp_long, 0, (Long)1 << 62) {
       mp_clo_min_var_size = (ULong)tmp_long;
+   }
+   else if VG_BOOL_CLO(arg, "--cache-sim", mp_clo_cache_sim) {}
+   else if VG_STR_CLO(arg, "--L1", mp_clo_level[0]) {}
+   else if VG_STR_CLO(arg, "--L2", mp_clo_level[1]) {}
+   else if VG_STR_CLO(arg, "--L3", mp_clo_level[2]) {}
+   else if VG_BINT_CLO(arg, "--cores", mp_clo_cores, 1, 1024) {}
+   else if VG_BINT_CLO(arg, "--cores-per-socket", mp_clo_cores_per_socket, 1, 1024) {}
+   else if VG_BINT_CLO(arg, "--L2-shared-by", mp_clo_L2_shared_by, 1, 1024) {}
+   else if VG_BINT_CLO(arg, "--L3-shared-by", mp_clo_L3_shared_by, 1, 1024) {}
+   else if VG_STR_CLO(arg, "--latency", tmp_str) {
+      if (!parse_latency(tmp_str))
+         VG_(fmsg_bad_option)(arg, "expected a list such as "
+                              "L1:4,L2:12,L3:40,mem:200,remote:300\n");
+   }
+   else if VG_STR_CLO(arg, "--thread-map", tmp_str) {
+      if (!parse_thread_map(tmp_str))
+         VG_(fmsg_bad_option)(arg, "expected thread:core pairs such as 1:0,2:1 "
+                              "(threads numbered from 1 in creation order)\n");
    }
    else if VG_BINT_CLO(arg, "--stride-history", mp_clo_stride_history, 1, 16) {}
    else if VG_XACT_CLO(arg, "--stride-mode=filtered", mp_clo_stride_filtered, True) {}
@@ -79,6 +164,21 @@ void mp_clo_print_usage(void)
 "                               given several times)\n"
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
+"    --cache-sim=yes|no         simulate the cache hierarchy [yes]\n"
+"    --L1=<size>,<assoc>,<line> simulated L1 data cache (size in bytes, k/m\n"
+"                               suffixes allowed) [the host's]\n"
+"    --L2=<size>,<assoc>,<line>|none  L2 [the host's]\n"
+"    --L3=<size>,<assoc>,<line>|none  L3; none: two levels [the host's]\n"
+"    --cores=<n>                simulated cores [the host's online CPUs]\n"
+"    --cores-per-socket=<n>     cores per socket (NUMA node) [= cores]\n"
+"    --L2-shared-by=<n>         cores sharing one L2 [1]\n"
+"    --L3-shared-by=<n>         cores sharing one L3 [cores per socket]\n"
+"    --latency=L1:4,L2:12,L3:40,mem:200,remote:300\n"
+"                               cycles of an access served by each level, for\n"
+"                               cycles per access [these]\n"
+"    --thread-map=<t>:<c>,...   run thread t (1 = main, then in creation\n"
+"                               order) on core c [thread t on core (t-1) mod\n"
+"                               cores]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"
 "                               kind, against the 1st..K-th previous access\n"
 "                               (1..16) [5]\n"

@@ -20,6 +20,17 @@ extern Bool         mp_clo_collect_atstart;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;
 extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
+/* The simulated machine (SPEC 3); 0 or NULL: the host's / the default. */
+#define MP_MAX_THREAD_MAP 256
+extern Bool         mp_clo_cache_sim;         /* --cache-sim */
+extern const HChar *mp_clo_level[3];          /* --L1= --L2= --L3= */
+extern Int          mp_clo_cores;             /* --cores */
+extern Int          mp_clo_cores_per_socket;  /* --cores-per-socket */
+extern Int          mp_clo_L2_shared_by;      /* --L2-shared-by */
+extern Int          mp_clo_L3_shared_by;      /* --L3-shared-by */
+extern UInt         mp_clo_latency[5];        /* --latency: L1 L2 L3 mem remote, cycles */
+extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: thread, core */
+extern Int          mp_clo_n_thread_map;
 extern Int          mp_clo_stride_history;    /* --stride-history, K */
 extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
 extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */

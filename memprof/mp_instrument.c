@@ -42,6 +42,7 @@
 #include "pub_tool_tooliface.h"
 
 #include "mp_clo.h"
+#include "mp_hierarchy.h"
 #include "mp_tool.h"
 
 /*------------------------------------------------------------*/
@@ -142,6 +143,13 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;
+   }
+   if (mp_g_hier.cache) {
+      mp_cache_outcome o;
+      mp_cache_access(mp_g_hier.cache, mp_hierarchy_core_of(e.tid), a, e.size,
+                      e.is_write, e.var, &o);
+      mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
+                           mp_g_hier.latency);
    }
 }
 

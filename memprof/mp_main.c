@@ -34,11 +34,12 @@
 
 #include "memprof.h"
 #include "mp_clo.h"
+#include "mp_hierarchy.h"
 #include "mp_report.h"
 #include "mp_tool.h"
 
-/* Bytes per cache line for the footprint.
-   XXX issue 4: take it from the simulated L1 once --L1 exists. */
+/* Bytes per cache line for the footprint and strides without a
+   simulated cache (--cache-sim=no); else the simulated L1's. */
 #define MP_LINE_SIZE 64
 
 mp_vars *mp_g_vars;
@@ -130,6 +131,7 @@ static void mp_atfork_child(ThreadId tid)
 {
    mp_vars_reset_counts(mp_g_vars);
    mp_stride_reset(mp_g_stride);
+   mp_hierarchy_reset();
 }
 
 /*------------------------------------------------------------*/
@@ -234,10 +236,30 @@ static const HChar *commas(ULong n, HChar *buf, Int size)
    return buf;
 }
 
+static void print_cache_totals(void)
+{
+   UInt k;
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_totals t;
+      HChar b1[32], b2[32];
+      const mp_cache_level_cfg *l = &mp_g_hier.level[k];
+      mp_cache_get_totals(mp_g_hier.cache, k, &t);
+      VG_(umsg)("%s (%llu B, %u-way, %u B lines, shared by %u): %s accesses, "
+                "%s misses (%.2f%%)\n", mp_report_level_name(k),
+                (ULong)l->size, l->assoc, l->line, l->shared_by,
+                commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
+                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0);
+   }
+   if (mp_g_hier.fallback_why)
+      VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
+}
+
 static void print_summary(const HChar *path, Bool written)
 {
    uint32_t n_rows, i, shown;
-   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, &n_rows);
+   Bool by_cycles = mp_g_hier.cache != NULL;
+   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size,
+                                        by_cycles, &n_rows);
    ULong reads = 0, writes = 0;
    HChar b1[32], b2[32], b3[32];
    for (i = 0; i < n_rows; i++) {
@@ -247,18 +269,36 @@ static void print_summary(const HChar *path, Bool written)
    VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
              commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
              commas(writes, b3, sizeof b3), n_rows);
+   if (by_cycles)
+      print_cache_totals();
    shown = n_rows < (uint32_t)mp_clo_summary ? n_rows : (uint32_t)mp_clo_summary;
    if (shown > 0) {
-      VG_(umsg)("Top %u variables by accesses:\n", shown);
-      VG_(umsg)("%15s %15s %15s  %-6s %s\n", "accesses", "reads", "writes",
-                "kind", "variable");
+      VG_(umsg)("Top %u variables by %s:\n", shown,
+                by_cycles ? "estimated memory cycles" : "accesses");
+      if (by_cycles)
+         VG_(umsg)("%15s %15s %6s %13s  %-6s %s\n", "cycles", "accesses", "cpa",
+                   "L1 misses", "kind", "variable");
+      else
+         VG_(umsg)("%15s %15s %15s  %-6s %s\n", "accesses", "reads", "writes",
+                   "kind", "variable");
       for (i = 0; i < shown; i++) {
          const mp_report_row *r = &rows[i];
          const mp_var *v = r->var;
-         VG_(umsg)("%15s %15s %15s  %-6s %s%s%s%s\n",
-                   commas(mp_counts_accesses(&r->c), b1, sizeof b1),
-                   commas(r->c.reads, b2, sizeof b2),
-                   commas(r->c.writes, b3, sizeof b3),
+         ULong n = mp_counts_accesses(&r->c);
+         HChar cols[128];
+         if (by_cycles) {
+            HChar b4[32];
+            VG_(snprintf)(cols, sizeof cols, "%15s %15s %6.1f %13s",
+                          commas(r->cache.cycles, b1, sizeof b1),
+                          commas(n, b2, sizeof b2),
+                          n ? (double)r->cache.cycles / (double)n : 0.0,
+                          commas(r->cache.misses[0], b4, sizeof b4));
+         } else {
+            VG_(snprintf)(cols, sizeof cols, "%15s %15s %15s",
+                          commas(n, b1, sizeof b1), commas(r->c.reads, b2, sizeof b2),
+                          commas(r->c.writes, b3, sizeof b3));
+         }
+         VG_(umsg)("%s  %-6s %s%s%s%s\n", cols,
                    v ? mp_var_kind_name(v->kind) : "other",
                    v ? v->name : "other (folded)",
                    v && v->where ? " (" : "", v && v->where ? v->where : "",
@@ -272,6 +312,7 @@ static void print_summary(const HChar *path, Bool written)
 
 static void write_output(Bool summary)
 {
+   mp_report_cache rc;
    HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
    HChar *cmd = client_command();
    mp_report_config cfg;
@@ -284,12 +325,27 @@ static void write_output(Bool summary)
    cfg.tool_version = MP_VERSION;
    cfg.command = cmd;
    cfg.pid = VG_(getpid)();
-   cfg.line_size = MP_LINE_SIZE;
+   cfg.line_size = mp_vars_line_size(mp_g_vars);
    cfg.collect_atstart = mp_clo_collect_atstart;
    cfg.toggle_collect = mp_clo_toggle_collect;
    cfg.n_toggle_collect = mp_clo_n_toggle_collect;
    cfg.min_var_size = mp_clo_min_var_size;
    cfg.stride = mp_g_stride;
+   if (mp_g_hier.cache) {
+      UInt k;
+      VG_(memset)(&rc, 0, sizeof rc);
+      rc.n_levels = mp_g_hier.n_levels;
+      for (k = 0; k < rc.n_levels; k++)
+         rc.level[k] = mp_g_hier.level[k];
+      for (k = 0; k <= rc.n_levels; k++)
+         rc.latency[k] = mp_g_hier.latency[k];
+      rc.cores = mp_g_hier.cores;
+      rc.cores_per_socket = mp_g_hier.cores_per_socket;
+      rc.source = mp_g_hier.source;
+      rc.fallback_why = mp_g_hier.fallback_why;
+      rc.cache = mp_g_hier.cache;
+      cfg.cache = &rc;
+   }
    j = mp_report_json(mp_g_vars, &cfg);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
@@ -312,6 +368,9 @@ static void print_stats(void)
 
 static void mp_fini(Int exitcode)
 {
+   /* Lines still resident count for the reuse factor too. */
+   if (mp_g_hier.cache)
+      mp_cache_finish(mp_g_hier.cache);
    write_output(True);
    if (VG_(clo_verbosity) > 1)
       print_stats();
@@ -324,14 +383,16 @@ static void mp_fini(Int exitcode)
 static void mp_post_clo_init(void)
 {
    check_output_writable();
-   mp_g_vars = mp_vars_new(MP_LINE_SIZE);
+   if (mp_clo_cache_sim)
+      mp_hierarchy_init();
+   mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    {
       mp_stride_cfg sc;
       const char *err = NULL;
       sc.k = mp_clo_stride_history;
       sc.mode = mp_clo_stride_filtered ? MP_STRIDE_FILTERED : MP_STRIDE_ALL;
       sc.threshold = mp_clo_stride_threshold;
-      sc.line = MP_LINE_SIZE;
+      sc.line = mp_vars_line_size(mp_g_vars);
       mp_g_stride = mp_stride_new(&sc, &err);
       tl_assert2(mp_g_stride != NULL, "%s", err);  /* options were range-checked */
    }

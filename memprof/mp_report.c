@@ -19,6 +19,14 @@
                         "classes" };
                         "per_line": [ { "where", "fn", "reads", ...,
                                         "strides": {classes} } ] } ] }
+   with the cache simulation: config "levels" [{name, size, assoc, line,
+   shared_by, latency}], "memory_latency", "cores", "cores_per_socket",
+   "levels_source"; variables[] "cache" {L1: {hits, misses, cold,
+   capacity, conflict, coherence, writebacks, fills, reused_fills,
+   hits_per_fill, reused_share}, ...}, "served", "invalidations",
+   "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
+   totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
+   invalidations}}, "cycles", "cpa";
    and config.strides = { "history", "mode", "threshold" }; a histogram H
    is the list of its nonzero bins [lo, hi, count], hi null for infinity.
    Runs once, at exit: clarity over speed, but linear-ish in the number
@@ -82,13 +90,18 @@ static const char *row_name(const mp_report_row *r)
    return r->var ? r->var->name : "other";
 }
 
-/* Descending accesses, then name, then id: a total order, so the output
-   does not depend on the sort's stability. */
+static int sort_by_cycles;
+
+/* Descending cycles (with a cache simulation) or accesses, then name,
+   then id: a total order, so the output does not depend on the sort's
+   stability. */
 static int cmp_rows(const void *a_, const void *b_)
 {
    const mp_report_row *a = a_, *b = b_;
    uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
    int c;
+   if (sort_by_cycles && a->cache.cycles != b->cache.cycles)
+      return a->cache.cycles > b->cache.cycles ? -1 : 1;
    if (na != nb)
       return na > nb ? -1 : 1;
    c = mp_strcmp(row_name(a), row_name(b));
@@ -117,11 +130,28 @@ static void add_counts(mp_counts *to, const mp_counts *from)
    to->write_bytes += from->write_bytes;
 }
 
+static void add_cache_counts(mp_cache_counts *to, const mp_cache_counts *from)
+{
+   const uint64_t *f = (const uint64_t *)from;
+   uint64_t *t = (uint64_t *)to;
+   size_t i;
+   /* every field is a uint64_t count */
+   for (i = 0; i < sizeof *to / sizeof(uint64_t); i++)
+      t[i] += f[i];
+}
+
+const char *mp_report_level_name(uint32_t level)
+{
+   static const char *const names[] = { "L1", "L2", "L3" };
+   mp_assert(level < MP_CACHE_MAX_LEVELS);
+   return names[level];
+}
+
 
 /* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
    the user asked to see them. */
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              uint32_t *n_out)
+                              int by_cycles, uint32_t *n_out)
 {
    uint32_t n = mp_vars_count(vs), i, k = 0;
    mp_report_row *rows = mp_calloc("mp.report.rows", n + 1, sizeof *rows);
@@ -136,6 +166,8 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       if (is_folded(v, min_var_size) && !v->named_by) {
          uint32_t w;
          add_counts(&fold.c, &v->c);
+         if (v->cache)
+            add_cache_counts(&fold.cache, v->cache);
          fold.lines += v->lines;
          fold.size += v->size;
          for (w = 0; w < MP_MAX_THREADS / 64; w++)
@@ -144,6 +176,8 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       }
       rows[k].var = v;
       rows[k].c = v->c;
+      if (v->cache)
+         rows[k].cache = *v->cache;
       rows[k].lines = v->lines;
       rows[k].size = v->size;
       rows[k].n_threads = v->n_threads;
@@ -155,6 +189,7 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
          fold.n_threads += __builtin_popcountll(fold_threads[w]);
       rows[k++] = fold;
    }
+   sort_by_cycles = by_cycles;
    heap_sort(rows, k, sizeof *rows, cmp_rows);
    *n_out = k;
    return rows;
@@ -170,6 +205,8 @@ typedef struct {
    mp_counts c;
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
    int has_strides;
+   uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
+   uint64_t cycles;
 } line_rec;
 
 typedef struct {
@@ -193,6 +230,8 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    g->recs[g->n].c = lc->c;
    mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
              sizeof lc->stride_classes);
+   mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
+   g->recs[g->n].cycles = lc->cycles;
    g->recs[g->n].has_strides = 0;
    {
       uint32_t c;
@@ -250,6 +289,9 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
          add_counts(&g.recs[w - 1].c, &g.recs[r].c);
          for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
             g.recs[w - 1].stride_classes[c] += g.recs[r].stride_classes[c];
+         for (c = 0; c < MP_CACHE_MAX_LEVELS; c++)
+            g.recs[w - 1].cache_misses[c] += g.recs[r].cache_misses[c];
+         g.recs[w - 1].cycles += g.recs[r].cycles;
          g.recs[w - 1].has_strides |= g.recs[r].has_strides;
       }
       else
@@ -273,6 +315,92 @@ static void write_counts(mp_json *j, const mp_counts *c)
    mp_json_kv_u64(j, "write_bytes", c->write_bytes);
 }
 
+static void write_levels(mp_json *j, const mp_report_cache *rc)
+{
+   uint32_t k;
+   mp_json_key(j, "levels");
+   mp_json_begin_array(j);
+   for (k = 0; k < rc->n_levels; k++) {
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "name", mp_report_level_name(k));
+      mp_json_kv_u64(j, "size", rc->level[k].size);
+      mp_json_kv_u64(j, "assoc", rc->level[k].assoc);
+      mp_json_kv_u64(j, "line", rc->level[k].line);
+      mp_json_kv_u64(j, "shared_by", rc->level[k].shared_by);
+      mp_json_kv_u64(j, "latency", rc->latency[k]);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_json_kv_u64(j, "memory_latency", rc->latency[rc->n_levels]);
+   mp_json_kv_u64(j, "cores", rc->cores);
+   mp_json_kv_u64(j, "cores_per_socket", rc->cores_per_socket);
+   mp_json_kv_string(j, "levels_source", rc->source);
+   if (rc->fallback_why)
+      mp_json_kv_string(j, "levels_fallback_reason", rc->fallback_why);
+}
+
+static const char *const cause_names[MP_MISS_N_CAUSES] = {
+   NULL, "cold", "capacity", "conflict", "coherence"
+};
+
+/* variables[].cache: per level hits, misses by cause, write-backs and
+   the reuse factor; then where the accesses were served and the cycles. */
+static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
+                            const mp_report_cache *rc, uint64_t accesses)
+{
+   uint32_t k, c;
+   mp_json_key(j, "cache");
+   mp_json_begin_object(j);
+   for (k = 0; k < rc->n_levels; k++) {
+      mp_json_key(j, mp_report_level_name(k));
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "hits", cc->hits[k]);
+      mp_json_kv_u64(j, "misses", cc->misses[k]);
+      for (c = 1; c < MP_MISS_N_CAUSES; c++)
+         mp_json_kv_u64(j, cause_names[c], cc->cause[k][c]);
+      mp_json_kv_u64(j, "writebacks", cc->writebacks[k]);
+      mp_json_kv_u64(j, "fills", cc->fills[k]);
+      mp_json_kv_u64(j, "reused_fills", cc->reused_fills[k]);
+      if (cc->fills[k]) {
+         mp_json_kv_double(j, "hits_per_fill", (double)cc->fill_hits[k] / cc->fills[k]);
+         mp_json_kv_double(j, "reused_share", (double)cc->reused_fills[k] / cc->fills[k]);
+      }
+      mp_json_end_object(j);
+   }
+   mp_json_end_object(j);
+   mp_json_key(j, "served");
+   mp_json_begin_object(j);
+   for (k = 0; k < rc->n_levels; k++)
+      mp_json_kv_u64(j, mp_report_level_name(k), cc->served[k]);
+   mp_json_kv_u64(j, "mem", cc->served[rc->n_levels]);
+   mp_json_end_object(j);
+   mp_json_kv_u64(j, "invalidations", cc->invalidations);
+   mp_json_kv_u64(j, "cycles", cc->cycles);
+   mp_json_kv_double(j, "cpa", accesses ? (double)cc->cycles / accesses : 0.0);
+}
+
+static void write_totals_cache(mp_json *j, const mp_report_cache *rc)
+{
+   uint32_t k, c;
+   mp_json_key(j, "cache");
+   mp_json_begin_object(j);
+   for (k = 0; k < rc->n_levels; k++) {
+      mp_cache_totals t;
+      mp_cache_get_totals(rc->cache, k, &t);
+      mp_json_key(j, mp_report_level_name(k));
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "accesses", t.accesses);
+      mp_json_kv_u64(j, "hits", t.accesses - t.misses);
+      mp_json_kv_u64(j, "misses", t.misses);
+      for (c = 1; c < MP_MISS_N_CAUSES; c++)
+         mp_json_kv_u64(j, cause_names[c], t.cause[c]);
+      mp_json_kv_u64(j, "writebacks", t.writebacks);
+      mp_json_kv_u64(j, "invalidations", t.invalidations);
+      mp_json_end_object(j);
+   }
+   mp_json_end_object(j);
+}
+
 static void write_config(mp_json *j, const mp_report_config *cfg)
 {
    uint32_t i;
@@ -286,6 +414,8 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
       mp_json_string(j, cfg->toggle_collect[i]);
    mp_json_end_array(j);
    mp_json_kv_u64(j, "min_var_size", cfg->min_var_size);
+   if (cfg->cache)
+      write_levels(j, cfg->cache);
    if (cfg->stride) {
       const mp_stride_cfg *sc = mp_stride_config(cfg->stride);
       mp_json_key(j, "strides");
@@ -298,7 +428,8 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
    mp_json_end_object(j);
 }
 
-static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows)
+static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
+                         const mp_report_config *cfg)
 {
    mp_counts t;
    uint64_t threads[MP_MAX_THREADS / 64];
@@ -319,6 +450,18 @@ static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows)
    mp_json_kv_u64(j, "accesses", mp_counts_accesses(&t));
    mp_json_kv_u64(j, "variables", n_rows);
    mp_json_kv_u64(j, "threads", n_threads);
+   if (cfg->cache) {
+      uint64_t cycles = 0;
+      for (i = 0; i < mp_vars_count(vs); i++) {
+         const mp_var *v = mp_vars_get(vs, i);
+         if (v->cache)
+            cycles += v->cache->cycles;
+      }
+      write_totals_cache(j, cfg->cache);
+      mp_json_kv_u64(j, "cycles", cycles);
+      mp_json_kv_double(j, "cpa", mp_counts_accesses(&t)
+                                     ? (double)cycles / mp_counts_accesses(&t) : 0.0);
+   }
    mp_json_end_object(j);
 }
 
@@ -445,6 +588,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "function", v->function);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
+   if (cfg->cache)
+      write_var_cache(j, &r->cache, cfg->cache, mp_counts_accesses(&r->c));
    if (v && cfg->stride)
       write_strides(j, cfg->stride, v, cfg->line_size);
    mp_json_key(j, "per_line");
@@ -454,6 +599,17 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
       mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
       write_counts(j, &lines[k].c);
+      if (cfg->cache) {
+         uint32_t lv;
+         uint64_t n = mp_counts_accesses(&lines[k].c);
+         mp_json_key(j, "misses");
+         mp_json_begin_object(j);
+         for (lv = 0; lv < cfg->cache->n_levels; lv++)
+            mp_json_kv_u64(j, mp_report_level_name(lv), lines[k].cache_misses[lv]);
+         mp_json_end_object(j);
+         mp_json_kv_u64(j, "cycles", lines[k].cycles);
+         mp_json_kv_double(j, "cpa", n ? (double)lines[k].cycles / n : 0.0);
+      }
       if (cfg->stride && v && lines[k].has_strides) {
          mp_json_key(j, "strides");
          write_classes(j, lines[k].stride_classes);
@@ -469,7 +625,8 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json *j = mp_json_new();
    uint32_t n_rows, i;
    uint64_t n_lines, at = 0;
-   mp_report_row *rows = mp_report_rows(vs, cfg->min_var_size, &n_rows);
+   mp_report_row *rows = mp_report_rows(vs, cfg->min_var_size, cfg->cache != NULL,
+                                        &n_rows);
    line_rec *lines = gather_lines(vs, rows, n_rows, &n_lines);
 
    mp_json_begin_object(j);
@@ -478,7 +635,7 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json_kv_string(j, "command", cfg->command);
    mp_json_kv_u64(j, "pid", cfg->pid);
    write_config(j, cfg);
-   write_totals(j, vs, n_rows);
+   write_totals(j, vs, n_rows, cfg);
    mp_json_key(j, "variables");
    mp_json_begin_array(j);
    for (i = 0; i < n_rows; i++) {

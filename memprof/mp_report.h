@@ -19,6 +19,17 @@
 
 #define MP_FORMAT_VERSION 1
 
+/* The simulated hierarchy, as the report describes it. */
+typedef struct {
+   uint32_t n_levels;
+   mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
+   uint32_t latency[MP_CACHE_MAX_LEVELS + 1];   /* cycles; [n_levels]: memory */
+   uint32_t cores, cores_per_socket;
+   const char *source;                          /* where the geometry came from */
+   const char *fallback_why;                    /* or NULL */
+   const mp_cache *cache;                       /* for the totals */
+} mp_report_cache;
+
 typedef struct {
    const char *tool_version;
    const char *command;          /* client command line */
@@ -29,21 +40,27 @@ typedef struct {
    uint32_t n_toggle_collect;
    uint64_t min_var_size;        /* bytes */
    const mp_stride *stride;      /* stride histograms, or NULL: absent */
+   const mp_report_cache *cache; /* cache simulation, or NULL: absent */
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */
 typedef struct {
    const mp_var *var;            /* the variable, or NULL for the fold */
    mp_counts c;
+   mp_cache_counts cache;        /* zero without a cache simulation */
    uint64_t lines, size;
    uint32_t n_threads;
 } mp_report_row;
 
 /* The rows to report (accessed variables, small ones folded), sorted by
-   accesses, descending, then by name; *n_out is their number.  The
-   caller frees the array with mp_free. */
+   estimated cycles when by_cycles, else by accesses, descending, then by
+   name; *n_out is their number.  The caller frees the array with
+   mp_free. */
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              uint32_t *n_out);
+                              int by_cycles, uint32_t *n_out);
+
+/* Level name: "L1", "L2", "L3". */
+const char *mp_report_level_name(uint32_t level);
 
 /* The whole document.  The caller frees it with mp_json_free. */
 mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg);

@@ -125,6 +125,7 @@ void mp_vars_free(mp_vars *vs)
       if (v->where) mp_free(v->where);
       if (v->named_by) mp_free(v->named_by);
       if (v->function) mp_free(v->function);
+      if (v->cache) mp_free(v->cache);
       mp_free(v->name);
       mp_free(v);
    }
@@ -412,6 +413,47 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
    note_lines(vs, v, e);
 }
 
+static mp_cache_counts *cache_counts(mp_var *v)
+{
+   if (!v->cache)
+      v->cache = mp_calloc("mp.vars.cache", 1, sizeof *v->cache);
+   return v->cache;
+}
+
+void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                          const mp_cache_outcome *o, uint32_t n_levels,
+                          const uint32_t *latency)
+{
+   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, e->var));
+   uint32_t k;
+   for (k = 0; k < n_levels; k++)
+      cc->writebacks[k] += o->writebacks[k];
+   /* Level k is reached when every level above it missed. */
+   for (k = 0; k < n_levels; k++) {
+      if (!o->missed[k]) {
+         cc->hits[k]++;
+         break;
+      }
+      cc->misses[k]++;
+      cc->cause[k][o->cause[k]]++;
+      lc->cache_misses[k]++;
+   }
+   cc->served[o->served_by]++;
+   cc->invalidations += o->invalidations;
+   cc->cycles += latency[o->served_by];
+   lc->cycles += latency[o->served_by];
+}
+
+void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
+                          uint64_t hits)
+{
+   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, owner));
+   cc->fills[level]++;
+   cc->fill_hits[level] += hits;
+   if (hits > 0)
+      cc->reused_fills[level]++;
+}
+
 void mp_vars_reset_counts(mp_vars *vs)
 {
    uint32_t i;
@@ -420,6 +462,8 @@ void mp_vars_reset_counts(mp_vars *vs)
       mp_memset(&v->c, 0, sizeof v->c);
       v->lines = 0;
       v->last_line_plus1 = 0;
+      if (v->cache)
+         mp_memset(v->cache, 0, sizeof *v->cache);
       v->last_tid = 0;
       v->n_threads = 0;
       mp_memset(v->threads, 0, sizeof v->threads);
@@ -431,6 +475,9 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(&vs->chunks[i][k].c, 0, sizeof(mp_counts));
          mp_memset(vs->chunks[i][k].stride_classes, 0,
                    sizeof vs->chunks[i][k].stride_classes);
+         mp_memset(vs->chunks[i][k].cache_misses, 0,
+                   sizeof vs->chunks[i][k].cache_misses);
+         vs->chunks[i][k].cycles = 0;
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));

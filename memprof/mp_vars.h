@@ -18,6 +18,7 @@
 #define MP_VARS_H
 
 #include "mp_event.h"
+#include "mp_cache.h"
 #include "mp_stride.h"
 
 typedef enum {
@@ -35,12 +36,30 @@ typedef struct {
    uint64_t read_bytes, write_bytes; /* bytes */
 } mp_counts;
 
+/* What the simulated cache hierarchy did for one variable (SPEC 5.4);
+   level k is 0-based, index n_levels of 'served' is memory. */
+typedef struct {
+   uint64_t hits[MP_CACHE_MAX_LEVELS];       /* accesses that reached level k and hit */
+   uint64_t misses[MP_CACHE_MAX_LEVELS];
+   uint64_t cause[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
+   uint64_t writebacks[MP_CACHE_MAX_LEVELS]; /* dirty evictions its accesses caused */
+   uint64_t fills[MP_CACHE_MAX_LEVELS];      /* lines its accesses filled, retired */
+   uint64_t reused_fills[MP_CACHE_MAX_LEVELS]; /* ... hit at least once before leaving */
+   uint64_t fill_hits[MP_CACHE_MAX_LEVELS];  /* hits on those lines while resident */
+   uint64_t served[MP_CACHE_MAX_LEVELS + 1]; /* accesses served by level k / memory */
+   uint64_t invalidations;                   /* other caches' copies its writes removed */
+   uint64_t cycles;                          /* estimated, from the latencies */
+} mp_cache_counts;
+
 /* Counts of one variable at one source location. */
 typedef struct mp_line_counts {
    uint32_t var, loc;
    mp_counts c;
    /* first-histogram stride classes of the accesses here (mp_stride) */
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
+   /* misses per cache level and estimated cycles of the accesses here */
+   uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
+   uint64_t cycles;
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 
@@ -64,6 +83,7 @@ typedef struct mp_var {
    uint32_t n_alloc_stack;
 
    mp_counts c;
+   mp_cache_counts *cache;   /* owned; NULL until simulated */
    uint64_t lines;           /* distinct cache lines touched (footprint) */
    uint64_t last_line_plus1; /* fast path of the footprint set; 0 = none */
    uint32_t last_tid;
@@ -101,6 +121,18 @@ mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc);
    footprint-set probe per line touched unless the line is the variable's
    previous one. */
 void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
+
+/* Accounts the cache outcome of access e (counted by mp_vars_access
+   before): latency[k] is the cost in cycles of an access served by
+   level k, latency[n_levels] of memory. */
+void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                          const mp_cache_outcome *o, uint32_t n_levels,
+                          const uint32_t *latency);
+
+/* A line filled by variable 'owner' left level 'level' of the cache
+   after 'hits' hits: the reuse factor's data (mp_cache's on_retire). */
+void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
+                          uint64_t hits);
 
 /* Calls fn on every per-location record, in no particular order. */
 void mp_vars_foreach_line(const mp_vars *vs,

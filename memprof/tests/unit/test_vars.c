@@ -257,14 +257,14 @@ START_TEST(test_report_rows_fold)
    touch(vs, s2, 5, 2);
    touch(vs, named, 1, 1);
 
-   rows = mp_report_rows(vs, 0, &n);
+   rows = mp_report_rows(vs, 0, 0, &n);
    ck_assert_uint_eq(n, 4);              /* unused is not reported */
    ck_assert_str_eq(rows[0].var->name, "big");
    ck_assert_str_eq(rows[1].var->name, "s1");
    ck_assert_str_eq(rows[3].var->name, "pool");
    free(rows);
 
-   rows = mp_report_rows(vs, 100, &n);   /* s1 and s2 fold; pool is named */
+   rows = mp_report_rows(vs, 100, 0, &n);   /* s1 and s2 fold; pool is named */
    ck_assert_uint_eq(n, 3);
    ck_assert_str_eq(rows[0].var->name, "big");
    ck_assert_ptr_null(rows[1].var);
@@ -272,6 +272,17 @@ START_TEST(test_report_rows_fold)
    ck_assert_uint_eq(rows[1].n_threads, 2);
    ck_assert_uint_eq(rows[1].size, 24);
    ck_assert_str_eq(rows[2].var->name, "pool");
+   free(rows);
+
+   /* By estimated cycles: s2's few accesses cost most. */
+   s2->cache = calloc(1, sizeof *s2->cache);
+   s2->cache->cycles = 1000;
+   big->cache = calloc(1, sizeof *big->cache);
+   big->cache->cycles = 80;
+   rows = mp_report_rows(vs, 0, 1, &n);
+   ck_assert_str_eq(rows[0].var->name, "s2");
+   ck_assert_str_eq(rows[1].var->name, "big");
+   ck_assert_uint_eq(rows[0].cache.cycles, 1000);
    free(rows);
    mp_vars_free(vs);
 }

@@ -1,0 +1,1078 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the multilevel cache hierarchy simulation.          ---*/
+/*---                                                   mp_cache.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Notes:
+   - Each level is set-associative with true LRU replacement, write-
+     allocate and write-back.  Sets = size / (assoc * line) must be a
+     power of two; a level with one set is fully associative.  A line's
+     set is its line number (address / line size) modulo the sets, as
+     in Cachegrind.
+   - All levels have the same line size: a fill moves one line through
+     the whole hierarchy (mixed sizes would need sectored lines).
+   - Levels are neither inclusive nor exclusive, like Cachegrind's: an
+     access goes to its core's L1; a miss there goes to that core's L2
+     instance, and so on down to memory.  Every level that missed is
+     filled, deepest first, as the data comes back.  A deeper level's
+     eviction never invalidates the levels above (no back-invalidation).
+   - Topology: level k has cores / shared_by[k] instances; core c uses
+     instance c / shared_by[k].  Sharing nests: shared_by[k+1] is a
+     multiple of shared_by[k], so all the cores of one instance use the
+     same instances below it.
+   - Write-back: a write dirties the line in L1 only.  A dirty line
+     evicted from level k counts one write-back at level k.  The write-
+     back is NOT an access of the next level (Cachegrind models no
+     write-backs, and this keeps hit and miss counts comparable with
+     its): it changes no LRU order and fills nothing.  It only marks the
+     line dirty in the nearest deeper level of the same core that holds
+     it (if none does, it went to memory), so that L2 and L3 count
+     write-backs too.  Lines still dirty at mp_cache_finish are not
+     counted.
+   - Coherence, a simplified write-invalidate protocol (MESI-like, with
+     a perfect snoop filter): a write by core c removes the line from
+     every instance, at every level, that c does not use: the other
+     cores' private caches and the other sockets' shared ones.  Each
+     copy removed is one invalidation, and is retired through
+     on_retire; a dirty copy is not written back (its data moves to the
+     writer, whose copy is dirty now).  Reads snoop nothing: a read may
+     fill a copy while another core holds the line dirty, without a
+     downgrade or a write-back.  A write hitting an L1 line that this
+     core made exclusive (its last write invalidated every other copy,
+     and no other L1 instance filled the line since) skips the search,
+     which would find nothing: that shortcut is exact.
+   - An access straddling lines touches each line in address order,
+     each one through the whole hierarchy.  A level counts one miss for
+     the access if any line missed it; the cause reported is the first
+     missing line's.  Only the lines that missed L1 go on to L2; that
+     differs from Cachegrind, which sends the whole access to LL when
+     either of its two lines missed D1 (rare, and tiny).
+   - Miss causes, per instance, tested in this order:
+     cold: the line was never in this instance.  A line enters an
+       instance only through an access by one of the instance's cores;
+       conversely an access by such a core reaches the instance, or
+       hits above it on a line that an earlier access brought through
+       it (sharing nests).  So "never in instance i" is "no core of i
+       accessed the line before", kept as one bit per (line, core):
+       a table indexed by line number, of ceil(active cores / 8) bytes
+       per line (1 byte up to 8 simulated cores in use), in chunks of
+       4096 lines made on first touch.  Memory: the footprint in lines
+       times those bytes, a 64th of the data touched with 64-byte
+       lines and one byte.
+     coherence: the line is in the instance's set of lines invalidated
+       there and not refilled since (a hash set; bounded by the
+       footprint, and usually small).
+     conflict: a fully-associative LRU cache with as many lines as the
+       instance, fed with the same stream of lines that reached the
+       instance (hits and misses alike; invalidations are not part of
+       the stream), would have hit.
+     capacity: otherwise.
+   - Reuse: each resident line remembers the owner tag of the access
+     that filled it and its hits since; on_retire reports them when the
+     line leaves (eviction, invalidation, mp_cache_finish).
+
+   Cost per access, for each line it touches:
+   - each level reached: one set lookup (assoc tag compares in a flat
+     array kept MRU first, as Cachegrind does) and the LRU shift; so a
+     level with a large associativity costs that much per access.
+   - each level reached with more than one set: one step of its fully-
+     associative shadow, an LRU list of nodes with a hash table line ->
+     node.  A hit in the real cache finds its node through a hint kept
+     in the way, with no hashing; only misses of the shadow hash.  The
+     shadow costs 16 bytes per line of the level plus a table of 2 to 4
+     slots of 4 bytes per line; levels with one set need no shadow
+     (their misses cannot be conflicts).
+   - an L1 miss: one look-up of the cold bits (the last chunk used is
+     remembered; else a hash probe).
+   - with more than one L1 instance: a write to a line not exclusive in
+     L1 looks the line up in every other instance whose cores have
+     touched it (the cold bits filter out the others); a read miss looks
+     it up in the other L1 instances whose cores have touched it, to end
+     their exclusivity.
+   - one indirect call per line retired, when on_retire is set.
+   Instances are allocated when the first of their cores accesses.
+*/
+#include "mp_cache.h"
+
+#define EMPTY       (~0ULL)       /* tag of an invalid way: line numbers are
+                                     below 2^61 since lines are >= 8 bytes */
+#define NIL         0xffffffffu   /* no shadow node */
+#define W_DIRTY     0x80000000u   /* way_meta.bits: written since the fill */
+#define W_EXCL      0x40000000u   /* L1 only: no other instance holds it */
+#define W_NODE      0x3fffffffu   /* shadow node of the line (a hint) */
+#define MAX_LINES   (1u << 30)    /* lines per level, so a node fits W_NODE */
+#define CHUNK_SHIFT 12            /* lines per chunk of cold bits: 4096 */
+#define CHUNK_LINES (1u << CHUNK_SHIFT)
+
+static char err_buf[192];
+
+/*------------------------------------------------------------*/
+/*--- Types                                                ---*/
+/*------------------------------------------------------------*/
+
+/* What a cache way knows besides its tag. */
+typedef struct {
+   uint64_t hits;     /* hits on the line at this level since its fill */
+   uint32_t owner;    /* caller's tag of the access that filled it */
+   uint32_t bits;     /* W_DIRTY | W_EXCL | shadow node */
+} way_meta;
+
+/* A set of line numbers: open addressing, linear probing, EMPTY free. */
+typedef struct {
+   uint64_t *key;
+   uint32_t cap;      /* slots, a power of two; 0 until the first add */
+   uint32_t n;        /* lines held, <= cap / 2 */
+   uint32_t shift;    /* 64 - log2(cap) */
+} lineset;
+
+/* The fully-associative LRU shadow of one instance, for the 3C split. */
+typedef struct {
+   uint64_t key;      /* line number */
+   uint32_t prev, next;   /* towards MRU / LRU; NIL at the ends */
+} fa_node;
+
+/* A slot of the shadow's hash table.  The hash doubles as a fingerprint
+   (probes compare it before reading the node) and gives the home slot
+   when deleting, so a probe touches the table alone. */
+typedef struct {
+   uint32_t hash;     /* fa_hash of the line */
+   uint32_t node;     /* node + 1; 0: free slot */
+} fa_slot;
+
+typedef struct {
+   fa_node *node;     /* cap nodes; [0, used) in use */
+   fa_slot *slot;     /* hash table */
+   uint32_t cap;      /* lines, = lines of the instance; 0: no shadow */
+   uint32_t used;
+   uint32_t head, tail;   /* MRU, LRU node */
+   uint32_t smask;    /* slots - 1; slots a power of two >= 2 * cap */
+   uint32_t hshift;   /* home slot = hash >> hshift */
+} fa_shadow;
+
+typedef struct {
+   uint64_t *tag;     /* sets * assoc line numbers, each set MRU first,
+                         EMPTY ways last; NULL until a core is active */
+   uint32_t *way;     /* parallel to tag: the way in the set holding the
+                         line, whose meta stays in place while the
+                         tags shift (less memory to move and touch) */
+   way_meta *meta;    /* by way */
+   fa_shadow fa;
+   lineset inval;     /* invalidated here and not refilled since */
+   uint8_t *cores;    /* cold-bit mask of the active cores using this
+                         instance (width bytes) */
+   uint32_t active;   /* active cores using this instance */
+} instance;
+
+typedef struct {
+   char name[16];
+   uint32_t sets, assoc, shared_by, n_inst;
+   uint64_t set_mask;  /* sets - 1 */
+   instance *inst;     /* n_inst */
+   mp_cache_totals tot;
+} level;
+
+/* Chunks of cold bits, keyed by line >> CHUNK_SHIFT. */
+typedef struct {
+   uint64_t id;       /* chunk number + 1; 0: free slot */
+   uint8_t *bits;     /* CHUNK_LINES * width bytes */
+} chunk_slot;
+
+struct mp_cache {
+   uint32_t n_levels, cores, line_shift;
+   level lv[MP_CACHE_MAX_LEVELS];
+   instance **path;    /* [core * n_levels + k]: the instance core uses at k */
+   int32_t *slot;      /* per core: its cold bit, -1 before its first access */
+   uint32_t n_slots;   /* cores active so far */
+   uint32_t width;     /* bytes of cold bits per line: width * 8 >= n_slots */
+
+   chunk_slot *chunks; /* hash table, power of two, <= half full */
+   uint32_t chunk_cap, n_chunks, chunk_shift;
+   uint64_t last_id;   /* last chunk used (id), a one-entry cache */
+   uint8_t *last_bits;
+
+   void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
+   void *retire_arg;
+   int finished;
+   uint64_t bytes;     /* metadata allocated */
+};
+
+/*------------------------------------------------------------*/
+/*--- Hashing and the line sets                            ---*/
+/*------------------------------------------------------------*/
+
+/* Fibonacci hashing: the top bits of line * 2^64/phi spread consecutive
+   lines (the common case) over the table. */
+static uint32_t hash_index(uint64_t x, uint32_t shift)
+{
+   return (uint32_t)((x * 0x9e3779b97f4a7c15ULL) >> shift);
+}
+
+static uint32_t log2_of(uint64_t pow2)
+{
+   uint32_t n = 0;
+   while ((1ULL << n) < pow2)
+      n++;
+   return n;
+}
+
+static void lineset_add(mp_cache *c, lineset *s, uint64_t line);
+
+static void lineset_grow(mp_cache *c, lineset *s)
+{
+   lineset old = *s;
+   uint32_t i;
+   s->cap = old.cap ? old.cap * 2 : 16;
+   s->shift = 64 - log2_of(s->cap);
+   s->n = 0;
+   s->key = mp_malloc("mp.cache.lineset", s->cap * sizeof(uint64_t));
+   for (i = 0; i < s->cap; i++)
+      s->key[i] = EMPTY;
+   c->bytes += (uint64_t)(s->cap - old.cap) * sizeof(uint64_t);
+   for (i = 0; i < old.cap; i++)
+      if (old.key[i] != EMPTY)
+         lineset_add(c, s, old.key[i]);
+   if (old.key)
+      mp_free(old.key);
+}
+
+static void lineset_add(mp_cache *c, lineset *s, uint64_t line)
+{
+   uint32_t i;
+   if (2 * (s->n + 1) > s->cap)
+      lineset_grow(c, s);
+   for (i = hash_index(line, s->shift); s->key[i] != EMPTY; i = (i + 1) & (s->cap - 1))
+      if (s->key[i] == line)
+         return;
+   s->key[i] = line;
+   s->n++;
+}
+
+/* Removes line; returns whether it was there.  Backward-shift deletion
+   keeps every probe sequence unbroken without tombstones. */
+static int lineset_remove(lineset *s, uint64_t line)
+{
+   uint32_t mask = s->cap - 1, i, j;
+   if (s->n == 0)
+      return 0;
+   for (i = hash_index(line, s->shift); s->key[i] != line; i = (i + 1) & mask)
+      if (s->key[i] == EMPTY)
+         return 0;
+   for (j = i;;) {
+      uint32_t home;
+      j = (j + 1) & mask;
+      if (s->key[j] == EMPTY)
+         break;
+      home = hash_index(s->key[j], s->shift);
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+         s->key[i] = s->key[j];
+         i = j;
+      }
+   }
+   s->key[i] = EMPTY;
+   s->n--;
+   return 1;
+}
+
+/*------------------------------------------------------------*/
+/*--- The fully-associative shadow                         ---*/
+/*------------------------------------------------------------*/
+
+static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines)
+{
+   uint64_t slots = 1;
+   while (slots < 2ULL * lines)
+      slots *= 2;
+   fa->cap = lines;
+   fa->used = 0;
+   fa->head = fa->tail = NIL;
+   fa->smask = (uint32_t)(slots - 1);
+   fa->hshift = 32 - log2_of(slots);
+   fa->node = mp_malloc("mp.cache.fa.1", lines * sizeof(fa_node));
+   fa->slot = mp_calloc("mp.cache.fa.2", slots, sizeof(fa_slot));
+   c->bytes += lines * sizeof(fa_node) + slots * sizeof(fa_slot);
+}
+
+static uint32_t fa_hash(uint64_t line)
+{
+   return hash_index(line, 32);
+}
+
+static uint32_t fa_find(const fa_shadow *fa, uint64_t line, uint32_t h)
+{
+   uint32_t i;
+   for (i = h >> fa->hshift; fa->slot[i].node; i = (i + 1) & fa->smask)
+      if (fa->slot[i].hash == h && fa->node[fa->slot[i].node - 1].key == line)
+         return fa->slot[i].node - 1;
+   return NIL;
+}
+
+static void fa_table_insert(fa_shadow *fa, uint32_t n, uint32_t h)
+{
+   uint32_t i = h >> fa->hshift;
+   while (fa->slot[i].node)
+      i = (i + 1) & fa->smask;
+   fa->slot[i].hash = h;
+   fa->slot[i].node = n + 1;
+}
+
+/* Backward-shift deletion, as lineset_remove. */
+static void fa_table_delete(fa_shadow *fa, uint32_t n)
+{
+   uint32_t i = fa_hash(fa->node[n].key) >> fa->hshift, j;
+   while (fa->slot[i].node != n + 1)
+      i = (i + 1) & fa->smask;
+   for (j = i;;) {
+      uint32_t home;
+      j = (j + 1) & fa->smask;
+      if (!fa->slot[j].node)
+         break;
+      home = fa->slot[j].hash >> fa->hshift;
+      if (((j - home) & fa->smask) >= ((j - i) & fa->smask)) {
+         fa->slot[i] = fa->slot[j];
+         i = j;
+      }
+   }
+   fa->slot[i].node = 0;
+}
+
+static void fa_unlink(fa_shadow *fa, uint32_t n)
+{
+   fa_node *x = &fa->node[n];
+   if (x->prev != NIL) fa->node[x->prev].next = x->next; else fa->head = x->next;
+   if (x->next != NIL) fa->node[x->next].prev = x->prev; else fa->tail = x->prev;
+}
+
+static void fa_push_front(fa_shadow *fa, uint32_t n)
+{
+   fa_node *x = &fa->node[n];
+   x->prev = NIL;
+   x->next = fa->head;
+   if (fa->head != NIL) fa->node[fa->head].prev = n; else fa->tail = n;
+   fa->head = n;
+}
+
+static void fa_touch(fa_shadow *fa, uint32_t n)
+{
+   if (fa->head != n) {
+      fa_unlink(fa, n);
+      fa_push_front(fa, n);
+   }
+}
+
+/* Brings a line known to be absent in, evicting the LRU one if full. */
+static uint32_t fa_insert(fa_shadow *fa, uint64_t line, uint32_t h)
+{
+   uint32_t n;
+   if (fa->used < fa->cap) {
+      n = fa->used++;
+   } else {
+      n = fa->tail;
+      fa_unlink(fa, n);
+      fa_table_delete(fa, n);
+   }
+   fa->node[n].key = line;
+   fa_table_insert(fa, n, h);
+   fa_push_front(fa, n);
+   return n;
+}
+
+/* One access of the shadow; returns whether it hit, and the line's node. */
+static int fa_access(fa_shadow *fa, uint64_t line, uint32_t *node)
+{
+   uint32_t h = fa_hash(line), n = fa_find(fa, line, h);
+   if (n != NIL) {
+      fa_touch(fa, n);
+      *node = n;
+      return 1;
+   }
+   *node = fa_insert(fa, line, h);
+   return 0;
+}
+
+/* The same, for a line resident in the real cache whose way remembers
+   the node it had in the shadow.  The node still holds the line, or the
+   shadow evicted it since: a line re-enters the shadow only through an
+   access reaching the instance, and every such access refreshes the
+   hint (a hit here, or the fill after a miss).  So no hashing is
+   needed to tell. */
+static uint32_t fa_access_hinted(fa_shadow *fa, uint64_t line, uint32_t hint)
+{
+   if (hint < fa->used && fa->node[hint].key == line) {
+      fa_touch(fa, hint);
+      return hint;
+   }
+   return fa_insert(fa, line, fa_hash(line));
+}
+
+/*------------------------------------------------------------*/
+/*--- Cold bits: which cores have accessed a line          ---*/
+/*------------------------------------------------------------*/
+
+static void chunk_table_grow(mp_cache *c)
+{
+   chunk_slot *old = c->chunks;
+   uint32_t old_cap = c->chunk_cap, i;
+   c->chunk_cap = old_cap ? old_cap * 2 : 64;
+   c->chunk_shift = 64 - log2_of(c->chunk_cap);
+   c->chunks = mp_calloc("mp.cache.chunks", c->chunk_cap, sizeof(chunk_slot));
+   c->bytes += (uint64_t)(c->chunk_cap - old_cap) * sizeof(chunk_slot);
+   for (i = 0; i < old_cap; i++) {
+      uint32_t j;
+      if (!old[i].id)
+         continue;
+      for (j = hash_index(old[i].id, c->chunk_shift); c->chunks[j].id;
+           j = (j + 1) & (c->chunk_cap - 1))
+         ;
+      c->chunks[j] = old[i];
+   }
+   if (old)
+      mp_free(old);
+}
+
+/* The cold bits of line (width bytes), made zero on first touch. */
+static uint8_t *cold_bits(mp_cache *c, uint64_t line)
+{
+   uint64_t id = (line >> CHUNK_SHIFT) + 1;
+   uint32_t off = (uint32_t)(line & (CHUNK_LINES - 1)) * c->width, i;
+   if (id == c->last_id)
+      return c->last_bits + off;
+   for (i = hash_index(id, c->chunk_shift); c->chunks[i].id;
+        i = (i + 1) & (c->chunk_cap - 1))
+      if (c->chunks[i].id == id)
+         goto found;
+   if (2 * (c->n_chunks + 1) > c->chunk_cap) {
+      chunk_table_grow(c);
+      for (i = hash_index(id, c->chunk_shift); c->chunks[i].id;
+           i = (i + 1) & (c->chunk_cap - 1))
+         ;
+   }
+   c->chunks[i].id = id;
+   c->chunks[i].bits = mp_calloc("mp.cache.cold", CHUNK_LINES, c->width);
+   c->n_chunks++;
+   c->bytes += (uint64_t)CHUNK_LINES * c->width;
+found:
+   c->last_id = id;
+   c->last_bits = c->chunks[i].bits;
+   return c->last_bits + off;
+}
+
+/* Whether any core of the instance has accessed the line. */
+static int touched_by(const uint8_t *bits, const instance *in, uint32_t width)
+{
+   uint32_t b;
+   for (b = 0; b < width; b++)
+      if (bits[b] & in->cores[b])
+         return 1;
+   return 0;
+}
+
+/* Doubles the bytes per line, when a core beyond width * 8 becomes
+   active: every chunk is respread in place, from the top down. */
+static void widen(mp_cache *c)
+{
+   uint32_t w = c->width, i, k, j;
+   for (i = 0; i < c->chunk_cap; i++) {
+      uint8_t *b;
+      int32_t l;
+      if (!c->chunks[i].id)
+         continue;
+      b = mp_realloc("mp.cache.cold", c->chunks[i].bits, (size_t)CHUNK_LINES * 2 * w);
+      for (l = CHUNK_LINES - 1; l >= 0; l--) {
+         for (j = w; j-- > 0;)
+            b[(uint32_t)l * 2 * w + j] = b[(uint32_t)l * w + j];
+         for (j = 0; j < w; j++)
+            b[(uint32_t)l * 2 * w + w + j] = 0;
+      }
+      c->chunks[i].bits = b;
+   }
+   c->bytes += (uint64_t)c->n_chunks * CHUNK_LINES * w;
+   for (k = 0; k < c->n_levels; k++)
+      for (i = 0; i < c->lv[k].n_inst; i++) {
+         instance *in = &c->lv[k].inst[i];
+         in->cores = mp_realloc("mp.cache.mask", in->cores, 2 * w);
+         mp_memset(in->cores + w, 0, w);
+      }
+   c->width = 2 * w;
+   c->last_id = 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Instances and sets                                   ---*/
+/*------------------------------------------------------------*/
+
+static void instance_alloc(mp_cache *c, level *lv, instance *in)
+{
+   uint64_t lines = (uint64_t)lv->sets * lv->assoc, i;
+   in->tag = mp_malloc("mp.cache.tag", lines * sizeof(uint64_t));
+   in->way = mp_malloc("mp.cache.way", lines * sizeof(uint32_t));
+   for (i = 0; i < lines; i++) {
+      in->tag[i] = EMPTY;
+      in->way[i] = (uint32_t)(i % lv->assoc);
+   }
+   in->meta = mp_calloc("mp.cache.meta", lines, sizeof(way_meta));
+   c->bytes += lines * (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(way_meta));
+   if (lv->sets > 1)
+      fa_init(c, &in->fa, (uint32_t)lines);
+}
+
+/* Gives core its cold bit at its first access, and makes the instances
+   it uses. */
+static void activate_core(mp_cache *c, uint32_t core)
+{
+   uint32_t s, k;
+   if (c->n_slots == c->width * 8)
+      widen(c);
+   s = c->n_slots++;
+   c->slot[core] = (int32_t)s;
+   for (k = 0; k < c->n_levels; k++) {
+      instance *in = c->path[core * c->n_levels + k];
+      if (!in->tag)
+         instance_alloc(c, &c->lv[k], in);
+      in->cores[s >> 3] |= (uint8_t)(1u << (s & 7));
+      in->active++;
+   }
+}
+
+/* One set of one instance: ranks 0..assoc-1 in LRU order, MRU first. */
+typedef struct {
+   uint64_t *tag;     /* by rank */
+   uint32_t *way;     /* by rank: the way, which indexes meta */
+   way_meta *meta;    /* by way */
+   uint32_t assoc;
+} set_ref;
+
+static set_ref set_of(const level *lv, const instance *in, uint64_t line)
+{
+   uint64_t off = (line & lv->set_mask) * lv->assoc;
+   set_ref s;
+   s.tag = in->tag + off;
+   s.way = in->way + off;
+   s.meta = in->meta + off;
+   s.assoc = lv->assoc;
+   return s;
+}
+
+/* The rank of line in the set, -1 if absent. */
+static int find_rank(const set_ref *s, uint64_t line)
+{
+   uint32_t r;
+   for (r = 0; r < s->assoc; r++)
+      if (s->tag[r] == line)
+         return (int)r;
+   return -1;
+}
+
+static way_meta *meta_at(const set_ref *s, uint32_t rank)
+{
+   return &s->meta[s->way[rank]];
+}
+
+/* Moves rank r to the MRU end; ranks above shift down one. */
+static void to_front(const set_ref *s, uint32_t r)
+{
+   uint64_t t = s->tag[r];
+   uint32_t w = s->way[r];
+   for (; r > 0; r--) {
+      s->tag[r] = s->tag[r - 1];
+      s->way[r] = s->way[r - 1];
+   }
+   s->tag[0] = t;
+   s->way[0] = w;
+}
+
+/* Empties rank r: the ranks below move up, the freed way goes last. */
+static void remove_rank(const set_ref *s, uint32_t r)
+{
+   uint32_t w = s->way[r];
+   for (; r + 1 < s->assoc; r++) {
+      s->tag[r] = s->tag[r + 1];
+      s->way[r] = s->way[r + 1];
+   }
+   s->tag[s->assoc - 1] = EMPTY;
+   s->way[s->assoc - 1] = w;
+}
+
+static void retire(mp_cache *c, uint32_t k, const way_meta *m)
+{
+   if (c->on_retire)
+      c->on_retire(c->retire_arg, k, m->owner, m->hits);
+}
+
+/*------------------------------------------------------------*/
+/*--- One line through the hierarchy                       ---*/
+/*------------------------------------------------------------*/
+
+/* The line hit rank r of set s: it becomes MRU. */
+static void hit(instance *in, const set_ref *s, uint32_t r, uint64_t line)
+{
+   way_meta *m;
+   if (r > 0)
+      to_front(s, r);
+   m = meta_at(s, 0);
+   m->hits++;
+   if (in->fa.cap) {
+      uint32_t n = fa_access_hinted(&in->fa, line, m->bits & W_NODE);
+      m->bits = (m->bits & ~W_NODE) | n;
+   }
+}
+
+/* A dirty line left level from - 1 of core's path: mark it dirty in the
+   nearest deeper level holding it (not an access: no LRU change). */
+static void write_back(mp_cache *c, instance **path, uint32_t from, uint64_t line)
+{
+   uint32_t k;
+   for (k = from; k < c->n_levels; k++) {
+      set_ref s = set_of(&c->lv[k], path[k], line);
+      int r = find_rank(&s, line);
+      if (r >= 0) {
+         meta_at(&s, (uint32_t)r)->bits |= W_DIRTY;
+         return;
+      }
+   }
+}
+
+/* Puts line at the MRU end of its set at level k, evicting the LRU way. */
+static void fill(mp_cache *c, instance **path, uint32_t k, uint64_t line,
+                 uint32_t owner, uint32_t node, mp_cache_outcome *out)
+{
+   level *lv = &c->lv[k];
+   set_ref s = set_of(lv, path[k], line);
+   uint32_t last = s.assoc - 1;
+   way_meta *m = meta_at(&s, last);
+   if (s.tag[last] != EMPTY) {
+      retire(c, k, m);
+      if (m->bits & W_DIRTY) {
+         out->writebacks[k]++;
+         lv->tot.writebacks++;
+         write_back(c, path, k + 1, s.tag[last]);
+      }
+   }
+   s.tag[last] = line;
+   to_front(&s, last);
+   m->hits = 0;
+   m->owner = owner;
+   m->bits = node;
+}
+
+/* Core's write: removes the line from every instance core does not use
+   and whose cores have touched it; returns the copies removed. */
+static uint32_t invalidate_others(mp_cache *c, uint32_t core, uint64_t line,
+                                  const uint8_t *bits)
+{
+   uint32_t k, i, n = 0;
+   for (k = 0; k < c->n_levels; k++) {
+      level *lv = &c->lv[k];
+      uint32_t mine = core / lv->shared_by;
+      for (i = 0; i < lv->n_inst; i++) {
+         instance *in = &lv->inst[i];
+         set_ref s;
+         int r;
+         if (i == mine || !in->active || !touched_by(bits, in, c->width))
+            continue;
+         s = set_of(lv, in, line);
+         r = find_rank(&s, line);
+         if (r < 0)
+            continue;
+         retire(c, k, meta_at(&s, (uint32_t)r));
+         remove_rank(&s, (uint32_t)r);
+         lineset_add(c, &in->inval, line);
+         lv->tot.invalidations++;
+         n++;
+      }
+   }
+   return n;
+}
+
+/* Another L1 instance filled the line: core's copies are no longer the
+   only ones. */
+static void end_exclusive(mp_cache *c, uint32_t core, uint64_t line, const uint8_t *bits)
+{
+   level *lv = &c->lv[0];
+   uint32_t mine = core / lv->shared_by, i;
+   for (i = 0; i < lv->n_inst; i++) {
+      instance *in = &lv->inst[i];
+      set_ref s;
+      int r;
+      if (i == mine || !in->active || !touched_by(bits, in, c->width))
+         continue;
+      s = set_of(lv, in, line);
+      r = find_rank(&s, line);
+      if (r >= 0)
+         meta_at(&s, (uint32_t)r)->bits &= ~W_EXCL;
+   }
+}
+
+static uint8_t classify(mp_cache *c, instance *in, const uint8_t *bits,
+                        uint64_t line, int fa_hit)
+{
+   if (!touched_by(bits, in, c->width))
+      return MP_MISS_COLD;
+   if (in->inval.n && lineset_remove(&in->inval, line))
+      return MP_MISS_COHERENCE;
+   return fa_hit ? MP_MISS_CONFLICT : MP_MISS_CAPACITY;
+}
+
+static void access_line(mp_cache *c, instance **path, uint32_t core, uint64_t line,
+                        int is_write, uint32_t owner, mp_cache_outcome *out)
+{
+   uint32_t node[MP_CACHE_MAX_LEVELS];
+   int fa_hit[MP_CACHE_MAX_LEVELS];
+   uint8_t *bits = NULL;
+   uint32_t k, served, s;
+   set_ref l1;
+   way_meta *m0;
+
+   /* Find the level serving the line, stepping the shadows on the way.
+      Misses are classified afterwards: the prefetches issued at a miss
+      (the cold bits, the next level's set and shadow slot) then overlap
+      with the work of the levels in between. */
+   for (k = 0; k < c->n_levels; k++) {
+      instance *in = path[k];
+      set_ref st = set_of(&c->lv[k], in, line);
+      int r = find_rank(&st, line);
+      if (r >= 0) {
+         hit(in, &st, (uint32_t)r, line);
+         break;
+      }
+      if (k == 0) {
+         bits = cold_bits(c, line);
+         __builtin_prefetch(bits);
+      }
+      if (k + 1 < c->n_levels) {
+         set_ref nx = set_of(&c->lv[k + 1], path[k + 1], line);
+         const fa_shadow *fa = &path[k + 1]->fa;
+         __builtin_prefetch(nx.tag);
+         if (fa->cap)
+            __builtin_prefetch(&fa->slot[fa_hash(line) >> fa->hshift]);
+      }
+      node[k] = 0;
+      fa_hit[k] = in->fa.cap ? fa_access(&in->fa, line, &node[k]) : 0;
+   }
+   served = k;
+   if (served > out->served_by)
+      out->served_by = served;
+   for (k = 0; k < served; k++) {
+      uint8_t cause = classify(c, path[k], bits, line, fa_hit[k]);
+      if (!out->missed[k]) {
+         out->missed[k] = 1;
+         out->cause[k] = cause;
+      }
+   }
+   for (k = served; k-- > 0;)
+      fill(c, path, k, line, owner, node[k], out);
+
+   s = (uint32_t)c->slot[core];
+   if (served > 0)
+      bits[s >> 3] |= (uint8_t)(1u << (s & 7));
+
+   /* The line is MRU in core's L1 now. */
+   l1 = set_of(&c->lv[0], path[0], line);
+   m0 = meta_at(&l1, 0);
+   if (c->lv[0].n_inst > 1) {
+      if (is_write && !(m0->bits & W_EXCL)) {
+         if (!bits)
+            bits = cold_bits(c, line);
+         out->invalidations += invalidate_others(c, core, line, bits);
+         m0->bits |= W_EXCL;
+      } else if (!is_write && served > 0) {
+         end_exclusive(c, core, line, bits);
+      }
+   }
+   if (is_write)
+      m0->bits |= W_DIRTY;
+}
+
+/*------------------------------------------------------------*/
+/*--- The interface                                        ---*/
+/*------------------------------------------------------------*/
+
+void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
+                     int is_write, uint32_t owner, mp_cache_outcome *out)
+{
+   uint64_t line, last;
+   instance **path;
+   uint32_t k;
+
+   mp_assert(!c->finished && core < c->cores);
+   out->served_by = 0;
+   out->invalidations = 0;
+   for (k = 0; k < MP_CACHE_MAX_LEVELS; k++) {
+      out->missed[k] = 0;
+      out->cause[k] = MP_MISS_NONE;
+      out->writebacks[k] = 0;
+   }
+   if (c->slot[core] < 0)
+      activate_core(c, core);
+   path = c->path + core * c->n_levels;
+
+   line = addr >> c->line_shift;
+   last = size > 1 ? (addr + size - 1) >> c->line_shift : line;
+   if (last < line)   /* wrapped past the top of the address space */
+      last = EMPTY >> c->line_shift;
+   for (;;) {
+      access_line(c, path, core, line, is_write, owner, out);
+      if (line == last)
+         break;
+      line++;
+   }
+
+   for (k = 0; k < c->n_levels; k++) {
+      level *lv = &c->lv[k];
+      if (k > 0 && !out->missed[k - 1])
+         break;
+      lv->tot.accesses++;
+      if (out->missed[k]) {
+         lv->tot.misses++;
+         lv->tot.cause[out->cause[k]]++;
+      }
+   }
+}
+
+void mp_cache_finish(mp_cache *c)
+{
+   uint32_t k, i;
+   uint64_t w;
+   mp_assert(!c->finished);
+   c->finished = 1;
+   for (k = 0; k < c->n_levels; k++)
+      for (i = 0; i < c->lv[k].n_inst; i++) {
+         instance *in = &c->lv[k].inst[i];
+         uint64_t lines = (uint64_t)c->lv[k].sets * c->lv[k].assoc;
+         if (!in->tag)
+            continue;
+         /* In set order, each set MRU first. */
+         for (w = 0; w < lines; w++)
+            if (in->tag[w] != EMPTY)
+               retire(c, k, &in->meta[w - w % c->lv[k].assoc + in->way[w]]);
+      }
+}
+
+void mp_cache_get_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
+{
+   mp_assert(k < c->n_levels);
+   *t = c->lv[k].tot;
+}
+
+uint64_t mp_cache_bytes(const mp_cache *c)
+{
+   return c->bytes;
+}
+
+void mp_cache_free(mp_cache *c)
+{
+   uint32_t k, i;
+   for (k = 0; k < c->n_levels; k++) {
+      for (i = 0; i < c->lv[k].n_inst; i++) {
+         instance *in = &c->lv[k].inst[i];
+         if (in->tag) {
+            mp_free(in->tag);
+            mp_free(in->way);
+            mp_free(in->meta);
+         }
+         if (in->fa.node) {
+            mp_free(in->fa.node);
+            mp_free(in->fa.slot);
+         }
+         if (in->inval.key)
+            mp_free(in->inval.key);
+         mp_free(in->cores);
+      }
+      mp_free(c->lv[k].inst);
+   }
+   for (i = 0; i < c->chunk_cap; i++)
+      if (c->chunks[i].id)
+         mp_free(c->chunks[i].bits);
+   mp_free(c->chunks);
+   mp_free(c->path);
+   mp_free(c->slot);
+   mp_free(c);
+}
+
+/*------------------------------------------------------------*/
+/*--- Configuration                                        ---*/
+/*------------------------------------------------------------*/
+
+static const char *fail(const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   mp_vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+   va_end(ap);
+   return err_buf;
+}
+
+static void level_name(const mp_cache_cfg *cfg, uint32_t k, char name[16])
+{
+   const char *s = cfg->level[k].name;
+   uint32_t i;
+   if (!s) {
+      mp_snprintf(name, 16, "L%u", k + 1);
+      return;
+   }
+   for (i = 0; i < 15 && s[i]; i++)
+      name[i] = s[i];
+   name[i] = 0;
+}
+
+/* NULL if cfg is a hierarchy this file can simulate, else why not. */
+static const char *check_cfg(const mp_cache_cfg *cfg)
+{
+   uint32_t k;
+   if (cfg->n_levels < 1 || cfg->n_levels > MP_CACHE_MAX_LEVELS)
+      return fail("%u cache levels, expected 1 to %u", cfg->n_levels, MP_CACHE_MAX_LEVELS);
+   if (cfg->cores < 1 || cfg->cores > MP_CACHE_MAX_CORES)
+      return fail("%u cores, expected 1 to %u", cfg->cores, MP_CACHE_MAX_CORES);
+   for (k = 0; k < cfg->n_levels; k++) {
+      const mp_cache_level_cfg *L = &cfg->level[k];
+      char name[16], above[16];
+      uint64_t way_bytes, sets;
+      level_name(cfg, k, name);
+      if (k > 0)
+         level_name(cfg, k - 1, above);
+      if (L->size == 0)
+         return fail("%s: size 0, expected a nonzero size", name);
+      if (L->line == 0 || (L->line & (L->line - 1)))
+         return fail("%s: line size %u is not a power of two", name, L->line);
+      if (L->line < MP_CACHE_MIN_LINE)
+         return fail("%s: line size %u is below %u bytes", name, L->line, MP_CACHE_MIN_LINE);
+      if (k > 0 && L->line != cfg->level[0].line) {
+         char first[16];
+         level_name(cfg, 0, first);
+         return fail("%s: line size %u differs from %s's %u (all levels must have the same line size)",
+                     name, L->line, first, cfg->level[0].line);
+      }
+      if (L->assoc == 0)
+         return fail("%s: associativity 0, expected at least 1", name);
+      way_bytes = (uint64_t)L->assoc * L->line;
+      if (L->size % way_bytes)
+         return fail("%s: size %llu is not a multiple of assoc * line (%u * %u)",
+                     name, (unsigned long long)L->size, L->assoc, L->line);
+      sets = L->size / way_bytes;
+      if (sets & (sets - 1))
+         return fail("%s: %llu sets is not a power of two", name, (unsigned long long)sets);
+      if (L->size / L->line > MAX_LINES)
+         return fail("%s: %llu lines, at most %u supported", name,
+                     (unsigned long long)(L->size / L->line), MAX_LINES);
+      if (L->shared_by == 0)
+         return fail("%s: shared by 0 cores, expected at least 1", name);
+      if (cfg->cores % L->shared_by)
+         return fail("%s: shared by %u cores, which does not divide %u cores",
+                     name, L->shared_by, cfg->cores);
+      if (k > 0 && L->shared_by % cfg->level[k - 1].shared_by)
+         return fail("%s: shared by %u cores, not a multiple of %s's %u (each %s must lie within one %s)",
+                     name, L->shared_by, above, cfg->level[k - 1].shared_by, above, name);
+   }
+   return NULL;
+}
+
+mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
+{
+   mp_cache *c;
+   uint32_t k, core;
+   const char *why = check_cfg(cfg);
+   if (why) {
+      *err = why;
+      return NULL;
+   }
+   c = mp_calloc("mp.cache.new.1", 1, sizeof *c);
+   c->n_levels = cfg->n_levels;
+   c->cores = cfg->cores;
+   c->line_shift = log2_of(cfg->level[0].line);
+   c->on_retire = cfg->on_retire;
+   c->retire_arg = cfg->retire_arg;
+   c->width = 1;
+   c->bytes = sizeof *c;
+   for (k = 0; k < c->n_levels; k++) {
+      const mp_cache_level_cfg *L = &cfg->level[k];
+      level *lv = &c->lv[k];
+      uint32_t i;
+      level_name(cfg, k, lv->name);
+      lv->assoc = L->assoc;
+      lv->sets = (uint32_t)(L->size / ((uint64_t)L->assoc * L->line));
+      lv->set_mask = lv->sets - 1;
+      lv->shared_by = L->shared_by;
+      lv->n_inst = c->cores / L->shared_by;
+      lv->inst = mp_calloc("mp.cache.new.2", lv->n_inst, sizeof(instance));
+      for (i = 0; i < lv->n_inst; i++)
+         lv->inst[i].cores = mp_calloc("mp.cache.mask", 1, c->width);
+      c->bytes += lv->n_inst * (sizeof(instance) + c->width);
+   }
+   c->path = mp_malloc("mp.cache.new.3", (size_t)c->cores * c->n_levels * sizeof(instance *));
+   c->slot = mp_malloc("mp.cache.new.4", c->cores * sizeof(int32_t));
+   for (core = 0; core < c->cores; core++) {
+      c->slot[core] = -1;
+      for (k = 0; k < c->n_levels; k++)
+         c->path[core * c->n_levels + k] = &c->lv[k].inst[core / c->lv[k].shared_by];
+   }
+   c->bytes += (uint64_t)c->cores * (c->n_levels * sizeof(instance *) + sizeof(int32_t));
+   chunk_table_grow(c);
+   return c;
+}
+
+/*------------------------------------------------------------*/
+/*--- Option parsing                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Reads decimal digits at *p; 0 if none or on overflow. */
+static int parse_u64(const char **p, uint64_t *v)
+{
+   const char *s = *p;
+   uint64_t x = 0;
+   if (*s < '0' || *s > '9')
+      return 0;
+   for (; *s >= '0' && *s <= '9'; s++) {
+      uint32_t d = (uint32_t)(*s - '0');
+      if (x > (~0ULL - d) / 10)
+         return 0;
+      x = x * 10 + d;
+   }
+   *p = s;
+   *v = x;
+   return 1;
+}
+
+int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char **err)
+{
+   const char *p = spec;
+   uint64_t size, assoc, line, mult = 1;
+   char shown[41];
+   uint32_t i;
+
+   if (mp_strcmp(spec, "none") == 0) {
+      out->size = 0;
+      out->assoc = 0;
+      out->line = 0;
+      return 0;
+   }
+   if (!parse_u64(&p, &size))
+      goto bad;
+   if (*p == 'k' || *p == 'K') { mult = 1024; p++; }
+   else if (*p == 'm' || *p == 'M') { mult = 1024 * 1024; p++; }
+   if (size > ~0ULL / mult)
+      goto bad;
+   size *= mult;
+   if (*p != ',')
+      goto bad;
+   p++;
+   if (!parse_u64(&p, &assoc) || *p != ',')
+      goto bad;
+   p++;
+   if (!parse_u64(&p, &line) || *p != 0)
+      goto bad;
+   if (assoc > 0xffffffffULL || line > 0xffffffffULL)
+      goto bad;
+   out->size = size;
+   out->assoc = (uint32_t)assoc;
+   out->line = (uint32_t)line;
+   return 0;
+
+bad:
+   for (i = 0; i < 40 && spec[i]; i++)
+      shown[i] = spec[i];
+   shown[i] = 0;
+   *err = fail("'%s%s' is not a cache geometry: expected size,assoc,line "
+               "(e.g. 32k,8,64) or none", shown, spec[i] ? "..." : "");
+   return -1;
+}

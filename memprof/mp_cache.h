@@ -1,0 +1,120 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the multilevel cache hierarchy simulation.          ---*/
+/*---                                                   mp_cache.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   One to three levels of set-associative LRU caches, write-allocate,
+   write-back, per-core private or shared instances, with simplified
+   write-invalidate coherence between instances (SPEC 5.4).  Each
+   access returns where it was served from, which levels it missed and
+   why (cold / capacity / conflict / coherence), the write-backs and
+   the invalidations it caused; the caller attributes them to the
+   accessing variable.  For the reuse factor, the engine reports every
+   line leaving a cache (eviction, invalidation, end of run) with the
+   owner tag of the access that filled it and its hits since the fill.
+
+   The model and its cost per access are described in the "Notes:" at
+   the top of mp_cache.c.  No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_CACHE_H
+#define MP_CACHE_H
+
+#include "mp_platform.h"
+
+#define MP_CACHE_MAX_LEVELS 3
+#define MP_CACHE_MAX_CORES  1024
+#define MP_CACHE_MIN_LINE   8      /* bytes */
+
+typedef struct {
+   const char *name;     /* "L1", ... for messages; NULL: "L<k+1>"; copied */
+   uint64_t size;        /* bytes; nonzero */
+   uint32_t assoc;       /* ways per set; size/line makes it fully associative */
+   uint32_t line;        /* bytes per line: a power of two >= MP_CACHE_MIN_LINE,
+                            the same at every level */
+   uint32_t shared_by;   /* cores per instance: 1 private, = cores one shared
+                            cache; divides cores, and is a multiple of the
+                            level above's (an instance lies within one
+                            instance of every deeper level) */
+} mp_cache_level_cfg;
+
+typedef struct {
+   uint32_t n_levels;                          /* 1..MP_CACHE_MAX_LEVELS */
+   mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
+   uint32_t cores;                             /* 1..MP_CACHE_MAX_CORES */
+   /* Called once per fill of a line, when the line leaves the cache
+      instance (eviction, invalidation, mp_cache_finish): level is
+      0-based, owner the tag of the access that filled it, hits the
+      hits on the line at that level since that fill.  May be NULL. */
+   void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
+   void *retire_arg;
+} mp_cache_cfg;
+
+typedef enum {
+   MP_MISS_NONE,
+   MP_MISS_COLD,        /* the line was never in this cache instance */
+   MP_MISS_CAPACITY,    /* a fully-associative LRU cache of the same size
+                           would have missed too */
+   MP_MISS_CONFLICT,    /* ... would have hit */
+   MP_MISS_COHERENCE,   /* the line was invalidated here by another
+                           core's write and not refilled since */
+   MP_MISS_N_CAUSES
+} mp_miss_cause;
+
+/* What one access did.  For an access straddling lines, a level counts
+   one miss if any of its lines missed there (as Cachegrind counts). */
+typedef struct {
+   uint32_t served_by;      /* deepest level any line reached: 0..n_levels-1,
+                               n_levels = memory */
+   uint8_t  missed[MP_CACHE_MAX_LEVELS];     /* 1 if some line missed level k */
+   uint8_t  cause[MP_CACHE_MAX_LEVELS];      /* mp_miss_cause of the first line
+                                                missing level k, else NONE */
+   uint32_t writebacks[MP_CACHE_MAX_LEVELS]; /* dirty lines evicted from level k */
+   uint32_t invalidations;  /* copies removed from other cores' caches */
+} mp_cache_outcome;
+
+/* Totals of one level over all its instances, summed from the outcomes
+   (accesses and misses count accesses, not lines, as Cachegrind). */
+typedef struct {
+   uint64_t accesses;        /* accesses that reached the level */
+   uint64_t misses;          /* ... and missed it */
+   uint64_t cause[MP_MISS_N_CAUSES];  /* misses by cause; [MP_MISS_NONE] is 0 */
+   uint64_t writebacks;      /* dirty lines evicted from the level */
+   uint64_t invalidations;   /* copies invalidated at the level */
+} mp_cache_totals;
+
+typedef struct mp_cache mp_cache;
+
+/* Builds the hierarchy, empty.  On a bad configuration returns NULL and
+   sets *err to a one-line message naming the level and the problem
+   ("L2: 3 sets is not a power of two"); the message lives in a static
+   buffer, valid until the next call of this file's functions. */
+mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err);
+
+/* Simulates one access of size bytes at addr by core (< cores); size 0
+   counts as 1.  owner is the caller's tag (a variable id) remembered by
+   the lines this access fills.  Fills *out. */
+void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
+                     int is_write, uint32_t owner, mp_cache_outcome *out);
+
+/* Ends the run: retires every resident line through on_retire (dirty
+   lines are not counted as write-backs).  No access may follow. */
+void mp_cache_finish(mp_cache *c);
+
+void mp_cache_free(mp_cache *c);
+
+/* Per-level totals so far (level 0-based, < n_levels). */
+void mp_cache_get_totals(const mp_cache *c, uint32_t level, mp_cache_totals *t);
+
+/* Bytes of metadata allocated, for -v statistics and tests. */
+uint64_t mp_cache_bytes(const mp_cache *c);
+
+/* Parses "size,assoc,line" (size in bytes, optionally with a k/K or m/M
+   suffix; assoc and line plain numbers) into out->size, assoc and line,
+   or "none" into zeros.  Only the syntax is checked here; mp_cache_new
+   checks the geometry.  out->name and shared_by are left alone.
+   Returns 0, or -1 with *err set as for mp_cache_new. */
+int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char **err);
+
+#endif /* MP_CACHE_H */

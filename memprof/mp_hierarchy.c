@@ -1,0 +1,134 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the simulated machine: caches, cores, latencies.    ---*/
+/*---                                                mp_hierarchy.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Builds the cache hierarchy (mp_cache) from the options, or from the
+   host's caches (mp_hostcache) where an option is not given, checks it
+   before the client runs, and maps threads to cores: thread t (numbered
+   from 1 in creation order) runs on core (t - 1) mod cores unless
+   --thread-map says otherwise.
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+
+#include "mp_clo.h"
+#include "mp_hostcache.h"
+#include "mp_hierarchy.h"
+
+mp_hierarchy mp_g_hier;
+static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
+
+static void bad_cache_option(const HChar *opt, const HChar *value, const HChar *why)
+{
+   VG_(fmsg)("Bad option: %s%s%s\n", opt, value ? "=" : "", value ? value : "");
+   VG_(fmsg)("%s\n", why);
+   VG_(fmsg)("Use --help for more information or consult the user manual.\n");
+   VG_(exit)(1);
+}
+
+static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
+{
+   mp_vars_cache_retire(mp_g_vars, level, owner, hits);
+}
+
+/* Level k's geometry from --L<k+1>= if given, else the host's; False if
+   the level is absent ("none", or the host has no such level). */
+static Bool level_geometry(UInt k, const mp_host_caches *host,
+                           mp_cache_level_cfg *l, Bool *from_option)
+{
+   static const HChar *const opts[3] = { "--L1", "--L2", "--L3" };
+   const char *err;
+   VG_(memset)(l, 0, sizeof *l);
+   *from_option = mp_clo_level[k] != NULL;
+   if (mp_clo_level[k]) {
+      if (mp_cache_parse_level(mp_clo_level[k], l, &err) != 0)
+         bad_cache_option(opts[k], mp_clo_level[k], err);
+      return l->size != 0;
+   }
+   if (k >= host->n_levels)
+      return False;
+   l->size = host->level[k].size;
+   l->assoc = host->level[k].assoc;
+   l->line = host->level[k].line;
+   return True;
+}
+
+void mp_hierarchy_init(void)
+{
+   mp_host_caches host;
+   mp_cache_cfg cfg;
+   mp_hierarchy *h = &mp_g_hier;
+   UInt k, any_option = 0;
+   const char *err;
+
+   VG_(memset)(h, 0, sizeof *h);
+   mp_host_caches_detect(&host);
+   h->cores = mp_clo_cores ? (UInt)mp_clo_cores : host.cpus;
+   h->cores_per_socket = mp_clo_cores_per_socket ? (UInt)mp_clo_cores_per_socket
+                                                  : h->cores;
+   if (h->cores % h->cores_per_socket != 0)
+      bad_cache_option("--cores-per-socket", NULL,
+                       "the number of cores must be a multiple of the cores per socket");
+   for (k = 0; k < MP_MAX_THREAD_MAP && k < (UInt)mp_clo_n_thread_map; k++)
+      if (mp_clo_thread_map[k][1] >= h->cores)
+         bad_cache_option("--thread-map", NULL, "a core number is not below --cores");
+
+   VG_(memset)(&cfg, 0, sizeof cfg);
+   for (k = 0; k < 3; k++) {
+      mp_cache_level_cfg l;
+      Bool from_option;
+      if (!level_geometry(k, &host, &l, &from_option)) {
+         if (k == 0)
+            bad_cache_option("--L1", mp_clo_level[0], "the L1 cannot be none");
+         break;
+      }
+      any_option |= from_option;
+      l.shared_by = k == 0 ? 1
+                  : k == 1 ? (mp_clo_L2_shared_by ? (UInt)mp_clo_L2_shared_by : 1)
+                  : (mp_clo_L3_shared_by ? (UInt)mp_clo_L3_shared_by : h->cores_per_socket);
+      cfg.level[cfg.n_levels++] = l;
+   }
+   /* A level below a missing one is not simulated either (--L2=none). */
+   cfg.cores = h->cores;
+   cfg.on_retire = retire;
+   h->n_levels = cfg.n_levels;
+   for (k = 0; k < cfg.n_levels; k++)
+      h->level[k] = cfg.level[k];
+   for (k = 0; k < cfg.n_levels; k++)
+      h->latency[k] = mp_clo_latency[k];
+   h->latency[cfg.n_levels] = mp_clo_latency[3];   /* memory */
+   h->source = any_option ? (host.n_levels ? "options and host" : "options")
+                          : host.source;
+   h->fallback_why = any_option ? NULL : host.why;
+   built_cfg = cfg;
+   h->cache = mp_cache_new(&cfg, &err);
+   if (!h->cache)
+      bad_cache_option("--L1/--L2/--L3/--cores/--L2-shared-by/--L3-shared-by",
+                       NULL, err);
+}
+
+void mp_hierarchy_reset(void)
+{
+   const char *err;
+   if (!mp_g_hier.cache)
+      return;
+   mp_cache_free(mp_g_hier.cache);
+   mp_g_hier.cache = mp_cache_new(&built_cfg, &err);
+   tl_assert(mp_g_hier.cache != NULL);   /* it was built once already */
+}
+
+UInt mp_hierarchy_core_of(UInt thread)
+{
+   Int i;
+   for (i = 0; i < mp_clo_n_thread_map; i++)
+      if (mp_clo_thread_map[i][0] == thread)
+         return mp_clo_thread_map[i][1];
+   return (thread - 1) % mp_g_hier.cores;
+}

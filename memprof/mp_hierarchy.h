@@ -1,0 +1,35 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the simulated machine: caches, cores, latencies.    ---*/
+/*---                                                mp_hierarchy.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+*/
+#ifndef MP_HIERARCHY_H
+#define MP_HIERARCHY_H
+
+#include "mp_tool.h"
+
+typedef struct {
+   mp_cache *cache;                 /* NULL with --cache-sim=no */
+   UInt n_levels;
+   mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
+   UInt latency[MP_CACHE_MAX_LEVELS + 1];  /* cycles; [n_levels]: memory */
+   UInt cores, cores_per_socket;
+   const HChar *source;             /* where the geometry came from */
+   const HChar *fallback_why;       /* why the host's was not used, or NULL */
+} mp_hierarchy;
+
+extern mp_hierarchy mp_g_hier;
+
+/* Builds the hierarchy from the options and the host; a bad geometry
+   exits 1 with a message naming the option, before the client runs. */
+void mp_hierarchy_init(void);
+
+/* Empties the caches and their totals (a forked child starts cold). */
+void mp_hierarchy_reset(void);
+
+/* The core thread number 'thread' (1-based, creation order) runs on. */
+UInt mp_hierarchy_core_of(UInt thread);
+
+#endif /* MP_HIERARCHY_H */

@@ -1,0 +1,924 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_cache against a brute-force reference written here
+   independently: a list per set, a plain MRU-first list for the
+   fully-associative shadow, plain lists of the lines ever filled and of
+   the lines invalidated per cache instance, linear searches everywhere,
+   and an invalidation search of every other instance on every write.
+   Random traces over several geometries and topologies must give the
+   same outcome on every access, the same totals and the same retire
+   counts; crafted traces check the numbers by hand. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mp_cache.h"
+
+#define N_OWNERS 8
+
+/*------------------------------------------------------------*/
+/*--- Retire counts, shared by engine and reference        ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   uint64_t bad;                    /* calls with a level or owner out of range */
+   uint64_t retired[3][N_OWNERS];   /* fills that ended */
+   uint64_t reused[3][N_OWNERS];    /* ... with at least one hit */
+   uint64_t hits[3][N_OWNERS];      /* hits summed over those fills */
+} retire_counts;
+
+static void count_retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
+{
+   retire_counts *r = arg;
+   /* No ck_assert here: Check logs every passing assertion, and this
+      runs millions of times. */
+   if (level >= 3 || owner >= N_OWNERS) {
+      r->bad++;
+      return;
+   }
+   r->retired[level][owner]++;
+   r->reused[level][owner] += hits > 0;
+   r->hits[level][owner] += hits;
+}
+
+/*------------------------------------------------------------*/
+/*--- The reference                                        ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   uint64_t line;
+   int dirty;
+   uint32_t owner;
+   uint64_t hits;
+} rway;
+
+typedef struct {
+   rway *ways;          /* sets * assoc; set s holds n[s] ways, MRU first */
+   uint32_t *n;
+   uint64_t *fa;        /* MRU first, fa_n of at most fa_cap */
+   uint32_t fa_n, fa_cap;
+   uint64_t *seen;      /* every line ever filled here */
+   size_t n_seen;
+   uint64_t *inval;     /* invalidated here and not refilled since */
+   size_t n_inval;
+} rinst;
+
+typedef struct {
+   uint32_t n_levels, cores, line;
+   uint32_t sets[3], assoc[3], shared[3], n_inst[3];
+   rinst *inst[3];
+   mp_cache_totals tot[3];
+   retire_counts rc;
+   int fifo;            /* deliberately broken: no LRU update on a hit */
+} ref;
+
+static int list_has(const uint64_t *l, size_t n, uint64_t x)
+{
+   size_t i;
+   for (i = 0; i < n; i++)
+      if (l[i] == x)
+         return 1;
+   return 0;
+}
+
+static void list_add(uint64_t **l, size_t *n, uint64_t x)
+{
+   if ((*n & (*n - 1)) == 0)   /* capacity: the next power of two */
+      *l = realloc(*l, (*n ? 2 * *n : 1) * sizeof(uint64_t));
+   (*l)[(*n)++] = x;
+}
+
+static int list_remove(uint64_t *l, size_t *n, uint64_t x)
+{
+   size_t i;
+   for (i = 0; i < *n; i++)
+      if (l[i] == x) {
+         l[i] = l[--*n];
+         return 1;
+      }
+   return 0;
+}
+
+static void ref_init(ref *r, const mp_cache_cfg *cfg)
+{
+   uint32_t k, i;
+   memset(r, 0, sizeof *r);
+   r->n_levels = cfg->n_levels;
+   r->cores = cfg->cores;
+   r->line = cfg->level[0].line;
+   for (k = 0; k < r->n_levels; k++) {
+      const mp_cache_level_cfg *L = &cfg->level[k];
+      r->assoc[k] = L->assoc;
+      r->sets[k] = (uint32_t)(L->size / L->line / L->assoc);
+      r->shared[k] = L->shared_by;
+      r->n_inst[k] = r->cores / L->shared_by;
+      r->inst[k] = calloc(r->n_inst[k], sizeof(rinst));
+      for (i = 0; i < r->n_inst[k]; i++) {
+         rinst *in = &r->inst[k][i];
+         in->ways = calloc((size_t)r->sets[k] * r->assoc[k], sizeof(rway));
+         in->n = calloc(r->sets[k], sizeof(uint32_t));
+         in->fa_cap = r->sets[k] * r->assoc[k];
+         in->fa = calloc(in->fa_cap, sizeof(uint64_t));
+      }
+   }
+}
+
+static void ref_free(ref *r)
+{
+   uint32_t k, i;
+   for (k = 0; k < r->n_levels; k++) {
+      for (i = 0; i < r->n_inst[k]; i++) {
+         rinst *in = &r->inst[k][i];
+         free(in->ways); free(in->n); free(in->fa); free(in->seen); free(in->inval);
+      }
+      free(r->inst[k]);
+   }
+}
+
+static rinst *ref_inst(ref *r, uint32_t k, uint32_t core)
+{
+   return &r->inst[k][core / r->shared[k]];
+}
+
+static rway *ref_set(ref *r, uint32_t k, rinst *in, uint64_t line, uint32_t **n)
+{
+   uint32_t s = (uint32_t)(line % r->sets[k]);
+   *n = &in->n[s];
+   return &in->ways[(size_t)s * r->assoc[k]];
+}
+
+static int ref_find(ref *r, uint32_t k, rinst *in, uint64_t line)
+{
+   uint32_t *n, w;
+   rway *set = ref_set(r, k, in, line, &n);
+   for (w = 0; w < *n; w++)
+      if (set[w].line == line)
+         return (int)w;
+   return -1;
+}
+
+static void ref_retire(ref *r, uint32_t k, const rway *x)
+{
+   count_retire(&r->rc, k, x->owner, x->hits);
+}
+
+/* An LRU fully-associative cache; returns whether it hit. */
+static int ref_fa(rinst *in, uint64_t line)
+{
+   uint32_t i, j;
+   for (i = 0; i < in->fa_n; i++)
+      if (in->fa[i] == line)
+         break;
+   int hit = i < in->fa_n;
+   if (!hit)
+      i = in->fa_n < in->fa_cap ? in->fa_n++ : in->fa_cap - 1;
+   for (j = i; j > 0; j--)
+      in->fa[j] = in->fa[j - 1];
+   in->fa[0] = line;
+   return hit;
+}
+
+static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
+                     uint32_t owner, mp_cache_outcome *out)
+{
+   uint32_t k, served;
+   for (k = 0; k < r->n_levels; k++) {
+      rinst *in = ref_inst(r, k, core);
+      int fa_hit = ref_fa(in, line);
+      int w = ref_find(r, k, in, line);
+      uint8_t cause;
+      if (w >= 0) {
+         uint32_t *n;
+         rway *set = ref_set(r, k, in, line, &n), x = set[w];
+         if (!r->fifo || k > 0) {
+            memmove(&set[1], &set[0], (size_t)w * sizeof(rway));
+            set[0] = x;
+            set[0].hits++;
+         } else {
+            set[w].hits++;
+         }
+         break;
+      }
+      if (!list_has(in->seen, in->n_seen, line))
+         cause = MP_MISS_COLD;
+      else if (list_remove(in->inval, &in->n_inval, line))
+         cause = MP_MISS_COHERENCE;
+      else
+         cause = fa_hit ? MP_MISS_CONFLICT : MP_MISS_CAPACITY;
+      if (!out->missed[k]) {
+         out->missed[k] = 1;
+         out->cause[k] = cause;
+      }
+   }
+   served = k;
+   if (served > out->served_by)
+      out->served_by = served;
+   /* Fill the levels that missed, deepest first. */
+   while (k-- > 0) {
+      rinst *in = ref_inst(r, k, core);
+      uint32_t *n;
+      rway *set = ref_set(r, k, in, line, &n);
+      if (*n == r->assoc[k]) {
+         rway *v = &set[*n - 1];
+         ref_retire(r, k, v);
+         if (v->dirty) {
+            uint32_t m;
+            out->writebacks[k]++;
+            r->tot[k].writebacks++;
+            for (m = k + 1; m < r->n_levels; m++) {
+               rinst *lower = ref_inst(r, m, core);
+               int w = ref_find(r, m, lower, v->line);
+               if (w >= 0) {
+                  uint32_t *n2;
+                  ref_set(r, m, lower, v->line, &n2)[w].dirty = 1;
+                  break;
+               }
+            }
+         }
+         (*n)--;
+      }
+      memmove(&set[1], &set[0], *n * sizeof(rway));
+      set[0] = (rway){ line, 0, owner, 0 };
+      (*n)++;
+      if (!list_has(in->seen, in->n_seen, line))
+         list_add(&in->seen, &in->n_seen, line);
+   }
+   if (is_write) {
+      uint32_t i;
+      rinst *l1 = ref_inst(r, 0, core);
+      uint32_t *n;
+      ref_set(r, 0, l1, line, &n)[ref_find(r, 0, l1, line)].dirty = 1;
+      for (k = 0; k < r->n_levels; k++)
+         for (i = 0; i < r->n_inst[k]; i++) {
+            rinst *in = &r->inst[k][i];
+            int w;
+            if (in == ref_inst(r, k, core) || (w = ref_find(r, k, in, line)) < 0)
+               continue;
+            rway *set = ref_set(r, k, in, line, &n);
+            ref_retire(r, k, &set[w]);
+            memmove(&set[w], &set[w + 1], (*n - (uint32_t)w - 1) * sizeof(rway));
+            (*n)--;
+            if (!list_has(in->inval, in->n_inval, line))
+               list_add(&in->inval, &in->n_inval, line);
+            r->tot[k].invalidations++;
+            out->invalidations++;
+         }
+   }
+}
+
+static void ref_access(ref *r, uint32_t core, uint64_t addr, uint32_t size,
+                       int is_write, uint32_t owner, mp_cache_outcome *out)
+{
+   uint64_t l, first = addr / r->line, last = (addr + (size ? size : 1) - 1) / r->line;
+   uint32_t k;
+   memset(out, 0, sizeof *out);
+   for (l = first; l <= last; l++)
+      ref_line(r, core, l, is_write, owner, out);
+   for (k = 0; k < r->n_levels && out->served_by >= k; k++) {
+      r->tot[k].accesses++;
+      if (out->served_by > k) {
+         r->tot[k].misses++;
+         r->tot[k].cause[out->cause[k]]++;
+      }
+   }
+}
+
+static void ref_finish(ref *r)
+{
+   uint32_t k, i, s, w;
+   for (k = 0; k < r->n_levels; k++)
+      for (i = 0; i < r->n_inst[k]; i++)
+         for (s = 0; s < r->sets[k]; s++)
+            for (w = 0; w < r->inst[k][i].n[s]; w++)
+               ref_retire(r, k, &r->inst[k][i].ways[(size_t)s * r->assoc[k] + w]);
+}
+
+/*------------------------------------------------------------*/
+/*--- Configurations and traces                            ---*/
+/*------------------------------------------------------------*/
+
+static mp_cache_level_cfg lvl(uint64_t size, uint32_t assoc, uint32_t line, uint32_t shared_by)
+{
+   mp_cache_level_cfg L = { NULL, size, assoc, line, shared_by };
+   return L;
+}
+
+static mp_cache_cfg cfg1(uint32_t cores, mp_cache_level_cfg a)
+{
+   mp_cache_cfg c;
+   memset(&c, 0, sizeof c);
+   c.n_levels = 1; c.cores = cores; c.level[0] = a;
+   return c;
+}
+
+static mp_cache_cfg cfg2(uint32_t cores, mp_cache_level_cfg a, mp_cache_level_cfg b)
+{
+   mp_cache_cfg c = cfg1(cores, a);
+   c.n_levels = 2; c.level[1] = b;
+   return c;
+}
+
+static mp_cache_cfg cfg3(uint32_t cores, mp_cache_level_cfg a, mp_cache_level_cfg b,
+                         mp_cache_level_cfg d)
+{
+   mp_cache_cfg c = cfg2(cores, a, b);
+   c.n_levels = 3; c.level[2] = d;
+   return c;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return rng_state;
+}
+
+typedef struct {
+   uint32_t core;
+   uint64_t addr;
+   uint32_t size;
+   int is_write;
+   uint32_t owner;
+} acc;
+
+/* A trace mixing locality (recent addresses again), random lines over a
+   region larger than the caches, a small region every core writes
+   (coherence), unaligned accesses (straddles), runs of accesses on one
+   core with new cores appearing late (the engine widens its cold bits). */
+static acc *make_trace(uint64_t seed, size_t n, uint32_t cores, uint32_t line,
+                       uint64_t region_lines)
+{
+   static const uint32_t sizes[] = { 1, 2, 4, 8, 8, 8, 16, 32 };
+   acc *t = malloc(n * sizeof *t);
+   uint64_t recent[16] = { 0 }, seq[16] = { 0 };
+   uint32_t core = 0, run = 0, max_core = cores > 1 ? 1 : 0;
+   size_t i;
+   rng_state = seed;
+   for (i = 0; i < n; i++) {
+      uint64_t r = rng(), a;
+      if (run == 0) {
+         if (max_core + 1 < cores && rng() % 64 == 0)
+            max_core++;
+         core = (uint32_t)(rng() % (max_core + 1));
+         run = 1 + (uint32_t)(rng() % 40);
+      }
+      run--;
+      switch (r % 8) {
+      case 0: case 1: case 2:
+         a = recent[rng() % 16] + rng() % (2 * line);
+         break;
+      case 3:
+         a = (rng() % 8) * line + rng() % line;   /* shared hot lines */
+         break;
+      case 4: case 5:                             /* a stream per core */
+         a = seq[core % 16] = (seq[core % 16] + 8) % (region_lines * line);
+         break;
+      default:
+         a = (rng() % region_lines) * line + rng() % line;
+      }
+      if (rng() % 4 == 0)
+         recent[rng() % 16] = a & ~(uint64_t)7;
+      t[i].core = core;
+      t[i].size = sizes[rng() % 8];
+      t[i].addr = rng() % 4 ? a & ~(uint64_t)(t[i].size - 1) : a;
+      t[i].is_write = rng() % 10 < 3;
+      t[i].owner = (uint32_t)(rng() % N_OWNERS);
+   }
+   return t;
+}
+
+static int outcome_eq(const mp_cache_outcome *a, const mp_cache_outcome *b, uint32_t n_levels)
+{
+   uint32_t k;
+   if (a->served_by != b->served_by || a->invalidations != b->invalidations)
+      return 0;
+   for (k = 0; k < n_levels; k++)
+      if (a->missed[k] != b->missed[k] || a->cause[k] != b->cause[k]
+          || a->writebacks[k] != b->writebacks[k])
+         return 0;
+   return 1;
+}
+
+static void print_outcome(const char *who, const mp_cache_outcome *o)
+{
+   fprintf(stderr, "  %s: served %u missed %u%u%u cause %u%u%u wb %u,%u,%u inv %u\n", who,
+           o->served_by, o->missed[0], o->missed[1], o->missed[2], o->cause[0], o->cause[1],
+           o->cause[2], o->writebacks[0], o->writebacks[1], o->writebacks[2], o->invalidations);
+}
+
+/* Runs the trace through engine and reference; returns the number of
+   disagreements (accesses, totals, retire counts). */
+static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, size_t n, int fifo)
+{
+   retire_counts *rc = calloc(1, sizeof *rc);
+   ref *r = malloc(sizeof *r);
+   const char *err = NULL;
+   mp_cache *c;
+   uint64_t bad = 0, misses = 0, inv = 0, wb = 0, coh = 0, conf = 0, cold = 0, cap = 0;
+   size_t i;
+   uint32_t k;
+
+   cfg.on_retire = count_retire;
+   cfg.retire_arg = rc;
+   c = mp_cache_new(&cfg, &err);
+   ck_assert_msg(c != NULL, "%s: %s", what, err);
+   ref_init(r, &cfg);
+   r->fifo = fifo;
+   for (i = 0; i < n; i++) {
+      mp_cache_outcome o, e;
+      mp_cache_access(c, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, &o);
+      ref_access(r, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, &e);
+      if (!outcome_eq(&o, &e, cfg.n_levels)) {
+         if (bad < 3 && !fifo) {
+            fprintf(stderr, "%s: access %zu core %u addr %#llx size %u %s\n", what, i,
+                    t[i].core, (unsigned long long)t[i].addr, t[i].size,
+                    t[i].is_write ? "write" : "read");
+            print_outcome("engine", &o);
+            print_outcome("reference", &e);
+         }
+         bad++;
+      }
+      misses += e.missed[0];
+      inv += e.invalidations;
+      wb += e.writebacks[0] + e.writebacks[1] + e.writebacks[2];
+      for (k = 0; k < cfg.n_levels; k++) {
+         coh += e.cause[k] == MP_MISS_COHERENCE;
+         conf += e.cause[k] == MP_MISS_CONFLICT;
+         cold += e.cause[k] == MP_MISS_COLD;
+         cap += e.cause[k] == MP_MISS_CAPACITY;
+      }
+   }
+   mp_cache_finish(c);
+   ref_finish(r);
+   for (k = 0; k < cfg.n_levels; k++) {
+      mp_cache_totals tt;
+      mp_cache_get_totals(c, k, &tt);
+      if (memcmp(&tt, &r->tot[k], sizeof tt)) {
+         if (!fifo)
+            fprintf(stderr, "%s: totals of level %u differ\n", what, k);
+         bad++;
+      }
+   }
+   if (memcmp(rc, &r->rc, sizeof *rc)) {
+      if (!fifo)
+         fprintf(stderr, "%s: retire counts differ\n", what);
+      bad++;
+   }
+   if (getenv("MP_TEST_VERBOSE"))
+      fprintf(stderr, "%-45s L1 misses %6llu cold %6llu cap %6llu conf %6llu coh %5llu wb %5llu inv %5llu\n",
+              what, (unsigned long long)misses, (unsigned long long)cold, (unsigned long long)cap,
+              (unsigned long long)conf, (unsigned long long)coh, (unsigned long long)wb,
+              (unsigned long long)inv);
+   if (!fifo) {
+      /* The trace must exercise what it is meant to test. */
+      ck_assert_msg(misses > n / 50 && misses < n - n / 10, "%s: L1 misses %llu of %zu",
+                    what, (unsigned long long)misses, n);
+      ck_assert_msg(wb > 0 && cold > 0 && cap > 0, "%s: wb %llu cold %llu capacity %llu", what,
+                    (unsigned long long)wb, (unsigned long long)cold, (unsigned long long)cap);
+      if (cfg.level[0].size / cfg.level[0].line / cfg.level[0].assoc > 1)
+         ck_assert_msg(conf > 0, "%s: no conflict miss", what);
+      if (cfg.cores / cfg.level[0].shared_by > 1)
+         ck_assert_msg(inv > 0 && coh > 0, "%s: %llu invalidations, %llu coherence misses",
+                       what, (unsigned long long)inv, (unsigned long long)coh);
+   }
+   mp_cache_free(c);
+   ref_free(r);
+   free(r);
+   free(rc);
+   return bad;
+}
+
+/*------------------------------------------------------------*/
+/*--- Random traces against the reference                  ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   const char *what;
+   mp_cache_cfg cfg;
+   uint64_t region_lines;
+} geometry;
+
+static geometry *geometries(size_t *n)
+{
+   static geometry g[16];
+   size_t i = 0;
+   g[i++] = (geometry){ "1 level, direct mapped",
+                        cfg1(1, lvl(1024, 1, 64, 1)), 64 };
+   g[i++] = (geometry){ "1 level, fully associative",
+                        cfg1(1, lvl(1024, 16, 64, 1)), 48 };
+   g[i++] = (geometry){ "2 levels, 2-way + 8-way",
+                        cfg2(1, lvl(1024, 2, 64, 1), lvl(4096, 8, 64, 1)), 160 };
+   g[i++] = (geometry){ "3 levels, 32-byte lines",
+                        cfg3(1, lvl(512, 2, 32, 1), lvl(2048, 4, 32, 1), lvl(8192, 8, 32, 1)), 600 };
+   g[i++] = (geometry){ "2 cores, 8-way L1 + shared L2",
+                        cfg2(2, lvl(2048, 8, 64, 1), lvl(8192, 4, 64, 2)), 300 };
+   g[i++] = (geometry){ "2 cores, fully associative L1 + shared L2",
+                        cfg2(2, lvl(1024, 16, 64, 1), lvl(4096, 4, 64, 2)), 160 };
+   g[i++] = (geometry){ "2 cores, 1 private level",
+                        cfg1(2, lvl(1024, 1, 64, 1)), 64 };
+   g[i++] = (geometry){ "4 cores, private L1 L2, shared L3",
+                        cfg3(4, lvl(1024, 2, 64, 1), lvl(2048, 8, 64, 1), lvl(8192, 16, 64, 4)), 400 };
+   g[i++] = (geometry){ "4 cores, L2 per pair, shared L3",
+                        cfg3(4, lvl(1024, 8, 64, 1), lvl(4096, 4, 64, 2), lvl(16384, 8, 64, 4)), 600 };
+   g[i++] = (geometry){ "4 cores, 2 sockets",
+                        cfg3(4, lvl(1024, 2, 64, 1), lvl(2048, 4, 64, 1), lvl(8192, 4, 64, 2)), 200 };
+   g[i++] = (geometry){ "4 cores, L1 per pair (SMT)",
+                        cfg2(4, lvl(1024, 4, 64, 2), lvl(4096, 8, 64, 4)), 200 };
+   g[i++] = (geometry){ "12 cores, L2 per 4, shared L3",
+                        cfg3(12, lvl(1024, 1, 64, 1), lvl(2048, 2, 64, 4), lvl(8192, 8, 64, 12)), 300 };
+   *n = i;
+   return g;
+}
+
+START_TEST(test_random_against_reference)
+{
+   size_t n_geo, gi, s;
+   geometry *g = geometries(&n_geo);
+   const size_t n = 100000;
+   for (gi = 0; gi < n_geo; gi++)
+      for (s = 0; s < 3; s++) {
+         acc *t = make_trace(0x9e3779b97f4a7c15ULL * (gi * 2 + s + 1), n, g[gi].cfg.cores,
+                             g[gi].cfg.level[0].line, g[gi].region_lines);
+         uint64_t bad = compare_run(g[gi].what, g[gi].cfg, t, n, 0);
+         ck_assert_msg(bad == 0, "%s, seed %zu: %llu disagreements", g[gi].what, s,
+                       (unsigned long long)bad);
+         free(t);
+      }
+}
+END_TEST
+
+/* The reference broken on purpose (FIFO instead of LRU in L1) must
+   disagree: the comparison can fail. */
+START_TEST(test_mismatch_is_detected)
+{
+   size_t n_geo;
+   geometry *g = geometries(&n_geo);
+   acc *t = make_trace(42, 20000, 1, 64, 160);
+   ck_assert_uint_gt(compare_run("broken reference", g[2].cfg, t, 20000, 1), 0);
+   free(t);
+}
+END_TEST
+
+/*------------------------------------------------------------*/
+/*--- Crafted traces                                       ---*/
+/*------------------------------------------------------------*/
+
+static mp_cache *new_or_fail(mp_cache_cfg cfg)
+{
+   const char *err = NULL;
+   mp_cache *c = mp_cache_new(&cfg, &err);
+   ck_assert_msg(c != NULL, "%s", err);
+   return c;
+}
+
+static mp_cache_outcome run(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
+                            int is_write, uint32_t owner)
+{
+   mp_cache_outcome o;
+   mp_cache_access(c, core, addr, size, is_write, owner, &o);
+   return o;
+}
+
+/* 1 KiB, 2-way, 64-byte lines: 8 sets, 16 lines. */
+#define SMALL_L1 lvl(1024, 2, 64, 1)
+
+START_TEST(test_cold_sweep)
+{
+   mp_cache *c = new_or_fail(cfg1(1, SMALL_L1));
+   mp_cache_totals t;
+   uint64_t l;
+   for (l = 0; l < 100; l++) {
+      mp_cache_outcome o = run(c, 0, l * 64 + 8, 8, 0, 0);
+      ck_assert_uint_eq(o.missed[0], 1);
+      ck_assert_uint_eq(o.cause[0], MP_MISS_COLD);
+      ck_assert_uint_eq(o.served_by, 1);
+   }
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.accesses, 100);
+   ck_assert_uint_eq(t.misses, 100);
+   ck_assert_uint_eq(t.cause[MP_MISS_COLD], 100);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* Cycling over twice the cache: every access after the first pass
+   misses, and a fully-associative cache would miss too. */
+START_TEST(test_capacity_sweep)
+{
+   mp_cache *c = new_or_fail(cfg1(1, SMALL_L1));
+   mp_cache_totals t;
+   uint64_t l, pass;
+   for (pass = 0; pass < 3; pass++)
+      for (l = 0; l < 32; l++) {
+         mp_cache_outcome o = run(c, 0, l * 64, 8, 0, 0);
+         ck_assert_uint_eq(o.cause[0], pass ? MP_MISS_CAPACITY : MP_MISS_COLD);
+      }
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.misses, 96);
+   ck_assert_uint_eq(t.cause[MP_MISS_COLD], 32);
+   ck_assert_uint_eq(t.cause[MP_MISS_CAPACITY], 64);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* assoc + 1 lines of one set, cycled: conflict misses (a fully-
+   associative cache of 16 lines would hold all three). */
+START_TEST(test_conflict)
+{
+   mp_cache *c = new_or_fail(cfg1(1, SMALL_L1));
+   mp_cache_totals t;
+   int i;
+   for (i = 0; i < 30; i++) {
+      mp_cache_outcome o = run(c, 0, (uint64_t)(i % 3) * 8 * 64, 4, 0, 0);
+      ck_assert_uint_eq(o.cause[0], i < 3 ? MP_MISS_COLD : MP_MISS_CONFLICT);
+   }
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.misses, 30);
+   ck_assert_uint_eq(t.cause[MP_MISS_CONFLICT], 27);
+   mp_cache_free(c);
+}
+END_TEST
+
+START_TEST(test_coherence)
+{
+   /* Private L1s, shared L2. */
+   mp_cache *c = new_or_fail(cfg2(2, SMALL_L1, lvl(4096, 4, 64, 2)));
+   mp_cache_outcome o;
+   mp_cache_totals t;
+   o = run(c, 0, 0x1000, 8, 0, 0);
+   ck_assert_uint_eq(o.served_by, 2);
+   ck_assert_uint_eq(o.cause[0], MP_MISS_COLD);
+   ck_assert_uint_eq(o.cause[1], MP_MISS_COLD);
+   o = run(c, 1, 0x1000, 8, 1, 0);          /* core 1 writes X */
+   ck_assert_uint_eq(o.served_by, 1);
+   ck_assert_uint_eq(o.cause[0], MP_MISS_COLD);
+   ck_assert_uint_eq(o.invalidations, 1);
+   o = run(c, 1, 0x1008, 8, 1, 0);          /* exclusive now: nothing to do */
+   ck_assert_uint_eq(o.served_by, 0);
+   ck_assert_uint_eq(o.invalidations, 0);
+   o = run(c, 0, 0x1000, 8, 0, 0);          /* core 0 reads X again */
+   ck_assert_uint_eq(o.missed[0], 1);
+   ck_assert_uint_eq(o.cause[0], MP_MISS_COHERENCE);
+   ck_assert_uint_eq(o.served_by, 1);
+   o = run(c, 1, 0x1000, 8, 1, 0);          /* core 0 holds a copy again */
+   ck_assert_uint_eq(o.served_by, 0);
+   ck_assert_uint_eq(o.invalidations, 1);
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.invalidations, 2);
+   ck_assert_uint_eq(t.cause[MP_MISS_COHERENCE], 1);
+   mp_cache_free(c);
+
+   /* Private L1 and L2, shared L3: both private copies go. */
+   c = new_or_fail(cfg3(2, SMALL_L1, lvl(4096, 4, 64, 1), lvl(16384, 8, 64, 2)));
+   run(c, 0, 0x1000, 8, 0, 0);
+   o = run(c, 1, 0x1000, 8, 1, 0);
+   ck_assert_uint_eq(o.served_by, 2);
+   ck_assert_uint_eq(o.invalidations, 2);
+   o = run(c, 0, 0x1000, 8, 0, 0);
+   ck_assert_uint_eq(o.cause[0], MP_MISS_COHERENCE);
+   ck_assert_uint_eq(o.cause[1], MP_MISS_COHERENCE);
+   ck_assert_uint_eq(o.served_by, 2);
+   mp_cache_free(c);
+}
+END_TEST
+
+START_TEST(test_straddle)
+{
+   mp_cache *c = new_or_fail(cfg2(1, SMALL_L1, lvl(4096, 4, 64, 1)));
+   mp_cache_outcome o;
+   mp_cache_totals t;
+   o = run(c, 0, 60, 8, 0, 0);              /* lines 0 and 1 */
+   ck_assert_uint_eq(o.missed[0], 1);
+   ck_assert_uint_eq(o.cause[0], MP_MISS_COLD);
+   ck_assert_uint_eq(o.served_by, 2);
+   o = run(c, 0, 0, 4, 0, 0);
+   ck_assert_uint_eq(o.served_by, 0);
+   o = run(c, 0, 64, 4, 0, 0);
+   ck_assert_uint_eq(o.served_by, 0);
+   o = run(c, 0, 124, 8, 0, 0);             /* line 1 hits, line 2 misses */
+   ck_assert_uint_eq(o.missed[0], 1);
+   ck_assert_uint_eq(o.missed[1], 1);
+   ck_assert_uint_eq(o.served_by, 2);
+   o = run(c, 0, 0, 256, 0, 0);             /* lines 0-3: one access */
+   ck_assert_uint_eq(o.missed[0], 1);
+   ck_assert_uint_eq(o.served_by, 2);
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.accesses, 5);
+   ck_assert_uint_eq(t.misses, 3);
+   ck_assert_uint_eq(t.cause[MP_MISS_COLD], 3);
+   mp_cache_get_totals(c, 1, &t);
+   ck_assert_uint_eq(t.accesses, 3);
+   ck_assert_uint_eq(t.misses, 3);
+   mp_cache_free(c);
+}
+END_TEST
+
+typedef struct {
+   uint32_t n;
+   uint32_t level[16], owner[16];
+   uint64_t hits[16];
+} retire_log;
+
+static void log_retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
+{
+   retire_log *g = arg;
+   ck_assert_uint_lt(g->n, 16);
+   g->level[g->n] = level;
+   g->owner[g->n] = owner;
+   g->hits[g->n] = hits;
+   g->n++;
+}
+
+START_TEST(test_retire)
+{
+   retire_log g;
+   mp_cache_cfg cfg = cfg1(1, SMALL_L1);
+   mp_cache *c;
+   memset(&g, 0, sizeof g);
+   cfg.on_retire = log_retire;
+   cfg.retire_arg = &g;
+   c = new_or_fail(cfg);
+   run(c, 0, 0, 8, 0, 7);                   /* line 0 filled by 7 ... */
+   run(c, 0, 8, 8, 0, 3);                   /* ... hit twice by others */
+   run(c, 0, 16, 8, 1, 3);
+   run(c, 0, 8 * 64, 8, 0, 9);              /* line 8, same set, never reused */
+   run(c, 0, 16 * 64, 8, 0, 5);             /* evicts line 0 */
+   ck_assert_uint_eq(g.n, 1);
+   ck_assert_uint_eq(g.owner[0], 7);
+   ck_assert_uint_eq(g.hits[0], 2);
+   run(c, 0, 24 * 64, 8, 0, 6);             /* evicts line 8 */
+   ck_assert_uint_eq(g.n, 2);
+   ck_assert_uint_eq(g.owner[1], 9);
+   ck_assert_uint_eq(g.hits[1], 0);
+   run(c, 0, 16 * 64, 8, 0, 1);             /* a hit on 5's fill */
+   mp_cache_finish(c);
+   ck_assert_uint_eq(g.n, 4);               /* in set order: 16 (MRU), 24 */
+   ck_assert_uint_eq(g.owner[2], 5);
+   ck_assert_uint_eq(g.hits[2], 1);
+   ck_assert_uint_eq(g.owner[3], 6);
+   ck_assert_uint_eq(g.hits[3], 0);
+   ck_assert_uint_eq(g.level[3], 0);
+   mp_cache_free(c);
+}
+END_TEST
+
+START_TEST(test_writeback)
+{
+   /* L1 8 sets of 2; L2 16 sets of 4: lines 0, 16, 32, 48, 64 share
+      both L1 set 0 and L2 set 0. */
+   mp_cache *c = new_or_fail(cfg2(1, SMALL_L1, lvl(4096, 4, 64, 1)));
+   mp_cache_outcome o;
+   mp_cache_totals t;
+   run(c, 0, 0, 8, 1, 0);                   /* line 0 dirty in L1 */
+   run(c, 0, 16 * 64, 8, 0, 0);
+   o = run(c, 0, 32 * 64, 8, 0, 0);         /* L1 evicts dirty 0 into L2 */
+   ck_assert_uint_eq(o.writebacks[0], 1);
+   ck_assert_uint_eq(o.writebacks[1], 0);
+   o = run(c, 0, 48 * 64, 8, 0, 0);         /* L1 evicts clean 16 */
+   ck_assert_uint_eq(o.writebacks[0], 0);
+   o = run(c, 0, 64 * 64, 8, 0, 0);         /* L2 evicts 0, dirty there now */
+   ck_assert_uint_eq(o.writebacks[0], 0);
+   ck_assert_uint_eq(o.writebacks[1], 1);
+   o = run(c, 0, 0, 8, 0, 0);               /* back from memory, clean */
+   ck_assert_uint_eq(o.served_by, 2);
+   ck_assert_uint_eq(o.cause[1], MP_MISS_CONFLICT);
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.writebacks, 1);
+   mp_cache_get_totals(c, 1, &t);
+   ck_assert_uint_eq(t.writebacks, 1);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* Memory follows the cores in use, not the cores configured. */
+START_TEST(test_lazy_instances)
+{
+   mp_cache *c = new_or_fail(cfg2(64, lvl(32768, 8, 64, 1), lvl(1 << 20, 16, 64, 64)));
+   uint64_t before = mp_cache_bytes(c), one;
+   ck_assert_uint_lt(before, 64 * 1024);
+   run(c, 0, 0, 8, 0, 0);
+   one = mp_cache_bytes(c);
+   ck_assert_uint_gt(one, (1 << 20) / 64 * 16);   /* L2's tags, ways and shadow */
+   run(c, 1, 0, 8, 1, 0);
+   ck_assert_uint_lt(mp_cache_bytes(c) - one, 32768 / 64 * 64);
+   mp_cache_free(c);
+}
+END_TEST
+
+/*------------------------------------------------------------*/
+/*--- Configuration and parsing                            ---*/
+/*------------------------------------------------------------*/
+
+static void expect_error(mp_cache_cfg cfg, const char *msg)
+{
+   const char *err = NULL;
+   mp_cache *c = mp_cache_new(&cfg, &err);
+   ck_assert_msg(c == NULL, "accepted, expected \"%s\"", msg);
+   ck_assert_str_eq(err, msg);
+}
+
+START_TEST(test_bad_configs)
+{
+   mp_cache_level_cfg l1 = lvl(32768, 8, 64, 1), l2 = lvl(1 << 20, 16, 64, 4);
+   mp_cache_cfg c = cfg2(4, l1, l2);
+
+   c.n_levels = 0;
+   expect_error(c, "0 cache levels, expected 1 to 3");
+   c.n_levels = 4;
+   expect_error(c, "4 cache levels, expected 1 to 3");
+   expect_error(cfg2(0, l1, l2), "0 cores, expected 1 to 1024");
+   expect_error(cfg2(4, l1, lvl(3 * 8 * 64, 8, 64, 1)), "L2: 3 sets is not a power of two");
+   expect_error(cfg2(4, lvl(0, 8, 64, 1), l2), "L1: size 0, expected a nonzero size");
+   expect_error(cfg2(4, lvl(32768, 8, 48, 1), l2), "L1: line size 48 is not a power of two");
+   expect_error(cfg2(4, lvl(32768, 8, 0, 1), l2), "L1: line size 0 is not a power of two");
+   expect_error(cfg2(4, lvl(32768, 8, 4, 1), l2), "L1: line size 4 is below 8 bytes");
+   expect_error(cfg2(4, l1, lvl(1 << 20, 16, 128, 4)),
+                "L2: line size 128 differs from L1's 64 (all levels must have the same line size)");
+   expect_error(cfg2(4, lvl(32768, 0, 64, 1), l2), "L1: associativity 0, expected at least 1");
+   expect_error(cfg2(4, lvl(1000, 8, 64, 1), l2),
+                "L1: size 1000 is not a multiple of assoc * line (8 * 64)");
+   expect_error(cfg2(4, lvl(1024, 32, 64, 1), l2),
+                "L1: size 1024 is not a multiple of assoc * line (32 * 64)");
+   expect_error(cfg2(4, l1, lvl(1 << 20, 16, 64, 0)), "L2: shared by 0 cores, expected at least 1");
+   expect_error(cfg2(4, l1, lvl(1 << 20, 16, 64, 3)),
+                "L2: shared by 3 cores, which does not divide 4 cores");
+   expect_error(cfg3(4, l1, l2, lvl(1 << 22, 16, 64, 2)),
+                "L3: shared by 2 cores, not a multiple of L2's 4 (each L2 must lie within one L3)");
+   c = cfg2(4, l1, lvl(3 * 8 * 64, 8, 64, 1));
+   c.level[1].name = "LL";
+   expect_error(c, "LL: 3 sets is not a power of two");
+   expect_error(cfg1(1, lvl(1ULL << 40, 8, 64, 1)), "L1: 17179869184 lines, at most 1073741824 supported");
+   /* Fully associative and direct mapped are fine. */
+   mp_cache_free(new_or_fail(cfg1(1, lvl(4096, 64, 64, 1))));
+   mp_cache_free(new_or_fail(cfg1(1, lvl(4096, 1, 64, 1))));
+}
+END_TEST
+
+START_TEST(test_parse)
+{
+   mp_cache_level_cfg L = { "L1", 1, 1, 1, 7 };
+   const char *err = NULL;
+   ck_assert_int_eq(mp_cache_parse_level("32768,8,64", &L, &err), 0);
+   ck_assert_uint_eq(L.size, 32768);
+   ck_assert_uint_eq(L.assoc, 8);
+   ck_assert_uint_eq(L.line, 64);
+   ck_assert_uint_eq(L.shared_by, 7);
+   ck_assert_str_eq(L.name, "L1");
+   ck_assert_int_eq(mp_cache_parse_level("32k,8,64", &L, &err), 0);
+   ck_assert_uint_eq(L.size, 32768);
+   ck_assert_int_eq(mp_cache_parse_level("12M,24,64", &L, &err), 0);
+   ck_assert_uint_eq(L.size, 12u << 20);
+   ck_assert_uint_eq(L.assoc, 24);
+   ck_assert_int_eq(mp_cache_parse_level("1m,16,128", &L, &err), 0);
+   ck_assert_uint_eq(L.size, 1u << 20);
+   ck_assert_uint_eq(L.line, 128);
+   ck_assert_int_eq(mp_cache_parse_level("none", &L, &err), 0);
+   ck_assert_uint_eq(L.size, 0);
+   ck_assert_int_eq(mp_cache_parse_level("32x,8,64", &L, &err), -1);
+   ck_assert_str_eq(err, "'32x,8,64' is not a cache geometry: expected size,assoc,line "
+                         "(e.g. 32k,8,64) or none");
+   ck_assert_int_eq(mp_cache_parse_level("32k,8", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("32k,8,64,1", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level(",8,64", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("32k,,64", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("-1,8,64", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("32k,8,4294967296", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("99999999999999999999,8,64", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("18014398509481984k,8,64", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("None", &L, &err), -1);
+   ck_assert_int_eq(mp_cache_parse_level("0123456789012345678901234567890123456789xyz", &L, &err), -1);
+   ck_assert_str_eq(err, "'0123456789012345678901234567890123456789...' is not a cache "
+                         "geometry: expected size,assoc,line (e.g. 32k,8,64) or none");
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("cache");
+   TCase *tc = tcase_create("core");
+   SRunner *sr;
+   int failed;
+   tcase_set_timeout(tc, 300);
+   tcase_add_test(tc, test_random_against_reference);
+   tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_cold_sweep);
+   tcase_add_test(tc, test_capacity_sweep);
+   tcase_add_test(tc, test_conflict);
+   tcase_add_test(tc, test_coherence);
+   tcase_add_test(tc, test_straddle);
+   tcase_add_test(tc, test_retire);
+   tcase_add_test(tc, test_writeback);
+   tcase_add_test(tc, test_lazy_instances);
+   tcase_add_test(tc, test_bad_configs);
+   tcase_add_test(tc, test_parse);
+   suite_add_tcase(s, tc);
+   sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
