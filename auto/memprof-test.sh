@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
-# regression tests (vg_regtest on memprof/tests) and the runner's own
-# self-test.  Ends with one line "N passed, N failed, N skipped".
+# regression tests (vg_regtest on memprof/tests), the cross-check of the
+# cache model against Cachegrind and the runner's own self-test.  Ends with one line "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
 sh auto/memprof-build.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
@@ -35,6 +35,22 @@ case "$line" in
    *" passed, "*" failed, "*" skipped")
       set -- $line
       add "$1" "$3" "$5" ;;
+   *) add 0 1 0 ;;
+esac
+
+echo "== cross-check of the cache model against Cachegrind"
+mkdir -p build-crosscheck
+for w in xc_matmul xc_list xc_thrash; do
+   gcc -O1 -g -o build-crosscheck/$w memprof/tests/crosscheck/$w.c
+done
+python3 memprof/tests/crosscheck/crosscheck.py --valgrind="$PWD/vg-in-place" \
+   --dir=build-crosscheck >crosscheck.log 2>&1
+cat crosscheck.log
+line=$(tail -n 1 crosscheck.log)
+case "$line" in
+   *" passed, "*" failed")
+      set -- $line
+      add "$1" "$3" 0 ;;
    *) add 0 1 0 ;;
 esac
 
