@@ -45,15 +45,12 @@ struct mp_stride {
 
 uint32_t mp_stride_bin(uint64_t m)
 {
-   uint32_t b = MP_STRIDE_FINE;
-   uint64_t hi = 2 * MP_STRIDE_FINE;     /* bin b covers [hi/2, hi) */
+   uint32_t log2m;
    if (m < MP_STRIDE_FINE)
       return (uint32_t)m;
-   while (b < MP_STRIDE_N_BINS - 1 && m >= hi) {
-      b++;
-      hi *= 2;
-   }
-   return b;
+   /* [2^j, 2^(j+1)) for j = 7..14 are bins 128..135, the rest 136 */
+   log2m = 63 - (uint32_t)__builtin_clzll(m);
+   return log2m >= 15 ? MP_STRIDE_N_BINS - 1 : MP_STRIDE_FINE + (log2m - 7);
 }
 
 void mp_stride_bin_bounds(uint32_t bin, uint64_t *lo, uint64_t *hi)
@@ -123,7 +120,17 @@ void mp_stride_reset(mp_stride *s)
 
 const mp_stride_cfg *mp_stride_config(const mp_stride *s) { return &s->cfg; }
 
-static var_state *var_for(mp_stride *s, uint32_t var)
+static var_state *grow_vars(mp_stride *s, uint32_t var);
+
+static inline var_state *var_for(mp_stride *s, uint32_t var)
+{
+   if (var < s->n_vars && s->vars[var])
+      return s->vars[var];
+   return grow_vars(s, var);
+}
+
+/* The slow path of var_for: grows the table, makes the variable. */
+static var_state *grow_vars(mp_stride *s, uint32_t var)
 {
    var_state *v;
    if (var >= s->n_vars) {
@@ -145,8 +152,10 @@ static var_state *var_for(mp_stride *s, uint32_t var)
    return v;
 }
 
-static thread_history *thread_for(var_state *v, uint32_t tid)
+static inline thread_history *thread_for(var_state *v, uint32_t tid)
 {
+   if (tid < v->n_threads && v->threads[tid])
+      return v->threads[tid];
    if (tid >= v->n_threads) {
       uint32_t n = v->n_threads ? v->n_threads : 4;
       while (n <= tid)
@@ -195,11 +204,13 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
    thread_history *th = thread_for(v, tid);
    history *h = is_write ? &th->store : &th->load;
    mp_stride_hists *hs = is_write ? &v->data.store : &v->data.load;
-   uint32_t K = s->cfg.k, k;
+   uint32_t K = s->cfg.k, k, idx = h->pos;
    int cls = -1;
 
    for (k = 1; k <= h->n; k++) {
-      uint64_t prev = h->addr[(h->pos + K - k) % K];
+      uint64_t prev;
+      idx = idx ? idx - 1 : K - 1;   /* walking back: no division */
+      prev = h->addr[idx];
       int64_t stride = (int64_t)(addr - prev);
       uint64_t m = stride < 0 ? (uint64_t)0 - (uint64_t)stride : (uint64_t)stride;
       MP_STRIDE_BINS(hs, k - 1)[mp_stride_bin(m)]++;
@@ -216,7 +227,7 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
          break;
    }
    h->addr[h->pos] = addr;
-   h->pos = (h->pos + 1) % K;
+   h->pos = h->pos + 1 == K ? 0 : h->pos + 1;
    if (h->n < K)
       h->n++;
    return cls;
