@@ -3,7 +3,7 @@
 # Installs what building and testing memprof needs on Debian/Ubuntu
 # (apt-get, when run as root), or names the missing packages and stops.
 set -e
-pkgs="gcc g++ make autoconf automake pkg-config valgrind check python3 gfortran"
+pkgs="gcc g++ libc6-dev make autoconf automake pkg-config valgrind check python3 gfortran"
 missing=""
 for p in $pkgs; do
    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
