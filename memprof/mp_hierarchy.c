@@ -60,17 +60,26 @@ static Bool level_geometry(UInt k, const mp_host_caches *host,
    return True;
 }
 
+/* The host's sharing of level k when it fits the simulated cores (it
+   must divide them), else private. */
+static UInt host_sharing(const mp_host_caches *host, UInt k, UInt cores)
+{
+   UInt by = k < host->n_levels ? host->level[k].shared_by : 1;
+   return by >= 1 && by <= cores && cores % by == 0 ? by : 1;
+}
+
 void mp_hierarchy_init(void)
 {
    mp_host_caches host;
    mp_cache_cfg cfg;
    mp_hierarchy *h = &mp_g_hier;
-   UInt k, any_option = 0;
+   UInt k, any_option = 0, any_host = 0;
    const char *err;
 
    VG_(memset)(h, 0, sizeof *h);
    mp_host_caches_detect(&host);
-   h->cores = mp_clo_cores ? (UInt)mp_clo_cores : host.cpus;
+   h->cores = mp_clo_cores ? (UInt)mp_clo_cores
+            : host.cpus < MP_CACHE_MAX_CORES ? host.cpus : MP_CACHE_MAX_CORES;
    h->cores_per_socket = mp_clo_cores_per_socket ? (UInt)mp_clo_cores_per_socket
                                                   : h->cores;
    if (h->cores % h->cores_per_socket != 0)
@@ -87,15 +96,23 @@ void mp_hierarchy_init(void)
       if (!level_geometry(k, &host, &l, &from_option)) {
          if (k == 0)
             bad_cache_option("--L1", mp_clo_level[0], "the L1 cannot be none");
+         /* Nothing below a missing level: saying otherwise is an error. */
+         if (k == 1 && mp_clo_level[2] && VG_(strcmp)(mp_clo_level[2], "none") != 0)
+            bad_cache_option("--L3", mp_clo_level[2], "an L3 needs an L2 (--L2 is none)");
+         if (k == 1 && mp_clo_L2_shared_by)
+            bad_cache_option("--L2-shared-by", NULL, "there is no L2 to share");
+         if (mp_clo_L3_shared_by)
+            bad_cache_option("--L3-shared-by", NULL, "there is no L3 to share");
          break;
       }
       any_option |= from_option;
+      any_host |= !from_option;
       l.shared_by = k == 0 ? 1
-                  : k == 1 ? (mp_clo_L2_shared_by ? (UInt)mp_clo_L2_shared_by : 1)
+                  : k == 1 ? (mp_clo_L2_shared_by ? (UInt)mp_clo_L2_shared_by
+                              : host_sharing(&host, 1, h->cores))
                   : (mp_clo_L3_shared_by ? (UInt)mp_clo_L3_shared_by : h->cores_per_socket);
       cfg.level[cfg.n_levels++] = l;
    }
-   /* A level below a missing one is not simulated either (--L2=none). */
    cfg.cores = h->cores;
    cfg.on_retire = retire;
    h->n_levels = cfg.n_levels;
@@ -104,14 +121,20 @@ void mp_hierarchy_init(void)
    for (k = 0; k < cfg.n_levels; k++)
       h->latency[k] = mp_clo_latency[k];
    h->latency[cfg.n_levels] = mp_clo_latency[3];   /* memory */
-   h->source = any_option ? (host.n_levels ? "options and host" : "options")
-                          : host.source;
-   h->fallback_why = any_option ? NULL : host.why;
+   h->source = !any_host ? "options" : any_option ? "options and host" : host.source;
+   h->fallback_why = any_host ? host.why : NULL;
    built_cfg = cfg;
    h->cache = mp_cache_new(&cfg, &err);
-   if (!h->cache)
-      bad_cache_option("--L1/--L2/--L3/--cores/--L2-shared-by/--L3-shared-by",
-                       NULL, err);
+   if (!h->cache) {
+      /* The engine's message names the level ("L2: ..."): the option. */
+      HChar opt[8];
+      VG_(snprintf)(opt, sizeof opt, "--%c%c", err[0], err[1]);
+      bad_cache_option(err[0] == 'L' ? opt : "--cores", NULL, err);
+   }
+   if (!mp_clo_cache_sim) {
+      mp_cache_free(h->cache);
+      h->cache = NULL;
+   }
 }
 
 void mp_hierarchy_reset(void)

@@ -27,6 +27,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
@@ -97,9 +98,12 @@ static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
    mp_registry_note_mmap();
 }
 
+/* The core reports the main thread too (with no parent), after
+   mp_instrument_init has numbered it 1. */
 static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
 {
-   mp_thread_created(child);
+   if (parent != VG_INVALID_THREADID)
+      mp_thread_created(child);
 }
 
 static void mp_die_mem_munmap(Addr a, SizeT len)
@@ -244,9 +248,10 @@ static void print_cache_totals(void)
       HChar b1[32], b2[32];
       const mp_cache_level_cfg *l = &mp_g_hier.level[k];
       mp_cache_get_totals(mp_g_hier.cache, k, &t);
-      VG_(umsg)("%s (%llu B, %u-way, %u B lines, shared by %u): %s accesses, "
+      HChar b3[32];
+      VG_(umsg)("%s (%s B, %u-way, %u B lines, shared by %u): %s accesses, "
                 "%s misses (%.2f%%)\n", mp_report_level_name(k),
-                (ULong)l->size, l->assoc, l->line, l->shared_by,
+                commas(l->size, b3, sizeof b3), l->assoc, l->line, l->shared_by,
                 commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
                 t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0);
    }
@@ -383,8 +388,7 @@ static void mp_fini(Int exitcode)
 static void mp_post_clo_init(void)
 {
    check_output_writable();
-   if (mp_clo_cache_sim)
-      mp_hierarchy_init();
+   mp_hierarchy_init();   /* checks the cache options even with --cache-sim=no */
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    {
       mp_stride_cfg sc;

@@ -23,7 +23,7 @@
    shared_by, latency}], "memory_latency", "cores", "cores_per_socket",
    "levels_source"; variables[] "cache" {L1: {hits, misses, cold,
    capacity, conflict, coherence, writebacks, fills, reused_fills,
-   hits_per_fill, reused_share}, ...}, "served", "invalidations",
+   fill_hits, hits_per_fill, reused_share}, ...}, "served", "invalidations",
    "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
    totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
    invalidations}}, "cycles", "cpa";
@@ -361,6 +361,7 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
       mp_json_kv_u64(j, "writebacks", cc->writebacks[k]);
       mp_json_kv_u64(j, "fills", cc->fills[k]);
       mp_json_kv_u64(j, "reused_fills", cc->reused_fills[k]);
+      mp_json_kv_u64(j, "fill_hits", cc->fill_hits[k]);
       if (cc->fills[k]) {
          mp_json_kv_double(j, "hits_per_fill", (double)cc->fill_hits[k] / cc->fills[k]);
          mp_json_kv_double(j, "reused_share", (double)cc->reused_fills[k] / cc->fills[k]);

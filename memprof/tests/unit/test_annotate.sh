@@ -73,6 +73,13 @@ run_case missing_file    no-such-file.json
 run_case bad_option      --sort=colour normal.json
 run_case strides         strides.json
 run_case strides_merge   --show=1 strides.json strides_b.json
+run_case cache           cache.json
+run_case cache_merge     --show=2 cache.json cache_b.json
+run_case cache_options   --sort=misses --threshold=20 --show=1 cache.json
+run_case cache_fallback  cache_fallback.json
+run_case cache_ll        --sort=ll-misses --threshold=5 --show=0 cache_fallback.json
+run_case cache_mixed     cache.json normal.json
+run_case cache_sort      --sort=cycles normal.json
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
