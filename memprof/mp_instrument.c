@@ -59,6 +59,7 @@ typedef struct {
 static Bool          client_on;       /* --collect-atstart, START/STOP */
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
+static UInt         *thread_core;     /* ThreadId -> simulated core */
 static UInt          threads_created;
 
 void mp_set_collecting(Bool on) { client_on = on; }
@@ -72,6 +73,7 @@ static inline Bool collecting(ThreadId tid)
 void mp_thread_created(ThreadId child)
 {
    thread_serial[child] = ++threads_created;
+   thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
    if (toggles)
       toggles[child].depth = 0;
 }
@@ -146,7 +148,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    }
    if (mp_g_hier.cache) {
       mp_cache_outcome o;
-      mp_cache_access(mp_g_hier.cache, mp_hierarchy_core_of(e.tid), a, e.size,
+      mp_cache_access(mp_g_hier.cache, thread_core[tid], a, e.size,
                       e.is_write, e.var, &o);
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
@@ -408,6 +410,7 @@ void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
    thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
+   thread_core = VG_(calloc)("mp.cores", VG_N_THREADS + 1, sizeof(UInt));
    mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;
    if (mp_clo_n_toggle_collect > 0)
