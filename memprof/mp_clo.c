@@ -32,6 +32,11 @@ Int          mp_clo_L3_shared_by = 0;
 UInt         mp_clo_latency[5] = { 4, 12, 40, 200, 300 };
 UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
+Bool         mp_clo_reuse = True;
+Int          mp_clo_sample_mode = 0;
+double       mp_clo_sample_rate = 0.01;
+UInt         mp_clo_sample_window = 100000;
+UInt         mp_clo_sample_max_gap = 400000;
 Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
@@ -94,6 +99,52 @@ static Bool parse_thread_map(const HChar *s)
    return mp_clo_n_thread_map > 0;
 }
 
+/* --sample=off | shards[:RATE] | bursty[:WINDOW[,MAXGAP]]; False if
+   malformed. */
+static Bool parse_sample(const HChar *s)
+{
+   HChar *end;
+   if (VG_(strcmp)(s, "off") == 0) {
+      mp_clo_sample_mode = 0;
+      return True;
+   }
+   if (VG_(strncmp)(s, "shards", 6) == 0) {
+      mp_clo_sample_mode = 1;
+      s += 6;
+      if (*s == '\0')
+         return True;
+      if (*s++ != ':')
+         return False;
+      mp_clo_sample_rate = VG_(strtod)(s, &end);
+      return end != s && *end == '\0' && mp_clo_sample_rate > 0.0
+             && mp_clo_sample_rate <= 1.0;
+   }
+   if (VG_(strncmp)(s, "bursty", 6) == 0) {
+      Long w, g;
+      mp_clo_sample_mode = 2;
+      s += 6;
+      if (*s == '\0')
+         return True;
+      if (*s++ != ':')
+         return False;
+      w = VG_(strtoll10)(s, &end);
+      if (end == s || w < 1 || w > 1000000000)
+         return False;
+      mp_clo_sample_window = (UInt)w;
+      s = end;
+      if (*s == '\0')
+         return True;
+      if (*s++ != ',')
+         return False;
+      g = VG_(strtoll10)(s, &end);
+      if (end == s || *end != '\0' || g < 0 || g > 4000000000LL)
+         return False;
+      mp_clo_sample_max_gap = (UInt)g;
+      return True;
+   }
+   return False;
+}
+
 Bool mp_clo_process(const HChar *arg)
 {
    const HChar *tmp_str;
@@ -133,6 +184,12 @@ Bool mp_clo_process(const HChar *arg)
       if (!parse_thread_map(tmp_str))
          VG_(fmsg_bad_option)(arg, "expected thread:core pairs such as 1:0,2:1 "
                               "(threads numbered from 1 in creation order)\n");
+   }
+   else if VG_BOOL_CLO(arg, "--reuse", mp_clo_reuse) {}
+   else if VG_STR_CLO(arg, "--sample", tmp_str) {
+      if (!parse_sample(tmp_str))
+         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (0 < RATE <= 1) "
+                              "or bursty[:WINDOW[,MAXGAP]]\n");
    }
    else if VG_BINT_CLO(arg, "--stride-history", mp_clo_stride_history, 1, 16) {}
    else if VG_XACT_CLO(arg, "--stride-mode=filtered", mp_clo_stride_filtered, True) {}
@@ -179,6 +236,12 @@ void mp_clo_print_usage(void)
 "    --thread-map=<t>:<c>,...   run thread t (1 = main, then in creation\n"
 "                               order) on core c [thread t on core (t-1) mod\n"
 "                               cores]\n"
+"    --reuse=yes|no             multicore reuse distances per variable [yes]\n"
+"    --sample=off|shards[:R]|bursty[:W[,G]]\n"
+"                               sample the reuse-distance analysis: lines\n"
+"                               with a hash below R (SHARDS, R=0.01), or\n"
+"                               windows of W accesses with Fibonacci gaps up\n"
+"                               to G (MACPO, 100000,400000) [off: exact]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"
 "                               kind, against the 1st..K-th previous access\n"
 "                               (1..16) [5]\n"

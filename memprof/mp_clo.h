@@ -31,6 +31,11 @@ extern Int          mp_clo_L3_shared_by;      /* --L3-shared-by */
 extern UInt         mp_clo_latency[5];        /* --latency: L1 L2 L3 mem remote, cycles */
 extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: thread, core */
 extern Int          mp_clo_n_thread_map;
+extern Bool         mp_clo_reuse;             /* --reuse */
+extern Int          mp_clo_sample_mode;       /* --sample: 0 off, 1 shards, 2 bursty */
+extern double       mp_clo_sample_rate;       /* shards: fraction of lines */
+extern UInt         mp_clo_sample_window;     /* bursty: accesses per window */
+extern UInt         mp_clo_sample_max_gap;    /* bursty: largest gap, accesses */
 extern Int          mp_clo_stride_history;    /* --stride-history, K */
 extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
 extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */

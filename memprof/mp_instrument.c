@@ -60,6 +60,7 @@ static Bool          client_on;       /* --collect-atstart, START/STOP */
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
+static UInt         *thread_group;    /* ThreadId -> reuse sharing group */
 static UInt          threads_created;
 
 void mp_set_collecting(Bool on) { client_on = on; }
@@ -74,6 +75,9 @@ void mp_thread_created(ThreadId child)
 {
    thread_serial[child] = ++threads_created;
    thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
+   /* Threads share reuse through the last level's instance. */
+   thread_group[child] = mp_g_hier.n_levels
+      ? thread_core[child] / mp_g_hier.level[mp_g_hier.n_levels - 1].shared_by : 0;
    if (toggles)
       toggles[child].depth = 0;
 }
@@ -145,6 +149,16 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;
+   }
+   if (mp_g_reuse) {
+      UInt shift = mp_vars_line_shift(mp_g_vars);
+      ULong line = mp_event_first_line(&e, shift), last = mp_event_last_line(&e, shift);
+      for (; line <= last; line++) {
+         uint64_t d;
+         int kind = mp_reuse_access(mp_g_reuse, e.tid, thread_group[tid], line,
+                                    e.is_write, &d);
+         mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
+      }
    }
    if (mp_g_hier.cache) {
       mp_cache_outcome o;
@@ -411,6 +425,7 @@ void mp_instrument_init(void)
    instrs = VG_(HT_construct)("mp.instrs");
    thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
    thread_core = VG_(calloc)("mp.cores", VG_N_THREADS + 1, sizeof(UInt));
+   thread_group = VG_(calloc)("mp.groups", VG_N_THREADS + 1, sizeof(UInt));
    mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;
    if (mp_clo_n_toggle_collect > 0)

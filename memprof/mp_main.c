@@ -45,6 +45,7 @@
 
 mp_vars *mp_g_vars;
 mp_stride *mp_g_stride;
+mp_reuse *mp_g_reuse;
 
 /*------------------------------------------------------------*/
 /*--- Client requests                                      ---*/
@@ -136,6 +137,8 @@ static void mp_atfork_child(ThreadId tid)
    mp_vars_reset_counts(mp_g_vars);
    mp_stride_reset(mp_g_stride);
    mp_hierarchy_reset();
+   if (mp_g_reuse)
+      mp_reuse_reset(mp_g_reuse);
 }
 
 /*------------------------------------------------------------*/
@@ -336,6 +339,9 @@ static void write_output(Bool summary)
    cfg.n_toggle_collect = mp_clo_n_toggle_collect;
    cfg.min_var_size = mp_clo_min_var_size;
    cfg.stride = mp_g_stride;
+   cfg.reuse = mp_g_reuse;
+   cfg.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
+                      : mp_clo_sample_mode == 2 ? "bursty" : "off";
    if (mp_g_hier.cache) {
       UInt k;
       VG_(memset)(&rc, 0, sizeof rc);
@@ -399,6 +405,22 @@ static void mp_post_clo_init(void)
       sc.line = mp_vars_line_size(mp_g_vars);
       mp_g_stride = mp_stride_new(&sc, &err);
       tl_assert2(mp_g_stride != NULL, "%s", err);  /* options were range-checked */
+   }
+   if (mp_clo_reuse) {
+      mp_reuse_cfg rc;
+      const char *err = NULL;
+      VG_(memset)(&rc, 0, sizeof rc);
+      rc.n_threads_hint = 4;
+      rc.mode = mp_clo_sample_mode == 1 ? MP_REUSE_SHARDS
+              : mp_clo_sample_mode == 2 ? MP_REUSE_BURSTY : MP_REUSE_EXACT;
+      rc.rate = mp_clo_sample_rate;
+      rc.window = mp_clo_sample_window;
+      rc.max_gap = mp_clo_sample_max_gap;
+      mp_g_reuse = mp_reuse_new(&rc, &err);
+      if (!mp_g_reuse) {
+         VG_(fmsg)("Bad option: --sample\n%s\n", err);
+         VG_(exit)(1);
+      }
    }
    mp_registry_init();
    mp_instrument_init();

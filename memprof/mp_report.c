@@ -27,6 +27,10 @@
    "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
    totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
    invalidations}}, "cycles", "cpa";
+   with reuse distances: config "reuse" {sample, weight, estimated};
+   variables[] "reuse" {private: H, shared: H, cold, mean_private,
+   mean_shared, median_private: [lo, hi], median_shared}, per_line
+   "reuse" {mean_private, mean_shared, private, shared, cold};
    and config.strides = { "history", "mode", "threshold" }; a histogram H
    is the list of its nonzero bins [lo, hi, count], hi null for infinity.
    Runs once, at exit: clarity over speed, but linear-ish in the number
@@ -207,6 +211,7 @@ typedef struct {
    int has_strides;
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
+   uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
 } line_rec;
 
 typedef struct {
@@ -232,6 +237,9 @@ static void gather_line(const mp_line_counts *lc, void *arg)
              sizeof lc->stride_classes);
    mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
    g->recs[g->n].cycles = lc->cycles;
+   mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
+   mp_memcpy(g->recs[g->n].reuse_n, lc->reuse_n, sizeof lc->reuse_n);
+   g->recs[g->n].reuse_cold = lc->reuse_cold;
    g->recs[g->n].has_strides = 0;
    {
       uint32_t c;
@@ -292,6 +300,11 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
          for (c = 0; c < MP_CACHE_MAX_LEVELS; c++)
             g.recs[w - 1].cache_misses[c] += g.recs[r].cache_misses[c];
          g.recs[w - 1].cycles += g.recs[r].cycles;
+         for (c = 0; c < 2; c++) {
+            g.recs[w - 1].reuse_sum[c] += g.recs[r].reuse_sum[c];
+            g.recs[w - 1].reuse_n[c] += g.recs[r].reuse_n[c];
+         }
+         g.recs[w - 1].reuse_cold += g.recs[r].reuse_cold;
          g.recs[w - 1].has_strides |= g.recs[r].has_strides;
       }
       else
@@ -417,6 +430,14 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
    mp_json_kv_u64(j, "min_var_size", cfg->min_var_size);
    if (cfg->cache)
       write_levels(j, cfg->cache);
+   if (cfg->reuse) {
+      mp_json_key(j, "reuse");
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "sample", cfg->reuse_sampling);
+      mp_json_kv_double(j, "weight", mp_reuse_weight(cfg->reuse));
+      mp_json_kv_bool(j, "estimated", mp_reuse_weight(cfg->reuse) != 1.0);
+      mp_json_end_object(j);
+   }
    if (cfg->stride) {
       const mp_stride_cfg *sc = mp_stride_config(cfg->stride);
       mp_json_key(j, "strides");
@@ -567,6 +588,77 @@ static void write_strides(mp_json *j, const mp_stride *st, const mp_var *v,
    mp_json_end_object(j);
 }
 
+static uint64_t scaled(uint64_t n, double weight)
+{
+   return (uint64_t)((double)n * weight + 0.5);
+}
+
+/* A reuse histogram: its nonzero bins [lo, hi, count], counts scaled by
+   the sampling weight. */
+static void write_reuse_hist(mp_json *j, const uint64_t *bins, double weight)
+{
+   uint32_t b;
+   mp_json_begin_array(j);
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      uint64_t lo, hi;
+      if (bins[b] == 0)
+         continue;
+      mp_reuse_bin_bounds(b, &lo, &hi);
+      mp_json_begin_array(j);
+      mp_json_u64(j, lo);
+      mp_json_u64(j, hi);
+      mp_json_u64(j, scaled(bins[b], weight));
+      mp_json_end_array(j);
+   }
+   mp_json_end_array(j);
+}
+
+/* The bin holding the median of a histogram, as [lo, hi], or nothing. */
+static void write_median(mp_json *j, const char *key, const uint64_t *bins)
+{
+   uint64_t total = 0, seen = 0, lo, hi;
+   uint32_t b;
+   for (b = 0; b < MP_REUSE_N_BINS; b++)
+      total += bins[b];
+   if (total == 0)
+      return;
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      seen += bins[b];
+      if (2 * seen >= total)
+         break;
+   }
+   mp_reuse_bin_bounds(b, &lo, &hi);
+   mp_json_key(j, key);
+   mp_json_begin_array(j);
+   mp_json_u64(j, lo);
+   mp_json_u64(j, hi);
+   mp_json_end_array(j);
+}
+
+static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
+{
+   uint64_t np = 0, ns = 0;
+   uint32_t b;
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      np += rc->private_bins[b];
+      ns += rc->shared_bins[b];
+   }
+   mp_json_key(j, "reuse");
+   mp_json_begin_object(j);
+   mp_json_key(j, "private");
+   write_reuse_hist(j, rc->private_bins, weight);
+   mp_json_key(j, "shared");
+   write_reuse_hist(j, rc->shared_bins, weight);
+   mp_json_kv_u64(j, "cold", scaled(rc->cold, weight));
+   if (np)
+      mp_json_kv_double(j, "mean_private", (double)rc->private_sum / np);
+   if (ns)
+      mp_json_kv_double(j, "mean_shared", (double)rc->shared_sum / ns);
+   write_median(j, "median_private", rc->private_bins);
+   write_median(j, "median_shared", rc->shared_bins);
+   mp_json_end_object(j);
+}
+
 static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
                            const line_rec *lines, uint64_t n_lines,
                            const mp_report_config *cfg)
@@ -591,6 +683,10 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_bool(j, "folded", 1);
    if (cfg->cache)
       write_var_cache(j, &r->cache, cfg->cache, mp_counts_accesses(&r->c));
+   if (v && cfg->reuse) {
+      static const mp_reuse_counts none;
+      write_reuse(j, v->reuse ? v->reuse : &none, mp_reuse_weight(cfg->reuse));
+   }
    if (v && cfg->stride)
       write_strides(j, cfg->stride, v, cfg->line_size);
    mp_json_key(j, "per_line");
@@ -610,6 +706,20 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
          mp_json_end_object(j);
          mp_json_kv_u64(j, "cycles", lines[k].cycles);
          mp_json_kv_double(j, "cpa", n ? (double)lines[k].cycles / n : 0.0);
+      }
+      if (cfg->reuse && v) {
+         const line_rec *lr = &lines[k];
+         double wgt = mp_reuse_weight(cfg->reuse);
+         mp_json_key(j, "reuse");
+         mp_json_begin_object(j);
+         if (lr->reuse_n[0])
+            mp_json_kv_double(j, "mean_private", (double)lr->reuse_sum[0] / lr->reuse_n[0]);
+         if (lr->reuse_n[1])
+            mp_json_kv_double(j, "mean_shared", (double)lr->reuse_sum[1] / lr->reuse_n[1]);
+         mp_json_kv_u64(j, "private", scaled(lr->reuse_n[0], wgt));
+         mp_json_kv_u64(j, "shared", scaled(lr->reuse_n[1], wgt));
+         mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, wgt));
+         mp_json_end_object(j);
       }
       if (cfg->stride && v && lines[k].has_strides) {
          mp_json_key(j, "strides");

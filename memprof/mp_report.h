@@ -41,6 +41,8 @@ typedef struct {
    uint64_t min_var_size;        /* bytes */
    const mp_stride *stride;      /* stride histograms, or NULL: absent */
    const mp_report_cache *cache; /* cache simulation, or NULL: absent */
+   const mp_reuse *reuse;        /* reuse distances, or NULL: absent */
+   const char *reuse_sampling;   /* "off", "shards", "bursty" */
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */

@@ -38,6 +38,7 @@ typedef struct {
 
 extern mp_vars *mp_g_vars;
 extern mp_stride *mp_g_stride;     /* the stride engine (SPEC 5.2) */
+extern mp_reuse *mp_g_reuse;       /* reuse distances (SPEC 5.3), or NULL */
 
 /* mp_registry.c: which variable owns an address. */
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */

@@ -126,6 +126,7 @@ void mp_vars_free(mp_vars *vs)
       if (v->named_by) mp_free(v->named_by);
       if (v->function) mp_free(v->function);
       if (v->cache) mp_free(v->cache);
+      if (v->reuse) mp_free(v->reuse);
       mp_free(v->name);
       mp_free(v);
    }
@@ -174,6 +175,8 @@ mp_var *mp_vars_get(const mp_vars *vs, uint32_t id)
 uint32_t mp_vars_count(const mp_vars *vs) { return vs->n_vars; }
 
 uint32_t mp_vars_line_size(const mp_vars *vs) { return 1u << vs->line_shift; }
+
+uint32_t mp_vars_line_shift(const mp_vars *vs) { return vs->line_shift; }
 
 const char *mp_var_kind_name(mp_var_kind k)
 {
@@ -454,6 +457,35 @@ void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
       cc->reused_fills[level]++;
 }
 
+void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                   int kind, uint64_t distance)
+{
+   mp_var *v = mp_vars_get(vs, e->var);
+   mp_reuse_counts *rc = v->reuse;
+   if (!rc)
+      rc = v->reuse = mp_calloc("mp.vars.reuse", 1, sizeof *rc);
+   switch (kind) {
+   case MP_REUSE_COLD:
+      rc->cold++;
+      lc->reuse_cold++;
+      break;
+   case MP_REUSE_PRIVATE:
+      rc->private_bins[mp_reuse_bin(distance)]++;
+      rc->private_sum += distance;
+      lc->reuse_sum[0] += distance;
+      lc->reuse_n[0]++;
+      break;
+   case MP_REUSE_SHARED:
+      rc->shared_bins[mp_reuse_bin(distance)]++;
+      rc->shared_sum += distance;
+      lc->reuse_sum[1] += distance;
+      lc->reuse_n[1]++;
+      break;
+   default:   /* sampled out */
+      break;
+   }
+}
+
 void mp_vars_reset_counts(mp_vars *vs)
 {
    uint32_t i;
@@ -464,6 +496,8 @@ void mp_vars_reset_counts(mp_vars *vs)
       v->last_line_plus1 = 0;
       if (v->cache)
          mp_memset(v->cache, 0, sizeof *v->cache);
+      if (v->reuse)
+         mp_memset(v->reuse, 0, sizeof *v->reuse);
       v->last_tid = 0;
       v->n_threads = 0;
       mp_memset(v->threads, 0, sizeof v->threads);
@@ -478,6 +512,9 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].cache_misses, 0,
                    sizeof vs->chunks[i][k].cache_misses);
          vs->chunks[i][k].cycles = 0;
+         mp_memset(vs->chunks[i][k].reuse_sum, 0, sizeof vs->chunks[i][k].reuse_sum);
+         mp_memset(vs->chunks[i][k].reuse_n, 0, sizeof vs->chunks[i][k].reuse_n);
+         vs->chunks[i][k].reuse_cold = 0;
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));

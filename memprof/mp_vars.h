@@ -19,6 +19,7 @@
 
 #include "mp_event.h"
 #include "mp_cache.h"
+#include "mp_reuse.h"
 #include "mp_stride.h"
 
 typedef enum {
@@ -51,6 +52,16 @@ typedef struct {
    uint64_t cycles;                          /* estimated, from the latencies */
 } mp_cache_counts;
 
+/* Reuse distances of one variable's accesses (SPEC 5.3), one per cache
+   line touched; raw counts (the caller scales them by the sampling
+   weight when it reports). */
+typedef struct {
+   uint64_t private_bins[MP_REUSE_N_BINS];
+   uint64_t shared_bins[MP_REUSE_N_BINS];
+   uint64_t cold;
+   uint64_t private_sum, shared_sum;   /* lines, for the means */
+} mp_reuse_counts;
+
 /* Counts of one variable at one source location. */
 typedef struct mp_line_counts {
    uint32_t var, loc;
@@ -60,6 +71,8 @@ typedef struct mp_line_counts {
    /* misses per cache level and estimated cycles of the accesses here */
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
+   /* reuse distances here: [0] private, [1] shared (sum, count), cold */
+   uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 
@@ -84,6 +97,7 @@ typedef struct mp_var {
 
    mp_counts c;
    mp_cache_counts *cache;   /* owned; NULL until simulated */
+   mp_reuse_counts *reuse;   /* owned; NULL until measured */
    uint64_t lines;           /* distinct cache lines touched (footprint) */
    uint64_t last_line_plus1; /* fast path of the footprint set; 0 = none */
    uint32_t last_tid;
@@ -103,6 +117,7 @@ mp_var  *mp_vars_add(mp_vars *vs, mp_var_kind kind, const char *name,
 mp_var  *mp_vars_get(const mp_vars *vs, uint32_t id);
 uint32_t mp_vars_count(const mp_vars *vs);
 uint32_t mp_vars_line_size(const mp_vars *vs);
+uint32_t mp_vars_line_shift(const mp_vars *vs);   /* log2 of the line size */
 const char *mp_var_kind_name(mp_var_kind k);
 
 /* Interns a source location (where = "file:line" or NULL, fn or NULL);
@@ -133,6 +148,11 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    after 'hits' hits: the reuse factor's data (mp_cache's on_retire). */
 void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
                           uint64_t hits);
+
+/* Accounts one reuse (kind MP_REUSE_COLD/PRIVATE/SHARED, distance in
+   lines) of a line touched by access e. */
+void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                   int kind, uint64_t distance);
 
 /* Calls fn on every per-location record, in no particular order. */
 void mp_vars_foreach_line(const mp_vars *vs,

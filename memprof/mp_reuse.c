@@ -1,0 +1,702 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: multicore reuse distances, in cache lines.          ---*/
+/*---                                                   mp_reuse.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Notes:
+   - A "stream" is a sequence of accesses whose reuse distances we
+     measure: each thread's own accesses (its private stream) and each
+     sharing group's merged accesses.  Every stream gives each access a
+     timestamp (a slot) and keeps, per distinct line, the slot of the
+     line's last access.  The distance of a reuse is the number of lines
+     whose last access lies after the line's own: the count of marked
+     slots after it.  Marks live in a bitmap over the slots; a Fenwick
+     tree over the bitmap's 64-bit words counts them, so a count is
+     O(log(slots / 64)) plus one popcount.  A reuse whose last access
+     lies within a few words of now is counted on the bitmap directly.
+   - Slots run out: when a stream's next slot would be past its bitmap,
+     the live marks are renumbered 0..m-1 in order (the order, hence
+     every distance, is unchanged) and the bitmap is resized to the
+     smallest power of two >= 4m slots.  A compaction costs O(m) (a scan
+     of the line table and of the bitmap) and is followed by >= 3m
+     accesses before the next one, so its amortized cost is O(1) per
+     access; memory per stream is O(distinct lines), never O(accesses).
+   - Per line, a write version counts the writes of all threads (the
+     "when" of the last write); each thread's entry remembers the version
+     it saw at its last access.  A different version now means another
+     thread wrote the line since: the thread's own writes update its
+     entry as they bump the version, so who wrote last need not be kept.
+     Versions are 32-bit: a thread missing exactly 2^32 writes to one
+     line between two of its accesses would see a false PRIVATE.  While
+     only one thread has ever accessed, no version is kept at all: there
+     is nobody else to write.
+   - A group that only its first thread has used, used by a thread that
+     has used no other group, has the thread's private stream as its
+     merged stream: nothing is kept twice (the single-threaded case costs
+     one stream).  When a second thread enters the group, or the thread
+     leaves for another group, the group's stream is copied from the
+     thread's private stream, once.
+
+   Cost per access: one hash of the line, one table probe per stream
+   touched (one for a lone thread, two otherwise, plus the version table
+   once there are two threads), one distance count and one or two
+   Fenwick updates (none when the old and new slots share a word), so
+   O(log distinct lines) amortized.  The probes' cache misses dominate;
+   four consecutive lines share one cache line of a table (see home()).
+   Memory per stream: a line table of 16-byte cells, 3/8 to 3/4 full
+   (21 to 43 bytes per line), plus 3/16 byte per slot (<= 1.5 bytes per
+   line); the version table likewise.
+*/
+#include "mp_reuse.h"
+
+#define NONE         UINT32_MAX
+#define NO_SLOT      UINT32_MAX
+#define MIN_SLOTS    1024u           /* slots of a new stream, a multiple of 64 */
+#define MAX_LIVE     (1u << 29)      /* lines per stream: slots stay < 2^31 */
+#define MIN_BITS     6               /* 64 cells in a new line table */
+#define SHORT_WORDS  8               /* reuses within this many words: no Fenwick */
+#define SLOT_WORD(s) ((s) >> 6)
+#define SLOT_BIT(s)  (1ull << ((s) & 63))
+
+/* One line of a table.  key = line + 1, 0 marks a free cell. */
+typedef struct {
+   uint64_t key;
+   uint32_t a;       /* streams: slot of the last access; versions: writes */
+   uint32_t b;       /* private streams: version seen; unused elsewhere */
+} cell;
+
+typedef struct {
+   cell *cells;      /* 2^bits cells, linear probing, 64-byte aligned */
+   void *raw;        /* what was allocated */
+   uint32_t bits;
+   uint32_t n;       /* cells in use */
+} table;
+
+typedef struct {
+   table map;        /* line -> slot (and version seen) */
+   uint64_t *marks;  /* n_slots bits: 1 at each line's last-access slot */
+   uint32_t *fen;    /* Fenwick tree over the n_slots/64 words of marks */
+   uint32_t n_slots; /* a power of two >= MIN_SLOTS */
+   uint32_t now;     /* the next slot; < n_slots between accesses */
+   uint32_t live;    /* marks set == lines in map */
+} stream;
+
+typedef struct {
+   stream s;
+   uint32_t solo_grp;   /* the group whose merged stream is s, or NONE */
+   uint8_t fresh;       /* no access yet */
+} thread_state;
+
+typedef struct {
+   stream s;            /* unused while solo_tid != NONE */
+   uint32_t solo_tid;   /* the thread whose private stream is ours, or NONE */
+} group_state;
+
+struct mp_reuse {
+   mp_reuse_cfg cfg;
+   thread_state **threads;   /* indexed by tid, NULL until used */
+   uint32_t n_threads;       /* length of threads */
+   group_state **groups;     /* indexed by group, NULL until used */
+   uint32_t n_groups;
+   table versions;           /* line -> writes to it, all threads (a);
+                                only lines written since multi */
+   int multi;                /* a second thread has accessed: keep versions */
+   uint64_t shards_below;    /* SHARDS: track lines hashing below this, of 2^32 */
+   double scale;             /* SHARDS: 1 / effective rate */
+   uint64_t phase_left;      /* BURSTY: accesses left in this window or gap */
+   uint64_t fib_a, fib_b;    /* BURSTY: the next gap is window * fib_a */
+   int in_gap, gap_capped;
+   mp_reuse_stats st;
+};
+
+/*------------------------------------------------------------*/
+/*--- Bits and hashes                                      ---*/
+/*------------------------------------------------------------*/
+
+/* Without -mpopcnt the builtin becomes a libgcc call; the bit trick is
+   as fast and needs nothing. */
+static inline uint32_t popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+   return (uint32_t)__builtin_popcountll(x);
+#else
+   x = x - ((x >> 1) & 0x5555555555555555ull);
+   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+   return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* A line's home in a table of 2^bits cells: four consecutive lines
+   share a 64-byte block of four cells, whose place is the top bits of
+   a Fibonacci hash of line / 4.  A sweep over consecutive lines then
+   misses the cache once per four lines (the table misses dominate the
+   cost per access), while blocks still spread over the table. */
+static inline uint64_t hash_line(uint64_t line)
+{
+   return (line >> 2) * 0x9E3779B97F4A7C15ull;
+}
+
+static inline size_t home(uint64_t h, uint64_t line, uint32_t bits)
+{
+   return (size_t)((h >> (64 - bits)) & ~(uint64_t)3) | (size_t)(line & 3);
+}
+
+/* SHARDS needs a hash independent of the table's: splitmix64's
+   finalizer, whose top 32 bits are close to uniform. */
+static inline uint64_t shards_hash(uint64_t line)
+{
+   line ^= line >> 30;
+   line *= 0xbf58476d1ce4e5b9ull;
+   line ^= line >> 27;
+   line *= 0x94d049bb133111ebull;
+   line ^= line >> 31;
+   return line >> 32;
+}
+
+/*------------------------------------------------------------*/
+/*--- Line tables                                          ---*/
+/*------------------------------------------------------------*/
+
+/* Zeroed cells for t, aligned on a cache line so that a block is one. */
+static void table_alloc(table *t, uint32_t bits)
+{
+   char *p = mp_calloc("mp.reuse.table", ((size_t)sizeof(cell) << bits) + 64, 1);
+   t->raw = p;
+   t->cells = (cell *)(p + ((64 - ((uintptr_t)p & 63)) & 63));
+   t->bits = bits;
+}
+
+static void table_init(table *t)
+{
+   table_alloc(t, MIN_BITS);
+   t->n = 0;
+}
+
+static void table_grow(table *t)
+{
+   cell *old = t->cells;
+   void *old_raw = t->raw;
+   size_t n_old = (size_t)1 << t->bits, i, mask;
+   table_alloc(t, t->bits + 1);
+   mask = ((size_t)1 << t->bits) - 1;
+   for (i = 0; i < n_old; i++) {
+      uint64_t line = old[i].key - 1;
+      size_t j;
+      if (!old[i].key)
+         continue;
+      for (j = home(hash_line(line), line, t->bits); t->cells[j].key; j = (j + 1) & mask)
+         ;
+      t->cells[j] = old[i];
+   }
+   mp_free(old_raw);
+}
+
+/* The cell of line (h = hash_line(line)), or NULL. */
+static inline cell *table_find(const table *t, uint64_t line, uint64_t h)
+{
+   uint64_t key = line + 1;
+   size_t mask = ((size_t)1 << t->bits) - 1, j;
+   for (j = home(h, line, t->bits); t->cells[j].key; j = (j + 1) & mask)
+      if (t->cells[j].key == key)
+         return &t->cells[j];
+   return NULL;
+}
+
+/* The cell of line (h = hash_line(line)), made (a = NO_SLOT, b = 0)
+   if absent; *added says which.  Cells move only when a cell is added
+   to this same table. */
+static inline cell *table_get(table *t, uint64_t line, uint64_t h, int *added)
+{
+   uint64_t key = line + 1;
+   size_t mask, j;
+   if (((uint64_t)t->n + 1) * 4 > ((uint64_t)3 << t->bits))
+      table_grow(t);
+   mask = ((size_t)1 << t->bits) - 1;
+   for (j = home(h, line, t->bits); t->cells[j].key; j = (j + 1) & mask)
+      if (t->cells[j].key == key) {
+         *added = 0;
+         return &t->cells[j];
+      }
+   t->cells[j].key = key;
+   t->cells[j].a = NO_SLOT;
+   t->cells[j].b = 0;
+   t->n++;
+   *added = 1;
+   return &t->cells[j];
+}
+
+/*------------------------------------------------------------*/
+/*--- Streams: marks, Fenwick tree, compaction             ---*/
+/*------------------------------------------------------------*/
+
+static void stream_init(stream *s)
+{
+   table_init(&s->map);
+   s->n_slots = MIN_SLOTS;
+   s->marks = mp_calloc("mp.reuse.marks", MIN_SLOTS / 64, sizeof(uint64_t));
+   s->fen = mp_calloc("mp.reuse.fen", MIN_SLOTS / 64, sizeof(uint32_t));
+   s->now = 0;
+   s->live = 0;
+}
+
+static void stream_fini(stream *s)
+{
+   mp_free(s->map.raw);
+   mp_free(s->marks);
+   mp_free(s->fen);
+}
+
+static void stream_copy(stream *d, const stream *s)
+{
+   size_t nc = (size_t)1 << s->map.bits, nw = s->n_slots / 64;
+   *d = *s;
+   table_alloc(&d->map, s->map.bits);
+   mp_memcpy(d->map.cells, s->map.cells, nc * sizeof(cell));
+   d->marks = mp_malloc("mp.reuse.marks", nw * sizeof(uint64_t));
+   mp_memcpy(d->marks, s->marks, nw * sizeof(uint64_t));
+   d->fen = mp_malloc("mp.reuse.fen", nw * sizeof(uint32_t));
+   mp_memcpy(d->fen, s->fen, nw * sizeof(uint32_t));
+}
+
+static uint64_t stream_bytes(const stream *s)
+{
+   return ((uint64_t)sizeof(cell) << s->map.bits) + 64
+          + s->n_slots / 8 + s->n_slots / 64 * sizeof(uint32_t);
+}
+
+static inline void fen_add(stream *s, uint32_t w, int32_t d)
+{
+   uint32_t n = s->n_slots / 64;
+   for (; w < n; w |= w + 1)
+      s->fen[w] += (uint32_t)d;
+}
+
+/* Marks in the words before w. */
+static inline uint32_t fen_prefix(const stream *s, uint32_t w)
+{
+   uint32_t sum = 0;
+   for (; w > 0; w &= w - 1)
+      sum += s->fen[w - 1];
+   return sum;
+}
+
+/* Marks after 'slot' (which is marked): the distinct lines accessed
+   since the access that set it. */
+static inline uint32_t count_after(const stream *s, uint32_t slot)
+{
+   uint32_t w = SLOT_WORD(slot), last = SLOT_WORD(s->now - 1), n, i;
+   uint64_t above = (~0ull << (slot & 63)) << 1;
+   if (last - w <= SHORT_WORDS) {
+      n = popcount64(s->marks[w] & above);
+      for (i = w + 1; i <= last; i++)
+         n += popcount64(s->marks[i]);
+      return n;
+   }
+   return s->live - fen_prefix(s, w) - popcount64(s->marks[w] & ~above);
+}
+
+/* Slots for m live lines: room for >= 3m more accesses. */
+static uint32_t slots_for(uint32_t m)
+{
+   uint32_t n = MIN_SLOTS;
+   while (n < 4 * m)
+      n *= 2;
+   return n;
+}
+
+/* Renumbers the marked slots 0..m-1, keeping their order, and resizes
+   the bitmap to slots_for(m). */
+static void compact(mp_reuse *r, stream *s)
+{
+   uint32_t nw = s->n_slots / 64, w, m = 0, n_new;
+   size_t i, nc = (size_t)1 << s->map.bits;
+   uint32_t *below = s->fen;   /* rebuilt below: meanwhile the rank base */
+
+   for (w = 0; w < nw; w++) {
+      below[w] = m;
+      m += popcount64(s->marks[w]);
+   }
+   mp_assert(m == s->live && m < MAX_LIVE);
+   for (i = 0; i < nc; i++) {
+      cell *c = &s->map.cells[i];
+      if (c->key && c->a != NO_SLOT)
+         c->a = below[SLOT_WORD(c->a)]
+                + popcount64(s->marks[SLOT_WORD(c->a)] & (SLOT_BIT(c->a) - 1));
+   }
+
+   n_new = slots_for(m);
+   if (n_new != s->n_slots) {
+      mp_free(s->marks);
+      mp_free(s->fen);
+      s->n_slots = n_new;
+      s->marks = mp_malloc("mp.reuse.marks", n_new / 8);
+      s->fen = mp_malloc("mp.reuse.fen", n_new / 64 * sizeof(uint32_t));
+   }
+   nw = n_new / 64;
+   for (w = 0; w < nw; w++) {
+      uint32_t first = w * 64;
+      s->marks[w] = m >= first + 64 ? ~0ull
+                  : m > first ? (1ull << (m - first)) - 1 : 0;
+      s->fen[w] = popcount64(s->marks[w]);
+   }
+   /* linear Fenwick build: each node passes its sum to its parent */
+   for (w = 0; w < nw; w++) {
+      uint32_t p = w | (w + 1);
+      if (p < nw)
+         s->fen[p] += s->fen[w];
+   }
+   s->now = m;
+   r->st.compactions++;
+}
+
+/* Moves c's mark (if any) to a new slot, now. */
+static inline void touch(mp_reuse *r, stream *s, cell *c)
+{
+   uint32_t slot, old;
+   if (s->now == s->n_slots)
+      compact(r, s);
+   slot = s->now++;
+   old = c->a;
+   if (old != NO_SLOT) {
+      s->marks[SLOT_WORD(old)] &= ~SLOT_BIT(old);
+      if (SLOT_WORD(old) != SLOT_WORD(slot)) {
+         fen_add(s, SLOT_WORD(old), -1);
+         fen_add(s, SLOT_WORD(slot), 1);
+      }
+   } else {
+      s->live++;
+      fen_add(s, SLOT_WORD(slot), 1);
+   }
+   s->marks[SLOT_WORD(slot)] |= SLOT_BIT(slot);
+   c->a = slot;
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads and groups                                   ---*/
+/*------------------------------------------------------------*/
+
+static void *grow_ptrs(void *p, uint32_t *n, uint32_t idx, uint32_t hint, const char *cc)
+{
+   uint32_t m = *n ? *n : (hint ? hint : 8);
+   void **q;
+   (void)cc;   /* the host's allocator has no cost centres */
+   while (m <= idx)
+      m = m * 2 > m ? m * 2 : idx + 1;
+   q = mp_realloc(cc, p, (size_t)m * sizeof(void *));
+   mp_memset(q + *n, 0, (size_t)(m - *n) * sizeof(void *));
+   *n = m;
+   return q;
+}
+
+static thread_state *thread_for(mp_reuse *r, uint32_t tid)
+{
+   thread_state *t;
+   if (tid >= r->n_threads)
+      r->threads = grow_ptrs(r->threads, &r->n_threads, tid,
+                             r->cfg.n_threads_hint, "mp.reuse.threads");
+   t = r->threads[tid];
+   if (!t) {
+      t = mp_calloc("mp.reuse.thread", 1, sizeof *t);
+      stream_init(&t->s);
+      t->solo_grp = NONE;
+      t->fresh = 1;
+      r->threads[tid] = t;
+      if (++r->st.threads == 2)
+         r->multi = 1;
+   }
+   return t;
+}
+
+/* Gives a solo group its own copy of its thread's stream. */
+static void unsolo(mp_reuse *r, group_state *g)
+{
+   thread_state *t = r->threads[g->solo_tid];
+   stream_copy(&g->s, &t->s);
+   t->solo_grp = NONE;
+   g->solo_tid = NONE;
+}
+
+/* The group's state.  *solo says that the group's merged stream is the
+   thread's private stream: every access so far in the group was by the
+   thread, and every access by the thread was in the group.  A sharing
+   that this access ends is undone first. */
+static group_state *group_for(mp_reuse *r, uint32_t grp, uint32_t tid,
+                              thread_state *t, int *solo)
+{
+   group_state *g;
+   if (grp >= r->n_groups)
+      r->groups = grow_ptrs(r->groups, &r->n_groups, grp, 4, "mp.reuse.groups");
+   g = r->groups[grp];
+   if (!g) {
+      g = mp_calloc("mp.reuse.group", 1, sizeof *g);
+      r->groups[grp] = g;
+      r->st.groups++;
+      if (t->fresh) {
+         g->solo_tid = tid;
+         t->solo_grp = grp;
+      } else {
+         stream_init(&g->s);
+         g->solo_tid = NONE;
+      }
+   } else if (g->solo_tid != NONE && g->solo_tid != tid) {
+      unsolo(r, g);
+   }
+   if (t->solo_grp != NONE && t->solo_grp != grp)
+      unsolo(r, r->groups[t->solo_grp]);
+   t->fresh = 0;
+   *solo = g->solo_tid == tid;
+   return g;
+}
+
+/*------------------------------------------------------------*/
+/*--- Sampling                                             ---*/
+/*------------------------------------------------------------*/
+
+/* BURSTY: 1 if this access falls in an analysed window. */
+static inline int bursty_take(mp_reuse *r)
+{
+   if (r->phase_left == 0) {
+      if (r->in_gap || r->cfg.max_gap == 0) {
+         r->in_gap = 0;
+         r->phase_left = r->cfg.window;
+      } else {
+         uint64_t gap = (uint64_t)r->cfg.window * r->fib_a;
+         if (r->gap_capped || gap >= r->cfg.max_gap) {
+            gap = r->cfg.max_gap;
+            r->gap_capped = 1;   /* fib stops growing: no overflow */
+         } else {
+            uint64_t next = r->fib_a + r->fib_b;
+            r->fib_a = r->fib_b;
+            r->fib_b = next;
+         }
+         r->in_gap = 1;
+         r->phase_left = gap;
+      }
+   }
+   r->phase_left--;
+   return !r->in_gap;
+}
+
+static void sampling_start(mp_reuse *r)
+{
+   r->phase_left = r->cfg.window;
+   r->in_gap = 0;
+   r->gap_capped = 0;
+   r->fib_a = 1;
+   r->fib_b = 2;
+}
+
+/*------------------------------------------------------------*/
+/*--- Engine                                               ---*/
+/*------------------------------------------------------------*/
+
+mp_reuse *mp_reuse_new(const mp_reuse_cfg *cfg, const char **err)
+{
+   mp_reuse *r;
+   uint64_t below = 0;
+   switch (cfg->mode) {
+   case MP_REUSE_EXACT:
+      break;
+   case MP_REUSE_SHARDS:
+      /* written so that NaN fails too */
+      if (!(cfg->rate > 0.0 && cfg->rate <= 1.0)) {
+         *err = "the reuse sampling rate must be in (0, 1]";
+         return NULL;
+      }
+      below = (uint64_t)(cfg->rate * 4294967296.0);
+      if (below == 0) {
+         *err = "the reuse sampling rate is below 2^-32";
+         return NULL;
+      }
+      break;
+   case MP_REUSE_BURSTY:
+      if (cfg->window == 0) {
+         *err = "the reuse sampling window must be at least one access";
+         return NULL;
+      }
+      break;
+   default:
+      *err = "unknown reuse sampling mode";
+      return NULL;
+   }
+   r = mp_calloc("mp.reuse.new", 1, sizeof *r);
+   r->cfg = *cfg;
+   r->shards_below = below;
+   r->scale = below ? 4294967296.0 / (double)below : 1.0;
+   table_init(&r->versions);
+   sampling_start(r);
+   return r;
+}
+
+static void free_state(mp_reuse *r)
+{
+   uint32_t i;
+   for (i = 0; i < r->n_threads; i++)
+      if (r->threads[i]) {
+         stream_fini(&r->threads[i]->s);
+         mp_free(r->threads[i]);
+      }
+   for (i = 0; i < r->n_groups; i++)
+      if (r->groups[i]) {
+         if (r->groups[i]->solo_tid == NONE)
+            stream_fini(&r->groups[i]->s);
+         mp_free(r->groups[i]);
+      }
+   if (r->threads)
+      mp_free(r->threads);
+   if (r->groups)
+      mp_free(r->groups);
+   mp_free(r->versions.raw);
+}
+
+void mp_reuse_free(mp_reuse *r)
+{
+   free_state(r);
+   mp_free(r);
+}
+
+void mp_reuse_reset(mp_reuse *r)
+{
+   mp_reuse_cfg cfg = r->cfg;
+   uint64_t below = r->shards_below;
+   double scale = r->scale;
+   free_state(r);
+   mp_memset(r, 0, sizeof *r);
+   r->cfg = cfg;
+   r->shards_below = below;
+   r->scale = scale;
+   table_init(&r->versions);
+   sampling_start(r);
+}
+
+int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
+                    int is_write, uint64_t *distance)
+{
+   uint64_t h;
+   thread_state *t;
+   group_state *g;
+   cell *pc, *gc, *vc = NULL;
+   uint32_t ver = 0, d = 0;
+   int solo, p_new, g_new, kind;
+
+   mp_assert(line != UINT64_MAX);
+   *distance = 0;
+   r->st.accesses++;
+   if (r->cfg.mode == MP_REUSE_SHARDS && shards_hash(line) >= r->shards_below)
+      return MP_REUSE_SKIPPED;
+   if (r->cfg.mode == MP_REUSE_BURSTY && !bursty_take(r))
+      return MP_REUSE_SKIPPED;
+   r->st.analysed++;
+
+   h = hash_line(line);
+   t = thread_for(r, tid);
+   g = group_for(r, grp, tid, t, &solo);
+   if (r->multi) {
+      /* a line never written has no entry: version 0, which is also
+         what entries made before versions were kept hold */
+      if (is_write) {
+         int v_new;
+         vc = table_get(&r->versions, line, h, &v_new);
+         if (v_new)
+            vc->a = 0;
+      } else {
+         vc = table_find(&r->versions, line, h);
+      }
+      ver = vc ? vc->a : 0;
+   }
+
+   pc = table_get(&t->s.map, line, h, &p_new);
+   if (solo) {
+      /* one stream is both: only the kind depends on the version */
+      if (p_new) {
+         kind = MP_REUSE_COLD;
+      } else {
+         kind = pc->b == ver ? MP_REUSE_PRIVATE : MP_REUSE_SHARED;
+         d = count_after(&t->s, pc->a);
+      }
+      touch(r, &t->s, pc);
+   } else {
+      gc = table_get(&g->s.map, line, h, &g_new);
+      if (!p_new && pc->b == ver) {
+         kind = MP_REUSE_PRIVATE;
+         d = count_after(&t->s, pc->a);
+      } else if (!g_new) {
+         kind = MP_REUSE_SHARED;
+         d = count_after(&g->s, gc->a);
+      } else {
+         kind = MP_REUSE_COLD;
+      }
+      touch(r, &t->s, pc);
+      touch(r, &g->s, gc);
+   }
+
+   if (vc) {
+      if (is_write)
+         vc->a++;
+      pc->b = vc->a;
+   } else {
+      pc->b = 0;
+   }
+   if (r->cfg.mode == MP_REUSE_SHARDS)
+      *distance = (uint64_t)((double)d * r->scale + 0.5);
+   else
+      *distance = d;
+   return kind;
+}
+
+double mp_reuse_weight(const mp_reuse *r)
+{
+   switch (r->cfg.mode) {
+   case MP_REUSE_SHARDS:
+      return r->scale;
+   case MP_REUSE_BURSTY:
+      return r->st.analysed ? (double)r->st.accesses / (double)r->st.analysed : 1.0;
+   default:
+      return 1.0;
+   }
+}
+
+uint64_t mp_reuse_bytes(const mp_reuse *r)
+{
+   uint64_t n = sizeof *r + ((uint64_t)sizeof(cell) << r->versions.bits) + 64
+                + (uint64_t)(r->n_threads + r->n_groups) * sizeof(void *);
+   uint32_t i;
+   for (i = 0; i < r->n_threads; i++)
+      if (r->threads[i])
+         n += sizeof(thread_state) + stream_bytes(&r->threads[i]->s);
+   for (i = 0; i < r->n_groups; i++)
+      if (r->groups[i]) {
+         n += sizeof(group_state);
+         if (r->groups[i]->solo_tid == NONE)
+            n += stream_bytes(&r->groups[i]->s);
+      }
+   return n;
+}
+
+void mp_reuse_get_stats(const mp_reuse *r, mp_reuse_stats *st)
+{
+   *st = r->st;
+}
+
+/*------------------------------------------------------------*/
+/*--- Bins                                                 ---*/
+/*------------------------------------------------------------*/
+
+uint32_t mp_reuse_bin(uint64_t d)
+{
+   return d == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(d);
+}
+
+void mp_reuse_bin_bounds(uint32_t bin, uint64_t *lo, uint64_t *hi)
+{
+   mp_assert(bin < MP_REUSE_N_BINS);
+   if (bin == 0) {
+      *lo = *hi = 0;
+      return;
+   }
+   *lo = 1ull << (bin - 1);
+   *hi = bin == 64 ? UINT64_MAX : (1ull << bin) - 1;
+}

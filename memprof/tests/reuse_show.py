@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""reuse_show.py FILE VAR...: prints the reuse distances (SPEC 5.3) of the
+named variables of a memprof JSON file, and the reuse configuration, in
+a stable form for .post.exp files."""
+import json, sys
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: reuse_show.py FILE VAR...")
+    doc = json.load(open(sys.argv[1]))
+    cfg = doc["config"].get("reuse")
+    if cfg is None:
+        print("reuse absent")
+        return
+    print(f"reuse sample={cfg['sample']} estimated={str(cfg['estimated']).lower()}")
+    for name in sys.argv[2:]:
+        found = [v for v in doc["variables"] if v["name"] == name]
+        if not found:
+            print(f"{name} absent")
+            continue
+        r = found[0]["reuse"]
+        hist = lambda h: " ".join(f"{lo}-{hi}:{n}" for lo, hi, n in h) or "-"
+        print(f"{name} cold={r['cold']} private={hist(r['private'])} "
+              f"shared={hist(r['shared'])} mean_private={r.get('mean_private', '-')} "
+              f"median_private={r.get('median_private', '-')}")
+
+
+if __name__ == "__main__":
+    main()
