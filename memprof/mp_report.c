@@ -30,7 +30,7 @@
    with reuse distances: config "reuse" {sample, weight, estimated};
    variables[] "reuse" {private: H, shared: H, cold, mean_private,
    mean_shared, median_private: [lo, hi], median_shared}, per_line
-   "reuse" {mean_private, mean_shared, private, shared, cold};
+   "reuse" {mean_private, mean_shared, private: H, shared: H, cold};
    and config.strides = { "history", "mode", "threshold" }; a histogram H
    is the list of its nonzero bins [lo, hi, count], hi null for infinity.
    Runs once, at exit: clarity over speed, but linear-ish in the number
@@ -212,6 +212,9 @@ typedef struct {
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
+   /* the record's reuse histograms, or NULL; only a variable's own
+      records are written, never merged ones (the fold's) */
+   const uint64_t (*reuse_bins)[MP_REUSE_N_BINS];
 } line_rec;
 
 typedef struct {
@@ -240,6 +243,7 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
    mp_memcpy(g->recs[g->n].reuse_n, lc->reuse_n, sizeof lc->reuse_n);
    g->recs[g->n].reuse_cold = lc->reuse_cold;
+   g->recs[g->n].reuse_bins = (const uint64_t (*)[MP_REUSE_N_BINS])lc->reuse_bins;
    g->recs[g->n].has_strides = 0;
    {
       uint32_t c;
@@ -304,6 +308,7 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
             g.recs[w - 1].reuse_sum[c] += g.recs[r].reuse_sum[c];
             g.recs[w - 1].reuse_n[c] += g.recs[r].reuse_n[c];
          }
+         g.recs[w - 1].reuse_bins = NULL;   /* merged: the fold's */
          g.recs[w - 1].reuse_cold += g.recs[r].reuse_cold;
          g.recs[w - 1].has_strides |= g.recs[r].has_strides;
       }
@@ -716,8 +721,11 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
             mp_json_kv_double(j, "mean_private", (double)lr->reuse_sum[0] / lr->reuse_n[0]);
          if (lr->reuse_n[1])
             mp_json_kv_double(j, "mean_shared", (double)lr->reuse_sum[1] / lr->reuse_n[1]);
-         mp_json_kv_u64(j, "private", scaled(lr->reuse_n[0], wgt));
-         mp_json_kv_u64(j, "shared", scaled(lr->reuse_n[1], wgt));
+         static const uint64_t no_bins[MP_REUSE_N_BINS];
+         mp_json_key(j, "private");
+         write_reuse_hist(j, lr->reuse_bins ? lr->reuse_bins[0] : no_bins, wgt);
+         mp_json_key(j, "shared");
+         write_reuse_hist(j, lr->reuse_bins ? lr->reuse_bins[1] : no_bins, wgt);
          mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, wgt));
          mp_json_end_object(j);
       }

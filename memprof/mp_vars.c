@@ -138,8 +138,13 @@ void mp_vars_free(mp_vars *vs)
    if (vs->locs) mp_free(vs->locs);
    if (vs->loc_next) mp_free(vs->loc_next);
    mp_free(vs->loc_heads);
-   for (i = 0; i < vs->n_chunks; i++)
+   for (i = 0; i < vs->n_chunks; i++) {
+      uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;
+      for (k = 0; k < n; k++)
+         if (vs->chunks[i][k].reuse_bins)
+            mp_free(vs->chunks[i][k].reuse_bins);
       mp_free(vs->chunks[i]);
+   }
    if (vs->chunks) mp_free(vs->chunks);
    mp_free(vs->lc_heads);
    mp_free(vs->fp);
@@ -470,17 +475,22 @@ void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       lc->reuse_cold++;
       break;
    case MP_REUSE_PRIVATE:
-      rc->private_bins[mp_reuse_bin(distance)]++;
-      rc->private_sum += distance;
-      lc->reuse_sum[0] += distance;
-      lc->reuse_n[0]++;
+   case MP_REUSE_SHARED: {
+      uint32_t bin = mp_reuse_bin(distance), shared = kind == MP_REUSE_SHARED;
+      if (shared) {
+         rc->shared_bins[bin]++;
+         rc->shared_sum += distance;
+      } else {
+         rc->private_bins[bin]++;
+         rc->private_sum += distance;
+      }
+      if (!lc->reuse_bins)
+         lc->reuse_bins = mp_calloc("mp.vars.lreuse", 2, sizeof *lc->reuse_bins);
+      lc->reuse_bins[shared][bin]++;
+      lc->reuse_sum[shared] += distance;
+      lc->reuse_n[shared]++;
       break;
-   case MP_REUSE_SHARED:
-      rc->shared_bins[mp_reuse_bin(distance)]++;
-      rc->shared_sum += distance;
-      lc->reuse_sum[1] += distance;
-      lc->reuse_n[1]++;
-      break;
+   }
    default:   /* sampled out */
       break;
    }
@@ -515,6 +525,8 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].reuse_sum, 0, sizeof vs->chunks[i][k].reuse_sum);
          mp_memset(vs->chunks[i][k].reuse_n, 0, sizeof vs->chunks[i][k].reuse_n);
          vs->chunks[i][k].reuse_cold = 0;
+         if (vs->chunks[i][k].reuse_bins)
+            mp_memset(vs->chunks[i][k].reuse_bins, 0, 2 * sizeof *vs->chunks[i][k].reuse_bins);
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));

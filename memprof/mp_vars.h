@@ -71,8 +71,10 @@ typedef struct mp_line_counts {
    /* misses per cache level and estimated cycles of the accesses here */
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
-   /* reuse distances here: [0] private, [1] shared (sum, count), cold */
+   /* reuse distances here: [0] private, [1] shared (sum, count), cold,
+      and their histograms (owned, made on the first reuse) */
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
+   uint64_t (*reuse_bins)[MP_REUSE_N_BINS];   /* [2][MP_REUSE_N_BINS] */
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 

@@ -1,29 +1,37 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""reuse_show.py FILE VAR...: prints the reuse distances (SPEC 5.3) of the
-named variables of a memprof JSON file, and the reuse configuration, in
-a stable form for .post.exp files."""
+"""reuse_show.py [--totals] FILE VAR...: prints the reuse distances
+(SPEC 5.3) of the named variables of a memprof JSON file, and the reuse
+configuration, in a stable form for .post.exp files.  With --totals, the
+shared histogram is reduced to its total (its distances depend on the C
+library's accesses in between)."""
 import json, sys
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: reuse_show.py FILE VAR...")
-    doc = json.load(open(sys.argv[1]))
+    args = sys.argv[1:]
+    totals = args[:1] == ["--totals"]
+    if totals:
+        args = args[1:]
+    if len(args) < 2:
+        sys.exit("usage: reuse_show.py [--totals] FILE VAR...")
+    doc = json.load(open(args[0]))
     cfg = doc["config"].get("reuse")
     if cfg is None:
         print("reuse absent")
         return
     print(f"reuse sample={cfg['sample']} estimated={str(cfg['estimated']).lower()}")
-    for name in sys.argv[2:]:
+    for name in args[1:]:
         found = [v for v in doc["variables"] if v["name"] == name]
         if not found:
             print(f"{name} absent")
             continue
         r = found[0]["reuse"]
         hist = lambda h: " ".join(f"{lo}-{hi}:{n}" for lo, hi, n in h) or "-"
+        shared = (str(sum(n for _, _, n in r["shared"])) if totals
+                  else hist(r["shared"]))
         print(f"{name} cold={r['cold']} private={hist(r['private'])} "
-              f"shared={hist(r['shared'])} mean_private={r.get('mean_private', '-')} "
+              f"shared={shared} mean_private={r.get('mean_private', '-')} "
               f"median_private={r.get('median_private', '-')}")
 
 
