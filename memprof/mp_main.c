@@ -342,6 +342,12 @@ static void write_output(Bool summary)
    cfg.reuse = mp_g_reuse;
    cfg.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
                       : mp_clo_sample_mode == 2 ? "bursty" : "off";
+   if (mp_clo_sample_mode == 1)
+      cfg.reuse_rate = mp_clo_sample_rate;
+   if (mp_clo_sample_mode == 2) {
+      cfg.reuse_window = mp_clo_sample_window;
+      cfg.reuse_max_gap = mp_clo_sample_max_gap;
+   }
    if (mp_g_hier.cache) {
       UInt k;
       VG_(memset)(&rc, 0, sizeof rc);
@@ -375,6 +381,17 @@ static void print_stats(void)
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
+   if (mp_g_reuse) {
+      mp_reuse_stats st;
+      mp_reuse_get_stats(mp_g_reuse, &st);
+      VG_(dmsg)("memprof: reuse: %llu lines accessed, %llu analysed, %llu "
+                "compactions, %llu bytes of metadata\n", (ULong)st.accesses,
+                (ULong)st.analysed, (ULong)st.compactions,
+                (ULong)mp_reuse_bytes(mp_g_reuse));
+   }
+   if (mp_g_hier.cache)
+      VG_(dmsg)("memprof: cache metadata:            %llu bytes\n",
+                (ULong)mp_cache_bytes(mp_g_hier.cache));
 }
 
 static void mp_fini(Int exitcode)

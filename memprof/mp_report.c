@@ -439,6 +439,12 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
       mp_json_key(j, "reuse");
       mp_json_begin_object(j);
       mp_json_kv_string(j, "sample", cfg->reuse_sampling);
+      if (cfg->reuse_rate > 0)
+         mp_json_kv_double(j, "rate", cfg->reuse_rate);
+      if (cfg->reuse_window > 0) {
+         mp_json_kv_u64(j, "window", cfg->reuse_window);
+         mp_json_kv_u64(j, "max_gap", cfg->reuse_max_gap);
+      }
       mp_json_kv_double(j, "weight", mp_reuse_weight(cfg->reuse));
       mp_json_kv_bool(j, "estimated", mp_reuse_weight(cfg->reuse) != 1.0);
       mp_json_end_object(j);
@@ -611,7 +617,10 @@ static void write_reuse_hist(mp_json *j, const uint64_t *bins, double weight)
       mp_reuse_bin_bounds(b, &lo, &hi);
       mp_json_begin_array(j);
       mp_json_u64(j, lo);
-      mp_json_u64(j, hi);
+      if (hi == UINT64_MAX)
+         mp_json_null(j);   /* infinity, as in every histogram */
+      else
+         mp_json_u64(j, hi);
       mp_json_u64(j, scaled(bins[b], weight));
       mp_json_end_array(j);
    }

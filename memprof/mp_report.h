@@ -43,6 +43,8 @@ typedef struct {
    const mp_report_cache *cache; /* cache simulation, or NULL: absent */
    const mp_reuse *reuse;        /* reuse distances, or NULL: absent */
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
+   double reuse_rate;            /* shards: fraction of lines, else 0 */
+   uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */

@@ -80,6 +80,10 @@ run_case cache_fallback  cache_fallback.json
 run_case cache_ll        --sort=ll-misses --threshold=5 --show=0 cache_fallback.json
 run_case cache_mixed     cache.json normal.json
 run_case cache_sort      --sort=cycles normal.json
+run_case reuse           reuse.json
+run_case reuse_merge     --show=2 reuse.json reuse_b.json
+run_case reuse_sampled   --show=2 reuse_sampled.json
+run_case reuse_bad       reuse_bad.json
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
