@@ -21,6 +21,11 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 echo "memprof: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# With the package lists already here no update is needed (and an update
+# can fail in a sandbox that the lists it has still serve): try first.
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if ! apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1; then
+   apt-get update -qq || echo "memprof: apt-get update failed; using the package lists here" >&2
+   # shellcheck disable=SC2086
+   apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
