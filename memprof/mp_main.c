@@ -252,11 +252,16 @@ static void print_cache_totals(void)
       const mp_cache_level_cfg *l = &mp_g_hier.level[k];
       mp_cache_get_totals(mp_g_hier.cache, k, &t);
       HChar b3[32];
+      HChar mpki[40] = "";
+      if (!mp_collection_was_partial() && mp_g_instructions)
+         VG_(snprintf)(mpki, sizeof mpki, ", %.2f MPKI",
+                       1000.0 * (double)t.misses / (double)mp_g_instructions);
       VG_(umsg)("%s (%s B, %u-way, %u B lines, shared by %u): %s accesses, "
-                "%s misses (%.2f%%)\n", mp_report_level_name(k),
+                "%s misses (%.2f%%%s)\n", mp_report_level_name(k),
                 commas(l->size, b3, sizeof b3), l->assoc, l->line, l->shared_by,
                 commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
-                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0);
+                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0,
+                mpki);
    }
    if (mp_g_hier.fallback_why)
       VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
@@ -361,6 +366,7 @@ static void write_output(Bool summary)
       rc.source = mp_g_hier.source;
       rc.fallback_why = mp_g_hier.fallback_why;
       rc.cache = mp_g_hier.cache;
+      rc.instructions = mp_collection_was_partial() ? 0 : mp_g_instructions;
       cfg.cache = &rc;
    }
    j = mp_report_json(mp_g_vars, &cfg);

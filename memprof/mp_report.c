@@ -26,7 +26,8 @@
    fill_hits, hits_per_fill, reused_share}, ...}, "served", "invalidations",
    "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
    totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
-   invalidations}}, "cycles", "cpa";
+   invalidations, mpki}}, "instructions", "cycles", "cpa" (mpki and
+   instructions only when collection covered the whole run);
    with reuse distances: config "reuse" {sample, weight, estimated};
    variables[] "reuse" {private: H, shared: H, cold, mean_private,
    mean_shared, median_private: [lo, hi], median_shared}, per_line
@@ -415,9 +416,13 @@ static void write_totals_cache(mp_json *j, const mp_report_cache *rc)
          mp_json_kv_u64(j, cause_names[c], t.cause[c]);
       mp_json_kv_u64(j, "writebacks", t.writebacks);
       mp_json_kv_u64(j, "invalidations", t.invalidations);
+      if (rc->instructions)
+         mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
       mp_json_end_object(j);
    }
    mp_json_end_object(j);
+   if (rc->instructions)
+      mp_json_kv_u64(j, "instructions", rc->instructions);
 }
 
 static void write_config(mp_json *j, const mp_report_config *cfg)

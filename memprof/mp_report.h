@@ -28,6 +28,7 @@ typedef struct {
    const char *source;                          /* where the geometry came from */
    const char *fallback_why;                    /* or NULL */
    const mp_cache *cache;                       /* for the totals */
+   uint64_t instructions;       /* guest instructions, for MPKI; 0: unknown */
 } mp_report_cache;
 
 typedef struct {

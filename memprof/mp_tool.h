@@ -70,6 +70,10 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 void mp_instrument_init(void);
 /* Client-request state: collection on or off (MEMPROF_START/STOP). */
 void mp_set_collecting(Bool on);
+/* True if some accesses were not collected (--collect-atstart=no,
+   MEMPROF_STOP, --toggle-collect): instruction counts then do not match. */
+Bool mp_collection_was_partial(void);
+extern ULong mp_g_instructions;   /* guest instructions executed */
 /* A new thread: gives it the next creation number. */
 void mp_thread_created(ThreadId child);
 Bool mp_is_collecting(void);

@@ -33,7 +33,7 @@ def cachegrind_misses(vg, prog, args, tmp):
         elif line.startswith("summary:"):
             summary = [int(x) for x in line.split()[1:]]
     d = dict(zip(events, summary))
-    return d["D1mr"] + d["D1mw"], d["DLmr"] + d["DLmw"]
+    return d["D1mr"] + d["D1mw"], d["DLmr"] + d["DLmw"], d["Ir"]
 
 
 def memprof_run(vg, prog, args, tmp):
@@ -69,15 +69,18 @@ def main():
                                  ("linked list", "xc_list", []),
                                  ("one-set thrash", "xc_thrash", [])]:
             path = os.path.join(opts.dir, prog)
-            cg_d1, cg_ll = cachegrind_misses(vg, path, args, tmp)
+            cg_d1, cg_ll, cg_ir = cachegrind_misses(vg, path, args, tmp)
             doc = memprof_run(vg, path, args, tmp)
             runs[name] = doc
             mp_d1 = doc["totals"]["cache"]["L1"]["misses"]
             mp_ll = doc["totals"]["cache"]["L2"]["misses"]
-            for level, cg, mp in (("D1", cg_d1, mp_d1), ("LL", cg_ll, mp_ll)):
+            mp_ir = doc["totals"].get("instructions", 0)
+            for level, cg, mp in (("D1", cg_d1, mp_d1), ("LL", cg_ll, mp_ll),
+                                  ("instructions (MPKI's base):", cg_ir, mp_ir)):
                 diff = 100.0 * (mp - cg) / cg if cg else (0.0 if mp == 0 else 100.0)
                 report(abs(diff) <= opts.tolerance,
-                       f"{name}: {level} misses cachegrind {cg} memprof {mp} "
+                       f"{name}: {level}{'' if level.endswith(':') else ' misses'} "
+                       f"cachegrind {cg} memprof {mp} "
                        f"({diff:+.2f}%)")
 
     def capacity_b(doc):

@@ -23,7 +23,7 @@ int main(void)
    }
    for (int i = 0; i < NODES; i++)
       nodes[i]->next = i + 1 < NODES ? nodes[i + 1] : NULL;
-   for (int rep = 0; rep < 5; rep++)
+   for (int rep = 0; rep < 20; rep++)
       for (struct node *p = nodes[0]; p; p = p->next)
          sum += p->pad[0];
    printf("%ld\n", sum);

@@ -13,7 +13,7 @@ static char big[ROWS * STRIDE] __attribute__((aligned(4096)));
 int main(void)
 {
    long sum = 0;
-   for (int rep = 0; rep < 100; rep++)
+   for (int rep = 0; rep < 400; rep++)
       for (int r = 0; r < ROWS; r++)
          sum += big[r * STRIDE] += 1;
    printf("%ld\n", sum);
