@@ -134,6 +134,13 @@ void mp_hierarchy_init(void)
    if (!mp_clo_cache_sim) {
       mp_cache_free(h->cache);
       h->cache = NULL;
+      return;
+   }
+   {
+      uint64_t sets[MP_CACHE_MAX_LEVELS];
+      for (k = 0; k < cfg.n_levels; k++)
+         sets[k] = cfg.level[k].size / ((uint64_t)cfg.level[k].assoc * cfg.level[k].line);
+      h->conflicts = mp_setdiag_new(cfg.n_levels, sets);
    }
 }
 
@@ -145,6 +152,7 @@ void mp_hierarchy_reset(void)
    mp_cache_free(mp_g_hier.cache);
    mp_g_hier.cache = mp_cache_new(&built_cfg, &err);
    tl_assert(mp_g_hier.cache != NULL);   /* it was built once already */
+   mp_setdiag_reset(mp_g_hier.conflicts);
 }
 
 UInt mp_hierarchy_core_of(UInt thread)

@@ -8,10 +8,12 @@
 #ifndef MP_HIERARCHY_H
 #define MP_HIERARCHY_H
 
+#include "mp_setdiag.h"
 #include "mp_tool.h"
 
 typedef struct {
    mp_cache *cache;                 /* NULL with --cache-sim=no */
+   mp_setdiag *conflicts;           /* conflict misses per set; with cache */
    UInt n_levels;
    mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
    UInt latency[MP_CACHE_MAX_LEVELS + 1];  /* cycles; [n_levels]: memory */

@@ -181,6 +181,13 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
                       e.is_write, e.var, &o);
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
+      if (o.missed[0]) {
+         UInt k;
+         for (k = 0; k < mp_g_hier.n_levels && o.missed[k]; k++)
+            if (o.cause[k] == MP_MISS_CONFLICT)
+               mp_setdiag_conflict(mp_g_hier.conflicts, k,
+                                   a >> mp_vars_line_shift(mp_g_vars), e.var);
+      }
    }
 }
 

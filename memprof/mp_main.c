@@ -263,6 +263,16 @@ static void print_cache_totals(void)
                 t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0,
                 mpki);
    }
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_setdiag_set top;
+      HChar b1[32], b2[32];
+      if (mp_setdiag_top(mp_g_hier.conflicts, k, &top, 1) == 0 || !top.slot[0].count)
+         continue;
+      VG_(umsg)("%s hottest conflict set %u: %s conflict misses, %s of them %s\n",
+                mp_report_level_name(k), top.set, commas(top.conflicts, b1, sizeof b1),
+                commas(top.slot[0].count, b2, sizeof b2),
+                mp_vars_get(mp_g_vars, top.slot[0].var)->name);
+   }
    if (mp_g_hier.fallback_why)
       VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
 }
@@ -367,6 +377,7 @@ static void write_output(Bool summary)
       rc.fallback_why = mp_g_hier.fallback_why;
       rc.cache = mp_g_hier.cache;
       rc.instructions = mp_collection_was_partial() ? 0 : mp_g_instructions;
+      rc.conflicts = mp_g_hier.conflicts;
       cfg.cache = &rc;
    }
    j = mp_report_json(mp_g_vars, &cfg);

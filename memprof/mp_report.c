@@ -26,7 +26,8 @@
    fill_hits, hits_per_fill, reused_share}, ...}, "served", "invalidations",
    "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
    totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
-   invalidations, mpki}}, "instructions", "cycles", "cpa" (mpki and
+   invalidations, mpki, conflict_sets: [{set, conflicts, variables:
+   [{name, conflicts, error}]}]}}, "instructions", "cycles", "cpa" (mpki and
    instructions only when collection covered the whole run);
    with reuse distances: config "reuse" {sample, weight, estimated};
    variables[] "reuse" {private: H, shared: H, cold, mean_private,
@@ -399,7 +400,38 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
    mp_json_kv_double(j, "cpa", accesses ? (double)cc->cycles / accesses : 0.0);
 }
 
-static void write_totals_cache(mp_json *j, const mp_report_cache *rc)
+#define MP_REPORT_CONFLICT_SETS 5
+
+/* The sets of level k with the most conflict misses, and who collides. */
+static void write_conflict_sets(mp_json *j, const mp_vars *vs,
+                                const mp_setdiag *d, uint32_t k)
+{
+   mp_setdiag_set top[MP_REPORT_CONFLICT_SETS];
+   uint32_t n = mp_setdiag_top(d, k, top, MP_REPORT_CONFLICT_SETS), i, s;
+   mp_json_key(j, "conflict_sets");
+   mp_json_begin_array(j);
+   for (i = 0; i < n; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "set", top[i].set);
+      mp_json_kv_u64(j, "conflicts", top[i].conflicts);
+      mp_json_key(j, "variables");
+      mp_json_begin_array(j);
+      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++) {
+         mp_json_begin_object(j);
+         mp_json_kv_string(j, "name", mp_vars_get(vs, top[i].slot[s].var)->name);
+         mp_json_kv_u64(j, "conflicts", top[i].slot[s].count);
+         if (top[i].slot[s].error)
+            mp_json_kv_u64(j, "error", top[i].slot[s].error);
+         mp_json_end_object(j);
+      }
+      mp_json_end_array(j);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+}
+
+static void write_totals_cache(mp_json *j, const mp_vars *vs,
+                               const mp_report_cache *rc)
 {
    uint32_t k, c;
    mp_json_key(j, "cache");
@@ -418,6 +450,8 @@ static void write_totals_cache(mp_json *j, const mp_report_cache *rc)
       mp_json_kv_u64(j, "invalidations", t.invalidations);
       if (rc->instructions)
          mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
+      if (rc->conflicts)
+         write_conflict_sets(j, vs, rc->conflicts, k);
       mp_json_end_object(j);
    }
    mp_json_end_object(j);
@@ -495,7 +529,7 @@ static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
          if (v->cache)
             cycles += v->cache->cycles;
       }
-      write_totals_cache(j, cfg->cache);
+      write_totals_cache(j, vs, cfg->cache);
       mp_json_kv_u64(j, "cycles", cycles);
       mp_json_kv_double(j, "cpa", mp_counts_accesses(&t)
                                      ? (double)cycles / mp_counts_accesses(&t) : 0.0);

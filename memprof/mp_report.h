@@ -15,6 +15,7 @@
 #define MP_REPORT_H
 
 #include "mp_json.h"
+#include "mp_setdiag.h"
 #include "mp_vars.h"
 
 #define MP_FORMAT_VERSION 1
@@ -29,6 +30,7 @@ typedef struct {
    const char *fallback_why;                    /* or NULL */
    const mp_cache *cache;                       /* for the totals */
    uint64_t instructions;       /* guest instructions, for MPKI; 0: unknown */
+   const mp_setdiag *conflicts; /* conflict misses per set, or NULL */
 } mp_report_cache;
 
 typedef struct {

@@ -96,6 +96,10 @@ def main():
     report(bool(thrash) and thrash[0]["cache"]["L1"]["conflict"] > 0,
            "one-set thrash: big has L1 conflict misses "
            f"({thrash[0]['cache']['L1']['conflict'] if thrash else None})")
+    sets = runs["one-set thrash"]["totals"]["cache"]["L1"].get("conflict_sets", [])
+    report(bool(sets) and sets[0]["variables"][0]["name"] == "big",
+           "one-set thrash: the hottest L1 conflict set names big "
+           f"({sets[0]['variables'][0]['name'] if sets else None})")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -1,0 +1,119 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: which variables collide in which cache sets.        ---*/
+/*---                                                  mp_setdiag.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   One record per set and level, made at creation: 8 + 4 * 20 bytes per
+   set (a 32 MiB 16-way L3 has 32768 sets: under 3 MiB).  Only conflict
+   misses reach it, so its cost is paid on the misses the user wants
+   explained, not on every access.
+*/
+#include "mp_setdiag.h"
+
+#define MAX_LEVELS 3
+
+struct mp_setdiag {
+   uint32_t n_levels;
+   uint64_t sets[MAX_LEVELS];
+   mp_setdiag_set *level[MAX_LEVELS];
+};
+
+mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
+{
+   mp_setdiag *d = mp_calloc("mp.setdiag.1", 1, sizeof *d);
+   uint32_t k;
+   mp_assert(n_levels <= MAX_LEVELS);
+   d->n_levels = n_levels;
+   for (k = 0; k < n_levels; k++) {
+      uint64_t s;
+      mp_assert(sets[k] > 0 && (sets[k] & (sets[k] - 1)) == 0);
+      d->sets[k] = sets[k];
+      d->level[k] = mp_calloc("mp.setdiag.2", sets[k], sizeof(mp_setdiag_set));
+      for (s = 0; s < sets[k]; s++)
+         d->level[k][s].set = (uint32_t)s;
+   }
+   return d;
+}
+
+void mp_setdiag_free(mp_setdiag *d)
+{
+   uint32_t k;
+   for (k = 0; k < d->n_levels; k++)
+      mp_free(d->level[k]);
+   mp_free(d);
+}
+
+void mp_setdiag_reset(mp_setdiag *d)
+{
+   uint32_t k;
+   uint64_t s;
+   for (k = 0; k < d->n_levels; k++) {
+      mp_memset(d->level[k], 0, d->sets[k] * sizeof(mp_setdiag_set));
+      for (s = 0; s < d->sets[k]; s++)
+         d->level[k][s].set = (uint32_t)s;
+   }
+}
+
+/* Keeps the slots sorted by count, descending, after slot i grew. */
+static void bubble_up(mp_setdiag_set *st, uint32_t i)
+{
+   while (i > 0 && st->slot[i].count > st->slot[i - 1].count) {
+      mp_setdiag_slot t = st->slot[i];
+      st->slot[i] = st->slot[i - 1];
+      st->slot[i - 1] = t;
+      i--;
+   }
+}
+
+void mp_setdiag_conflict(mp_setdiag *d, uint32_t level, uint64_t line, uint32_t var)
+{
+   mp_setdiag_set *st;
+   uint32_t i, last = MP_SETDIAG_SLOTS - 1;
+   mp_assert(level < d->n_levels);
+   st = &d->level[level][line & (d->sets[level] - 1)];
+   st->conflicts++;
+   for (i = 0; i < MP_SETDIAG_SLOTS; i++) {
+      if (st->slot[i].count > 0 && st->slot[i].var == var) {
+         st->slot[i].count++;
+         bubble_up(st, i);
+         return;
+      }
+      if (st->slot[i].count == 0) {
+         st->slot[i].var = var;
+         st->slot[i].count = 1;
+         st->slot[i].error = 0;
+         bubble_up(st, i);
+         return;
+      }
+   }
+   /* Full: the least counted slot (the last, slots being sorted) goes. */
+   st->slot[last].error = st->slot[last].count;
+   st->slot[last].var = var;
+   st->slot[last].count++;
+   bubble_up(st, last);
+}
+
+uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out,
+                        uint32_t n)
+{
+   uint32_t have = 0, i;
+   uint64_t s;
+   mp_assert(level < d->n_levels);
+   for (s = 0; s < d->sets[level]; s++) {
+      const mp_setdiag_set *st = &d->level[level][s];
+      if (st->conflicts == 0)
+         continue;
+      /* insertion into the n best, most conflicts first, lower set first */
+      for (i = have; i > 0 && out[i - 1].conflicts < st->conflicts; i--)
+         if (i < n)
+            out[i] = out[i - 1];
+      if (i < n) {
+         out[i] = *st;
+         if (have < n)
+            have++;
+      }
+   }
+   return have;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_setdiag against a brute-force reference: a full
+   table of conflict misses per (level, set, variable). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_setdiag.h"
+
+#define SETS0 64
+#define SETS1 1024
+#define VARS 4            /* <= MP_SETDIAG_SLOTS: the slots are exact */
+
+static uint64_t ref[2][SETS1][VARS];
+
+static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+static uint64_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return rng_state;
+}
+
+static uint64_t ref_set_total(int lv, uint64_t s)
+{
+   uint64_t t = 0;
+   int v;
+   for (v = 0; v < VARS; v++)
+      t += ref[lv][s][v];
+   return t;
+}
+
+/* Mismatches between the engine's top sets of level lv and the
+   reference; 'skew' corrupts the reference on purpose when nonzero. */
+static int compare(const mp_setdiag *d, int lv, uint64_t sets, int skew)
+{
+   mp_setdiag_set top[8];
+   uint32_t n = mp_setdiag_top(d, lv, top, 8), i, k;
+   int bad = 0;
+   uint64_t prev = UINT64_MAX;
+   if (skew)
+      ref[lv][top[0].set][0] += 1;
+   for (i = 0; i < n; i++) {
+      uint64_t s;
+      bad += top[i].conflicts > prev;
+      prev = top[i].conflicts;
+      bad += top[i].conflicts != ref_set_total(lv, top[i].set);
+      for (k = 0; k < MP_SETDIAG_SLOTS; k++)
+         if (top[i].slot[k].count)
+            bad += top[i].slot[k].count != ref[lv][top[i].set][top[i].slot[k].var];
+      /* no set outside the top may have more conflicts than the last */
+      if (i == n - 1)
+         for (s = 0; s < sets; s++)
+            bad += ref_set_total(lv, s) > top[i].conflicts
+                   && ref_set_total(lv, s) > 0 && n < 8 ? 1 : 0;
+   }
+   return bad;
+}
+
+START_TEST(test_random_against_reference)
+{
+   uint64_t sets[2] = { SETS0, SETS1 };
+   mp_setdiag *d = mp_setdiag_new(2, sets);
+   int i;
+   memset(ref, 0, sizeof ref);
+   for (i = 0; i < 200000; i++) {
+      int lv = (int)(rng() & 1);
+      /* skewed: a few hot sets */
+      uint64_t line = (rng() % 7 == 0) ? rng() : (rng() % 5) * 3;
+      uint32_t var = (uint32_t)(rng() % VARS);
+      mp_setdiag_conflict(d, (uint32_t)lv, line, var);
+      ref[lv][line & (sets[lv] - 1)][var]++;
+   }
+   ck_assert_int_eq(compare(d, 0, SETS0, 0), 0);
+   ck_assert_int_eq(compare(d, 1, SETS1, 0), 0);
+   ck_assert_int_gt(compare(d, 1, SETS1, 1), 0);   /* the comparison can fail */
+   mp_setdiag_reset(d);
+   {
+      mp_setdiag_set top[2];
+      ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 2), 0);
+   }
+   mp_setdiag_free(d);
+}
+END_TEST
+
+/* More variables than slots: the hottest still wins its slot. */
+START_TEST(test_space_saving)
+{
+   uint64_t sets[1] = { 8 };
+   mp_setdiag *d = mp_setdiag_new(1, sets);
+   mp_setdiag_set top[1];
+   uint32_t v;
+   int i;
+   for (i = 0; i < 1000; i++)
+      mp_setdiag_conflict(d, 0, 3, 7);
+   for (v = 0; v < 20; v++)
+      mp_setdiag_conflict(d, 0, 3 + 8 * v, 100 + v);
+   ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 1), 1);
+   ck_assert_uint_eq(top[0].set, 3);
+   ck_assert_uint_eq(top[0].conflicts, 1020);
+   ck_assert_uint_eq(top[0].slot[0].var, 7);
+   ck_assert_uint_eq(top[0].slot[0].count, 1000);
+   mp_setdiag_free(d);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("setdiag");
+   TCase *tc = tcase_create("core");
+   SRunner *sr;
+   int failed;
+   tcase_add_test(tc, test_random_against_reference);
+   tcase_add_test(tc, test_space_saving);
+   suite_add_tcase(s, tc);
+   sr = srunner_create(s);
+   srunner_run_all(sr, CK_NORMAL);
+   failed = srunner_ntests_failed(sr);
+   srunner_free(sr);
+   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
