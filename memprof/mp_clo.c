@@ -104,6 +104,11 @@ static Bool parse_thread_map(const HChar *s)
 static Bool parse_sample(const HChar *s)
 {
    HChar *end;
+   /* Each --sample starts from the defaults: parameters of an earlier
+      --sample do not carry over. */
+   mp_clo_sample_rate = 0.01;
+   mp_clo_sample_window = 100000;
+   mp_clo_sample_max_gap = 400000;
    if (VG_(strcmp)(s, "off") == 0) {
       mp_clo_sample_mode = 0;
       return True;

@@ -65,6 +65,7 @@ run_case normal          normal.json
 run_case normal_options  --sort=name --threshold=0 --show=2 normal.json
 run_case normal_bytes    --sort=bytes --threshold=50 --show=0 normal.json
 run_case merge           merge_a.json merge_b.json
+run_case locals_merge    locals_a.json locals_b.json
 run_case unicode         unicode.json
 run_case invalid         invalid.json
 run_case missing_key     missing_key.json
