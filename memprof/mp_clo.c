@@ -25,6 +25,7 @@ Int          mp_clo_n_toggle_collect = 0;
 ULong        mp_clo_min_var_size = 0;
 Bool         mp_clo_cache_sim = True;
 const HChar *mp_clo_level[3] = { NULL, NULL, NULL };
+const HChar *mp_clo_tlb = NULL;
 Int          mp_clo_cores = 0;
 Int          mp_clo_cores_per_socket = 0;
 Int          mp_clo_L2_shared_by = 0;
@@ -176,6 +177,7 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_STR_CLO(arg, "--L1", mp_clo_level[0]) {}
    else if VG_STR_CLO(arg, "--L2", mp_clo_level[1]) {}
    else if VG_STR_CLO(arg, "--L3", mp_clo_level[2]) {}
+   else if VG_STR_CLO(arg, "--TLB", mp_clo_tlb) {}
    else if VG_BINT_CLO(arg, "--cores", mp_clo_cores, 1, 1024) {}
    else if VG_BINT_CLO(arg, "--cores-per-socket", mp_clo_cores_per_socket, 1, 1024) {}
    else if VG_BINT_CLO(arg, "--L2-shared-by", mp_clo_L2_shared_by, 1, 1024) {}
@@ -231,6 +233,8 @@ void mp_clo_print_usage(void)
 "                               suffixes allowed) [the host's]\n"
 "    --L2=<size>,<assoc>,<line>|none  L2 [the host's]\n"
 "    --L3=<size>,<assoc>,<line>|none  L3; none: two levels [the host's]\n"
+"    --TLB=<entries>,<assoc>,<page>|none  a data TLB per core, e.g.\n"
+"                               64,4,4096 [none]\n"
 "    --cores=<n>                simulated cores [the host's online CPUs]\n"
 "    --cores-per-socket=<n>     cores per socket (NUMA node) [= cores]\n"
 "    --L2-shared-by=<n>         cores sharing one L2 [1]\n"

@@ -24,6 +24,7 @@ extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
 #define MP_MAX_THREAD_MAP 256
 extern Bool         mp_clo_cache_sim;         /* --cache-sim */
 extern const HChar *mp_clo_level[3];          /* --L1= --L2= --L3= */
+extern const HChar *mp_clo_tlb;               /* --TLB=entries,assoc,page, or NULL */
 extern Int          mp_clo_cores;             /* --cores */
 extern Int          mp_clo_cores_per_socket;  /* --cores-per-socket */
 extern Int          mp_clo_L2_shared_by;      /* --L2-shared-by */

@@ -24,6 +24,7 @@
 
 mp_hierarchy mp_g_hier;
 static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
+static mp_cache_cfg built_tlb;   /* and mp_g_hier.tlb */
 
 static void bad_cache_option(const HChar *opt, const HChar *value, const HChar *why)
 {
@@ -32,6 +33,8 @@ static void bad_cache_option(const HChar *opt, const HChar *value, const HChar *
    VG_(fmsg)("Use --help for more information or consult the user manual.\n");
    VG_(exit)(1);
 }
+
+static void build_tlb(mp_hierarchy *h);
 
 static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
 {
@@ -131,9 +134,14 @@ void mp_hierarchy_init(void)
       VG_(snprintf)(opt, sizeof opt, "--%c%c", err[0], err[1]);
       bad_cache_option(err[0] == 'L' ? opt : "--cores", NULL, err);
    }
+   build_tlb(h);
    if (!mp_clo_cache_sim) {
       mp_cache_free(h->cache);
       h->cache = NULL;
+      if (h->tlb) {
+         mp_cache_free(h->tlb);
+         h->tlb = NULL;
+      }
       return;
    }
    {
@@ -142,6 +150,46 @@ void mp_hierarchy_init(void)
          sets[k] = cfg.level[k].size / ((uint64_t)cfg.level[k].assoc * cfg.level[k].line);
       h->conflicts = mp_setdiag_new(cfg.n_levels, sets);
    }
+}
+
+/* --TLB=entries,assoc,page: a one-level cache per core whose "lines"
+   are pages; its misses are the TLB misses. */
+static void build_tlb(mp_hierarchy *h)
+{
+   mp_cache_cfg tc;
+   HChar *end;
+   const HChar *s = mp_clo_tlb;
+   Long entries, assoc, page;
+   const char *err;
+   if (!s || VG_(strcmp)(s, "none") == 0)
+      return;
+   entries = VG_(strtoll10)(s, &end);
+   if (end == s || *end != ',')
+      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+   s = end + 1;
+   assoc = VG_(strtoll10)(s, &end);
+   if (end == s || *end != ',')
+      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+   s = end + 1;
+   page = VG_(strtoll10)(s, &end);
+   if (end == s || *end != '\0' || entries < 1 || assoc < 1 || page < 8
+       || entries > (1 << 24) || page > (1LL << 30))
+      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+   VG_(memset)(&tc, 0, sizeof tc);
+   tc.n_levels = 1;
+   tc.cores = h->cores;
+   tc.level[0].name = "TLB";
+   tc.level[0].size = (uint64_t)entries * (uint64_t)page;
+   tc.level[0].assoc = (uint32_t)assoc;
+   tc.level[0].line = (uint32_t)page;
+   tc.level[0].shared_by = 1;
+   h->tlb = mp_cache_new(&tc, &err);
+   if (!h->tlb)
+      bad_cache_option("--TLB", mp_clo_tlb, err);
+   h->tlb_entries = (uint64_t)entries;
+   h->tlb_assoc = (uint32_t)assoc;
+   h->tlb_page = (uint32_t)page;
+   built_tlb = tc;
 }
 
 void mp_hierarchy_reset(void)
@@ -153,6 +201,11 @@ void mp_hierarchy_reset(void)
    mp_g_hier.cache = mp_cache_new(&built_cfg, &err);
    tl_assert(mp_g_hier.cache != NULL);   /* it was built once already */
    mp_setdiag_reset(mp_g_hier.conflicts);
+   if (mp_g_hier.tlb) {
+      mp_cache_free(mp_g_hier.tlb);
+      mp_g_hier.tlb = mp_cache_new(&built_tlb, &err);
+      tl_assert(mp_g_hier.tlb != NULL);
+   }
 }
 
 UInt mp_hierarchy_core_of(UInt thread)

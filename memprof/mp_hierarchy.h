@@ -14,6 +14,9 @@
 typedef struct {
    mp_cache *cache;                 /* NULL with --cache-sim=no */
    mp_setdiag *conflicts;           /* conflict misses per set; with cache */
+   mp_cache *tlb;                   /* data TLB per core (--TLB), or NULL */
+   uint64_t tlb_entries;
+   uint32_t tlb_assoc, tlb_page;
    UInt n_levels;
    mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
    UInt latency[MP_CACHE_MAX_LEVELS + 1];  /* cycles; [n_levels]: memory */

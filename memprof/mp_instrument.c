@@ -175,6 +175,12 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
          mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
       }
    }
+   if (mp_g_hier.tlb) {
+      mp_cache_outcome t;
+      mp_cache_access(mp_g_hier.tlb, thread_core[tid], a, e.size, e.is_write,
+                      e.var, &t);
+      mp_vars_tlb_access(mp_g_vars, &e, t.missed[0]);
+   }
    if (mp_g_hier.cache) {
       mp_cache_outcome o;
       mp_cache_access(mp_g_hier.cache, thread_core[tid], a, e.size,

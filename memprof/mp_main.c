@@ -273,6 +273,15 @@ static void print_cache_totals(void)
                 commas(top.slot[0].count, b2, sizeof b2),
                 mp_vars_get(mp_g_vars, top.slot[0].var)->name);
    }
+   if (mp_g_hier.tlb) {
+      mp_cache_totals t;
+      HChar b1[32], b2[32];
+      mp_cache_get_totals(mp_g_hier.tlb, 0, &t);
+      VG_(umsg)("TLB (%llu entries, %u-way, %u B pages): %s accesses, %s misses (%.2f%%)\n",
+                (ULong)mp_g_hier.tlb_entries, mp_g_hier.tlb_assoc, mp_g_hier.tlb_page,
+                commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
+                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0);
+   }
    if (mp_g_hier.fallback_why)
       VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
 }
@@ -378,6 +387,10 @@ static void write_output(Bool summary)
       rc.cache = mp_g_hier.cache;
       rc.instructions = mp_collection_was_partial() ? 0 : mp_g_instructions;
       rc.conflicts = mp_g_hier.conflicts;
+      rc.tlb = mp_g_hier.tlb;
+      rc.tlb_entries = mp_g_hier.tlb_entries;
+      rc.tlb_assoc = mp_g_hier.tlb_assoc;
+      rc.tlb_page = mp_g_hier.tlb_page;
       cfg.cache = &rc;
    }
    j = mp_report_json(mp_g_vars, &cfg);

@@ -27,7 +27,9 @@
    "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
    totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
    invalidations, mpki, conflict_sets: [{set, conflicts, variables:
-   [{name, conflicts, error}]}]}}, "instructions", "cycles", "cpa" (mpki and
+   [{name, conflicts, error}]}]}}, "tlb" {accesses, misses, mpki}
+   (with --TLB, also config.tlb and variables[].tlb {hits, misses}),
+   "instructions", "cycles", "cpa" (mpki and
    instructions only when collection covered the whole run);
    with reuse distances: config "reuse" {sample, weight, estimated};
    variables[] "reuse" {private: H, shared: H, cold, mean_private,
@@ -355,6 +357,14 @@ static void write_levels(mp_json *j, const mp_report_cache *rc)
    mp_json_kv_u64(j, "cores", rc->cores);
    mp_json_kv_u64(j, "cores_per_socket", rc->cores_per_socket);
    mp_json_kv_string(j, "levels_source", rc->source);
+   if (rc->tlb) {
+      mp_json_key(j, "tlb");
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "entries", rc->tlb_entries);
+      mp_json_kv_u64(j, "assoc", rc->tlb_assoc);
+      mp_json_kv_u64(j, "page", rc->tlb_page);
+      mp_json_end_object(j);
+   }
    if (rc->fallback_why)
       mp_json_kv_string(j, "levels_fallback_reason", rc->fallback_why);
 }
@@ -396,6 +406,13 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
    mp_json_kv_u64(j, "mem", cc->served[rc->n_levels]);
    mp_json_end_object(j);
    mp_json_kv_u64(j, "invalidations", cc->invalidations);
+   if (rc->tlb) {
+      mp_json_key(j, "tlb");
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "hits", cc->tlb_hits);
+      mp_json_kv_u64(j, "misses", cc->tlb_misses);
+      mp_json_end_object(j);
+   }
    mp_json_kv_u64(j, "cycles", cc->cycles);
    mp_json_kv_double(j, "cpa", accesses ? (double)cc->cycles / accesses : 0.0);
 }
@@ -457,6 +474,17 @@ static void write_totals_cache(mp_json *j, const mp_vars *vs,
    mp_json_end_object(j);
    if (rc->instructions)
       mp_json_kv_u64(j, "instructions", rc->instructions);
+   if (rc->tlb) {
+      mp_cache_totals t;
+      mp_cache_get_totals(rc->tlb, 0, &t);
+      mp_json_key(j, "tlb");
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "accesses", t.accesses);
+      mp_json_kv_u64(j, "misses", t.misses);
+      if (rc->instructions)
+         mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
+      mp_json_end_object(j);
+   }
 }
 
 static void write_config(mp_json *j, const mp_report_config *cfg)

@@ -31,6 +31,9 @@ typedef struct {
    const mp_cache *cache;                       /* for the totals */
    uint64_t instructions;       /* guest instructions, for MPKI; 0: unknown */
    const mp_setdiag *conflicts; /* conflict misses per set, or NULL */
+   const mp_cache *tlb;         /* the data TLB, or NULL */
+   uint64_t tlb_entries;
+   uint32_t tlb_assoc, tlb_page;
 } mp_report_cache;
 
 typedef struct {

@@ -452,6 +452,15 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    lc->cycles += latency[o->served_by];
 }
 
+void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed)
+{
+   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, e->var));
+   if (missed)
+      cc->tlb_misses++;
+   else
+      cc->tlb_hits++;
+}
+
 void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
                           uint64_t hits)
 {

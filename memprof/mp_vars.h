@@ -49,6 +49,7 @@ typedef struct {
    uint64_t fill_hits[MP_CACHE_MAX_LEVELS];  /* hits on those lines while resident */
    uint64_t served[MP_CACHE_MAX_LEVELS + 1]; /* accesses served by level k / memory */
    uint64_t invalidations;                   /* other caches' copies its writes removed */
+   uint64_t tlb_hits, tlb_misses;            /* with --TLB */
    uint64_t cycles;                          /* estimated, from the latencies */
 } mp_cache_counts;
 
@@ -145,6 +146,9 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
 void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,
                           const uint32_t *latency);
+
+/* Accounts the data-TLB outcome of access e: missed or not. */
+void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed);
 
 /* A line filled by variable 'owner' left level 'level' of the cache
    after 'hits' hits: the reuse factor's data (mp_cache's on_retire). */
