@@ -266,7 +266,13 @@ static void print_cache_totals(void)
    for (k = 0; k < mp_g_hier.n_levels; k++) {
       mp_setdiag_set top;
       HChar b1[32], b2[32];
+      mp_cache_totals t;
       if (mp_setdiag_top(mp_g_hier.conflicts, k, &top, 1) == 0 || !top.slot[0].count)
+         continue;
+      /* Worth a line only when one set carries a real share of the
+         level's misses (the JSON lists the hottest sets regardless). */
+      mp_cache_get_totals(mp_g_hier.cache, k, &t);
+      if (top.conflicts < 100 || top.conflicts * 100 < t.misses)
          continue;
       VG_(umsg)("%s hottest conflict set %u: %s conflict misses, %s of them %s\n",
                 mp_report_level_name(k), top.set, commas(top.conflicts, b1, sizeof b1),
