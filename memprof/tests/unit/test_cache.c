@@ -7,7 +7,7 @@
    Random traces over several geometries and topologies must give the
    same outcome on every access, the same totals and the same retire
    counts; crafted traces check the numbers by hand. */
-#include <check.h>
+#include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,15 +325,6 @@ static mp_cache_cfg cfg3(uint32_t cores, mp_cache_level_cfg a, mp_cache_level_cf
    mp_cache_cfg c = cfg2(cores, a, b);
    c.n_levels = 3; c.level[2] = d;
    return c;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
 }
 
 typedef struct {
@@ -911,8 +902,6 @@ int main(void)
 {
    Suite *s = suite_create("cache");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, test_random_against_reference);
    tcase_add_test(tc, test_mismatch_is_detected);
@@ -927,9 +916,5 @@ int main(void)
    tcase_add_test(tc, test_bad_configs);
    tcase_add_test(tc, test_parse);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

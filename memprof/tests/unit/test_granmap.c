@@ -2,7 +2,7 @@
 /* Unit tests of mp_granmap against a brute-force reference: a plain
    array of values, one per granule, over two windows of address space
    (near 0 and near 2^48, so all three table levels are crossed). */
-#include <check.h>
+#include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +13,6 @@
 #define GRANULES (WINDOW >> MP_GRANULE_SHIFT)
 
 static const uint64_t bases[2] = { 0, (1ULL << 48) - WINDOW };
-
-static uint64_t rng_state = 88172645463325252ULL;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
-}
 
 static void ref_set(uint32_t *ref, uint64_t off, uint64_t len, uint32_t v)
 {
@@ -44,6 +35,7 @@ START_TEST(test_random_against_reference)
    mp_granmap *m = mp_granmap_new();
    uint32_t *ref[2];
    int i, w;
+   rng_state = 88172645463325252ULL;
    for (w = 0; w < 2; w++)
       ref[w] = calloc(GRANULES, sizeof(uint32_t));
    for (i = 0; i < 20000; i++) {
@@ -101,16 +93,10 @@ int main(void)
 {
    Suite *s = suite_create("granmap");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_set_timeout(tc, 60);
    tcase_add_test(tc, test_random_against_reference);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_edges);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_naming: the identifier a heap site is named after. */
-#include <check.h>
+#include "mp_test.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,15 +77,9 @@ int main(void)
 {
    Suite *s = suite_create("naming");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof cases / sizeof cases[0]));
    tcase_add_test(tc, test_truncation);
    tcase_add_test(tc, test_fortran_files);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

@@ -8,7 +8,7 @@
    cold counts, bounded memory over long runs, the error of each
    sampling mode against exact (printed), bins, and the cost per access
    (printed; MP_REUSE_BENCH=1 runs the full 10M accesses). */
-#include <check.h>
+#include "mp_test.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +72,6 @@ static void relabel(trace *t, uint64_t base, uint64_t step)
       t->line[i] = base + t->x[i] * step;
 }
 
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
-}
 static double rng01(void) { return (double)(rng() >> 11) / 9007199254740992.0; }
 
 typedef struct {
@@ -308,19 +300,27 @@ static mp_reuse *exact(void)
       ck_assert_uint_eq(d_, dist);                                          \
    } while (0)
 
-/* MACPO Table II: a b c b d e a on cores 1 2 1 2 2 1 1, one L2 shared
-   by both cores.  Core 1's second 'a' is private: c, e in between. */
+/* MACPO's lines a, b, c, d, e */
+enum { LINE_A, LINE_B, LINE_C, LINE_D, LINE_E };
+
+/* The first six accesses of MACPO Tables II and III: a b c b d e on
+   cores 1 2 1 2 2 1, one L2 shared by both cores. */
+static void macpo_prefix(mp_reuse *r)
+{
+   EXPECT(r, 1, 0, LINE_A, 0, MP_REUSE_COLD, 0);
+   EXPECT(r, 2, 0, LINE_B, 0, MP_REUSE_COLD, 0);
+   EXPECT(r, 1, 0, LINE_C, 0, MP_REUSE_COLD, 0);
+   EXPECT(r, 2, 0, LINE_B, 0, MP_REUSE_PRIVATE, 0);
+   EXPECT(r, 2, 0, LINE_D, 0, MP_REUSE_COLD, 0);
+   EXPECT(r, 1, 0, LINE_E, 0, MP_REUSE_COLD, 0);
+}
+
+/* MACPO Table II: then 'a' on core 1: private, c and e in between. */
 START_TEST(test_macpo_table_2)
 {
-   enum { a, b, c, d, e };
    mp_reuse *r = exact();
-   EXPECT(r, 1, 0, a, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 2, 0, b, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 1, 0, c, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 2, 0, b, 0, MP_REUSE_PRIVATE, 0);
-   EXPECT(r, 2, 0, d, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 1, 0, e, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 1, 0, a, 0, MP_REUSE_PRIVATE, 2);
+   macpo_prefix(r);
+   EXPECT(r, 1, 0, LINE_A, 0, MP_REUSE_PRIVATE, 2);
    mp_reuse_free(r);
 }
 END_TEST
@@ -329,15 +329,9 @@ END_TEST
    comes from the shared L2, after b c d e in the merged stream. */
 START_TEST(test_macpo_table_3)
 {
-   enum { a, b, c, d, e };
    mp_reuse *r = exact();
-   EXPECT(r, 1, 0, a, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 2, 0, b, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 1, 0, c, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 2, 0, b, 0, MP_REUSE_PRIVATE, 0);
-   EXPECT(r, 2, 0, d, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 1, 0, e, 0, MP_REUSE_COLD, 0);
-   EXPECT(r, 2, 0, a, 0, MP_REUSE_SHARED, 4);
+   macpo_prefix(r);
+   EXPECT(r, 2, 0, LINE_A, 0, MP_REUSE_SHARED, 4);
    mp_reuse_free(r);
 }
 END_TEST
@@ -817,8 +811,6 @@ int main(void)
 {
    Suite *s = suite_create("reuse");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    setvbuf(stdout, NULL, _IOLBF, 0);   /* a failing test's child exits unflushed */
    tcase_set_timeout(tc, 120);
    tcase_add_loop_test(tc, test_random_traces, 0, N_RANDOM);
@@ -839,9 +831,5 @@ int main(void)
    tcase_add_test(tc, test_bad_config);
    tcase_add_test(tc, test_cost_per_access);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_setdiag against a brute-force reference: a full
    table of conflict misses per (level, set, variable). */
-#include <check.h>
+#include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +13,6 @@
 #define VARS 4            /* <= MP_SETDIAG_SLOTS: the slots are exact */
 
 static uint64_t ref[2][SETS1][VARS];
-
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
-}
 
 static uint64_t ref_set_total(int lv, uint64_t s)
 {
@@ -64,6 +55,7 @@ START_TEST(test_random_against_reference)
    uint64_t sets[2] = { SETS0, SETS1 };
    mp_setdiag *d = mp_setdiag_new(2, sets);
    int i;
+   rng_state = 0x2545F4914F6CDD1DULL;
    memset(ref, 0, sizeof ref);
    for (i = 0; i < 200000; i++) {
       int lv = (int)(rng() & 1);
@@ -110,14 +102,8 @@ int main(void)
 {
    Suite *s = suite_create("setdiag");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_add_test(tc, test_random_against_reference);
    tcase_add_test(tc, test_space_saving);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

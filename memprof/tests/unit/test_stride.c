@@ -2,7 +2,7 @@
 /* Unit tests of mp_stride against a brute-force reference that keeps
    every address of every (variable, thread, kind) stream and recomputes
    each histogram entry from the paper's definition. */
-#include <check.h>
+#include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,15 +59,6 @@ static void ref_access(ref_var_set *r, uint32_t var, uint32_t tid, uint64_t addr
    }
    stream[n] = addr;
    r->n[var][tid][w] = n + 1;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
 }
 
 /* Addresses that hit the edge bins often: strides of 0, 1, 127, 128,
@@ -214,8 +205,6 @@ int main(void)
 {
    Suite *s = suite_create("stride");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_set_timeout(tc, 60);
    tcase_add_loop_test(tc, test_filtered_k1_to_8, 1, 9);
    tcase_add_loop_test(tc, test_all_k1_to_8, 1, 9);
@@ -224,9 +213,5 @@ int main(void)
    tcase_add_test(tc, test_filtered_by_hand);
    tcase_add_test(tc, test_bad_config);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }

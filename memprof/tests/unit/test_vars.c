@@ -2,7 +2,7 @@
 /* Unit tests of mp_vars (per-variable and per-location counts, thread
    sets, footprint in cache lines) against a brute-force reference, and
    of mp_report's rows (sorting, folding of small variables). */
-#include <check.h>
+#include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,15 +89,6 @@ static int compare(mp_vars *vs, const reference *r, uint32_t loc_ids[N_LOCS])
          bad += !counts_eq(&mp_vars_line_counts(vs, v, loc_ids[l])->c, &r->at[v][l]);
    }
    return bad;
-}
-
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-   rng_state ^= rng_state << 13;
-   rng_state ^= rng_state >> 7;
-   rng_state ^= rng_state << 17;
-   return rng_state;
 }
 
 static void random_event(mp_event *e, uint32_t loc_ids[N_LOCS], uint32_t *loc_index)
@@ -326,8 +317,6 @@ int main(void)
 {
    Suite *s = suite_create("vars");
    TCase *tc = tcase_create("core");
-   SRunner *sr;
-   int failed;
    tcase_set_timeout(tc, 60);
    tcase_add_loop_test(tc, test_random_against_reference, 0, 4);
    tcase_add_test(tc, test_mismatch_is_detected);
@@ -336,9 +325,5 @@ int main(void)
    tcase_add_test(tc, test_report_rows_fold);
    tcase_add_test(tc, test_report_json_has_required_keys);
    suite_add_tcase(s, tc);
-   sr = srunner_create(s);
-   srunner_run_all(sr, CK_NORMAL);
-   failed = srunner_ntests_failed(sr);
-   srunner_free(sr);
-   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+   return mp_test_run(s);
 }
