@@ -212,6 +212,7 @@ struct mp_cache {
    uint8_t *last_bits;
 
    void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
+   void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
    void *retire_arg;
    uint64_t clock;     /* LRU time, bumped by every stamp */
    int finished;
@@ -712,6 +713,8 @@ static OUT_OF_LINE uint32_t invalidate_others(mp_cache *c, uint32_t core,
          w = find_way(&s, line);
          if (w < 0)
             continue;
+         if (c->on_invalidate)
+            c->on_invalidate(c->retire_arg, k, s.meta[w].owner);
          retire(c, k, &s.meta[w]);
          s.tag[w] = EMPTY;
          s.stamp[w] = 0;
@@ -1048,6 +1051,7 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
    c->cores = cfg->cores;
    c->line_shift = log2_of(cfg->level[0].line);
    c->on_retire = cfg->on_retire;
+   c->on_invalidate = cfg->on_invalidate;
    c->retire_arg = cfg->retire_arg;
    c->width = 1;
    c->bytes = sizeof *c;

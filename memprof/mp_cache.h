@@ -48,6 +48,10 @@ typedef struct {
       0-based, owner the tag of the access that filled it, hits the
       hits on the line at that level since that fill.  May be NULL. */
    void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
+   /* Called for every copy another core's write invalidates (before its
+      on_retire), with the owner tag of the access that filled it: the
+      invalidations a variable suffers.  May be NULL. */
+   void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
    void *retire_arg;
 } mp_cache_cfg;
 

@@ -34,6 +34,8 @@ UInt         mp_clo_latency[5] = { 4, 12, 40, 200, 300 };
 UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
 Bool         mp_clo_reuse = True;
+Bool         mp_clo_sharing = True;
+UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = 0;
 double       mp_clo_sample_rate = 0.01;
 UInt         mp_clo_sample_window = 100000;
@@ -193,6 +195,12 @@ Bool mp_clo_process(const HChar *arg)
                               "(threads numbered from 1 in creation order)\n");
    }
    else if VG_BOOL_CLO(arg, "--reuse", mp_clo_reuse) {}
+   else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) {}
+   else if VG_BINT_CLO(arg, "--page-size", tmp_long, 512, (Long)1 << 30) {
+      if (tmp_long & (tmp_long - 1))
+         VG_(fmsg_bad_option)(arg, "the page size must be a power of two\n");
+      mp_clo_page_size = (UInt)tmp_long;
+   }
    else if VG_STR_CLO(arg, "--sample", tmp_str) {
       if (!parse_sample(tmp_str))
          VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (0 < RATE <= 1) "
@@ -246,6 +254,13 @@ void mp_clo_print_usage(void)
 "                               order) on core c [thread t on core (t-1) mod\n"
 "                               cores]\n"
 "    --reuse=yes|no             multicore reuse distances per variable [yes]\n"
+"    --sharing=yes|no           false/true sharing and communication between\n"
+"                               threads, from the program's second thread on\n"
+"                               [yes]\n"
+"    --page-size=<bytes>        NUMA page size; with two or more sockets\n"
+"                               (--cores / --cores-per-socket) a page lives on\n"
+"                               the socket of the thread that first touches it\n"
+"                               [4096]\n"
 "    --sample=off|shards[:R]|bursty[:W[,G]]\n"
 "                               sample the reuse-distance analysis: lines\n"
 "                               with a hash below R (SHARDS, R=0.01), or\n"

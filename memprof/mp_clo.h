@@ -33,6 +33,8 @@ extern UInt         mp_clo_latency[5];        /* --latency: L1 L2 L3 mem remote,
 extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: thread, core */
 extern Int          mp_clo_n_thread_map;
 extern Bool         mp_clo_reuse;             /* --reuse */
+extern Bool         mp_clo_sharing;           /* --sharing */
+extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of two */
 extern Int          mp_clo_sample_mode;       /* --sample: 0 off, 1 shards, 2 bursty */
 extern double       mp_clo_sample_rate;       /* shards: fraction of lines */
 extern UInt         mp_clo_sample_window;     /* bursty: accesses per window */

@@ -212,11 +212,29 @@ static Bool free_block(void *p)
    if (!b)
       return False;
    mp_registry_remove_heap((Addr)p, b->size ? b->size : 1);
+   if (mp_g_sharing)
+      mp_sharing_forget(mp_g_sharing, (Addr)p, b->size);
    v = mp_vars_get(mp_g_vars, b->var);
    v->live_bytes -= b->size;
    VG_(free)(b);
    VG_(cli_free)(p);
    return True;
+}
+
+/* The live block holding a, for the report (a walk of every block: the
+   report asks a few times, the hot path never). */
+Bool mp_heap_block_of(Addr a, Addr *start)
+{
+   heap_block *b;
+   VG_(HT_ResetIter)(blocks);
+   while ((b = VG_(HT_Next)(blocks)) != NULL) {
+      Addr p = (Addr)b->node.key;
+      if (a >= p && a < p + (b->size ? b->size : 1)) {
+         *start = p;
+         return True;
+      }
+   }
+   return False;
 }
 
 static void *mp_malloc_w(ThreadId tid, SizeT n)

@@ -41,6 +41,11 @@ static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
    mp_vars_cache_retire(mp_g_vars, level, owner, hits);
 }
 
+static void invalidated(void *arg, uint32_t level, uint32_t owner)
+{
+   mp_vars_cache_invalidated(mp_g_vars, level, owner);
+}
+
 /* Level k's geometry from --L<k+1>= if given, else the host's; False if
    the level is absent ("none", or the host has no such level). */
 static Bool level_geometry(UInt k, const mp_host_caches *host,
@@ -118,6 +123,7 @@ void mp_hierarchy_init(void)
    }
    cfg.cores = h->cores;
    cfg.on_retire = retire;
+   cfg.on_invalidate = invalidated;
    h->n_levels = cfg.n_levels;
    for (k = 0; k < cfg.n_levels; k++)
       h->level[k] = cfg.level[k];

@@ -89,6 +89,8 @@ static inline Bool collecting(ThreadId tid)
 void mp_thread_created(ThreadId child)
 {
    thread_serial[child] = ++threads_created;
+   if (threads_created == 2)
+      mp_sharing_start();
    thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
    /* Threads share reuse through the last level's instance. */
    thread_group[child] = mp_g_hier.n_levels
@@ -140,6 +142,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    ThreadId tid = VG_(get_running_tid)();
    mp_event e;
    mp_line_counts *lc;
+   UInt served = 0;   /* level that served the access; n_levels: memory */
 
    if (!collecting(tid))
       return;
@@ -175,6 +178,12 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
          mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
       }
    }
+   if (mp_g_sharing) {
+      mp_sharing_outcome so;
+      mp_sharing_access(mp_g_sharing, &e, &so);
+      if (so.transfers)
+         mp_vars_sharing(mp_g_vars, &e, lc, so.transfers, so.true_transfers);
+   }
    if (mp_g_hier.tlb) {
       mp_cache_outcome t;
       mp_cache_access(mp_g_hier.tlb, thread_core[tid], a, e.size, e.is_write,
@@ -187,6 +196,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
                       e.is_write, e.var, &o);
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
+      served = o.served_by;
       if (o.missed[0]) {
          UInt k;
          for (k = 0; k < mp_g_hier.n_levels && o.missed[k]; k++)
@@ -194,6 +204,15 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
                mp_setdiag_conflict(mp_g_hier.conflicts, k,
                                    a >> mp_vars_line_shift(mp_g_vars), e.var);
       }
+   }
+   if (mp_g_numa) {
+      UInt socket = thread_core[tid] / mp_g_hier.cores_per_socket;
+      int first;
+      UInt home = mp_numa_home(mp_g_numa, a, socket, &first);
+      mp_vars_numa_access(mp_g_vars, &e, lc, home != socket,
+                          mp_g_hier.cache && served == mp_g_hier.n_levels,
+                          mp_g_numa_extra_cycles,
+                          first, socket);
    }
 }
 

@@ -46,6 +46,15 @@
 mp_vars *mp_g_vars;
 mp_stride *mp_g_stride;
 mp_reuse *mp_g_reuse;
+mp_sharing *mp_g_sharing;
+mp_numa *mp_g_numa;
+UInt mp_g_numa_extra_cycles;
+
+void mp_sharing_start(void)
+{
+   if (mp_clo_sharing && mp_g_sharing == NULL)
+      mp_g_sharing = mp_sharing_new(mp_vars_line_size(mp_g_vars));
+}
 
 /*------------------------------------------------------------*/
 /*--- Client requests                                      ---*/
@@ -110,6 +119,10 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
 static void mp_die_mem_munmap(Addr a, SizeT len)
 {
    mp_registry_note_munmap(a, len);
+   if (mp_g_sharing)
+      mp_sharing_forget(mp_g_sharing, a, len);
+   if (mp_g_numa)
+      mp_numa_forget(mp_g_numa, a, len);
 }
 
 /* A successful execve replaces the process without running the tool's
@@ -139,6 +152,10 @@ static void mp_atfork_child(ThreadId tid)
    mp_hierarchy_reset();
    if (mp_g_reuse)
       mp_reuse_reset(mp_g_reuse);
+   if (mp_g_sharing)
+      mp_sharing_reset(mp_g_sharing);
+   if (mp_g_numa)
+      mp_numa_reset(mp_g_numa);
 }
 
 /*------------------------------------------------------------*/
@@ -348,6 +365,15 @@ static void print_summary(const HChar *path, Bool written)
    VG_(free)(rows);
 }
 
+static int block_of(uint64_t addr, uint64_t *start)
+{
+   Addr s;
+   if (!mp_registry_block_of((Addr)addr, &s))
+      return 0;
+   *start = s;
+   return 1;
+}
+
 static void write_output(Bool summary)
 {
    mp_report_cache rc;
@@ -399,6 +425,11 @@ static void write_output(Bool summary)
       rc.tlb_page = mp_g_hier.tlb_page;
       cfg.cache = &rc;
    }
+   cfg.sharing_enabled = mp_clo_sharing;
+   cfg.sharing = mp_g_sharing;
+   cfg.page_size = mp_g_numa ? mp_clo_page_size : 0;
+   cfg.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;
+   cfg.block_of = block_of;
    j = mp_report_json(mp_g_vars, &cfg);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
@@ -428,6 +459,13 @@ static void print_stats(void)
    if (mp_g_hier.cache)
       VG_(dmsg)("memprof: cache metadata:            %llu bytes\n",
                 (ULong)mp_cache_bytes(mp_g_hier.cache));
+   if (mp_g_sharing)
+      VG_(dmsg)("memprof: sharing: %llu lines tracked, %llu bytes of metadata\n",
+                (ULong)mp_sharing_lines(mp_g_sharing),
+                (ULong)mp_sharing_bytes(mp_g_sharing));
+   if (mp_g_numa)
+      VG_(dmsg)("memprof: NUMA: %llu pages placed, %llu bytes of metadata\n",
+                (ULong)mp_numa_pages(mp_g_numa), (ULong)mp_numa_bytes(mp_g_numa));
 }
 
 static void mp_fini(Int exitcode)
@@ -474,6 +512,12 @@ static void mp_post_clo_init(void)
          VG_(fmsg)("Bad option: --sample\n%s\n", err);
          VG_(exit)(1);
       }
+   }
+   if (mp_g_hier.cores / mp_g_hier.cores_per_socket >= 2) {
+      UInt mem = mp_g_hier.cache ? mp_g_hier.latency[mp_g_hier.n_levels]
+                                 : mp_clo_latency[3];
+      mp_g_numa = mp_numa_new(mp_clo_page_size);
+      mp_g_numa_extra_cycles = mp_clo_latency[4] > mem ? mp_clo_latency[4] - mem : 0;
    }
    mp_registry_init();
    mp_instrument_init();

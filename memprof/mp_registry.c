@@ -244,6 +244,7 @@ typedef struct {
 typedef struct {
    Bool valid;
    Addr sp;
+   Addr ip;           /* foreign unwinds: the thread's IP it was made at */
    UInt fn;
    UInt n;
    Addr ips[MAX_FRAMES], sps[MAX_FRAMES], fps[MAX_FRAMES];
@@ -372,6 +373,44 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
    return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max);
 }
 
+/* var of an address on another thread's stack (OpenMP workers reading
+   the master's locals, a thread handed a pointer to its creator's
+   array), or (UInt)-1.  That thread is not running: its SP and IP are
+   where it stopped, so its unwind stays valid until it runs again. */
+static stack_cache *foreign_caches;  /* indexed by the owner's ThreadId */
+
+static UInt resolve_foreign_stack(ThreadId tid, Addr a)
+{
+   ThreadId t;
+   Addr lo, hi;
+   VG_(thread_stack_reset_iter)(&t);
+   while (VG_(thread_stack_next)(&t, &lo, &hi)) {
+      stack_cache *c;
+      Addr sp, ip;
+      UInt i;
+      if (t == tid || a + STACK_REDZONE < lo || a > hi)
+         continue;
+      c = &foreign_caches[t];
+      sp = VG_(get_SP)(t);
+      ip = VG_(get_IP)(t);
+      if (!c->valid || c->sp != sp || c->ip != ip) {
+         stats__stack_unwinds++;
+         c->n = VG_(get_StackTrace_with_deltas)(t, c->ips, MAX_FRAMES, c->sps,
+                                                c->fps, 0, 0);
+         c->valid = c->n > 0;
+         c->sp = sp;
+         c->ip = ip;
+         if (c->n == 0)
+            return stack_var("???", NULL, 0);
+      }
+      for (i = 0; i + 1 < c->n; i++)
+         if (a < c->sps[i + 1])
+            return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1]);
+      return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], hi + 1);
+   }
+   return (UInt)-1;
+}
+
 /*------------------------------------------------------------*/
 /*--- Object sections without symbols                      ---*/
 /*------------------------------------------------------------*/
@@ -447,6 +486,8 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       return var - 1;
    }
    var = resolve_stack(tid, a, ii);
+   if (var == (UInt)-1)
+      var = resolve_foreign_stack(tid, a);
    if (var != (UInt)-1) {
       cache_nothing(ii);
       return var;
@@ -468,6 +509,19 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    else
       cache_nothing(ii);
    return var;
+}
+
+/* Where the block (named range, heap block, global) holding a starts,
+   for offsets in the report; False for stack and unknown memory. */
+Bool mp_registry_block_of(Addr a, Addr *start)
+{
+   uint64_t s;
+   if (mp_rangemap_lookup(user_ranges, a, &s, NULL, NULL)
+       || mp_rangemap_lookup(global_ranges, a, &s, NULL, NULL)) {
+      *start = (Addr)s;
+      return True;
+   }
+   return mp_granmap_get(heap_granules, a) != 0 && mp_heap_block_of(a, start);
 }
 
 /*------------------------------------------------------------*/
@@ -522,6 +576,7 @@ void mp_registry_init(void)
    objects = VG_(newXA)(VG_(malloc), "mp.reg.objects", VG_(free),
                         sizeof(loaded_object));
    stack_caches = VG_(calloc)("mp.reg.stacks", VG_N_THREADS + 1, sizeof(stack_cache));
+   foreign_caches = VG_(calloc)("mp.reg.fstacks", VG_N_THREADS + 1, sizeof(stack_cache));
    stack_vars = VG_(HT_construct)("mp.reg.stackvars");
    frame_infos = VG_(HT_construct)("mp.reg.frames");
    section_vars = VG_(HT_construct)("mp.reg.sectvars");

@@ -41,6 +41,7 @@
    of per-location records.
 */
 #include "mp_report.h"
+#include "mp_report_threads.h"
 
 /*------------------------------------------------------------*/
 /*--- Sorting (no libc qsort inside Valgrind)             ---*/
@@ -216,6 +217,7 @@ typedef struct {
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
+   uint64_t invalidations, coherence_misses, transfers;
    /* the record's reuse histograms, or NULL; only a variable's own
       records are written, never merged ones (the fold's) */
    const uint64_t (*reuse_bins)[MP_REUSE_N_BINS];
@@ -247,6 +249,9 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
    mp_memcpy(g->recs[g->n].reuse_n, lc->reuse_n, sizeof lc->reuse_n);
    g->recs[g->n].reuse_cold = lc->reuse_cold;
+   g->recs[g->n].invalidations = lc->invalidations;
+   g->recs[g->n].coherence_misses = lc->coherence_misses;
+   g->recs[g->n].transfers = lc->transfers;
    g->recs[g->n].reuse_bins = (const uint64_t (*)[MP_REUSE_N_BINS])lc->reuse_bins;
    g->recs[g->n].has_strides = 0;
    {
@@ -314,6 +319,9 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
          }
          g.recs[w - 1].reuse_bins = NULL;   /* merged: the fold's */
          g.recs[w - 1].reuse_cold += g.recs[r].reuse_cold;
+         g.recs[w - 1].invalidations += g.recs[r].invalidations;
+         g.recs[w - 1].coherence_misses += g.recs[r].coherence_misses;
+         g.recs[w - 1].transfers += g.recs[r].transfers;
          g.recs[w - 1].has_strides |= g.recs[r].has_strides;
       }
       else
@@ -516,6 +524,12 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
       mp_json_kv_bool(j, "estimated", mp_reuse_weight(cfg->reuse) != 1.0);
       mp_json_end_object(j);
    }
+   if (cfg->cache)
+      mp_json_kv_u64(j, "sockets", cfg->sockets);
+   if (cfg->page_size)
+      mp_json_kv_u64(j, "page_size", cfg->page_size);
+   if (cfg->sharing_enabled)
+      mp_json_kv_bool(j, "sharing", cfg->sharing != NULL);
    if (cfg->stride) {
       const mp_stride_cfg *sc = mp_stride_config(cfg->stride);
       mp_json_key(j, "strides");
@@ -742,7 +756,8 @@ static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
 
 static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
                            const line_rec *lines, uint64_t n_lines,
-                           const mp_report_config *cfg)
+                           const mp_report_config *cfg,
+                           const mp_share_summary *share)
 {
    const mp_var *v = r->var;
    uint64_t k;
@@ -770,6 +785,10 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
    }
    if (v && cfg->stride)
       write_strides(j, cfg->stride, v, cfg->line_size);
+   if (v && share)
+      mp_share_write_var(j, share, vs, v, cfg);
+   if (v && cfg->page_size)
+      mp_share_write_numa(j, v);
    mp_json_key(j, "per_line");
    mp_json_begin_array(j);
    for (k = 0; k < n_lines; k++) {
@@ -805,6 +824,11 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
          mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, wgt));
          mp_json_end_object(j);
       }
+      if (cfg->sharing) {
+         mp_json_kv_u64(j, "invalidations", lines[k].invalidations);
+         mp_json_kv_u64(j, "coherence_misses", lines[k].coherence_misses);
+         mp_json_kv_u64(j, "transfers", lines[k].transfers);
+      }
       if (cfg->stride && v && lines[k].has_strides) {
          mp_json_key(j, "strides");
          write_classes(j, lines[k].stride_classes);
@@ -823,6 +847,7 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_report_row *rows = mp_report_rows(vs, cfg->min_var_size, cfg->cache != NULL,
                                         &n_rows);
    line_rec *lines = gather_lines(vs, rows, n_rows, &n_lines);
+   mp_share_summary *share = cfg->sharing ? mp_share_summarise(cfg->sharing, vs) : NULL;
 
    mp_json_begin_object(j);
    mp_json_kv_u64(j, "memprof", MP_FORMAT_VERSION);
@@ -837,11 +862,14 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
       uint64_t end = at;
       while (end < n_lines && lines[end].row == i)
          end++;
-      write_variable(j, vs, &rows[i], lines + at, end - at, cfg);
+      write_variable(j, vs, &rows[i], lines + at, end - at, cfg, share);
       at = end;
    }
    mp_json_end_array(j);
+   if (cfg->sharing)
+      mp_share_write_communication(j, vs, cfg->sharing);
    mp_json_end_object(j);
+   mp_share_free(share);
 
    if (lines) mp_free(lines);
    mp_free(rows);

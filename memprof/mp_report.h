@@ -15,6 +15,7 @@
 #define MP_REPORT_H
 
 #include "mp_json.h"
+#include "mp_sharing.h"
 #include "mp_setdiag.h"
 #include "mp_vars.h"
 
@@ -51,6 +52,14 @@ typedef struct {
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
    double reuse_rate;            /* shards: fraction of lines, else 0 */
    uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
+   int sharing_enabled;          /* --sharing=yes */
+   const mp_sharing *sharing;    /* lines shared between threads, or NULL:
+                                    no second thread (or --sharing=no) */
+   uint32_t page_size;           /* NUMA simulated with this page size, or 0 */
+   uint32_t sockets;
+   /* Where the block holding addr starts (for line offsets in a
+      variable), or 0 if unknown; may be NULL. */
+   int (*block_of)(uint64_t addr, uint64_t *start);
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */

@@ -15,6 +15,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
+#include "mp_numa.h"
+#include "mp_sharing.h"
 #include "mp_vars.h"
 
 /* Static facts about one guest instruction, made at instrumentation time
@@ -39,6 +41,15 @@ typedef struct {
 extern mp_vars *mp_g_vars;
 extern mp_stride *mp_g_stride;     /* the stride engine (SPEC 5.2) */
 extern mp_reuse *mp_g_reuse;       /* reuse distances (SPEC 5.3), or NULL */
+/* Sharing between threads (SPEC 5.5, 5.6): NULL until the program
+   creates its second thread (and with --sharing=no). */
+extern mp_sharing *mp_g_sharing;
+/* NUMA page homes (SPEC 5.7): NULL unless two or more sockets. */
+extern mp_numa *mp_g_numa;
+/* What a remote access served from memory costs over a local one. */
+extern UInt mp_g_numa_extra_cycles;
+/* mp_main.c: starts sharing tracking (the second thread exists). */
+void mp_sharing_start(void);
 
 /* mp_registry.c: which variable owns an address. */
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
@@ -50,6 +61,7 @@ void mp_registry_remove_heap(Addr a, SizeT len);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
+Bool mp_registry_block_of(Addr a, Addr *start);
 void mp_registry_note_munmap(Addr a, SizeT len);
 
 /* The tool's own counters, printed at exit under -v. */
@@ -60,6 +72,7 @@ extern ULong stats__blocks;         /* heap blocks allocated */
 
 /* mp_heap.c */
 void mp_heap_pre_clo_init(void);
+Bool mp_heap_block_of(Addr a, Addr *start);
 
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,

@@ -127,6 +127,7 @@ void mp_vars_free(mp_vars *vs)
       if (v->function) mp_free(v->function);
       if (v->cache) mp_free(v->cache);
       if (v->reuse) mp_free(v->reuse);
+      if (v->numa) mp_free(v->numa);
       mp_free(v->name);
       mp_free(v);
    }
@@ -450,6 +451,64 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    cc->invalidations += o->invalidations;
    cc->cycles += latency[o->served_by];
    lc->cycles += latency[o->served_by];
+   lc->invalidations += o->invalidations;
+   if (o->missed[0] && o->cause[0] == MP_MISS_COHERENCE)
+      lc->coherence_misses++;
+}
+
+void mp_vars_cache_invalidated(mp_vars *vs, uint32_t level, uint32_t owner)
+{
+   (void)level;
+   cache_counts(mp_vars_get(vs, owner))->invalidations_suffered++;
+}
+
+void mp_vars_sharing(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                     uint32_t transfers, uint32_t true_transfers)
+{
+   mp_var *v = mp_vars_get(vs, e->var);
+   v->transfers += transfers;
+   v->true_transfers += true_transfers;
+   lc->transfers += transfers;
+}
+
+static void note_placer(mp_numa_counts *nc, uint32_t tid, uint32_t socket)
+{
+   uint32_t i;
+   nc->pages++;
+   for (i = 0; i < nc->n_placers; i++)
+      if (nc->placer[i].tid == tid) {
+         nc->placer[i].pages++;
+         return;
+      }
+   if (nc->n_placers < MP_NUMA_PLACERS) {
+      nc->placer[nc->n_placers].tid = tid;
+      nc->placer[nc->n_placers].socket = socket;
+      nc->placer[nc->n_placers].pages = 1;
+      nc->n_placers++;
+   }
+}
+
+void mp_vars_numa_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                         int remote, int from_memory, uint32_t extra_cycles,
+                         int first_touch, uint32_t socket)
+{
+   mp_var *v = mp_vars_get(vs, e->var);
+   mp_numa_counts *nc = v->numa;
+   if (!nc)
+      nc = v->numa = mp_calloc("mp.vars.numa", 1, sizeof *nc);
+   if (first_touch)
+      note_placer(nc, e->tid, socket);
+   if (!remote) {
+      nc->local++;
+      return;
+   }
+   nc->remote++;
+   if (from_memory) {
+      nc->remote_memory++;
+      if (v->cache)
+         v->cache->cycles += extra_cycles;
+      lc->cycles += extra_cycles;
+   }
 }
 
 void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed)
@@ -517,6 +576,9 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(v->cache, 0, sizeof *v->cache);
       if (v->reuse)
          mp_memset(v->reuse, 0, sizeof *v->reuse);
+      if (v->numa)
+         mp_memset(v->numa, 0, sizeof *v->numa);
+      v->transfers = v->true_transfers = 0;
       v->last_tid = 0;
       v->n_threads = 0;
       mp_memset(v->threads, 0, sizeof v->threads);
@@ -534,6 +596,9 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].reuse_sum, 0, sizeof vs->chunks[i][k].reuse_sum);
          mp_memset(vs->chunks[i][k].reuse_n, 0, sizeof vs->chunks[i][k].reuse_n);
          vs->chunks[i][k].reuse_cold = 0;
+         vs->chunks[i][k].invalidations = 0;
+         vs->chunks[i][k].coherence_misses = 0;
+         vs->chunks[i][k].transfers = 0;
          if (vs->chunks[i][k].reuse_bins)
             mp_memset(vs->chunks[i][k].reuse_bins, 0, 2 * sizeof *vs->chunks[i][k].reuse_bins);
       }

@@ -49,6 +49,7 @@ typedef struct {
    uint64_t fill_hits[MP_CACHE_MAX_LEVELS];  /* hits on those lines while resident */
    uint64_t served[MP_CACHE_MAX_LEVELS + 1]; /* accesses served by level k / memory */
    uint64_t invalidations;                   /* other caches' copies its writes removed */
+   uint64_t invalidations_suffered;          /* its copies other cores' writes removed */
    uint64_t tlb_hits, tlb_misses;            /* with --TLB */
    uint64_t cycles;                          /* estimated, from the latencies */
 } mp_cache_counts;
@@ -76,8 +77,24 @@ typedef struct mp_line_counts {
       and their histograms (owned, made on the first reuse) */
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
    uint64_t (*reuse_bins)[MP_REUSE_N_BINS];   /* [2][MP_REUSE_N_BINS] */
+   /* between threads: copies its writes invalidated, its L1 misses on
+      lines another core's write had invalidated, and its accesses that
+      were a thread's first touch of a line after another's write */
+   uint64_t invalidations, coherence_misses, transfers;
    struct mp_line_counts *hash_next;
 } mp_line_counts;
+
+/* Where one variable's pages live (SPEC 5.7): accesses from the home
+   socket of the page and from others; the pages its accesses placed,
+   by placing thread. */
+#define MP_NUMA_PLACERS 8
+typedef struct {
+   uint64_t local, remote;
+   uint64_t remote_memory;    /* remote accesses served from memory */
+   uint64_t pages;            /* pages first touched through it */
+   struct { uint32_t tid, socket; uint64_t pages; } placer[MP_NUMA_PLACERS];
+   uint32_t n_placers;        /* placers beyond the array are not named */
+} mp_numa_counts;
 
 typedef struct mp_var {
    uint32_t id;
@@ -101,6 +118,9 @@ typedef struct mp_var {
    mp_counts c;
    mp_cache_counts *cache;   /* owned; NULL until simulated */
    mp_reuse_counts *reuse;   /* owned; NULL until measured */
+   mp_numa_counts *numa;     /* owned; NULL unless NUMA is simulated */
+   uint64_t transfers, true_transfers;   /* lines passed to its accesses
+                                            from another thread (mp_sharing) */
    uint64_t lines;           /* distinct cache lines touched (footprint) */
    uint64_t last_line_plus1; /* fast path of the footprint set; 0 = none */
    uint32_t last_tid;
@@ -154,6 +174,22 @@ void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed);
    after 'hits' hits: the reuse factor's data (mp_cache's on_retire). */
 void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
                           uint64_t hits);
+
+/* A line filled by variable 'owner' was invalidated at level 'level' by
+   another core's write. */
+void mp_vars_cache_invalidated(mp_vars *vs, uint32_t level, uint32_t owner);
+
+/* Accounts the transfers access e made (mp_sharing_access). */
+void mp_vars_sharing(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                     uint32_t transfers, uint32_t true_transfers);
+
+/* Accounts access e's page: local or remote to its home socket; a
+   remote access served from memory costs extra_cycles more than the
+   local memory latency counted by mp_vars_cache_access.  first_touch:
+   the access placed the page on 'socket'. */
+void mp_vars_numa_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                         int remote, int from_memory, uint32_t extra_cycles,
+                         int first_touch, uint32_t socket);
 
 /* Accounts one reuse (kind MP_REUSE_COLD/PRIVATE/SHARED, distance in
    lines) of a line touched by access e. */

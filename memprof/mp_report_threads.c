@@ -1,0 +1,339 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the report's sections on threads: sharing,          ---*/
+/*--- communication, NUMA.                       mp_report_threads.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Turns what mp_sharing saw per cache line into per-variable counts
+   (shared, true and false lines, the worst lines with each thread's
+   bytes and source lines), and writes variables[].sharing,
+   variables[].numa, the top-level "communication" pairs and the
+   "communication_matrix" (docs/json-format.md).  A line holding several
+   variables counts for each of them: two adjacent globals written by
+   two threads both suffer the false sharing.
+*/
+#include "mp_report_threads.h"
+
+#define WORST_LINES     5
+#define TOP_PAIRS       20
+
+typedef struct {
+   uint64_t line;
+   int is_true;
+   uint32_t false_pairs, true_pairs;
+   uint64_t transfers;
+   const mp_sharing_thread *threads;
+   uint32_t n_threads;
+} worst_line;
+
+typedef struct {
+   uint64_t shared, true_lines, false_lines;
+   uint32_t touched;                /* a line of it was touched by 2+ threads */
+   worst_line worst[WORST_LINES];   /* most transfers first */
+   uint32_t n_worst;
+} var_sharing;
+
+struct mp_share_summary {
+   const mp_sharing *sharing;
+   var_sharing *vars;               /* indexed by variable id */
+   uint32_t n_vars;
+};
+
+/* Orders worst lines: more transfers, then more threads, then lower
+   address (so the output does not depend on hash order). */
+static int worse(const worst_line *a, const worst_line *b)
+{
+   if (a->transfers != b->transfers)
+      return a->transfers > b->transfers;
+   if (a->n_threads != b->n_threads)
+      return a->n_threads > b->n_threads;
+   return a->line < b->line;
+}
+
+static void keep_worst(var_sharing *vs, const worst_line *w)
+{
+   uint32_t i = vs->n_worst < WORST_LINES ? vs->n_worst++ : WORST_LINES;
+   if (i == WORST_LINES) {
+      if (!worse(w, &vs->worst[WORST_LINES - 1]))
+         return;
+      i = WORST_LINES - 1;
+   }
+   while (i > 0 && worse(w, &vs->worst[i - 1])) {
+      vs->worst[i] = vs->worst[i - 1];
+      i--;
+   }
+   vs->worst[i] = *w;
+}
+
+static void summarise_line(const mp_sharing_line *l, void *arg)
+{
+   mp_share_summary *ss = arg;
+   uint32_t i;
+   for (i = 0; i < l->n_vars; i++) {
+      var_sharing *vs;
+      if (l->vars[i] >= ss->n_vars)
+         continue;
+      vs = &ss->vars[l->vars[i]];
+      vs->touched = 1;
+      if (!l->shared)
+         continue;
+      vs->shared++;
+      if (l->is_true)
+         vs->true_lines++;
+      else
+         vs->false_lines++;
+      {
+         worst_line w;
+         w.line = l->line;
+         w.is_true = l->is_true;
+         w.false_pairs = l->false_pairs;
+         w.true_pairs = l->true_pairs;
+         w.transfers = l->transfers;
+         w.threads = l->threads;
+         w.n_threads = l->n_threads;
+         keep_worst(vs, &w);
+      }
+   }
+}
+
+mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs)
+{
+   mp_share_summary *ss = mp_calloc("mp.share.sum", 1, sizeof *ss);
+   ss->sharing = s;
+   ss->n_vars = mp_vars_count(vs);
+   ss->vars = mp_calloc("mp.share.sum", ss->n_vars + 1, sizeof *ss->vars);
+   mp_sharing_foreach_line(s, summarise_line, ss);
+   return ss;
+}
+
+void mp_share_free(mp_share_summary *ss)
+{
+   if (ss == NULL)
+      return;
+   mp_free(ss->vars);
+   mp_free(ss);
+}
+
+/* The byte ranges a mask covers, as [[first, last], ...]. */
+static void write_byte_ranges(mp_json *j, const mp_sharing *s, uint64_t mask)
+{
+   uint32_t n = mp_sharing_groups(s), b = 0;
+   mp_json_begin_array(j);
+   while (b < n) {
+      uint32_t e, first, last, dummy;
+      if (!(mask >> b & 1)) {
+         b++;
+         continue;
+      }
+      for (e = b; e + 1 < n && (mask >> (e + 1) & 1); e++)
+         ;
+      mp_sharing_group_bytes(s, b, &first, &dummy);
+      mp_sharing_group_bytes(s, e, &dummy, &last);
+      mp_json_begin_array(j);
+      mp_json_u64(j, first);
+      mp_json_u64(j, last);
+      mp_json_end_array(j);
+      b = e + 1;
+   }
+   mp_json_end_array(j);
+}
+
+static void write_line_thread(mp_json *j, const mp_vars *vs, const mp_sharing *s,
+                              const mp_sharing_thread *t)
+{
+   uint32_t i;
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "thread", t->tid);
+   mp_json_kv_u64(j, "reads", t->reads);
+   mp_json_kv_u64(j, "writes", t->writes);
+   mp_json_key(j, "read_bytes");
+   write_byte_ranges(j, s, t->read_mask);
+   mp_json_key(j, "write_bytes");
+   write_byte_ranges(j, s, t->write_mask);
+   mp_json_key(j, "where");
+   mp_json_begin_array(j);
+   for (i = 0; i < t->n_locs; i++)
+      mp_json_string(j, mp_vars_location_where(vs, t->locs[i]));
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
+/* The threads of a worst line, in thread order. */
+static void write_line_threads(mp_json *j, const mp_vars *vs, const mp_sharing *s,
+                               const worst_line *w)
+{
+   uint32_t last = 0;
+   mp_json_key(j, "threads");
+   mp_json_begin_array(j);
+   for (;;) {
+      const mp_sharing_thread *t, *next = NULL;
+      for (t = w->threads; t; t = t->next)
+         if (t->tid > last && (next == NULL || t->tid < next->tid))
+            next = t;
+      if (next == NULL)
+         break;
+      write_line_thread(j, vs, s, next);
+      last = next->tid;
+   }
+   mp_json_end_array(j);
+}
+
+/* The first byte of the line any thread touched: a byte of one of the
+   line's variables, to find the block the offset is relative to. */
+static uint32_t first_touched(const mp_sharing *s, const worst_line *w)
+{
+   const mp_sharing_thread *t;
+   uint64_t mask = 0;
+   uint32_t first = 0, last;
+   for (t = w->threads; t; t = t->next)
+      mask |= t->read_mask | t->write_mask;
+   if (mask)
+      mp_sharing_group_bytes(s, (uint32_t)__builtin_ctzll(mask), &first, &last);
+   return first;
+}
+
+static void write_worst_line(mp_json *j, const mp_vars *vs, const mp_sharing *s,
+                             const worst_line *w, uint32_t line_size,
+                             const mp_report_config *cfg)
+{
+   uint64_t addr = w->line * line_size, start;
+   char hex[32];
+   mp_json_begin_object(j);
+   mp_snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)addr);
+   mp_json_kv_string(j, "line", hex);
+   mp_json_key(j, "offset");
+   if (cfg->block_of && cfg->block_of(addr + first_touched(s, w), &start))
+      mp_json_i64(j, (int64_t)(addr - start));
+   else
+      mp_json_null(j);
+   mp_json_kv_string(j, "kind", w->is_true ? "true" : "false");
+   mp_json_kv_u64(j, "false_pairs", w->false_pairs);
+   mp_json_kv_u64(j, "true_pairs", w->true_pairs);
+   mp_json_kv_u64(j, "transfers", w->transfers);
+   write_line_threads(j, vs, s, w);
+   mp_json_end_object(j);
+}
+
+void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *vs,
+                        const mp_var *v, const mp_report_config *cfg)
+{
+   const var_sharing *s;
+   uint32_t i;
+   if (ss == NULL || v->id >= ss->n_vars)
+      return;
+   s = &ss->vars[v->id];
+   if (!s->touched && v->transfers == 0)
+      return;
+   mp_json_key(j, "sharing");
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "shared_lines", s->shared);
+   mp_json_kv_u64(j, "true_lines", s->true_lines);
+   mp_json_kv_u64(j, "false_lines", s->false_lines);
+   mp_json_kv_u64(j, "transfers", v->transfers);
+   mp_json_kv_u64(j, "true_transfers", v->true_transfers);
+   mp_json_kv_u64(j, "false_transfers", v->transfers - v->true_transfers);
+   if (cfg->cache && v->cache) {
+      mp_json_kv_u64(j, "invalidations", v->cache->invalidations);
+      mp_json_kv_u64(j, "invalidations_suffered", v->cache->invalidations_suffered);
+      mp_json_kv_u64(j, "coherence_misses", v->cache->cause[0][MP_MISS_COHERENCE]);
+   }
+   mp_json_key(j, "worst_lines");
+   mp_json_begin_array(j);
+   for (i = 0; i < s->n_worst; i++)
+      write_worst_line(j, vs, ss->sharing, &s->worst[i], cfg->line_size, cfg);
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
+void mp_share_write_numa(mp_json *j, const mp_var *v)
+{
+   const mp_numa_counts *n = v->numa;
+   uint32_t i;
+   if (n == NULL)
+      return;
+   mp_json_key(j, "numa");
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "local", n->local);
+   mp_json_kv_u64(j, "remote", n->remote);
+   mp_json_kv_double(j, "hit_ratio", n->local + n->remote
+                     ? (double)n->local / (double)(n->local + n->remote) : 1.0);
+   mp_json_kv_u64(j, "pages", n->pages);
+   mp_json_key(j, "first_touch");
+   mp_json_begin_array(j);
+   for (i = 0; i < n->n_placers; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "thread", n->placer[i].tid);
+      mp_json_kv_u64(j, "socket", n->placer[i].socket);
+      mp_json_kv_u64(j, "pages", n->placer[i].pages);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_json_kv_u64(j, "remote_memory", n->remote_memory);
+   mp_json_end_object(j);
+}
+
+static void write_pairs(mp_json *j, const mp_vars *vs, const mp_sharing *s)
+{
+   uint32_t n, i;
+   mp_sharing_pair *p = mp_sharing_pairs(s, &n);
+   mp_json_key(j, "communication");
+   mp_json_begin_array(j);
+   for (i = 0; i < n && i < TOP_PAIRS; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "from", mp_vars_location_where(vs, p[i].writer_loc));
+      mp_json_kv_string(j, "from_fn", mp_vars_location_fn(vs, p[i].writer_loc));
+      mp_json_kv_string(j, "to", mp_vars_location_where(vs, p[i].reader_loc));
+      mp_json_kv_string(j, "to_fn", mp_vars_location_fn(vs, p[i].reader_loc));
+      mp_json_kv_string(j, "variable", mp_vars_get(vs, p[i].var)->name);
+      mp_json_kv_u64(j, "count", p[i].transfers);
+      mp_json_kv_u64(j, "true", p[i].true_transfers);
+      mp_json_kv_u64(j, "false", p[i].transfers - p[i].true_transfers);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_free(p);
+}
+
+static void write_matrix(mp_json *j, const mp_sharing *s)
+{
+   uint32_t n, i, max_tid = 0, t;
+   mp_sharing_cell *c = mp_sharing_cells(s, &n);
+   uint8_t *seen;
+   for (i = 0; i < n; i++) {
+      if (c[i].from > max_tid) max_tid = c[i].from;
+      if (c[i].to > max_tid) max_tid = c[i].to;
+   }
+   seen = mp_calloc("mp.share.matrix", max_tid + 1, 1);
+   for (i = 0; i < n; i++)
+      seen[c[i].from] = seen[c[i].to] = 1;
+   mp_json_key(j, "communication_matrix");
+   mp_json_begin_object(j);
+   mp_json_key(j, "threads");
+   mp_json_begin_array(j);
+   for (t = 1; t <= max_tid; t++)
+      if (seen[t])
+         mp_json_u64(j, t);
+   mp_json_end_array(j);
+   mp_json_key(j, "cells");
+   mp_json_begin_array(j);
+   for (i = 0; i < n; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "from", c[i].from);
+      mp_json_kv_u64(j, "to", c[i].to);
+      mp_json_kv_u64(j, "true_lines", c[i].true_lines);
+      mp_json_kv_u64(j, "false_lines", c[i].false_lines);
+      mp_json_kv_u64(j, "bytes", c[i].bytes);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+   mp_free(seen);
+   mp_free(c);
+}
+
+void mp_share_write_communication(mp_json *j, const mp_vars *vs, const mp_sharing *s)
+{
+   write_pairs(j, vs, s);
+   write_matrix(j, s);
+}

@@ -1,0 +1,635 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: sharing and communication between threads.          ---*/
+/*---                                                  mp_sharing.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Data structures and cost per access:
+   - lines: a chained hash table of line records keyed by line number,
+     doubled when it holds as many records as buckets (O(1) expected
+     probe).  A record holds the line's last writer, its epoch and the
+     list of threads that touched it.  Records and thread entries come
+     from pools and are never freed one by one.
+   - epoch: bumped by every write to the line.  A thread entry keeps the
+     epoch it last saw; an access by a thread other than the last writer
+     that finds a newer epoch is the first since a write: a transfer.
+     32 bits: a thread that misses exactly 2^32 writes misses a transfer.
+   - writer_mask: the bytes the last writer wrote since it took the line
+     over from another writer; the transfer is true when the access
+     touches one of them.
+   - pairs and cells: small chained hash tables keyed by (writer loc,
+     reader loc, variable) and (writer, reader thread); touched only on
+     transfers.
+   Memory: about 80 bytes per line touched while tracking, plus about
+   80 per (line, thread).
+*/
+#include "mp_sharing.h"
+
+typedef struct line_rec {
+   uint64_t line;
+   uint64_t writer_mask;
+   uint64_t transfers;
+   uint32_t epoch;
+   uint32_t last_writer;        /* thread number; 0 = never written */
+   uint32_t writer_loc;         /* location of the last write */
+   uint32_t n_threads;
+   uint32_t vars[MP_SHARING_LINE_VARS];
+   uint32_t n_vars;
+   mp_sharing_thread *threads;  /* most recent toucher first */
+   struct line_rec *next;       /* hash chain */
+} line_rec;
+
+typedef struct pair_rec {
+   mp_sharing_pair p;
+   struct pair_rec *next;
+} pair_rec;
+
+typedef struct cell_rec {
+   mp_sharing_cell c;
+   struct cell_rec *next;
+} cell_rec;
+
+/* A bump allocator of fixed-size records, freed all at once. */
+typedef struct pool_chunk {
+   struct pool_chunk *next;
+   uint32_t used;
+   char *mem;
+} pool_chunk;
+
+typedef struct {
+   size_t rec_size;
+   uint32_t per_chunk;
+   pool_chunk *chunks;
+   void *free_list;             /* released records, linked through their first word */
+   uint64_t bytes;
+} pool;
+
+struct mp_sharing {
+   uint32_t line_shift;
+   uint32_t group_shift;        /* log2 of bytes per mask bit */
+   uint32_t n_groups;           /* mask bits in use */
+   line_rec **buckets;
+   uint64_t n_buckets, n_lines;
+   pair_rec **pair_buckets;
+   uint64_t n_pair_buckets, n_pairs;
+   cell_rec **cell_buckets;
+   uint64_t n_cell_buckets, n_cells;
+   pool lines, threads, pairs, cells;
+};
+
+/*------------------------------------------------------------*/
+/*--- Pools                                                ---*/
+/*------------------------------------------------------------*/
+
+static void pool_init(pool *p, size_t rec_size)
+{
+   p->rec_size = rec_size;
+   p->per_chunk = 4096;
+   p->chunks = NULL;
+   p->free_list = NULL;
+   p->bytes = 0;
+}
+
+static void *pool_alloc(pool *p)
+{
+   pool_chunk *c = p->chunks;
+   void *r;
+   if (p->free_list) {
+      r = p->free_list;
+      p->free_list = *(void **)r;
+      mp_memset(r, 0, p->rec_size);
+      return r;
+   }
+   if (c == NULL || c->used == p->per_chunk) {
+      c = mp_malloc("mp.sharing.pool", sizeof *c);
+      c->mem = mp_calloc("mp.sharing.pool", p->per_chunk, p->rec_size);
+      c->used = 0;
+      c->next = p->chunks;
+      p->chunks = c;
+      p->bytes += sizeof *c + p->per_chunk * p->rec_size;
+   }
+   r = c->mem + (size_t)c->used++ * p->rec_size;
+   return r;
+}
+
+static void pool_release(pool *p, void *r)
+{
+   *(void **)r = p->free_list;
+   p->free_list = r;
+}
+
+static void pool_free(pool *p)
+{
+   pool_chunk *c = p->chunks, *n;
+   for (; c; c = n) {
+      n = c->next;
+      mp_free(c->mem);
+      mp_free(c);
+   }
+   pool_init(p, p->rec_size);
+}
+
+/*------------------------------------------------------------*/
+/*--- Hashing                                              ---*/
+/*------------------------------------------------------------*/
+
+static inline uint64_t mix(uint64_t x)
+{
+   x ^= x >> 33;
+   x *= 0xff51afd7ed558ccdULL;
+   x ^= x >> 33;
+   return x;
+}
+
+static void **grow(void **old, uint64_t n_old, uint64_t n_new,
+                   uint64_t (*key_hash)(const void *), void *(*next_of)(void *),
+                   void (*set_next)(void *, void *))
+{
+   void **b = mp_calloc("mp.sharing.hash", n_new, sizeof *b);
+   uint64_t i;
+   for (i = 0; i < n_old; i++) {
+      void *r = old[i], *n;
+      for (; r; r = n) {
+         uint64_t h = key_hash(r) & (n_new - 1);
+         n = next_of(r);
+         set_next(r, b[h]);
+         b[h] = r;
+      }
+   }
+   mp_free(old);
+   return b;
+}
+
+static uint64_t line_hash(const void *r) { return mix(((const line_rec *)r)->line); }
+static void *line_next(void *r) { return ((line_rec *)r)->next; }
+static void line_set_next(void *r, void *n) { ((line_rec *)r)->next = n; }
+
+static uint64_t pair_key_hash(uint32_t w, uint32_t r, uint32_t v)
+{
+   return mix(((uint64_t)w << 32 | r) ^ ((uint64_t)v * 0x9e3779b97f4a7c15ULL));
+}
+static uint64_t pair_hash(const void *r)
+{
+   const mp_sharing_pair *p = &((const pair_rec *)r)->p;
+   return pair_key_hash(p->writer_loc, p->reader_loc, p->var);
+}
+static void *pair_next(void *r) { return ((pair_rec *)r)->next; }
+static void pair_set_next(void *r, void *n) { ((pair_rec *)r)->next = n; }
+
+static uint64_t cell_key_hash(uint32_t from, uint32_t to)
+{
+   return mix((uint64_t)from << 32 | to);
+}
+static uint64_t cell_hash(const void *r)
+{
+   const mp_sharing_cell *c = &((const cell_rec *)r)->c;
+   return cell_key_hash(c->from, c->to);
+}
+static void *cell_next(void *r) { return ((cell_rec *)r)->next; }
+static void cell_set_next(void *r, void *n) { ((cell_rec *)r)->next = n; }
+
+/*------------------------------------------------------------*/
+/*--- Construction                                         ---*/
+/*------------------------------------------------------------*/
+
+static void init_tables(mp_sharing *s)
+{
+   s->n_buckets = 1024;
+   s->buckets = mp_calloc("mp.sharing.lines", s->n_buckets, sizeof *s->buckets);
+   s->n_lines = 0;
+   s->n_pair_buckets = 64;
+   s->pair_buckets = mp_calloc("mp.sharing.pairs", s->n_pair_buckets,
+                               sizeof *s->pair_buckets);
+   s->n_pairs = 0;
+   s->n_cell_buckets = 64;
+   s->cell_buckets = mp_calloc("mp.sharing.cells", s->n_cell_buckets,
+                               sizeof *s->cell_buckets);
+   s->n_cells = 0;
+   pool_init(&s->lines, sizeof(line_rec));
+   pool_init(&s->threads, sizeof(mp_sharing_thread));
+   pool_init(&s->pairs, sizeof(pair_rec));
+   pool_init(&s->cells, sizeof(cell_rec));
+}
+
+mp_sharing *mp_sharing_new(uint32_t line_size)
+{
+   mp_sharing *s = mp_calloc("mp.sharing", 1, sizeof *s);
+   mp_assert(line_size >= 1 && (line_size & (line_size - 1)) == 0);
+   s->line_shift = (uint32_t)__builtin_ctz(line_size);
+   s->group_shift = s->line_shift > 6 ? s->line_shift - 6 : 0;
+   s->n_groups = line_size >> s->group_shift;
+   init_tables(s);
+   return s;
+}
+
+static void free_tables(mp_sharing *s)
+{
+   mp_free(s->buckets);
+   mp_free(s->pair_buckets);
+   mp_free(s->cell_buckets);
+   pool_free(&s->lines);
+   pool_free(&s->threads);
+   pool_free(&s->pairs);
+   pool_free(&s->cells);
+}
+
+void mp_sharing_free(mp_sharing *s)
+{
+   if (s == NULL)
+      return;
+   free_tables(s);
+   mp_free(s);
+}
+
+void mp_sharing_reset(mp_sharing *s)
+{
+   free_tables(s);
+   init_tables(s);
+}
+
+/*------------------------------------------------------------*/
+/*--- Lookups                                              ---*/
+/*------------------------------------------------------------*/
+
+static line_rec *line_of(mp_sharing *s, uint64_t line)
+{
+   uint64_t h = mix(line) & (s->n_buckets - 1);
+   line_rec *r;
+   for (r = s->buckets[h]; r; r = r->next)
+      if (r->line == line)
+         return r;
+   if (s->n_lines >= s->n_buckets) {
+      s->buckets = (line_rec **)grow((void **)s->buckets, s->n_buckets,
+                                     s->n_buckets * 2, line_hash, line_next,
+                                     line_set_next);
+      s->n_buckets *= 2;
+      h = mix(line) & (s->n_buckets - 1);
+   }
+   r = pool_alloc(&s->lines);
+   r->line = line;
+   r->next = s->buckets[h];
+   s->buckets[h] = r;
+   s->n_lines++;
+   return r;
+}
+
+/* The entry of thread tid on line r, moved to the front of the list. */
+static mp_sharing_thread *thread_of(mp_sharing *s, line_rec *r, uint32_t tid)
+{
+   mp_sharing_thread **pp = &r->threads, *t;
+   for (; (t = *pp) != NULL; pp = &t->next) {
+      if (t->tid == tid) {
+         if (pp != &r->threads) {
+            *pp = t->next;
+            t->next = r->threads;
+            r->threads = t;
+         }
+         return t;
+      }
+   }
+   t = pool_alloc(&s->threads);
+   t->tid = tid;
+   t->next = r->threads;
+   r->threads = t;
+   r->n_threads++;
+   return t;
+}
+
+static mp_sharing_pair *pair_of(mp_sharing *s, uint32_t w, uint32_t rd, uint32_t var)
+{
+   uint64_t h = pair_key_hash(w, rd, var) & (s->n_pair_buckets - 1);
+   pair_rec *r;
+   for (r = s->pair_buckets[h]; r; r = r->next)
+      if (r->p.writer_loc == w && r->p.reader_loc == rd && r->p.var == var)
+         return &r->p;
+   if (s->n_pairs >= s->n_pair_buckets) {
+      s->pair_buckets = (pair_rec **)grow((void **)s->pair_buckets,
+                                          s->n_pair_buckets, s->n_pair_buckets * 2,
+                                          pair_hash, pair_next, pair_set_next);
+      s->n_pair_buckets *= 2;
+      h = pair_key_hash(w, rd, var) & (s->n_pair_buckets - 1);
+   }
+   r = pool_alloc(&s->pairs);
+   r->p.writer_loc = w;
+   r->p.reader_loc = rd;
+   r->p.var = var;
+   r->next = s->pair_buckets[h];
+   s->pair_buckets[h] = r;
+   s->n_pairs++;
+   return &r->p;
+}
+
+static mp_sharing_cell *cell_of(mp_sharing *s, uint32_t from, uint32_t to)
+{
+   uint64_t h = cell_key_hash(from, to) & (s->n_cell_buckets - 1);
+   cell_rec *r;
+   for (r = s->cell_buckets[h]; r; r = r->next)
+      if (r->c.from == from && r->c.to == to)
+         return &r->c;
+   if (s->n_cells >= s->n_cell_buckets) {
+      s->cell_buckets = (cell_rec **)grow((void **)s->cell_buckets,
+                                          s->n_cell_buckets, s->n_cell_buckets * 2,
+                                          cell_hash, cell_next, cell_set_next);
+      s->n_cell_buckets *= 2;
+      h = cell_key_hash(from, to) & (s->n_cell_buckets - 1);
+   }
+   r = pool_alloc(&s->cells);
+   r->c.from = from;
+   r->c.to = to;
+   r->next = s->cell_buckets[h];
+   s->cell_buckets[h] = r;
+   s->n_cells++;
+   return &r->c;
+}
+
+/*------------------------------------------------------------*/
+/*--- The access                                           ---*/
+/*------------------------------------------------------------*/
+
+/* Mask bits of bytes [lo, hi] of a line (offsets within it). */
+static inline uint64_t group_mask(const mp_sharing *s, uint32_t lo, uint32_t hi)
+{
+   uint32_t g0 = lo >> s->group_shift, g1 = hi >> s->group_shift;
+   uint64_t upto = g1 >= 63 ? ~0ULL : (2ULL << g1) - 1;
+   return upto & ~((1ULL << g0) - 1);
+}
+
+static void note_var(line_rec *r, uint32_t var)
+{
+   uint32_t i;
+   for (i = 0; i < r->n_vars; i++)
+      if (r->vars[i] == var)
+         return;
+   if (r->n_vars < MP_SHARING_LINE_VARS)
+      r->vars[r->n_vars++] = var;
+}
+
+static void note_loc(mp_sharing_thread *t, uint32_t loc)
+{
+   uint32_t i;
+   for (i = 0; i < t->n_locs; i++)
+      if (t->locs[i] == loc)
+         return;
+   if (t->n_locs < MP_SHARING_LOCS)
+      t->locs[t->n_locs++] = loc;
+}
+
+static void transfer(mp_sharing *s, line_rec *r, const mp_event *e,
+                     uint64_t mask, mp_sharing_outcome *out)
+{
+   uint64_t overlap = mask & r->writer_mask;
+   int is_true = overlap != 0;
+   mp_sharing_pair *p = pair_of(s, r->writer_loc, e->loc, e->var);
+   mp_sharing_cell *c = cell_of(s, r->last_writer, e->tid);
+
+   r->transfers++;
+   p->transfers++;
+   p->true_transfers += is_true;
+   if (is_true) {
+      c->true_lines++;
+      c->bytes += (uint64_t)__builtin_popcountll(overlap) << s->group_shift;
+   } else {
+      c->false_lines++;
+   }
+   out->transfers++;
+   out->true_transfers += is_true;
+}
+
+static void access_line(mp_sharing *s, const mp_event *e, uint64_t line,
+                        uint32_t lo, uint32_t hi, mp_sharing_outcome *out)
+{
+   line_rec *r = line_of(s, line);
+   mp_sharing_thread *t = thread_of(s, r, e->tid);
+   uint64_t mask = group_mask(s, lo, hi);
+
+   note_var(r, e->var);
+   note_loc(t, e->loc);
+   if (r->last_writer != 0 && r->last_writer != e->tid && t->seen_epoch != r->epoch)
+      transfer(s, r, e, mask, out);
+   if (e->is_write) {
+      if (r->last_writer != e->tid) {
+         r->last_writer = e->tid;
+         r->writer_mask = 0;
+      }
+      r->writer_mask |= mask;
+      r->writer_loc = e->loc;
+      r->epoch++;
+      t->write_mask |= mask;
+      t->writes++;
+   } else {
+      t->read_mask |= mask;
+      t->reads++;
+   }
+   t->seen_epoch = r->epoch;
+}
+
+void mp_sharing_access(mp_sharing *s, const mp_event *e, mp_sharing_outcome *out)
+{
+   uint64_t first = mp_event_first_line(e, s->line_shift);
+   uint64_t last = mp_event_last_line(e, s->line_shift), line;
+   uint64_t end = e->addr + e->size - 1;
+   uint32_t mask_bytes = (1u << s->line_shift) - 1;
+
+   out->transfers = out->true_transfers = 0;
+   for (line = first; line <= last; line++) {
+      uint32_t lo = line == first ? (uint32_t)(e->addr & mask_bytes) : 0;
+      uint32_t hi = line == last ? (uint32_t)(end & mask_bytes) : mask_bytes;
+      access_line(s, e, line, lo, hi, out);
+   }
+}
+
+/* Lines wholly inside a freed heap block start afresh: the allocator
+   handing the memory to another thread is not sharing. */
+static void release_line(mp_sharing *s, line_rec *r)
+{
+   mp_sharing_thread *t, *n;
+   for (t = r->threads; t; t = n) {
+      n = t->next;
+      pool_release(&s->threads, t);
+   }
+   pool_release(&s->lines, r);
+   s->n_lines--;
+}
+
+/* Removes from chain *pp the lines in [first, end). */
+static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64_t end)
+{
+   line_rec *r;
+   while ((r = *pp) != NULL) {
+      if (r->line >= first && r->line < end) {
+         *pp = r->next;
+         release_line(s, r);
+      } else {
+         pp = &r->next;
+      }
+   }
+}
+
+/* Lines wholly inside a freed heap block start afresh: the allocator
+   handing the memory to another thread is not sharing.  A range longer
+   than the table walks the table instead of probing every line. */
+void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
+{
+   uint64_t size = 1ULL << s->line_shift;
+   uint64_t first = (addr + size - 1) >> s->line_shift;
+   uint64_t end = (addr + len) >> s->line_shift, line, i;   /* end exclusive */
+   if (s->n_lines == 0 || end <= first)
+      return;
+   if (end - first > s->n_buckets) {
+      for (i = 0; i < s->n_buckets; i++)
+         forget_in_chain(s, &s->buckets[i], first, end);
+      return;
+   }
+   for (line = first; line < end; line++)
+      forget_in_chain(s, &s->buckets[mix(line) & (s->n_buckets - 1)], line, line + 1);
+}
+
+/*------------------------------------------------------------*/
+/*--- Reading the results                                  ---*/
+/*------------------------------------------------------------*/
+
+/* Classifies every pair of threads of the line of which one wrote:
+   truly sharing if one wrote a byte (group) the other touched, falsely
+   sharing if they touched disjoint bytes.  A line's pairs may be of
+   both kinds: workers updating their own slots falsely share it while
+   the main thread reading every slot at the end truly shares it. */
+static void classify_pairs(const line_rec *r, uint32_t *false_pairs,
+                           uint32_t *true_pairs)
+{
+   const mp_sharing_thread *a, *b;
+   *false_pairs = *true_pairs = 0;
+   for (a = r->threads; a; a = a->next) {
+      uint64_t touched_a = a->read_mask | a->write_mask;
+      for (b = a->next; b; b = b->next) {
+         uint64_t touched_b = b->read_mask | b->write_mask;
+         if (a->write_mask == 0 && b->write_mask == 0)
+            continue;
+         if ((a->write_mask & touched_b) || (b->write_mask & touched_a))
+            (*true_pairs)++;
+         else
+            (*false_pairs)++;
+      }
+   }
+}
+
+void mp_sharing_foreach_line(const mp_sharing *s,
+                             void (*fn)(const mp_sharing_line *l, void *arg),
+                             void *arg)
+{
+   uint64_t i;
+   for (i = 0; i < s->n_buckets; i++) {
+      const line_rec *r;
+      for (r = s->buckets[i]; r; r = r->next) {
+         mp_sharing_line l;
+         if (r->n_threads < 2)
+            continue;
+         l.line = r->line;
+         /* Two threads and a writer: the writer and someone else. */
+         l.shared = r->last_writer != 0;
+         classify_pairs(r, &l.false_pairs, &l.true_pairs);
+         l.is_true = l.shared && l.false_pairs == 0;
+         l.transfers = r->transfers;
+         mp_memcpy(l.vars, r->vars, sizeof l.vars);
+         l.n_vars = r->n_vars;
+         l.threads = r->threads;
+         l.n_threads = r->n_threads;
+         fn(&l, arg);
+      }
+   }
+}
+
+static int pair_order(const mp_sharing_pair *a, const mp_sharing_pair *b)
+{
+   if (a->transfers != b->transfers)
+      return a->transfers > b->transfers ? -1 : 1;
+   if (a->writer_loc != b->writer_loc)
+      return a->writer_loc < b->writer_loc ? -1 : 1;
+   if (a->reader_loc != b->reader_loc)
+      return a->reader_loc < b->reader_loc ? -1 : 1;
+   return a->var < b->var ? -1 : a->var > b->var;
+}
+
+static int cell_order(const mp_sharing_cell *a, const mp_sharing_cell *b)
+{
+   if (a->from != b->from)
+      return a->from < b->from ? -1 : 1;
+   return a->to < b->to ? -1 : a->to > b->to;
+}
+
+/* Insertion sort would be quadratic on programs with many pairs; this
+   is a plain merge sort over an array of records of one size. */
+static void merge_sort(void *base, uint32_t n, size_t size,
+                       int (*cmp)(const void *, const void *))
+{
+   char *a = base, *tmp;
+   uint32_t width, i;
+   if (n < 2)
+      return;
+   tmp = mp_malloc("mp.sharing.sort", (size_t)n * size);
+   for (width = 1; width < n; width *= 2) {
+      for (i = 0; i < n; i += 2 * width) {
+         uint32_t l = i, m = i + width < n ? i + width : n;
+         uint32_t h = i + 2 * width < n ? i + 2 * width : n, k = i, r = m;
+         while (l < m || r < h) {
+            const char *src;
+            if (r >= h || (l < m && cmp(a + l * size, a + r * size) <= 0))
+               src = a + (size_t)l++ * size;
+            else
+               src = a + (size_t)r++ * size;
+            mp_memcpy(tmp + (size_t)k++ * size, src, size);
+         }
+      }
+      mp_memcpy(a, tmp, (size_t)n * size);
+   }
+   mp_free(tmp);
+}
+
+static int pair_cmp(const void *a, const void *b) { return pair_order(a, b); }
+static int cell_cmp(const void *a, const void *b) { return cell_order(a, b); }
+
+mp_sharing_pair *mp_sharing_pairs(const mp_sharing *s, uint32_t *n_out)
+{
+   mp_sharing_pair *out = mp_malloc("mp.sharing.pairs", (s->n_pairs + 1) * sizeof *out);
+   uint32_t n = 0;
+   uint64_t i;
+   for (i = 0; i < s->n_pair_buckets; i++) {
+      const pair_rec *r;
+      for (r = s->pair_buckets[i]; r; r = r->next)
+         out[n++] = r->p;
+   }
+   merge_sort(out, n, sizeof *out, pair_cmp);
+   *n_out = n;
+   return out;
+}
+
+mp_sharing_cell *mp_sharing_cells(const mp_sharing *s, uint32_t *n_out)
+{
+   mp_sharing_cell *out = mp_malloc("mp.sharing.cells", (s->n_cells + 1) * sizeof *out);
+   uint32_t n = 0;
+   uint64_t i;
+   for (i = 0; i < s->n_cell_buckets; i++) {
+      const cell_rec *r;
+      for (r = s->cell_buckets[i]; r; r = r->next)
+         out[n++] = r->c;
+   }
+   merge_sort(out, n, sizeof *out, cell_cmp);
+   *n_out = n;
+   return out;
+}
+
+void mp_sharing_group_bytes(const mp_sharing *s, uint32_t b,
+                            uint32_t *first, uint32_t *last)
+{
+   *first = b << s->group_shift;
+   *last = ((b + 1) << s->group_shift) - 1;
+}
+
+uint32_t mp_sharing_groups(const mp_sharing *s) { return s->n_groups; }
+uint64_t mp_sharing_lines(const mp_sharing *s) { return s->n_lines; }
+
+uint64_t mp_sharing_bytes(const mp_sharing *s)
+{
+   return s->lines.bytes + s->threads.bytes + s->pairs.bytes + s->cells.bytes
+        + (s->n_buckets + s->n_pair_buckets + s->n_cell_buckets) * sizeof(void *);
+}

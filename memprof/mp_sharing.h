@@ -1,0 +1,129 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: sharing and communication between threads.          ---*/
+/*---                                                  mp_sharing.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   SPEC 5.5 and 5.6 (MACPO 5.3, Sandberg & Kaxiras).  Per cache line,
+   which threads read and wrote which bytes: a line written by one
+   thread and accessed by another is shared.  Each pair of its threads
+   of which one wrote shares it truly when a byte one wrote was touched
+   by the other, falsely when their byte sets never met; the line is
+   falsely shared when any pair is (the pathology to fix), truly shared
+   when every pair is.  Byte sets are unions over the run, so this split does not
+   depend on how Valgrind interleaved the threads.
+
+   Communication follows the interleaving: when a thread touches a line
+   for the first time since another thread wrote it, the line passed
+   from the writer (its thread and the source line of its last write)
+   to this reader: one transfer, true if the access reads or overwrites
+   bytes the writer wrote, false otherwise.  Transfers are counted per
+   (writer line, reader line, variable) pair and per (writer thread,
+   reader thread) cell of the communication matrix.
+
+   The engine knows variables and source locations only by their ids
+   (mp_vars.h).  No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_SHARING_H
+#define MP_SHARING_H
+
+#include "mp_event.h"
+
+/* Source locations remembered per (line, thread), for the report. */
+#define MP_SHARING_LOCS      4
+/* Variables remembered per line: adjacent variables falsely sharing a
+   line are the classic case, more than four on one line is not. */
+#define MP_SHARING_LINE_VARS 4
+
+typedef struct mp_sharing mp_sharing;
+
+/* What one thread did to one line. */
+typedef struct mp_sharing_thread {
+   uint32_t tid;                 /* thread number, 1 = main */
+   uint32_t seen_epoch;          /* the line's epoch at this thread's last touch */
+   uint64_t read_mask, write_mask;   /* bit b: byte group b of the line */
+   uint64_t reads, writes;
+   uint32_t locs[MP_SHARING_LOCS];   /* distinct source locations, first seen */
+   uint32_t n_locs;
+   struct mp_sharing_thread *next;
+} mp_sharing_thread;
+
+/* One cache line as the report sees it. */
+typedef struct {
+   uint64_t line;                /* line number: address / line size */
+   int      shared;              /* written by one thread, accessed by another */
+   /* Pairs of threads, one of them writing, that touched disjoint bytes
+      (falsely sharing) or a byte one wrote and the other touched
+      (truly sharing). */
+   uint32_t false_pairs, true_pairs;
+   int      is_true;             /* shared with no falsely sharing pair:
+                                    the line is "false" if any pair is */
+   uint64_t transfers;
+   uint32_t vars[MP_SHARING_LINE_VARS];
+   uint32_t n_vars;
+   const mp_sharing_thread *threads;   /* list, most recent toucher first */
+   uint32_t n_threads;
+} mp_sharing_line;
+
+/* A communication hot-spot: writes at writer_loc reaching accesses at
+   reader_loc of variable var. */
+typedef struct {
+   uint32_t writer_loc, reader_loc, var;
+   uint64_t transfers, true_transfers;
+} mp_sharing_pair;
+
+/* One cell of the thread x thread matrix. */
+typedef struct {
+   uint32_t from, to;            /* writer thread, reader thread */
+   uint64_t true_lines, false_lines;   /* transfers */
+   uint64_t bytes;               /* reader bytes the writer had written */
+} mp_sharing_cell;
+
+/* Transfers one access made (for per-variable and per-line counts). */
+typedef struct {
+   uint32_t transfers, true_transfers;
+} mp_sharing_outcome;
+
+/* line_size: bytes, a power of two; byte groups are line_size / 64
+   bytes wide for lines longer than 64 bytes, single bytes otherwise. */
+mp_sharing *mp_sharing_new(uint32_t line_size);
+void        mp_sharing_free(mp_sharing *s);
+
+/* Records access e (every line it touches).  Cost: one hash probe per
+   line, then a walk of the threads that touched the line (the accessing
+   thread is moved to the front, so a thread running alone finds itself
+   first). */
+void mp_sharing_access(mp_sharing *s, const mp_event *e, mp_sharing_outcome *out);
+
+/* Forgets the lines wholly inside [addr, addr+len) (a freed block).
+   Cost: one hash probe per line of the range. */
+void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len);
+
+/* Calls fn on every line touched by two or more threads; the line
+   record is valid during the call only. */
+void mp_sharing_foreach_line(const mp_sharing *s,
+                             void (*fn)(const mp_sharing_line *l, void *arg),
+                             void *arg);
+
+/* The communication pairs, most transfers first (ties: by locations);
+   *n_out is their number.  The caller frees the array with mp_free. */
+mp_sharing_pair *mp_sharing_pairs(const mp_sharing *s, uint32_t *n_out);
+
+/* The nonzero matrix cells, ordered by (from, to); caller frees. */
+mp_sharing_cell *mp_sharing_cells(const mp_sharing *s, uint32_t *n_out);
+
+/* The bytes of the line that byte group b covers: [*first, *last]. */
+void mp_sharing_group_bytes(const mp_sharing *s, uint32_t b,
+                            uint32_t *first, uint32_t *last);
+/* Bits in a mask (1 .. 64). */
+uint32_t mp_sharing_groups(const mp_sharing *s);
+
+/* Lines tracked and bytes of metadata, for -v statistics. */
+uint64_t mp_sharing_lines(const mp_sharing *s);
+uint64_t mp_sharing_bytes(const mp_sharing *s);
+
+/* Forgets everything (a forked child starts from zero). */
+void mp_sharing_reset(mp_sharing *s);
+
+#endif /* MP_SHARING_H */

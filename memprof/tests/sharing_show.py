@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# sharing_show.py -- prints the sharing, NUMA and communication data of a
+# memprof output file as stable text, for the `post:` step of the
+# regression tests on threads (SPEC 5.5-5.7).
+#
+# Usage:
+#   sharing_show.py FILE [--var NAME]... [--numa NAME]... [--pairs SRC]
+#                   [--config] [--worst N] [--matrix-threads]
+#
+#   --var NAME   the variable's sharing block:
+#                  NAME sharing shared=S true=T false=F
+#                  (or "NAME sharing -" when absent), then for each of
+#                  its first N worst lines (--worst, default 1):
+#                  "  line kind=K offset=O false_pairs=P true_pairs=Q"
+#                  and per thread
+#                  "    thread T reads=R writes=W read=[a-b,...] write=[...]
+#                   where=[SRC:line,...]"
+#                  where keeps only the source lines in the test's own
+#                  files (*.c next to this script), so that glibc
+#                  internals do not enter the expected output.
+#                  Only interleaving-independent numbers are printed:
+#                  byte sets, access counts and the classification.
+#   --numa NAME  "NAME numa local=L remote=R hit_ratio=H pages=P
+#                 first_touch=[thread/socket/pages ...]"
+#   --pairs SRC  the communication pairs whose both ends are in SRC, in
+#                the file's order: "pair FROM -> TO variable=V count=C
+#                true=T false=F" (counts depend on the interleaving: use
+#                it for programs that force one)
+#   --config     "config sharing=B sockets=S page_size=P"
+#   --matrix-threads  "matrix threads=N cells>0"
+#   --bytes-only  leave the reads/writes counts out of the thread lines
+#                 (for programs whose wait loops spin a varying number of
+#                 times: the byte sets stay exact)
+#
+# A missing file or variable prints "sharing_show: error ..." and exits 1.
+
+import json
+import os
+import sys
+
+
+def fail(msg):
+    print("sharing_show: error: " + msg)
+    sys.stderr.write("sharing_show: " + msg + "\n")
+    sys.exit(1)
+
+
+def ranges(rs):
+    return "[" + ",".join("%d-%d" % (a, b) for a, b in rs) + "]"
+
+
+def own_where(ws):
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for w in ws:
+        if w and os.path.exists(os.path.join(here, w.split(":")[0])):
+            out.append(w)
+    return "[" + ",".join(sorted(set(out), key=lambda s: (s.split(":")[0], int(s.split(":")[1])))) + "]"
+
+
+def find_var(doc, name):
+    for v in doc["variables"]:
+        if v["name"] == name:
+            return v
+    fail("no variable %r" % name)
+
+
+def show_sharing(doc, name, worst, bytes_only):
+    v = find_var(doc, name)
+    s = v.get("sharing")
+    if s is None:
+        print("%s sharing -" % name)
+        return
+    print("%s sharing shared=%d true=%d false=%d"
+          % (name, s["shared_lines"], s["true_lines"], s["false_lines"]))
+    for w in s["worst_lines"][:worst]:
+        print("  line kind=%s offset=%s false_pairs=%d true_pairs=%d"
+              % (w["kind"], w["offset"], w["false_pairs"], w["true_pairs"]))
+        for t in w["threads"]:
+            counts = "" if bytes_only else " reads=%d writes=%d" % (t["reads"], t["writes"])
+            print("    thread %d%s read=%s write=%s where=%s"
+                  % (t["thread"], counts, ranges(t["read_bytes"]),
+                     ranges(t["write_bytes"]), own_where(t["where"])))
+
+
+def show_numa(doc, name):
+    v = find_var(doc, name)
+    n = v.get("numa")
+    if n is None:
+        print("%s numa -" % name)
+        return
+    ft = " ".join("%d/%d/%d" % (f["thread"], f["socket"], f["pages"])
+                  for f in sorted(n["first_touch"], key=lambda f: f["thread"]))
+    print("%s numa local=%d remote=%d hit_ratio=%.4f pages=%d first_touch=[%s]"
+          % (name, n["local"], n["remote"], n["hit_ratio"], n["pages"], ft))
+
+
+def show_pairs(doc, src):
+    def mine(w):
+        return w is not None and w.split(":")[0] == src
+    for p in doc.get("communication", []):
+        if mine(p["from"]) and mine(p["to"]):
+            print("pair %s -> %s variable=%s count=%d true=%d false=%d"
+                  % (p["from"], p["to"], p["variable"], p["count"], p["true"], p["false"]))
+
+
+def main(argv):
+    if len(argv) < 2:
+        fail("usage: sharing_show.py FILE [options]")
+    try:
+        with open(argv[1]) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("cannot read %s: %s" % (argv[1], e))
+    worst = 1
+    bytes_only = "--bytes-only" in argv
+    args = [a for a in argv[2:] if a != "--bytes-only"]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--worst":
+            worst = int(args[i + 1])
+            i += 2
+            continue
+        if a == "--config":
+            c = doc["config"]
+            print("config sharing=%s sockets=%s page_size=%s"
+                  % (c.get("sharing"), c.get("sockets"), c.get("page_size")))
+        elif a == "--matrix-threads":
+            m = doc.get("communication_matrix")
+            if m is None:
+                print("matrix -")
+            else:
+                print("matrix threads=%d cells>0=%s" % (len(m["threads"]), len(m["cells"]) > 0))
+        elif a in ("--var", "--numa", "--pairs"):
+            if i + 1 >= len(args):
+                fail("%s needs an argument" % a)
+            arg = args[i + 1]
+            {"--var": lambda: show_sharing(doc, arg, worst, bytes_only),
+             "--numa": lambda: show_numa(doc, arg),
+             "--pairs": lambda: show_pairs(doc, arg)}[a]()
+            i += 2
+            continue
+        else:
+            fail("unknown argument %r" % a)
+        i += 1
+
+
+if __name__ == "__main__":
+    main(sys.argv)
