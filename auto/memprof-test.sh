@@ -3,9 +3,13 @@
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
 # regression tests (vg_regtest on memprof/tests), the cross-check of the
-# cache model against Cachegrind and the runner's own self-test.  Ends with one line "N passed, N failed, N skipped".
+# cache model against Cachegrind, the HTML viewer in a headless browser
+# and the runner's own self-test.  Ends with one line "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
+# The test-only packages (chromium for the viewer) first; without them the
+# viewer test is skipped, not failed.
+sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 sh auto/memprof-build.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 passed=0 failed=0 skipped=0
@@ -53,6 +57,23 @@ case "$line" in
       add "$1" "$3" 0 ;;
    *) add 0 1 0 ;;
 esac
+
+echo "== HTML viewer in a headless browser"
+python3 memprof/tests/viewer/test_viewer.py --dir=build-viewer >viewer.log 2>&1
+status=$?
+cat viewer.log
+line=$(tail -n 1 viewer.log)
+if [ $status -eq 77 ]; then
+   add 0 0 1
+else
+   case "$line" in
+      *" passed, "*" failed")
+         set -- $line
+         # A crash after the summary still counts as a failure.
+         if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 0; else add "$1" "$3" 0; fi ;;
+      *) add 0 1 0 ;;
+   esac
+fi
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then

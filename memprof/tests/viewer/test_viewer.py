@@ -1,0 +1,550 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Test of memprof_view.html in a real headless browser.
+
+Starts chromedriver (Debian: packages chromium and chromium-driver) and
+drives headless Chromium through the W3C WebDriver HTTP protocol with
+urllib only (no selenium): opens file://.../memprof_view.html, gives the
+file input a profile (Element Send Keys on <input type=file>), waits for
+the page, and checks what it shows, clicks column headers and rows as a
+user would, loads hostile and broken files, and takes screenshots.
+
+Prints one line per check ("PASS: ..." / "FAIL: ...") and a last line
+"N passed, N failed"; exits 1 when a check failed, 77 (skip) when
+chromium or chromedriver is missing.
+
+    test_viewer.py [--dir=BUILD_DIR] [--viewer=memprof_view.html]
+                   [--chromium=PATH] [--chromedriver=PATH]
+
+The screenshots (viewer-*.png) and chromedriver.log go into BUILD_DIR
+(build-viewer in the current directory by default).
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VIEWER = os.path.normpath(os.path.join(HERE, "..", "..", "memprof_view.html"))
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"   # W3C web element key
+WAIT = 15.0                                       # seconds, for any condition
+
+
+class WebDriverError(Exception):
+    def __init__(self, error, message):
+        super().__init__("%s: %s" % (error, message))
+        self.error = error
+
+
+class Browser:
+    """A WebDriver session: the few W3C commands the checks need."""
+
+    def __init__(self, port, chromium, profile_dir):
+        self.base = "http://127.0.0.1:%d" % port
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions",
+                "--hide-scrollbars", "--force-device-scale-factor=1",
+                "--window-size=1400,1600", "--user-data-dir=" + profile_dir]
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            # An alert stays open, so that the checks can see it.
+            "unhandledPromptBehavior": "ignore",
+            "goog:chromeOptions": {"binary": chromium, "args": args}}}}
+        value = self.request("POST", "/session", caps)
+        self.sid = value["sessionId"]
+
+    def request(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                answer = json.load(r)
+        except urllib.error.HTTPError as e:
+            try:
+                answer = json.load(e)
+            except ValueError:
+                raise WebDriverError("http %d" % e.code, e.reason)
+        value = answer.get("value")
+        if isinstance(value, dict) and "error" in value:
+            raise WebDriverError(value["error"], value.get("message", "")[:300])
+        return value
+
+    def cmd(self, method, path, body=None):
+        return self.request(method, "/session/%s%s" % (self.sid, path), body)
+
+    def quit(self):
+        try:
+            self.request("DELETE", "/session/" + self.sid)
+        except (OSError, WebDriverError):
+            pass
+
+    def go(self, url):
+        self.cmd("POST", "/url", {"url": url})
+
+    def js(self, script, *args):
+        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def find(self, css):
+        return self.cmd("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+
+    def find_all(self, css):
+        return [e[ELEMENT] for e in
+                self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+
+    def click(self, css):
+        """Clicks the element as a user would.  It is first scrolled to the
+        middle of the view: chromedriver's own scrolling can leave a sticky
+        table header of a scrolled box "not interactable"."""
+        e = self.find(css)
+        self.js("arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
+                {ELEMENT: e})
+        self.cmd("POST", "/element/%s/click" % e, {})
+
+    def send_file(self, css, path):
+        self.cmd("POST", "/element/%s/value" % self.find(css), {"text": path})
+
+    def alert_text(self):
+        """The text of an open alert, or None."""
+        try:
+            return self.cmd("GET", "/alert/text")
+        except WebDriverError as e:
+            if e.error == "no such alert":
+                return None
+            raise
+
+    def dismiss_alerts(self):
+        """Closes every open alert; returns their texts."""
+        texts = []
+        while len(texts) < 50:
+            text = self.alert_text()
+            if text is None:
+                break
+            texts.append(text)
+            self.cmd("POST", "/alert/dismiss", {})
+        return texts
+
+    def screenshot(self):
+        return base64.b64decode(self.cmd("GET", "/screenshot"))
+
+    def wait(self, script, what, timeout=WAIT):
+        """Polls script until it returns a true value; returns that value."""
+        end = time.time() + timeout
+        while True:
+            value = self.js(script)
+            if value:
+                return value
+            if time.time() > end:
+                raise TimeoutError("timed out waiting for " + what)
+            time.sleep(0.05)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def png_info(data):
+    """(width, height, distinct byte values of the pixel data) of a PNG, or
+    raises ValueError."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("no PNG signature")
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", chunk[:8])
+        elif kind == b"IDAT":
+            idat += chunk
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    pixels = zlib.decompress(idat)
+    return width, height, len(set(pixels))
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+            print("PASS: " + what)
+        else:
+            self.failed += 1
+            print("FAIL: " + what + (" (" + detail + ")" if detail else ""))
+        sys.stdout.flush()
+        return ok
+
+    def equal(self, got, expected, what):
+        return self.check(got == expected, what,
+                          "got %r, expected %r" % (got, expected))
+
+
+# JavaScript helpers run in the page.
+JS_STATE = "return document.body.getAttribute('data-state');"
+JS_COLUMN = """
+const key = arguments[0], table = arguments[1] || '#vartable';
+const ths = [...document.querySelectorAll(table + ' thead th')];
+const k = ths.findIndex((th) => th.getAttribute('data-key') === key);
+if (k < 0) return null;
+return [...document.querySelectorAll(table + ' tbody tr')]
+  .map((tr) => tr.children[k].textContent);
+"""
+JS_KEYS = """
+return [...document.querySelectorAll((arguments[0] || '#vartable') + ' thead th')]
+  .map((th) => th.getAttribute('data-key'));
+"""
+JS_COUNT = "return document.querySelectorAll(arguments[0]).length;"
+JS_TEXT = """
+const e = document.querySelector(arguments[0]);
+return e ? e.textContent : null;
+"""
+
+
+class ViewerTest:
+    def __init__(self, browser, checks, viewer, fixtures, outdir):
+        self.b, self.c = browser, checks
+        self.url = "file://" + viewer
+        self.fixtures, self.outdir = fixtures, outdir
+
+    def fixture(self, name):
+        return os.path.join(self.fixtures, name)
+
+    def open(self):
+        self.b.go(self.url)
+        self.b.wait("return document.readyState === 'complete';", "the page")
+
+    def load(self, name):
+        """Gives the file input a fixture; returns the page's state after."""
+        self.b.js("document.body.setAttribute('data-state', 'test-wait');")
+        self.b.send_file("#file", self.fixture(name))
+        return self.b.wait("const s = document.body.getAttribute('data-state');"
+                           "return s === 'loaded' || s === 'error' ? s : null;",
+                           "the viewer to load " + name)
+
+    def column(self, key, table="#vartable"):
+        return self.b.js(JS_COLUMN, key, table)
+
+    def count(self, css):
+        return self.b.js(JS_COUNT, css)
+
+    def text(self, css):
+        return self.b.js(JS_TEXT, css)
+
+    def shot(self, name):
+        data = self.b.screenshot()
+        path = os.path.join(self.outdir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        try:
+            w, h, distinct = png_info(data)
+            ok = w >= 800 and h >= 600 and distinct >= 16 and len(data) > 20000
+            detail = "%dx%d, %d bytes, %d distinct byte values" % (w, h, len(data), distinct)
+        except (ValueError, zlib.error) as e:
+            ok, detail = False, str(e)
+        self.c.check(ok, "screenshot %s is a non-trivial PNG (%s)" % (path, detail), detail)
+
+    # ------------------------------------------------------------------
+    def static_checks(self, viewer):
+        src = open(viewer, encoding="utf-8").read()
+        bad = re.findall(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|"
+                         r"\beval\(|new Function", src)
+        self.c.check(not bad, "the viewer uses no markup-parsing DOM API", ", ".join(bad))
+        urls = [u for u in re.findall(r"https?://[^\s\"'<>)]+", src)
+                if u != "http://www.w3.org/2000/svg"]
+        ext = re.findall(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=", src)
+        self.c.check(not urls and not ext, "the viewer is self-contained (no URL, no external "
+                     "script or style)", ", ".join(urls + ext))
+
+    def empty_page(self):
+        self.open()
+        self.c.equal(self.b.js("return document.title;"), "memprof viewer", "page title")
+        self.c.equal(self.b.js(JS_STATE), "empty", "fresh page waits for a file")
+        self.c.equal(self.count("input[type=file]#file"), 1, "the page has a file input")
+
+    def basic(self):
+        """reuse.json of the annotator's tests: cache, reuse, strides."""
+        self.open()
+        self.c.equal(self.load("basic.json"), "loaded", "basic.json loads")
+        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
+                     "variable rows in file order (by cycles)")
+        self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=cycles]')"
+                               ".getAttribute('aria-sort');"), "descending",
+                     "the table starts sorted by cycles, most first")
+        keys = self.b.js(JS_KEYS)
+        self.c.check(all(k in keys for k in ("name", "kind", "where", "size", "accesses",
+                                             "reads", "writes", "miss-L1", "miss-L2",
+                                             "miss-L3", "cpa", "cycles", "stride", "reuse")),
+                     "columns of a cache/stride/reuse profile", repr(keys))
+        self.c.check(not any(k in keys for k in ("false", "true", "numa")),
+                     "no sharing or NUMA column without those data", repr(keys))
+        run = self.text("#run")
+        self.c.check("./share 2" in run and "28064" in run and "exact" in run,
+                     "the run section shows command, pid and reuse mode", run[:200])
+        self.c.equal(self.count("#levels tbody tr"), 3, "configuration lists 3 cache levels")
+        self.c.equal(self.column("accesses")[0], "3,072", "accesses with thousands separators")
+
+        # Sorting by clicking the headers.
+        self.b.click("#vartable th[data-key=name]")
+        self.c.equal(self.column("name"), ["coef", "data", "stack:consume", "stack:producer"],
+                     "click on 'name' sorts A to Z")
+        self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=name]')"
+                               ".getAttribute('aria-sort');"), "ascending",
+                     "the sorted header is marked ascending")
+        self.b.click("#vartable th[data-key=name]")
+        self.c.equal(self.column("name"), ["stack:producer", "stack:consume", "data", "coef"],
+                     "second click on 'name' sorts Z to A")
+        self.b.click("#vartable th[data-key=reuse]")
+        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
+                     "click on 'mean reuse' sorts most first, absent values last")
+        self.b.click("#vartable th[data-key=reuse]")
+        self.c.equal(self.column("name"), ["coef", "data", "stack:consume", "stack:producer"],
+                     "second click on 'mean reuse' sorts least first, absent values still last")
+
+        # A row's detail.
+        self.b.click("#vartable tbody tr[data-index='0']")
+        self.c.equal(self.b.js("return document.getElementById('detail').classList"
+                               ".contains('hidden');"), False, "a click on a row opens the detail")
+        self.c.equal(self.text("#detail .detail-name"), "data", "the detail is the clicked variable's")
+        self.c.check(self.count("#stride-plots svg.stride-plot") >= 2 and
+                     self.count("#stride-plots svg.stride-plot rect.bar") >= 3,
+                     "the detail has stride histogram plots (SVG bars)")
+        self.c.equal(self.count("#detail svg.reuse-plot"), 1, "the detail has a reuse-distance plot")
+        # private and shared [128,255] side by side, [0,0] and [1,1], cold.
+        self.c.equal(self.count("#detail svg.reuse-plot rect.bar"), 7,
+                     "reuse plot: private/shared bars per bin plus cold")
+        self.c.equal(self.count("#detail-cache-bars svg"), 3, "one hits/misses bar per cache level")
+        self.c.equal(self.column("where", "#perline"), ["share.c:24", "share.c:14"],
+                     "the per-line table lists the variable's source lines")
+        self.c.equal(self.count("#vartable tr.selected"), 1, "the selected row is highlighted")
+        self.b.click("#vartable th[data-key=cycles]")
+        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
+                     "click on 'cycles' sorts most first, ties in file order")
+
+        # The filter box.
+        self.b.cmd("POST", "/element/%s/value" % self.b.find("#filter"), {"text": "stack"})
+        self.c.equal(sorted(self.column("name")), ["stack:consume", "stack:producer"],
+                     "the filter box keeps matching rows")
+
+    def nocache(self):
+        """A --cache-sim=no profile with strides only."""
+        self.open()
+        self.c.equal(self.load("nocache.json"), "loaded", "nocache.json loads")
+        keys = self.b.js(JS_KEYS)
+        self.c.check("miss-L1" not in keys and "cpa" not in keys and "cycles" not in keys
+                     and "stride" in keys, "no cache columns without a cache simulation",
+                     repr(keys))
+        self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=accesses]')"
+                               ".getAttribute('aria-sort');"), "descending",
+                     "without cycles the table is sorted by accesses")
+        self.c.equal(self.column("name")[0], "grid", "most accessed variable first")
+        self.b.click("#vartable tbody tr[data-index='0']")
+        self.c.check(self.count("#stride-plots svg.stride-plot") >= 1 and
+                     self.count("#detail svg.reuse-plot") == 0,
+                     "detail: stride plots, no reuse plot when reuse is absent")
+
+    def rich(self):
+        """Sharing, NUMA, communication, matrix, advice, loops."""
+        self.open()
+        self.c.equal(self.load("rich.json"), "loaded", "rich.json loads")
+        keys = self.b.js(JS_KEYS)
+        self.c.check(all(k in keys for k in ("false", "true", "numa")),
+                     "false/true sharing and NUMA columns are shown", repr(keys))
+        names = self.column("name")
+        k = names.index("counters")
+        self.c.equal((self.column("false")[k], self.column("true")[k], self.column("numa")[k]),
+                     ("1", "0", "50.0%"), "counters: 1 false line, 0 true, NUMA hit 50.0%")
+        self.c.equal(self.count("#advice li.advice-item"), 3, "advice list has 3 items")
+        self.c.check("false-sharing" in self.text("#advice li.advice-item .badge"),
+                     "advice kind shown", self.text("#advice"))
+        self.c.equal(self.column("count", "#comm-pairs"), ["30,000", "1,984", "512"],
+                     "communication pairs, most first")
+        self.c.equal(self.count("#matrix-table tbody tr"), 5, "thread x thread matrix: 5 rows")
+        self.c.equal(self.count("#matrix-table tbody td"), 25, "thread x thread matrix: 25 cells")
+        self.c.equal(self.b.js("return document.querySelector('#matrix-table tbody tr:nth-child(1)"
+                               " td:nth-child(4)').textContent;"), "512",
+                     "matrix cell 1 -> 3 shows 512 lines")
+        self.b.js("const s = document.getElementById('matrix-metric'); s.value = 'bytes';"
+                  "s.dispatchEvent(new Event('change'));")
+        self.c.equal(self.b.js("return document.querySelector('#matrix-table tbody tr:nth-child(1)"
+                               " td:nth-child(4)').textContent;"), "32,768",
+                     "matrix metric 'bytes': cell 1 -> 3 shows 32,768")
+        self.c.equal(self.column("streams", "#loops-table"), ["18", "2"], "loops table, by streams")
+        # The advice's variable link opens its detail.
+        self.b.click("#advice li.advice-item .link")
+        self.c.equal(self.text("#detail .detail-name"), "counters",
+                     "the advice's variable link opens that variable")
+        self.c.equal(self.count("#detail-sharing svg.bytemap"), 1,
+                     "sharing: a byte map of the worst line")
+        self.c.equal(self.count("#detail-sharing svg.bytemap rect"), 4 * 64,
+                     "byte map: 64 bytes for each of 4 threads")
+        self.c.check("false sharing" in self.text("#detail-sharing"), "sharing kind shown")
+        self.c.check("50.0%" in self.text("#detail-numa") and "thread" in self.text("#detail-numa"),
+                     "the NUMA block shows the hit ratio and the first touches")
+        self.c.check("transfers" in self.b.js(JS_KEYS, "#perline"),
+                     "per-line table has the sharing columns")
+        self.shot("viewer-detail.png")
+        self.b.js("window.scrollTo(0, 0);")
+        self.shot("viewer-top.png")
+
+    def structs(self):
+        self.open()
+        self.c.equal(self.load("struct.json"), "loaded", "struct.json loads")
+        self.c.equal(self.count("#structs svg.affinity"), 1, "an affinity graph is drawn")
+        self.c.equal(self.count("#structs svg.affinity circle.node"), 9, "one node per field")
+        self.c.equal(self.count("#structs svg.affinity line.edge"), 12,
+                     "one edge per valid affinity (invalid ones ignored)")
+        self.c.equal(self.count("#structs .group"), 3, "the 3 suggested groups are listed")
+        labels = self.b.js("return [...document.querySelectorAll('#structs svg.affinity > text')]"
+                           ".map((t) => t.firstChild.textContent);")
+        self.c.check("+52" in labels and "mass" in labels, "unnamed field shown by offset",
+                     repr(labels))
+        self.b.js("document.getElementById('structs').scrollIntoView();")
+        self.shot("viewer-struct.png")
+        self.b.click("#vartable tbody tr[data-index='0']")
+        self.c.equal(self.count("#detail svg.affinity"), 1, "the variable's detail has the graph too")
+
+    def hostile(self):
+        """Strings of the file that are markup must stay text.  An alert
+        blocks the page, so they are dismissed and counted as they come."""
+        self.open()
+        alerts = []
+        try:
+            state = self.load("hostile.json")
+        except WebDriverError:
+            state = None
+        alerts += self.b.dismiss_alerts()
+        if state is None:
+            state = self.b.js(JS_STATE)
+        self.c.equal(state, "loaded", "hostile.json loads")
+        with open(self.fixture("hostile.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        # Open every variable's detail, so that all its strings are shown.
+        for i in range(len(data["variables"])):
+            try:
+                self.b.click("#vartable tbody tr[data-index='%d']" % i)
+            except WebDriverError:
+                pass
+            alerts += self.b.dismiss_alerts()
+        self.c.equal(alerts, [], "no alert opened")
+        self.c.equal(self.column("name"), [v["name"] for v in data["variables"]],
+                     "names with markup, quotes, backslashes, non-ASCII shown literally")
+        self.c.equal(self.column("where")[0], data["variables"][0]["where"],
+                     "a hostile 'where' is shown literally")
+        self.c.check(data["command"] in self.text("#run"), "the command is shown literally")
+        self.c.check(data["advice"][0]["text"] in self.text("#advice"),
+                     "advice text with markup is shown literally")
+        self.c.check(data["variables"][-1]["per_line"][0]["fn"] in self.text("#perline"),
+                     "a hostile function name in the detail is shown literally")
+        self.c.equal(self.b.js("return typeof window.__pwned;"), "undefined",
+                     "no injected script or handler ran")
+        self.c.equal(self.b.js("return document.scripts.length;"), 1,
+                     "no script element was added")
+        self.c.equal(self.count("#main img, #main iframe, #main marquee, #main a, #main b, "
+                                "#main i, #main u, #main svg svg"), 0,
+                     "no element was created from a string of the file")
+
+    def bad_files(self):
+        self.open()
+        for name, expected in (
+                ("not_json.json", "not a JSON file"),
+                ("newer_version.json",
+                 "format version 2 is newer than this viewer understands (1)"),
+                ("missing_key.json", 'missing key "variables[0].reads"')):
+            state = self.load(name)
+            msg = self.text("#error") or ""
+            self.c.check(state == "error" and expected in msg and name in msg,
+                         "%s: error message '%s'" % (name, expected), "state %s, %r" % (state, msg))
+            self.c.equal(self.count("#vartable"), 0, name + ": no table is shown")
+        self.c.equal(self.load("basic.json"), "loaded", "a good file loads after a bad one")
+        self.c.equal(self.b.js("return document.getElementById('error').classList"
+                               ".contains('hidden');"), True, "the error message is gone")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", default="build-viewer")
+    ap.add_argument("--viewer", default=VIEWER)
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    ap.add_argument("--chromedriver",
+                    default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    opts = ap.parse_args()
+    for prog in (opts.chromium, opts.chromedriver):
+        if not (os.path.isfile(prog) and os.access(prog, os.X_OK)):
+            print("SKIP: %s not found (install chromium chromium-driver)" % prog)
+            return 77
+    viewer = os.path.abspath(opts.viewer)
+    outdir = os.path.abspath(opts.dir)
+    os.makedirs(outdir, exist_ok=True)
+    start = time.time()
+    checks = Checks()
+    port = free_port()
+    profile = tempfile.mkdtemp(prefix="memprof-viewer-")
+    log = open(os.path.join(outdir, "chromedriver.log"), "w")
+    driver = subprocess.Popen([opts.chromedriver, "--port=%d" % port],
+                              stdout=log, stderr=subprocess.STDOUT)
+    browser = None
+    try:
+        end = time.time() + WAIT
+        while True:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/status" % port, timeout=2) as r:
+                    if json.load(r)["value"].get("ready"):
+                        break
+            except (OSError, ValueError, KeyError):
+                pass
+            if driver.poll() is not None or time.time() > end:
+                checks.check(False, "chromedriver starts", "see " + log.name)
+                raise SystemExit
+            time.sleep(0.1)
+        try:
+            browser = Browser(port, opts.chromium, profile)
+        except (OSError, WebDriverError) as e:
+            checks.check(False, "headless chromium starts", str(e))
+            raise SystemExit
+        t = ViewerTest(browser, checks, viewer, HERE, outdir)
+        t.static_checks(viewer)
+        for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.hostile,
+                     t.bad_files):
+            try:
+                step()
+            except (OSError, WebDriverError, TimeoutError, TypeError, ValueError,
+                    KeyError, IndexError, AttributeError) as e:
+                checks.check(False, "%s runs to the end" % step.__name__,
+                             "%s: %s" % (type(e).__name__, e))
+    except SystemExit:
+        pass
+    finally:
+        if browser:
+            browser.quit()
+        driver.terminate()
+        try:
+            driver.wait(10)
+        except subprocess.TimeoutExpired:
+            driver.kill()
+            driver.wait()
+        log.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    print("viewer test took %.1f s" % (time.time() - start))
+    print("%d passed, %d failed" % (checks.passed, checks.failed))
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
