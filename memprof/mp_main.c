@@ -37,6 +37,7 @@
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
 #include "mp_report.h"
+#include "mp_report_threads.h"
 #include "mp_tool.h"
 
 /* Bytes per cache line for the footprint and strides without a
@@ -309,6 +310,76 @@ static void print_cache_totals(void)
       VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
 }
 
+#define SUMMARY_SHARED_VARS 3
+
+/* One line each for false sharing (the variables with the most falsely
+   shared lines) and NUMA (the hit ratio, the most remote variable). */
+static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
+{
+   uint32_t i, k, n_top = 0;
+   HChar b1[32], b2[32], b3[32];
+   if (mp_g_sharing) {
+      mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
+      const mp_var *top[SUMMARY_SHARED_VARS];
+      uint64_t top_false[SUMMARY_SHARED_VARS];
+      for (i = 0; i < n_rows; i++) {
+         uint64_t sh, tr, fa;
+         if (!rows[i].var)
+            continue;
+         mp_share_var_lines(ss, rows[i].var->id, &sh, &tr, &fa);
+         if (fa == 0)
+            continue;
+         for (k = n_top < SUMMARY_SHARED_VARS ? n_top++ : SUMMARY_SHARED_VARS;
+              k > 0 && top_false[k - 1] < fa; k--) {
+            if (k < SUMMARY_SHARED_VARS) {
+               top[k] = top[k - 1];
+               top_false[k] = top_false[k - 1];
+            }
+         }
+         if (k < SUMMARY_SHARED_VARS) {
+            top[k] = rows[i].var;
+            top_false[k] = fa;
+         }
+      }
+      if (n_top == 0) {
+         VG_(umsg)("False sharing: none\n");
+      } else {
+         HChar line[512];
+         Int at = 0;
+         for (k = 0; k < n_top; k++)
+            at += VG_(snprintf)(line + at, sizeof line - at, "%s%s (%s line%s)",
+                                k ? ", " : "", top[k]->name,
+                                commas(top_false[k], b1, sizeof b1),
+                                top_false[k] == 1 ? "" : "s");
+         VG_(umsg)("False sharing: %s\n", line);
+      }
+      mp_share_free(ss);
+   }
+   if (mp_g_numa) {
+      ULong local = 0, remote = 0, worst_remote = 0;
+      const mp_var *worst = NULL;
+      for (i = 0; i < n_rows; i++) {
+         const mp_var *v = rows[i].var;
+         if (!v || !v->numa)
+            continue;
+         local += v->numa->local;
+         remote += v->numa->remote;
+         if (v->numa->remote > worst_remote) {
+            worst_remote = v->numa->remote;
+            worst = v;
+         }
+      }
+      if (local + remote > 0)
+         VG_(umsg)("NUMA: %.1f%% local (%s local, %s remote accesses)%s%s%s%s\n",
+                   100.0 * (double)local / (double)(local + remote),
+                   commas(local, b1, sizeof b1), commas(remote, b2, sizeof b2),
+                   worst ? "; most remote: " : "", worst ? worst->name : "",
+                   worst ? " " : "",
+                   worst ? (VG_(snprintf)(b3, sizeof b3, "(%s)",
+                                          commas(worst_remote, b1, sizeof b1)), b3) : "");
+   }
+}
+
 static void print_summary(const HChar *path, Bool written)
 {
    uint32_t n_rows, i, shown;
@@ -360,6 +431,7 @@ static void print_summary(const HChar *path, Bool written)
                    v && v->where ? ")" : "");
       }
    }
+   print_threads_summary(rows, n_rows);
    if (written)
       VG_(umsg)("Output: %s\n", path);
    VG_(free)(rows);

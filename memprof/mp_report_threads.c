@@ -115,6 +115,17 @@ void mp_share_free(mp_share_summary *ss)
    mp_free(ss);
 }
 
+void mp_share_var_lines(const mp_share_summary *ss, uint32_t var,
+                        uint64_t *shared, uint64_t *true_lines, uint64_t *false_lines)
+{
+   *shared = *true_lines = *false_lines = 0;
+   if (ss == NULL || var >= ss->n_vars)
+      return;
+   *shared = ss->vars[var].shared;
+   *true_lines = ss->vars[var].true_lines;
+   *false_lines = ss->vars[var].false_lines;
+}
+
 /* The byte ranges a mask covers, as [[first, last], ...]. */
 static void write_byte_ranges(mp_json *j, const mp_sharing *s, uint64_t mask)
 {

@@ -17,6 +17,10 @@ typedef struct mp_share_summary mp_share_summary;
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs);
 void mp_share_free(mp_share_summary *ss);
 
+/* The shared, truly and falsely shared lines of variable var. */
+void mp_share_var_lines(const mp_share_summary *ss, uint32_t var,
+                        uint64_t *shared, uint64_t *true_lines, uint64_t *false_lines);
+
 /* variables[].sharing, if the variable had a line touched by two or
    more threads or received transfers. */
 void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *vs,

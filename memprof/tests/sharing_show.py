@@ -30,6 +30,10 @@
 #                it for programs that force one)
 #   --config     "config sharing=B sockets=S page_size=P"
 #   --matrix-threads  "matrix threads=N cells>0"
+#   --byte-counts  print the number of bytes read and written instead of
+#                 the ranges (for stack lines, whose offsets move with the
+#                 environment's size)
+#   --from-thread N  only threads N and later in the thread lines
 #   --bytes-only  leave the reads/writes counts out of the thread lines
 #                 (for programs whose wait loops spin a varying number of
 #                 times: the byte sets stay exact)
@@ -49,6 +53,13 @@ def fail(msg):
 
 def ranges(rs):
     return "[" + ",".join("%d-%d" % (a, b) for a, b in rs) + "]"
+
+
+OPTS = {"byte_counts": False, "from_thread": 0}
+
+
+def nbytes(rs):
+    return "%dB" % sum(b - a + 1 for a, b in rs)
 
 
 def own_where(ws):
@@ -79,10 +90,15 @@ def show_sharing(doc, name, worst, bytes_only):
         print("  line kind=%s offset=%s false_pairs=%d true_pairs=%d"
               % (w["kind"], w["offset"], w["false_pairs"], w["true_pairs"]))
         for t in w["threads"]:
+            if t["thread"] < OPTS["from_thread"]:
+                continue
             counts = "" if bytes_only else " reads=%d writes=%d" % (t["reads"], t["writes"])
+            if OPTS["byte_counts"]:
+                rb, wb = nbytes(t["read_bytes"]), nbytes(t["write_bytes"])
+            else:
+                rb, wb = ranges(t["read_bytes"]), ranges(t["write_bytes"])
             print("    thread %d%s read=%s write=%s where=%s"
-                  % (t["thread"], counts, ranges(t["read_bytes"]),
-                     ranges(t["write_bytes"]), own_where(t["where"])))
+                  % (t["thread"], counts, rb, wb, own_where(t["where"])))
 
 
 def show_numa(doc, name):
@@ -120,6 +136,14 @@ def main(argv):
     i = 0
     while i < len(args):
         a = args[i]
+        if a == "--byte-counts":
+            OPTS["byte_counts"] = True
+            i += 1
+            continue
+        if a == "--from-thread":
+            OPTS["from_thread"] = int(args[i + 1])
+            i += 2
+            continue
         if a == "--worst":
             worst = int(args[i + 1])
             i += 2
