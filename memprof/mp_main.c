@@ -38,6 +38,7 @@
 #include "mp_hierarchy.h"
 #include "mp_report.h"
 #include "mp_report_threads.h"
+#include "mp_advice.h"
 #include "mp_tool.h"
 
 /* Bytes per cache line for the footprint and strides without a
@@ -380,7 +381,31 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
    }
 }
 
-static void print_summary(const HChar *path, Bool written)
+#define SUMMARY_ADVICE 3
+
+/* The top of the advice (all of it is in the output file). */
+static void print_advice(const mp_report_config *cfg)
+{
+   mp_share_summary *ss = mp_g_sharing ? mp_share_summarise(mp_g_sharing, mp_g_vars) : NULL;
+   uint32_t n, i;
+   mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n);
+   if (n > 0)
+      VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
+                n < SUMMARY_ADVICE ? n : SUMMARY_ADVICE);
+   for (i = 0; i < n && i < SUMMARY_ADVICE; i++) {
+      const HChar *where = a[i].n_where
+         ? mp_vars_location_where(mp_g_vars, a[i].where[0]) : NULL;
+      VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
+                mp_vars_get(mp_g_vars, a[i].var)->name,
+                where ? " (" : "", where ? where : "", where ? ")" : "");
+      VG_(umsg)("     %s\n", a[i].evidence);
+      VG_(umsg)("     fix: %s\n", a[i].fix);
+   }
+   if (a) VG_(free)(a);
+   mp_share_free(ss);
+}
+
+static void print_summary(const HChar *path, Bool written, const mp_report_config *cfg)
 {
    uint32_t n_rows, i, shown;
    Bool by_cycles = mp_g_hier.cache != NULL;
@@ -432,6 +457,7 @@ static void print_summary(const HChar *path, Bool written)
       }
    }
    print_threads_summary(rows, n_rows);
+   print_advice(cfg);
    if (written)
       VG_(umsg)("Output: %s\n", path);
    VG_(free)(rows);
@@ -507,7 +533,7 @@ static void write_output(Bool summary)
    text = mp_json_text(j, &len);
    written = write_file_whole(path, text, len);
    if (summary)
-      print_summary(path, written);
+      print_summary(path, written, &cfg);
    mp_json_free(j);
    VG_(free)(cmd);
    VG_(free)(path);

@@ -42,6 +42,7 @@
 */
 #include "mp_report.h"
 #include "mp_report_threads.h"
+#include "mp_advice.h"
 
 /*------------------------------------------------------------*/
 /*--- Sorting (no libc qsort inside Valgrind)             ---*/
@@ -868,6 +869,12 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json_end_array(j);
    if (cfg->sharing)
       mp_share_write_communication(j, vs, cfg->sharing);
+   {
+      uint32_t n_adv;
+      mp_advice *adv = mp_advise(vs, cfg, share, &n_adv);
+      mp_advice_write(j, vs, adv, n_adv);
+      if (adv) mp_free(adv);
+   }
    mp_json_end_object(j);
    mp_share_free(share);
 

@@ -30,6 +30,8 @@
 #                it for programs that force one)
 #   --config     "config sharing=B sockets=S page_size=P"
 #   --matrix-threads  "matrix threads=N cells>0"
+#   --advice     the advice list: "advice KIND VARIABLE where=[...]" one a
+#                line, in the file's order (most important first)
 #   --byte-counts  print the number of bytes read and written instead of
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
@@ -152,6 +154,14 @@ def main(argv):
             c = doc["config"]
             print("config sharing=%s sockets=%s page_size=%s"
                   % (c.get("sharing"), c.get("sockets"), c.get("page_size")))
+        elif a == "--advice":
+            if "advice" not in doc:
+                fail("no advice in the file")
+            for adv in doc["advice"]:
+                print("advice %s %s where=%s" % (adv["kind"], adv["variable"],
+                                                 own_where(adv["where"])))
+            if not doc["advice"]:
+                print("advice none")
         elif a == "--matrix-threads":
             m = doc.get("communication_matrix")
             if m is None:

@@ -1,0 +1,470 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the advice engine: pathologies and their fixes.     ---*/
+/*---                                                   mp_advice.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   One rule per pathology (mp_advice.h), each a small function that
+   reads one variable's metrics and either stays silent or fills one
+   mp_advice.  The thresholds are written next to each rule with the
+   reason for them; docs/memprof.md (ADVICE) lists them for users.
+   Runs once at exit: cost O(variables * per-line records).
+*/
+#include "mp_advice.h"
+
+static const char *const kind_names[MP_ADVICE_N_KINDS] = {
+   "false-sharing", "numa-first-touch", "conflict-sets", "long-stride", "blocking"
+};
+
+const char *mp_advice_kind_name(mp_advice_kind k)
+{
+   return kind_names[k];
+}
+
+/* A rule needs this many events before it speaks: fewer is noise
+   (start-up code, one cold pass). */
+#define MIN_EVENTS 1000
+
+/*------------------------------------------------------------*/
+/*--- Helpers                                              ---*/
+/*------------------------------------------------------------*/
+
+/* n with thousands separators, into buf. */
+static const char *commas(uint64_t n, char *buf, size_t size)
+{
+   char tmp[32];
+   int len = mp_snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)n), i, o = 0;
+   for (i = 0; i < len && (size_t)o + 2 < size; i++) {
+      if (i > 0 && (len - i) % 3 == 0)
+         buf[o++] = ',';
+      buf[o++] = tmp[i];
+   }
+   buf[o] = '\0';
+   return buf;
+}
+
+typedef uint64_t (*line_metric)(const mp_line_counts *lc);
+
+typedef struct {
+   uint32_t var;
+   line_metric metric;
+   uint32_t loc[MP_ADVICE_WHERE];
+   uint64_t val[MP_ADVICE_WHERE];
+   uint32_t n;
+} top_locs;
+
+static void consider_line(const mp_line_counts *lc, void *arg)
+{
+   top_locs *t = arg;
+   uint64_t m;
+   uint32_t i;
+   if (lc->var != t->var)
+      return;
+   m = t->metric(lc);
+   if (m == 0)
+      return;
+   i = t->n < MP_ADVICE_WHERE ? t->n++ : MP_ADVICE_WHERE;
+   while (i > 0 && (t->val[i - 1] < m || (t->val[i - 1] == m && t->loc[i - 1] > lc->loc))) {
+      if (i < MP_ADVICE_WHERE) {
+         t->val[i] = t->val[i - 1];
+         t->loc[i] = t->loc[i - 1];
+      }
+      i--;
+   }
+   if (i < MP_ADVICE_WHERE) {
+      t->val[i] = m;
+      t->loc[i] = lc->loc;
+   }
+}
+
+/* The source lines of var with the most of metric, then by accesses. */
+static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
+
+static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
+static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache_misses[0]; }
+static uint64_t by_transfers(const mp_line_counts *lc) { return lc->transfers; }
+static uint64_t by_long_strides(const mp_line_counts *lc)
+{
+   return lc->stride_classes[MP_STRIDE_BEYOND_LINE];
+}
+
+static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
+{
+   top_locs t;
+   uint32_t i;
+   mp_memset(&t, 0, sizeof t);
+   t.var = a->var;
+   t.metric = metric;
+   mp_vars_foreach_line(vs, consider_line, &t);
+   if (t.n == 0 && metric != by_accesses) {
+      t.metric = by_accesses;
+      mp_vars_foreach_line(vs, consider_line, &t);
+   }
+   for (i = 0; i < t.n; i++)
+      a->where[i] = t.loc[i];
+   a->n_where = t.n;
+}
+
+typedef struct {
+   const mp_vars *vs;
+   const mp_report_config *cfg;
+   const mp_share_summary *share;
+   mp_advice *out;
+   uint32_t n, cap;
+} advisor;
+
+static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
+                             double score)
+{
+   mp_advice *a;
+   if (ad->n == ad->cap) {
+      ad->cap = ad->cap ? 2 * ad->cap : 16;
+      ad->out = mp_realloc("mp.advice", ad->out, ad->cap * sizeof *ad->out);
+   }
+   a = &ad->out[ad->n++];
+   mp_memset(a, 0, sizeof *a);
+   a->kind = kind;
+   a->var = v->id;
+   a->score = score;
+   return a;
+}
+
+/*------------------------------------------------------------*/
+/*--- The rules                                            ---*/
+/*------------------------------------------------------------*/
+
+/* False sharing (MACPO 5.4): a line of the variable written by one
+   thread while another touched other bytes of it.  The byte sets make
+   this exact whatever the interleaving, so one line is enough. */
+static void rule_false_sharing(advisor *ad, const mp_var *v, double score)
+{
+   uint64_t shared, tr, fa;
+   char b1[32], b2[32];
+   mp_advice *a;
+   if (ad->share == NULL)
+      return;
+   mp_share_var_lines(ad->share, v->id, &shared, &tr, &fa);
+   if (fa == 0)
+      return;
+   a = new_advice(ad, MP_ADVICE_FALSE_SHARING, v, score);
+   mp_snprintf(a->text, sizeof a->text,
+               "false sharing: threads write different bytes of the same cache lines of %s",
+               v->name);
+   mp_snprintf(a->evidence, sizeof a->evidence,
+               "%s of its %llu shared line%s falsely shared; %s line transfer%s between "
+               "threads (a lower bound: Valgrind runs one thread at a time)",
+               commas(fa, b1, sizeof b1), (unsigned long long)shared,
+               shared == 1 ? "" : "s", commas(v->transfers, b2, sizeof b2),
+               v->transfers == 1 ? "" : "s");
+   mp_snprintf(a->fix, sizeof a->fix,
+               "give each thread's data cache lines of its own: pad per-thread elements "
+               "to the line size (alignas(%u)), or hand out contiguous blocks instead of "
+               "interleaved elements", ad->cfg->line_size);
+   fill_where(ad->vs, a, by_transfers);
+}
+
+/* NUMA (MACPO 5.4, Listing 3): pages placed by one thread's first touch
+   and used from other sockets.  10% remote is where a memory-bound loop
+   starts to notice (remote latency 1.5x local and more). */
+static void rule_numa(advisor *ad, const mp_var *v, double score)
+{
+   const mp_numa_counts *n = v->numa;
+   uint64_t all;
+   char b1[32], b2[32], b3[32];
+   mp_advice *a;
+   if (n == NULL || v->n_threads < 2 || n->n_placers != 1)
+      return;
+   all = n->local + n->remote;
+   if (n->remote < MIN_EVENTS || n->remote * 10 < all)
+      return;
+   a = new_advice(ad, MP_ADVICE_NUMA_FIRST_TOUCH, v, score);
+   mp_snprintf(a->text, sizeof a->text,
+               "NUMA: one thread placed all of %s on its socket, other sockets use it remotely",
+               v->name);
+   mp_snprintf(a->evidence, sizeof a->evidence,
+               "NUMA hit ratio %.1f%%: %s of %s accesses remote; thread %u placed all %s of "
+               "its pages on socket %u", 100.0 * (double)n->local / (double)all,
+               commas(n->remote, b1, sizeof b1), commas(all, b2, sizeof b2),
+               n->placer[0].tid, commas(n->placer[0].pages, b3, sizeof b3),
+               n->placer[0].socket);
+   mp_snprintf(a->fix, sizeof a->fix,
+               "initialise it in parallel, each thread first touching the part it later "
+               "computes on (parallel first touch), or interleave its pages "
+               "(numactl --interleave=all)");
+   fill_where(ad->vs, a, by_accesses);
+}
+
+/* Long dominant stride with poor line reuse (MACPO 5.1, PAMDA): most
+   strides jump a line or more and each filled line serves few hits. */
+static void rule_long_stride(advisor *ad, const mp_var *v, double score)
+{
+   const mp_stride_var *d;
+   const mp_cache_counts *cc = v->cache;
+   int64_t dom;
+   uint64_t count, mag;
+   double hits_per_fill = 0;
+   char b1[32], b2[32];
+   mp_advice *a;
+   if (ad->cfg->stride == NULL || (d = mp_stride_get(ad->cfg->stride, v->id)) == NULL)
+      return;
+   if (!mp_stride_dominant(d, &dom, &count) || d->first_strides < MIN_EVENTS)
+      return;
+   mag = dom < 0 ? (uint64_t)-dom : (uint64_t)dom;
+   /* The dominant stride must be most of the walk and leave the line. */
+   if (mag < ad->cfg->line_size || 2 * count < d->first_strides)
+      return;
+   if (cc && ad->cfg->cache) {
+      /* A line that serves 2 hits or more after its fill is reused well
+         enough (the walk comes back to it): not this pathology. */
+      if (cc->fills[0] == 0 || cc->misses[0] < MIN_EVENTS)
+         return;
+      hits_per_fill = (double)cc->fill_hits[0] / (double)cc->fills[0];
+      if (hits_per_fill >= 2.0)
+         return;
+   }
+   a = new_advice(ad, MP_ADVICE_LONG_STRIDE, v, score);
+   mp_snprintf(a->text, sizeof a->text,
+               "long stride: %s is walked %lld bytes at a time, a cache line is used for "
+               "one element and left", v->name, (long long)dom);
+   if (cc && ad->cfg->cache)
+      mp_snprintf(a->evidence, sizeof a->evidence,
+                  "dominant stride %lld B (%.1f lines) in %.0f%% of its strides; L1: %.2f "
+                  "hits per line filled, %s misses in %s accesses", (long long)dom,
+                  (double)dom / ad->cfg->line_size, 100.0 * (double)count / (double)d->first_strides,
+                  hits_per_fill, commas(cc->misses[0], b1, sizeof b1),
+                  commas(mp_counts_accesses(&v->c), b2, sizeof b2));
+   else
+      mp_snprintf(a->evidence, sizeof a->evidence,
+                  "dominant stride %lld B (%.1f lines) in %.0f%% of its strides",
+                  (long long)dom, (double)dom / ad->cfg->line_size,
+                  100.0 * (double)count / (double)d->first_strides);
+   mp_snprintf(a->fix, sizeof a->fix,
+               "make the innermost loop walk it contiguously: interchange the loops, or "
+               "change its layout (transpose it; a structure of arrays)");
+   fill_where(ad->vs, a, by_long_strides);
+}
+
+/* The variable sharing the hottest conflict set of level k with v, or
+   NULL; *set_out is that set. */
+static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t k,
+                                    uint32_t *set_out)
+{
+   mp_setdiag_set top[8];
+   uint32_t n, i, s;
+   if (ad->cfg->cache == NULL || ad->cfg->cache->conflicts == NULL)
+      return NULL;
+   n = mp_setdiag_top(ad->cfg->cache->conflicts, k, top, 8);
+   for (i = 0; i < n; i++) {
+      int mine = 0;
+      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++)
+         mine |= top[i].slot[s].var == v->id;
+      if (!mine)
+         continue;
+      *set_out = top[i].set;
+      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++)
+         if (top[i].slot[s].var != v->id)
+            return mp_vars_get(ad->vs, top[i].slot[s].var)->name;
+      return v->name;   /* it conflicts with itself (a power-of-two stride) */
+   }
+   return NULL;
+}
+
+/* Conflict misses (the 3C model: a fully associative cache of the same
+   size would have hit): a quarter of the misses is where padding pays. */
+static void rule_conflicts(advisor *ad, const mp_var *v, double score)
+{
+   const mp_cache_counts *cc = v->cache;
+   const mp_report_cache *rc = ad->cfg->cache;
+   uint32_t k;
+   if (cc == NULL || rc == NULL)
+      return;
+   for (k = 0; k < rc->n_levels; k++) {
+      uint64_t c = cc->cause[k][MP_MISS_CONFLICT];
+      uint32_t set = 0;
+      const char *partner;
+      char b1[32], b2[32];
+      mp_advice *a;
+      if (c < MIN_EVENTS || 4 * c < cc->misses[k])
+         continue;
+      partner = conflict_partner(ad, v, k, &set);
+      a = new_advice(ad, MP_ADVICE_CONFLICT_SETS, v, score);
+      mp_snprintf(a->text, sizeof a->text,
+                  "conflict misses: %s maps to the same %s sets%s%s, which evict each other",
+                  v->name, mp_report_level_name(k),
+                  partner && mp_strcmp(partner, v->name) ? " as " : "",
+                  partner && mp_strcmp(partner, v->name) ? partner : "");
+      if (partner)
+         mp_snprintf(a->evidence, sizeof a->evidence,
+                     "%s: %s of its %s misses (%.0f%%) are conflict misses; one of the "
+                     "hottest sets, %u, holds %s%s%s", mp_report_level_name(k),
+                     commas(c, b1, sizeof b1), commas(cc->misses[k], b2, sizeof b2),
+                     100.0 * (double)c / (double)cc->misses[k], set, v->name,
+                     mp_strcmp(partner, v->name) ? " and " : " alone",
+                     mp_strcmp(partner, v->name) ? partner : "");
+      else
+         mp_snprintf(a->evidence, sizeof a->evidence,
+                     "%s: %s of its %s misses (%.0f%%) are conflict misses",
+                     mp_report_level_name(k), commas(c, b1, sizeof b1),
+                     commas(cc->misses[k], b2, sizeof b2),
+                     100.0 * (double)c / (double)cc->misses[k]);
+      mp_snprintf(a->fix, sizeof a->fix,
+                  "pad it: add a cache line to its leading dimension or between the "
+                  "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
+                  "aliasing)");
+      fill_where(ad->vs, a, by_l1_misses);
+      return;   /* the first level is the one to fix */
+   }
+}
+
+/* The bin holding the median of the reuses at distances of 'from'
+   lines or more (the far reuses, those a cache of 'from' lines misses);
+   0 if there are none. */
+static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_t *hi)
+{
+   uint64_t total = 0, seen = 0, l, h;
+   uint32_t b;
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      mp_reuse_bin_bounds(b, &l, &h);
+      if (h >= from)
+         total += bins[b];
+   }
+   if (total == 0)
+      return 0;
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      mp_reuse_bin_bounds(b, &l, &h);
+      if (h < from)
+         continue;
+      seen += bins[b];
+      if (2 * seen >= total)
+         break;
+   }
+   mp_reuse_bin_bounds(b, lo, hi);
+   return 1;
+}
+
+/* Capacity misses: a fully associative cache of the level's size would
+   miss too, so the line was reused (not cold) only after more distinct
+   lines than the level holds.  Blocking brings that reuse distance under
+   the capacity.  (A stream with no reuse has cold misses only.)  Half
+   the level's misses is where the loop nest, not the odd access, is to
+   blame. */
+static void rule_blocking(advisor *ad, const mp_var *v, double score)
+{
+   const mp_cache_counts *cc = v->cache;
+   const mp_report_cache *hc = ad->cfg->cache;
+   uint32_t k;
+   if (cc == NULL || hc == NULL)
+      return;
+   for (k = 0; k < hc->n_levels; k++) {
+      uint64_t cap = cc->cause[k][MP_MISS_CAPACITY], lo, hi;
+      uint64_t lines = hc->level[k].size / hc->level[k].line;
+      char b1[32], b2[32], b3[32], far[96];
+      mp_advice *a;
+      if (cap < MIN_EVENTS || 2 * cap < cc->misses[k])
+         continue;
+      far[0] = '\0';
+      if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
+         mp_snprintf(far, sizeof far, "; the median of its reuses beyond %s lines "
+                     "is at %s-%s lines", commas(lines, b1, sizeof b1),
+                     commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
+                     : commas(hi, b3, sizeof b3));
+      a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
+      mp_snprintf(a->text, sizeof a->text,
+                  "capacity misses: %s is reused, but only after more data than %s holds "
+                  "has been touched", v->name, mp_report_level_name(k));
+      mp_snprintf(a->evidence, sizeof a->evidence,
+                  "%s: %s capacity misses (%.0f%% of its misses), %s holds %s lines%s",
+                  mp_report_level_name(k), commas(cap, b1, sizeof b1),
+                  100.0 * (double)cap / (double)cc->misses[k], mp_report_level_name(k),
+                  commas(lines, b2, sizeof b2), far);
+      mp_snprintf(a->fix, sizeof a->fix,
+                  "block (tile) the loop nest around its accesses so that the data reused "
+                  "between iterations fits in %s (reuse distance below %llu lines)",
+                  mp_report_level_name(k), (unsigned long long)lines);
+      fill_where(ad->vs, a, by_l1_misses);
+      return;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Ranking                                              ---*/
+/*------------------------------------------------------------*/
+
+static int advice_before(const mp_advice *a, const mp_advice *b)
+{
+   if (a->score != b->score)
+      return a->score > b->score;
+   if (a->kind != b->kind)
+      return a->kind < b->kind;
+   return a->var < b->var;
+}
+
+static void sort_advice(mp_advice *a, uint32_t n)
+{
+   uint32_t i, j;
+   /* Insertion sort: a handful of pieces of advice per run. */
+   for (i = 1; i < n; i++) {
+      mp_advice x = a[i];
+      for (j = i; j > 0 && advice_before(&x, &a[j - 1]); j--)
+         a[j] = a[j - 1];
+      a[j] = x;
+   }
+}
+
+mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
+                     const mp_share_summary *share, uint32_t *n_out)
+{
+   advisor ad;
+   uint64_t total = 0;
+   uint32_t i, n = mp_vars_count(vs);
+   int by_cycles = cfg->cache != NULL;
+   mp_memset(&ad, 0, sizeof ad);
+   ad.vs = vs;
+   ad.cfg = cfg;
+   ad.share = share;
+   for (i = 0; i < n; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      total += by_cycles ? (v->cache ? v->cache->cycles : 0) : mp_counts_accesses(&v->c);
+   }
+   for (i = 0; i < n && total > 0; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      uint64_t mine = by_cycles ? (v->cache ? v->cache->cycles : 0)
+                                : mp_counts_accesses(&v->c);
+      double score = (double)mine / (double)total;
+      /* "other" is not a data structure anyone can fix. */
+      if (score < MP_ADVICE_MIN_SHARE || (v->kind == MP_VAR_OTHER && !v->named_by))
+         continue;
+      rule_false_sharing(&ad, v, score);
+      rule_numa(&ad, v, score);
+      rule_conflicts(&ad, v, score);
+      rule_long_stride(&ad, v, score);
+      rule_blocking(&ad, v, score);
+   }
+   sort_advice(ad.out, ad.n);
+   *n_out = ad.n;
+   return ad.out;
+}
+
+void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n)
+{
+   uint32_t i, w;
+   mp_json_key(j, "advice");
+   mp_json_begin_array(j);
+   for (i = 0; i < n; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "kind", mp_advice_kind_name(a[i].kind));
+      mp_json_kv_string(j, "variable", mp_vars_get(vs, a[i].var)->name);
+      mp_json_key(j, "where");
+      mp_json_begin_array(j);
+      for (w = 0; w < a[i].n_where; w++)
+         mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
+      mp_json_end_array(j);
+      mp_json_kv_string(j, "text", a[i].text);
+      mp_json_kv_string(j, "evidence", a[i].evidence);
+      mp_json_kv_string(j, "fix", a[i].fix);
+      mp_json_kv_double(j, "score", a[i].score);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+}

@@ -1,0 +1,58 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the advice engine: pathologies and their fixes.     ---*/
+/*---                                                   mp_advice.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   SPEC 5.11, after PAMDA's pathology table and MACPO's process: rules
+   over the metrics, each naming the pathology, the variable, the source
+   lines, the evidence (the numbers that triggered it) and the known
+   workaround.  A rule fires only for a variable that matters (at least
+   MP_ADVICE_MIN_SHARE of the run's memory cycles, or of its accesses
+   without a cache simulation); the advice is ranked by that share.
+   No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_ADVICE_H
+#define MP_ADVICE_H
+
+#include "mp_report.h"
+#include "mp_report_threads.h"
+
+#define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */
+#define MP_ADVICE_WHERE     3      /* source lines named per advice */
+#define MP_ADVICE_TEXT      320
+
+typedef enum {
+   MP_ADVICE_FALSE_SHARING,
+   MP_ADVICE_NUMA_FIRST_TOUCH,
+   MP_ADVICE_CONFLICT_SETS,     /* before the stride: the more specific */
+   MP_ADVICE_LONG_STRIDE,
+   MP_ADVICE_BLOCKING,
+   MP_ADVICE_N_KINDS
+} mp_advice_kind;
+
+typedef struct {
+   mp_advice_kind kind;
+   uint32_t var;
+   uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
+   uint32_t n_where;
+   double   score;                    /* the variable's share of the run */
+   char text[MP_ADVICE_TEXT];         /* the pathology, one line */
+   char evidence[MP_ADVICE_TEXT];     /* the numbers */
+   char fix[MP_ADVICE_TEXT];          /* the known workaround */
+} mp_advice;
+
+/* "false-sharing", "numa-first-touch", ... as in the JSON. */
+const char *mp_advice_kind_name(mp_advice_kind k);
+
+/* Every piece of advice the metrics support, most important first;
+   *n_out is their number.  share may be NULL (no sharing tracked).
+   The caller frees the array with mp_free. */
+mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
+                     const mp_share_summary *share, uint32_t *n_out);
+
+/* Writes "advice": [...] (docs/json-format.md). */
+void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n);
+
+#endif /* MP_ADVICE_H */

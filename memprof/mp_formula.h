@@ -1,0 +1,101 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: affine access formulas (MTL).           mp_formula.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   MAQAO's MTL describes each memory instruction of a loop nest by an
+   affine formula of the loop counters, e.g. 8*i1 + 1088*i2 + 217600*i3
+   (SPEC 5.10): the coefficient of a counter is the instruction's stride
+   in bytes along that loop, so a big coefficient on the innermost loop
+   shows at once a nest that wants interchanging.
+
+   Input, per access of an instruction: the iteration vector v[0..n-1]
+   of the loops active around it, outermost first (mp_loops: each
+   counter is the number of back edges taken since that loop's entry,
+   0 in the first pass), and the address.  The engine looks for base and
+   c[0..n-1] with addr = base + sum c[k]*v[k] for every access:
+
+   - The first access is the reference (v0, a0).  A later access whose
+     vector differs from v0 in exactly one counter k of unknown
+     coefficient, the others known, gives c[k] = (a - a0 - known part) /
+     (v[k] - v0[k]) if the division is exact (a mismatch otherwise).
+     In a nest run in order, each counter first moves alone, so the
+     coefficients come from the first accesses.
+   - Every other access checks the prediction: a fit or a mismatch.
+     One with two or more unknown counters changed is "unresolved".
+   - A counter that never changed has no coefficient: any value fits,
+     it is reported as 0.  An access with another vector length than
+     the first (the instruction reached from another nest) mismatches.
+   - The formula is reported when fits >= 99% of accesses (mismatches
+     and unresolved accesses count against it), with the fit ratio.
+   - When the caller gives the start of the accessed block (the
+     variable), the formula is fitted on the offset in the block, so it
+     holds across calls on different blocks and its constant is the
+     offset in the variable.  Otherwise the constant is an address and
+     is not printed.
+
+   Convention of the printed form: i1 is the innermost loop, i2 the one
+   around it, ..., in the outermost, and terms are written innermost
+   first.  So the row-major walk of double a[N3][200][136], "for k for j
+   for i a[k][j][i]", prints 8*i1 + 1088*i2 + 217600*i3 (8 = sizeof
+   double, 1088 = 136*8, 217600 = 200*1088), as in the issue.  Note that
+   the PAMDA paper numbers MTL's counters the other way (its i1 is the
+   outermost loop: "8*i1+217600*i2+1088*i3" there, with the small stride
+   outermost, is 1088*i1 + 217600*i2 + 8*i3 here).  Numbering from the
+   inside keeps i1 the innermost loop whatever the depth, so the first
+   term always is the stride along the innermost loop.  Zero
+   coefficients are left out; the block offset, if any and not 0, ends
+   the formula ("8*i1 + 1088*i2 + 16").
+
+   Cost: one hash probe (instruction) plus O(depth) per access; memory
+   O(depth) per instruction.
+*/
+#ifndef MP_FORMULA_H
+#define MP_FORMULA_H
+
+#include "mp_platform.h"
+
+#define MP_FORMULA_MAX_DEPTH 64     /* deeper vectors always mismatch */
+#define MP_FORMULA_NO_BLOCK  0      /* block_start when the caller has none */
+
+/* What is known of one instruction. */
+typedef struct {
+   uint64_t instr;
+   uint32_t depth;           /* length of the vectors, set by the first access */
+   uint32_t has_block;       /* fitted on offsets in the block (first access) */
+   int64_t *coef;            /* bytes per iteration, coef[k] for loop k, 0 outermost */
+   uint64_t known;           /* bit k: coef[k] derived */
+   uint64_t *ref;            /* the reference vector */
+   uint64_t ref_addr;        /* its address, or offset in the block */
+   uint64_t accesses, fits, mismatches, unresolved;
+} mp_formula_instr;
+
+typedef struct mp_formula mp_formula;
+
+mp_formula *mp_formula_new(void);
+void        mp_formula_free(mp_formula *f);
+
+/* An access of instr at addr with iteration vector iters[0..depth-1]
+   (outermost first), in the block starting at block_start
+   (MP_FORMULA_NO_BLOCK if unknown). */
+void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                       uint32_t depth, uint64_t addr, uint64_t block_start);
+
+/* The instruction's record, NULL if never seen; or by index 0 .. count-1. */
+const mp_formula_instr *mp_formula_get(const mp_formula *f, uint64_t instr);
+uint32_t                mp_formula_count(const mp_formula *f);
+const mp_formula_instr *mp_formula_at(const mp_formula *f, uint32_t index);
+
+/* base: the address (or block offset) at all counters 0. */
+int64_t mp_formula_base(const mp_formula_instr *fi);
+
+/* 1 if the formula fits at least 99% of the accesses; the fit ratio
+   (fits / accesses) in *ratio if not NULL. */
+int mp_formula_fits(const mp_formula_instr *fi, double *ratio);
+
+/* Writes the formula ("8*i1 + 1088*i2 + 217600*i3") into buf; returns
+   the length it needs (as snprintf). */
+int mp_formula_format(const mp_formula_instr *fi, char *buf, size_t len);
+
+#endif /* MP_FORMULA_H */

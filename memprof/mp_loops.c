@@ -1,0 +1,597 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: loops found from backward branches.       mp_loops.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Data structures (the model and its rules are in mp_loops.h):
+   - loops[]: every loop, by id.  Per function, the list of its loop ids
+     (fn_map: function id -> index in fns[]) and head_map: (function,
+     head) -> loop id.
+   - memo: (function, address) -> innermost loop containing it, stamped
+     with the generation of the static forest it was computed in.  Every
+     back edge that adds a loop or grows a tail bumps the generation, so
+     stale answers are recomputed (O(k)) on their next use.  Addresses
+     passed to mp_loops_at are code addresses, so the memo is bounded
+     by the code executed.
+   - per thread (indexed by tid): the stack of active frames.
+
+   Invariants:
+   - parent(L) is the best container of L among its function's loops:
+     containers are loops P with P.head < L.head and L.tail <= P.tail;
+     "best" is the smallest range, the higher head on a tie.  A parent
+     is strictly larger than its child, so the parent links are a forest.
+   - On a thread's stack, a run of frames of one function, read bottom
+     up, is a chain of that function's loops each the parent of the
+     next (R1 keeps it so).
+*/
+#include "mp_loops.h"
+
+/*------------------------------------------------------------*/
+/*--- A small open-addressing map (k1, k2) -> (val, stamp) ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   uint64_t k1, k2;
+   uint32_t val, stamp;
+   uint32_t used;
+} map_slot;
+
+typedef struct {
+   map_slot *slots;
+   uint32_t cap;             /* a power of two, or 0 */
+   uint32_t n;               /* used slots, kept <= cap / 2 */
+} map;
+
+static inline uint64_t mix2(uint64_t a, uint64_t b)
+{
+   uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
+   h ^= h >> 33;
+   h *= 0xff51afd7ed558ccdULL;
+   h ^= h >> 33;
+   return h;
+}
+
+static inline map_slot *map_find(const map *m, uint64_t k1, uint64_t k2)
+{
+   uint32_t i;
+   if (m->cap == 0)
+      return NULL;
+   for (i = (uint32_t)mix2(k1, k2) & (m->cap - 1); m->slots[i].used;
+        i = (i + 1) & (m->cap - 1))
+      if (m->slots[i].k1 == k1 && m->slots[i].k2 == k2)
+         return &m->slots[i];
+   return NULL;
+}
+
+static void map_grow(map *m)
+{
+   map_slot *old = m->slots;
+   uint32_t old_cap = m->cap, i;
+   m->cap = old_cap ? 2 * old_cap : 64;
+   m->slots = mp_calloc("mp.loops.map", m->cap, sizeof(map_slot));
+   for (i = 0; i < old_cap; i++)
+      if (old[i].used) {
+         uint32_t j = (uint32_t)mix2(old[i].k1, old[i].k2) & (m->cap - 1);
+         while (m->slots[j].used)
+            j = (j + 1) & (m->cap - 1);
+         m->slots[j] = old[i];
+      }
+   if (old)
+      mp_free(old);
+}
+
+/* The slot of (k1, k2), made (val and stamp 0) if absent. */
+static map_slot *map_get(map *m, uint64_t k1, uint64_t k2)
+{
+   map_slot *s = map_find(m, k1, k2);
+   uint32_t i;
+   if (s)
+      return s;
+   if (2 * (m->n + 1) > m->cap)
+      map_grow(m);
+   for (i = (uint32_t)mix2(k1, k2) & (m->cap - 1); m->slots[i].used;
+        i = (i + 1) & (m->cap - 1))
+      ;
+   s = &m->slots[i];
+   s->k1 = k1;
+   s->k2 = k2;
+   s->val = s->stamp = 0;
+   s->used = 1;
+   m->n++;
+   return s;
+}
+
+/*------------------------------------------------------------*/
+/*--- Types                                                ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   uint32_t fn;
+   uint32_t *ids;            /* the function's loops, in discovery order */
+   uint32_t n, cap;
+} fn_loops;
+
+typedef struct {
+   mp_loop_frame *frames;    /* outermost first */
+   uint32_t n, cap;
+} thread_state;
+
+struct mp_loops {
+   mp_loop *loops;
+   uint32_t n_loops, cap_loops;
+   fn_loops *fns;
+   uint32_t n_fns, cap_fns;
+   map fn_map;               /* (fn, 0) -> index in fns[] */
+   map head_map;             /* (fn, head) -> loop id */
+   map memo;                 /* (fn, addr) -> innermost loop, stamp = gen */
+   uint32_t gen;             /* generation of the static forest, >= 1 */
+   thread_state **threads;   /* indexed by tid, NULL until used */
+   uint32_t n_threads;
+   uint32_t *chain;          /* scratch: a loop and its ancestors */
+   uint32_t cap_chain;
+   mp_loops_exit_fn exit_fn;
+   void *exit_arg;
+};
+
+/*------------------------------------------------------------*/
+/*--- Setup                                                ---*/
+/*------------------------------------------------------------*/
+
+mp_loops *mp_loops_new(void)
+{
+   mp_loops *l = mp_calloc("mp.loops.new", 1, sizeof *l);
+   l->gen = 1;
+   return l;
+}
+
+void mp_loops_free(mp_loops *l)
+{
+   uint32_t i;
+   for (i = 0; i < l->n_loops; i++)
+      if (l->loops[i].file)
+         mp_free((char *)l->loops[i].file);
+   for (i = 0; i < l->n_fns; i++)
+      mp_free(l->fns[i].ids);
+   for (i = 0; i < l->n_threads; i++)
+      if (l->threads[i]) {
+         if (l->threads[i]->frames)
+            mp_free(l->threads[i]->frames);
+         mp_free(l->threads[i]);
+      }
+   if (l->loops) mp_free(l->loops);
+   if (l->fns) mp_free(l->fns);
+   if (l->fn_map.slots) mp_free(l->fn_map.slots);
+   if (l->head_map.slots) mp_free(l->head_map.slots);
+   if (l->memo.slots) mp_free(l->memo.slots);
+   if (l->threads) mp_free(l->threads);
+   if (l->chain) mp_free(l->chain);
+   mp_free(l);
+}
+
+void mp_loops_set_exit_hook(mp_loops *l, mp_loops_exit_fn fn, void *arg)
+{
+   l->exit_fn = fn;
+   l->exit_arg = arg;
+}
+
+uint32_t mp_loops_count(const mp_loops *l) { return l->n_loops; }
+
+const mp_loop *mp_loops_get(const mp_loops *l, uint32_t loop)
+{
+   return loop < l->n_loops ? &l->loops[loop] : NULL;
+}
+
+/*------------------------------------------------------------*/
+/*--- Source lines                                         ---*/
+/*------------------------------------------------------------*/
+
+/* Splits "file:line" at its last ':'.  Returns the line (0 if none)
+   and the length of the file part in *flen. */
+static uint32_t parse_loc(const char *loc, size_t *flen)
+{
+   size_t n = mp_strlen(loc), colon = n, i;
+   uint32_t line = 0;
+   for (i = n; i > 0; i--)
+      if (loc[i - 1] == ':') {
+         colon = i - 1;
+         break;
+      }
+   *flen = colon;
+   if (colon == n || colon + 1 == n)
+      return 0;
+   for (i = colon + 1; i < n; i++) {
+      if (loc[i] < '0' || loc[i] > '9')
+         return 0;
+      line = line * 10 + (uint32_t)(loc[i] - '0');
+   }
+   return line;
+}
+
+static void widen_lines(mp_loop *L, const char *loc)
+{
+   size_t flen;
+   uint32_t line;
+   if (!loc)
+      return;
+   line = parse_loc(loc, &flen);
+   if (line == 0 || flen == 0)
+      return;
+   if (!L->file) {
+      char *f = mp_malloc("mp.loops.file", flen + 1);
+      mp_memcpy(f, loc, flen);
+      f[flen] = '\0';
+      L->file = f;
+      L->first_line = L->last_line = line;
+      return;
+   }
+   /* Lines of another file (inlined code) would make the range a lie. */
+   if (mp_strlen(L->file) != flen || mp_memcmp(L->file, loc, flen) != 0)
+      return;
+   if (line < L->first_line) L->first_line = line;
+   if (line > L->last_line) L->last_line = line;
+}
+
+/*------------------------------------------------------------*/
+/*--- Static forest                                        ---*/
+/*------------------------------------------------------------*/
+
+static inline int contains(const mp_loop *P, const mp_loop *L)
+{
+   return P->head < L->head && L->tail <= P->tail;
+}
+
+/* Is a a better (more inner) container than b? */
+static inline int better(const mp_loop *a, const mp_loop *b)
+{
+   uint64_t sa = a->tail - a->head, sb = b->tail - b->head;
+   return sa < sb || (sa == sb && a->head > b->head);
+}
+
+static uint32_t best_container(const mp_loops *l, const fn_loops *f, uint32_t id)
+{
+   const mp_loop *L = &l->loops[id];
+   uint32_t i, best = MP_LOOP_NONE;
+   for (i = 0; i < f->n; i++) {
+      const mp_loop *P = &l->loops[f->ids[i]];
+      if (f->ids[i] != id && contains(P, L)
+          && (best == MP_LOOP_NONE || better(P, &l->loops[best])))
+         best = f->ids[i];
+   }
+   return best;
+}
+
+/* Loop id's range is new or has grown: fix every parent link of its
+   function, then the depths and child counts.  Only links to or from
+   id can change: a loop's containers are the old ones plus, maybe, id;
+   and a loop whose parent was id may now have a smaller container. */
+static void relink(mp_loops *l, fn_loops *f, uint32_t id)
+{
+   mp_loop *L = &l->loops[id];
+   uint32_t i;
+   L->parent = best_container(l, f, id);
+   for (i = 0; i < f->n; i++) {
+      uint32_t m = f->ids[i];
+      mp_loop *M = &l->loops[m];
+      if (m == id)
+         continue;
+      if (M->parent == id)
+         M->parent = best_container(l, f, m);
+      else if (contains(L, M)
+               && (M->parent == MP_LOOP_NONE || better(L, &l->loops[M->parent])))
+         M->parent = id;
+   }
+   for (i = 0; i < f->n; i++)
+      l->loops[f->ids[i]].n_children = 0;
+   for (i = 0; i < f->n; i++) {
+      mp_loop *M = &l->loops[f->ids[i]];
+      uint32_t d = 1, p;
+      for (p = M->parent; p != MP_LOOP_NONE; p = l->loops[p].parent)
+         d++;
+      M->depth = d;
+      if (M->parent != MP_LOOP_NONE)
+         l->loops[M->parent].n_children++;
+   }
+   if (++l->gen == 0) {      /* wrapped: forget every memoised answer */
+      l->gen = 1;
+      if (l->memo.slots)
+         mp_memset(l->memo.slots, 0, l->memo.cap * sizeof(map_slot));
+      l->memo.n = 0;
+   }
+}
+
+static fn_loops *fn_for(mp_loops *l, uint32_t fn)
+{
+   map_slot *s = map_find(&l->fn_map, fn, 0);
+   if (s)
+      return &l->fns[s->val];
+   if (l->n_fns == l->cap_fns) {
+      l->cap_fns = l->cap_fns ? 2 * l->cap_fns : 16;
+      l->fns = mp_realloc("mp.loops.fns", l->fns, l->cap_fns * sizeof(fn_loops));
+   }
+   s = map_get(&l->fn_map, fn, 0);
+   s->val = l->n_fns;
+   mp_memset(&l->fns[l->n_fns], 0, sizeof(fn_loops));
+   l->fns[l->n_fns].fn = fn;
+   return &l->fns[l->n_fns++];
+}
+
+uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
+                                uint64_t target, const char *branch_loc,
+                                const char *target_loc)
+{
+   map_slot *s;
+   fn_loops *f;
+   mp_loop *L;
+   uint32_t id;
+   if (target > branch)
+      return MP_LOOP_NONE;
+   f = fn_for(l, fn);
+   s = map_get(&l->head_map, fn, target);
+   if (s->stamp) {           /* stamp 1 marks a known head */
+      id = s->val;
+      L = &l->loops[id];
+      widen_lines(L, target_loc);
+      widen_lines(L, branch_loc);
+      if (branch > L->tail) {
+         L->tail = branch;
+         relink(l, f, id);
+      }
+      return id;
+   }
+   id = l->n_loops;
+   s->val = id;
+   s->stamp = 1;
+   if (l->n_loops == l->cap_loops) {
+      l->cap_loops = l->cap_loops ? 2 * l->cap_loops : 64;
+      l->loops = mp_realloc("mp.loops.loops", l->loops, l->cap_loops * sizeof(mp_loop));
+   }
+   L = &l->loops[id];
+   mp_memset(L, 0, sizeof *L);
+   L->fn = fn;
+   L->head = target;
+   L->tail = branch;
+   L->parent = MP_LOOP_NONE;
+   L->depth = 1;
+   widen_lines(L, target_loc);   /* the head first: it names the file */
+   widen_lines(L, branch_loc);
+   l->n_loops++;
+   if (f->n == f->cap) {
+      f->cap = f->cap ? 2 * f->cap : 8;
+      f->ids = mp_realloc("mp.loops.fnids", f->ids, f->cap * sizeof(uint32_t));
+   }
+   f->ids[f->n++] = id;
+   relink(l, f, id);
+   return id;
+}
+
+uint32_t mp_loops_innermost(mp_loops *l, uint32_t fn, uint64_t addr)
+{
+   map_slot *s = map_find(&l->memo, fn, addr), *fs;
+   uint32_t i, best = MP_LOOP_NONE;
+   if (s && s->stamp == l->gen)
+      return s->val;
+   fs = map_find(&l->fn_map, fn, 0);
+   if (fs) {
+      const fn_loops *f = &l->fns[fs->val];
+      for (i = 0; i < f->n; i++) {
+         const mp_loop *P = &l->loops[f->ids[i]];
+         if (P->head <= addr && addr <= P->tail
+             && (best == MP_LOOP_NONE || better(P, &l->loops[best])))
+            best = f->ids[i];
+      }
+   }
+   if (!s)
+      s = map_get(&l->memo, fn, addr);
+   s->val = best;
+   s->stamp = l->gen;
+   return best;
+}
+
+/* Fills l->chain with inner and its ancestors, outermost first;
+   returns their number (0 for MP_LOOP_NONE). */
+static uint32_t make_chain(mp_loops *l, uint32_t inner)
+{
+   uint32_t m, p, i;
+   if (inner == MP_LOOP_NONE)
+      return 0;
+   m = l->loops[inner].depth;
+   if (m > l->cap_chain) {
+      l->cap_chain = 2 * m;
+      l->chain = mp_realloc("mp.loops.chain", l->chain, l->cap_chain * sizeof(uint32_t));
+   }
+   for (p = inner, i = m; p != MP_LOOP_NONE; p = l->loops[p].parent)
+      l->chain[--i] = p;
+   mp_assert(i == 0);
+   return m;
+}
+
+void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc)
+{
+   uint32_t p;
+   for (p = mp_loops_innermost(l, fn, addr); p != MP_LOOP_NONE; p = l->loops[p].parent)
+      widen_lines(&l->loops[p], loc);
+}
+
+/*------------------------------------------------------------*/
+/*--- Dynamic part                                         ---*/
+/*------------------------------------------------------------*/
+
+static thread_state *thread_for(mp_loops *l, uint32_t tid)
+{
+   if (tid >= l->n_threads) {
+      uint32_t n = l->n_threads ? l->n_threads : 16;
+      while (n <= tid)
+         n *= 2;
+      l->threads = mp_realloc("mp.loops.threads", l->threads, n * sizeof(thread_state *));
+      mp_memset(l->threads + l->n_threads, 0, (n - l->n_threads) * sizeof(thread_state *));
+      l->n_threads = n;
+   }
+   if (!l->threads[tid])
+      l->threads[tid] = mp_calloc("mp.loops.thread", 1, sizeof(thread_state));
+   return l->threads[tid];
+}
+
+static void push(mp_loops *l, thread_state *t, uint32_t loop)
+{
+   mp_loop *L = &l->loops[loop];
+   mp_loop_frame *fr;
+   if (t->n == t->cap) {
+      t->cap = t->cap ? 2 * t->cap : 8;
+      t->frames = mp_realloc("mp.loops.frames", t->frames, t->cap * sizeof(mp_loop_frame));
+   }
+   fr = &t->frames[t->n++];
+   fr->loop = loop;
+   fr->instance = ++L->entries;
+   fr->iterations = 0;
+}
+
+/* Ends the instances above stack index n (exclusive). */
+static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
+{
+   while (t->n > n) {
+      mp_loop_frame *fr = &t->frames[--t->n];
+      mp_loop *L = &l->loops[fr->loop];
+      L->exits++;
+      if (fr->iterations > L->max_iterations)
+         L->max_iterations = fr->iterations;
+      if (l->exit_fn)
+         l->exit_fn(l->exit_arg, tid, fr->loop, fr->instance, fr->iterations);
+   }
+}
+
+static inline uint32_t frame_fn(const mp_loops *l, const thread_state *t, uint32_t i)
+{
+   return l->loops[t->frames[i].loop].fn;
+}
+
+/* R1 on the run of frames from stack index base up: keep the longest
+   bottom part that matches the chain of 'inner', pop the rest, push the
+   remaining loops of the chain. */
+static void reconcile(mp_loops *l, thread_state *t, uint32_t tid,
+                      uint32_t base, uint32_t inner)
+{
+   uint32_t m = make_chain(l, inner), j = 0;
+   while (base + j < t->n && j < m && t->frames[base + j].loop == l->chain[j])
+      j++;
+   pop_to(l, t, tid, base + j);
+   for (; j < m; j++)
+      push(l, t, l->chain[j]);
+}
+
+/* Stack index of the lowest frame of the run of fn's frames ending at
+   index top (inclusive). */
+static uint32_t run_base(const mp_loops *l, const thread_state *t, uint32_t fn, uint32_t top)
+{
+   uint32_t b = top;
+   while (b > 0 && frame_fn(l, t, b - 1) == fn)
+      b--;
+   return b;
+}
+
+/* The rules of mp_loops.h.  The top frame in fn: R1 on fn's run of
+   frames.  Otherwise the thread is in a callee, or back from one: an
+   address outside fn's loops changes nothing (R2); one inside the
+   nearest active loop of fn down the stack is a return into it (R3);
+   anything else is a call into fn, whose loops go on top. */
+static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn, uint64_t addr)
+{
+   uint32_t inner = mp_loops_innermost(l, fn, addr), k, p;
+   if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn) {             /* R1 */
+      reconcile(l, t, tid, run_base(l, t, fn, t->n - 1), inner);
+      return;
+   }
+   if (inner == MP_LOOP_NONE)                                    /* R2 */
+      return;
+   for (k = t->n; k > 0 && frame_fn(l, t, k - 1) != fn; k--)
+      ;
+   if (k > 0) {                                                  /* R3? */
+      for (p = inner; p != MP_LOOP_NONE && p != t->frames[k - 1].loop; p = l->loops[p].parent)
+         ;
+      if (p != MP_LOOP_NONE) {
+         pop_to(l, t, tid, k);
+         reconcile(l, t, tid, run_base(l, t, fn, k - 1), inner);
+         return;
+      }
+   }
+   reconcile(l, t, tid, t->n, inner);                            /* R2: a call */
+}
+
+void mp_loops_at(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr)
+{
+   thread_state *t = thread_for(l, tid);
+   if (t->n > 0) {
+      /* The hot case: still inside an innermost loop with no inner loop
+         of its own, so nothing can change; no hashing. */
+      const mp_loop *L = &l->loops[t->frames[t->n - 1].loop];
+      if (L->fn == fn && L->head <= addr && addr <= L->tail && L->n_children == 0)
+         return;
+   }
+   at_slow(l, t, tid, fn, addr);
+}
+
+void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
+{
+   thread_state *t = thread_for(l, tid);
+   mp_loop *L;
+   mp_assert(loop < l->n_loops);
+   L = &l->loops[loop];
+   /* The branch is at or below the tail: the thread is in the loop even
+      if no address told us so yet (a superblock that began before the
+      head, or the loop found after its entry). */
+   if (t->n == 0 || t->frames[t->n - 1].loop != loop)
+      at_slow(l, t, tid, L->fn, L->tail);
+   L->iterations++;
+   /* Not on top only if another loop overlaps this one at its tail. */
+   if (t->n > 0 && t->frames[t->n - 1].loop == loop)
+      t->frames[t->n - 1].iterations++;
+}
+
+void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn)
+{
+   thread_state *t = thread_for(l, tid);
+   if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn)
+      pop_to(l, t, tid, run_base(l, t, fn, t->n - 1));
+}
+
+void mp_loops_thread_exit(mp_loops *l, uint32_t tid)
+{
+   if (tid < l->n_threads && l->threads[tid])
+      pop_to(l, l->threads[tid], tid, 0);
+}
+
+void mp_loops_flush(mp_loops *l)
+{
+   uint32_t tid;
+   for (tid = 0; tid < l->n_threads; tid++)
+      mp_loops_thread_exit(l, tid);
+}
+
+uint32_t mp_loops_current(const mp_loops *l, uint32_t tid, uint64_t *instance)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   if (!t || t->n == 0)
+      return MP_LOOP_NONE;
+   if (instance)
+      *instance = t->frames[t->n - 1].instance;
+   return t->frames[t->n - 1].loop;
+}
+
+uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **frames)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   *frames = t ? t->frames : NULL;
+   return t ? t->n : 0;
+}
+
+uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,
+                                   uint64_t *iters, uint32_t max)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   uint32_t i;
+   if (!t)
+      return 0;
+   for (i = 0; i < t->n && i < max; i++)
+      iters[i] = t->frames[i].iterations;
+   return t->n;
+}

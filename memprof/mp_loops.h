@@ -1,0 +1,163 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: loops found from backward branches.       mp_loops.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The loop nest of the guest program, learnt from its machine code, and
+   which loops each thread is executing (SPEC 5.8; MACPO 5.2 counts
+   streams per loop, MTL writes access formulas over loop counters).
+
+   Static part.  The adapter reports every backward branch it instruments
+   (target <= branch, both in one function).  A loop is the address range
+   [head, tail] of one function, head = the branch target, tail = the
+   highest branch back to that head (several back edges to one head make
+   one loop).  Loops nest by range containment: the parent of a loop is
+   the smallest loop of the same function whose range contains it.  The
+   forest does not depend on the order in which back edges are found.
+
+   Dynamic part.  Per thread, a stack of active loop frames, outermost
+   first.  A frame is one execution instance of a loop: it starts when
+   the thread enters the loop's range (an "entry") and ends when the
+   thread leaves it (an "exit").  Its counter is the number of back edges
+   taken in this instance: 0 in the first pass through the body, then
+   1, 2, ...  The counters of the active frames are the thread's
+   iteration vector (for mp_formula); (loop, instance) identifies the
+   instance for mp_streams.
+
+   What "iterations" means: back edges taken.  A source loop whose body
+   runs n times reports n iterations when compiled with the test at the
+   bottom after an initial jump to it (gcc -O0) or with the test at the
+   top (clang -O0), and n-1 when rotated (the body falls into the test
+   at the bottom, -O1 and above).  Only the machine code is seen, so no
+   layout-independent trip count is possible.
+
+   Rules (and their limits) for calls and returns, with only code
+   addresses to go on:
+   R1  An address of function F pops F's frames at the top of the stack
+       whose ranges do not contain it, and pushes the loops of F that
+       contain it (innermost loop by range, then its ancestors).
+   R2  An address of another function than the top frame's never pops
+       that frame: a call from a loop body (to a function with or
+       without loops of its own) does not end the loop.  The callee's
+       loops are pushed above the caller's.
+   R3  Returning into a loop: when the top frame belongs to another
+       function and the address lies inside the nearest active loop of
+       F further down the stack, the frames above it are popped: their
+       functions returned from the middle of their loops (early
+       return, longjmp).
+   R4  Optional, exact: mp_loops_return(fn), if the adapter reports
+       function returns, pops F's frames at the top of the stack.
+   Limits: recursion from inside a loop of F to F itself is read by R1
+   as leaving the loop (the instance ends at the call, a new one starts
+   after the return: entries are over-counted, iterations are not lost).
+   Without R4, a return from the middle of a loop into a caller that
+   has no active loop leaves the frame active until its function runs
+   again outside that loop (its exit comes late; R3 may even misread the
+   next call of that function from a loop as a return).  Two loops of
+   one function whose ranges overlap without nesting (irreducible
+   layouts) are not nested: at an address in both, the smaller one is
+   active.
+
+   Cost.  mp_loops_at: O(1) with no hashing while the address stays
+   inside the innermost active loop and that loop has no inner loop;
+   otherwise one hash look-up of (function, address) (memoised innermost
+   loop) and O(depth) for a change of loops.  Back edges: O(1) when the
+   loop is on top.  Static changes: O(k) per back edge, O(k^2) in the
+   worst case, k = loops of the function (instrumentation time only).
+*/
+#ifndef MP_LOOPS_H
+#define MP_LOOPS_H
+
+#include "mp_platform.h"
+
+#define MP_LOOP_NONE UINT32_MAX
+
+/* One loop; ids are dense: 0 .. mp_loops_count() - 1. */
+typedef struct {
+   uint32_t fn;              /* the adapter's function id */
+   uint64_t head, tail;      /* guest addresses; the range is [head, tail] */
+   uint32_t parent;          /* enclosing loop, MP_LOOP_NONE at top level */
+   uint32_t depth;           /* 1 at top level */
+   uint32_t n_children;      /* loops whose parent this is */
+   const char *file;         /* file of the head's location, NULL if unknown */
+   uint32_t first_line;      /* source lines seen in the loop, in that file; */
+   uint32_t last_line;       /*   0 when unknown */
+   /* Dynamic, summed over threads. */
+   uint64_t entries;         /* execution instances started */
+   uint64_t exits;           /* instances finished */
+   uint64_t iterations;      /* back edges taken */
+   uint64_t max_iterations;  /* most back edges in one finished instance */
+} mp_loop;
+
+/* One active loop of a thread. */
+typedef struct {
+   uint32_t loop;
+   uint64_t instance;        /* the loop's entries count when it began:
+                                1, 2, ...; unique per loop over threads */
+   uint64_t iterations;      /* back edges taken so far in this instance */
+} mp_loop_frame;
+
+typedef struct mp_loops mp_loops;
+
+/* Called at every exit of an instance (mp_streams_loop_end fits). */
+typedef void (*mp_loops_exit_fn)(void *arg, uint32_t tid, uint32_t loop,
+                                 uint64_t instance, uint64_t iterations);
+
+mp_loops *mp_loops_new(void);
+void      mp_loops_free(mp_loops *l);
+void      mp_loops_set_exit_hook(mp_loops *l, mp_loops_exit_fn fn, void *arg);
+
+/*--- Static part (instrumentation time) ---*/
+
+/* A branch at 'branch' jumping back to 'target' in function fn; locs are
+   "file:line" or NULL.  Returns the loop's id, MP_LOOP_NONE if target >
+   branch (not a back edge).  May grow the loop's tail and re-nest the
+   function's loops. */
+uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
+                                uint64_t target, const char *branch_loc,
+                                const char *target_loc);
+
+/* Widens the source line range of every loop of fn containing addr
+   with loc ("file:line", same file as the loop's head only).  Optional:
+   head and tail locations alone give a partial range. */
+void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc);
+
+uint32_t       mp_loops_count(const mp_loops *l);
+const mp_loop *mp_loops_get(const mp_loops *l, uint32_t loop);
+
+/* The innermost loop of fn containing addr, MP_LOOP_NONE if none. */
+uint32_t mp_loops_innermost(mp_loops *l, uint32_t fn, uint64_t addr);
+
+/*--- Dynamic part (run time), thread ids 0 .. any ---*/
+
+/* Thread tid executes code of function fn at addr (each superblock
+   entry, or each instruction: the finer, the more exact the exits). */
+void mp_loops_at(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr);
+
+/* Thread tid took the back edge of loop (the adapter knows the id from
+   mp_loops_add_back_edge).  If the loop is not the innermost active
+   one, the thread is first placed at the loop's tail. */
+void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop);
+
+/* Optional (R4): thread tid returns from function fn. */
+void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn);
+
+/* Ends every active instance of the thread (thread exit), of every
+   thread (before the report). */
+void mp_loops_thread_exit(mp_loops *l, uint32_t tid);
+void mp_loops_flush(mp_loops *l);
+
+/* The thread's innermost active loop (MP_LOOP_NONE if none), and its
+   instance if 'instance' is not NULL.  O(1). */
+uint32_t mp_loops_current(const mp_loops *l, uint32_t tid, uint64_t *instance);
+
+/* The thread's active frames, outermost first; returns their number. */
+uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **frames);
+
+/* Copies the iteration vector (the counters of the active frames,
+   outermost first) into iters[0 .. max-1]; returns the full depth. */
+uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,
+                                   uint64_t *iters, uint32_t max);
+
+#endif /* MP_LOOPS_H */

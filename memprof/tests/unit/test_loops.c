@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_loops: the static forest against a brute-force
+   containment computation over random ranges found in random order, and
+   the dynamic part on simulated execution traces whose entries,
+   iterations and iteration vectors follow from the trace by hand. */
+#include "mp_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_loops.h"
+
+/*------------------------------------------------------------*/
+/*--- Static forest vs brute force                         ---*/
+/*------------------------------------------------------------*/
+
+#define MAX_LOOPS 256
+#define MAX_EDGES (3 * MAX_LOOPS)
+
+typedef struct {
+   uint32_t fn;
+   uint64_t head, tail;      /* final range */
+   uint64_t cur_tail;        /* highest branch added so far, 0 if none */
+   uint32_t id;              /* the engine's id, once known */
+} ref_loop;
+
+typedef struct {
+   uint32_t loop;            /* index in ref_loop[] */
+   uint64_t branch;
+} ref_edge;
+
+typedef struct {
+   ref_loop loops[MAX_LOOPS];
+   uint32_t n;
+   ref_edge edges[MAX_EDGES];
+   uint32_t n_edges;
+} ref_set;
+
+/* Properly nested ranges, as structured code gives: walking addresses
+   up, open a loop, close the innermost open one, or do neither. */
+static void gen_nested(ref_set *r, uint32_t fn, uint32_t n_loops)
+{
+   uint32_t stack[MAX_LOOPS], sp = 0, made = 0;
+   uint64_t a = 0x10000 * (fn + 1);
+   while (made < n_loops || sp > 0) {
+      uint64_t x = rng() % 3;
+      a += 4 * (1 + rng() % 4);
+      if (x == 0 && made < n_loops) {
+         r->loops[r->n].fn = fn;
+         r->loops[r->n].head = a;
+         stack[sp++] = r->n++;
+         made++;
+      } else if (x == 1 && sp > 0) {
+         r->loops[stack[--sp]].tail = a;
+      }
+   }
+}
+
+/* Arbitrary ranges: distinct heads, overlaps without nesting allowed. */
+static void gen_overlapping(ref_set *r, uint32_t fn, uint32_t n_loops)
+{
+   uint32_t i, j;
+   for (i = 0; i < n_loops; i++) {
+      ref_loop *L = &r->loops[r->n];
+      int dup;
+      do {
+         L->head = 0x10000 * (fn + 1) + 4 * (rng() % 200);
+         for (dup = 0, j = r->n - i; j < r->n; j++)
+            dup |= r->loops[j].head == L->head;
+      } while (dup);
+      L->fn = fn;
+      L->tail = L->head + 4 * (rng() % 60);
+      r->n++;
+   }
+}
+
+/* 1 to 3 back edges per loop: one at the tail, others below it. */
+static void gen_edges(ref_set *r)
+{
+   uint32_t i, k, extra;
+   for (i = 0; i < r->n; i++) {
+      ref_loop *L = &r->loops[i];
+      r->edges[r->n_edges].loop = i;
+      r->edges[r->n_edges++].branch = L->tail;
+      for (extra = (uint32_t)(rng() % 3), k = 0; k < extra; k++) {
+         r->edges[r->n_edges].loop = i;
+         r->edges[r->n_edges++].branch = L->head + 4 * (rng() % ((L->tail - L->head) / 4 + 1));
+      }
+   }
+   for (i = r->n_edges; i > 1; i--) {       /* random discovery order */
+      ref_edge e;
+      k = (uint32_t)(rng() % i);
+      e = r->edges[i - 1];
+      r->edges[i - 1] = r->edges[k];
+      r->edges[k] = e;
+   }
+}
+
+static int ref_known(const ref_loop *L) { return L->cur_tail != 0; }
+
+/* The definition, by brute force over the loops known so far: the
+   containers of L, and the best (smallest, higher head on a tie). */
+static uint32_t ref_parent(const ref_set *r, uint32_t i)
+{
+   const ref_loop *L = &r->loops[i];
+   uint32_t j, best = UINT32_MAX;
+   for (j = 0; j < r->n; j++) {
+      const ref_loop *P = &r->loops[j];
+      uint64_t sp, sb;
+      if (j == i || !ref_known(P) || P->fn != L->fn)
+         continue;
+      if (!(P->head < L->head && L->cur_tail <= P->cur_tail))
+         continue;
+      if (best == UINT32_MAX) { best = j; continue; }
+      sp = P->cur_tail - P->head;
+      sb = r->loops[best].cur_tail - r->loops[best].head;
+      if (sp < sb || (sp == sb && P->head > r->loops[best].head))
+         best = j;
+   }
+   return best;
+}
+
+static uint32_t ref_innermost(const ref_set *r, uint32_t fn, uint64_t a)
+{
+   uint32_t j, best = UINT32_MAX;
+   for (j = 0; j < r->n; j++) {
+      const ref_loop *P = &r->loops[j];
+      uint64_t sp, sb;
+      if (!ref_known(P) || P->fn != fn || a < P->head || a > P->cur_tail)
+         continue;
+      if (best == UINT32_MAX) { best = j; continue; }
+      sp = P->cur_tail - P->head;
+      sb = r->loops[best].cur_tail - r->loops[best].head;
+      if (sp < sb || (sp == sb && P->head > r->loops[best].head))
+         best = j;
+   }
+   return best;
+}
+
+/* Mismatches between the engine and the reference; 'corrupt' deepens
+   one reference loop to prove that the comparison can fail. */
+static int compare_forest(mp_loops *l, const ref_set *r, int corrupt)
+{
+   uint32_t i, j, depth[MAX_LOOPS] = { 0 }, children[MAX_LOOPS], parent[MAX_LOOPS];
+   int bad = 0;
+   for (i = 0; i < r->n; i++) {
+      parent[i] = ref_known(&r->loops[i]) ? ref_parent(r, i) : UINT32_MAX;
+      children[i] = 0;
+   }
+   for (i = 0; i < r->n; i++) {
+      if (!ref_known(&r->loops[i]))
+         continue;
+      for (depth[i] = 1, j = parent[i]; j != UINT32_MAX; j = parent[j])
+         depth[i]++;
+      if (parent[i] != UINT32_MAX)
+         children[parent[i]]++;
+   }
+   if (corrupt)
+      depth[r->edges[0].loop]++;
+   for (i = 0; i < r->n; i++) {
+      const ref_loop *L = &r->loops[i];
+      const mp_loop *e;
+      if (!ref_known(L))
+         continue;
+      e = mp_loops_get(l, L->id);
+      if (!e) { bad++; continue; }
+      bad += e->fn != L->fn || e->head != L->head || e->tail != L->cur_tail;
+      bad += e->parent != (parent[i] == UINT32_MAX ? MP_LOOP_NONE : r->loops[parent[i]].id);
+      bad += e->depth != depth[i];
+      bad += e->n_children != children[i];
+   }
+   /* the innermost loop at random addresses, memoised or not */
+   for (i = 0; i < 40; i++) {
+      uint32_t fn = (uint32_t)(rng() % 3);
+      uint64_t a = 0x10000 * (fn + 1) + 4 * (rng() % 1000);
+      uint32_t want = ref_innermost(r, fn, a);
+      bad += mp_loops_innermost(l, fn, a) != (want == UINT32_MAX ? MP_LOOP_NONE : r->loops[want].id);
+   }
+   return bad;
+}
+
+static void run_forest(int nested, uint64_t seed, int corrupt)
+{
+   ref_set *r = calloc(1, sizeof *r);
+   mp_loops *l = mp_loops_new();
+   uint32_t fn, e;
+   rng_state = seed;
+   for (fn = 0; fn < 3; fn++) {
+      uint32_t n = 1 + (uint32_t)(rng() % 40);
+      if (nested)
+         gen_nested(r, fn, n);
+      else
+         gen_overlapping(r, fn, n);
+   }
+   gen_edges(r);
+   for (e = 0; e < r->n_edges; e++) {
+      ref_loop *L = &r->loops[r->edges[e].loop];
+      uint32_t id = mp_loops_add_back_edge(l, L->fn, r->edges[e].branch, L->head, NULL, NULL);
+      if (ref_known(L))
+         ck_assert_uint_eq(id, L->id);       /* one loop per head */
+      L->id = id;
+      if (r->edges[e].branch > L->cur_tail)
+         L->cur_tail = r->edges[e].branch;
+      if (!corrupt)
+         ck_assert_int_eq(compare_forest(l, r, 0), 0);
+   }
+   ck_assert_uint_eq(mp_loops_count(l), r->n);
+   if (corrupt) {
+      ck_assert_int_gt(compare_forest(l, r, 1), 0);
+   } else if (nested) {
+      /* Once every edge is known, nested ranges need no tie-break: the
+         parent is the container with the highest head and the depth is
+         the number of containers. */
+      uint32_t i, j;
+      for (i = 0; i < r->n; i++) {
+         const mp_loop *d = mp_loops_get(l, r->loops[i].id);
+         uint32_t n_cont = 0, best = UINT32_MAX;
+         for (j = 0; j < r->n; j++) {
+            const ref_loop *P = &r->loops[j];
+            if (j != i && P->fn == r->loops[i].fn && P->head < r->loops[i].head
+                && r->loops[i].tail <= P->tail) {
+               n_cont++;
+               if (best == UINT32_MAX || P->head > r->loops[best].head)
+                  best = j;
+            }
+         }
+         ck_assert_uint_eq(d->depth, n_cont + 1);
+         ck_assert_uint_eq(d->parent, best == UINT32_MAX ? MP_LOOP_NONE : r->loops[best].id);
+      }
+   }
+   mp_loops_free(l);
+   free(r);
+}
+
+START_TEST(test_forest_nested_random)      { run_forest(1, 0x1234567ULL + 7919 * (uint64_t)_i, 0); }
+END_TEST
+START_TEST(test_forest_overlapping_random) { run_forest(0, 0xabcdefULL + 104729 * (uint64_t)_i, 0); }
+END_TEST
+START_TEST(test_forest_mismatch_is_detected) { run_forest(1, 42, 1); }
+END_TEST
+
+/* Found in the "wrong" order: inner loops first, then a parent that
+   adopts them, then a tail that grows past a sibling. */
+START_TEST(test_forest_by_hand)
+{
+   mp_loops *l = mp_loops_new();
+   uint32_t a = mp_loops_add_back_edge(l, 1, 0x150, 0x130, NULL, NULL);  /* [130,150] */
+   uint32_t b = mp_loops_add_back_edge(l, 1, 0x180, 0x170, NULL, NULL);  /* [170,180] */
+   uint32_t o, o2;
+   ck_assert_uint_eq(mp_loops_get(l, a)->parent, MP_LOOP_NONE);
+   o = mp_loops_add_back_edge(l, 1, 0x160, 0x110, NULL, NULL);           /* [110,160] */
+   ck_assert_uint_eq(mp_loops_get(l, a)->parent, o);
+   ck_assert_uint_eq(mp_loops_get(l, a)->depth, 2);
+   ck_assert_uint_eq(mp_loops_get(l, b)->parent, MP_LOOP_NONE);
+   o2 = mp_loops_add_back_edge(l, 1, 0x190, 0x110, NULL, NULL);          /* grows to [110,190] */
+   ck_assert_uint_eq(o2, o);
+   ck_assert_uint_eq(mp_loops_get(l, o)->tail, 0x190);
+   ck_assert_uint_eq(mp_loops_get(l, b)->parent, o);
+   ck_assert_uint_eq(mp_loops_get(l, o)->n_children, 2);
+   /* another function's ranges never nest with these */
+   ck_assert_uint_eq(mp_loops_get(l, mp_loops_add_back_edge(l, 2, 0x140, 0x138, NULL, NULL))->parent,
+                     MP_LOOP_NONE);
+   ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x100, 0x108, NULL, NULL), MP_LOOP_NONE);
+   ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x140), a);
+   ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x165), o);
+   ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x191), MP_LOOP_NONE);
+   mp_loops_free(l);
+}
+END_TEST
+
+START_TEST(test_source_lines)
+{
+   mp_loops *l = mp_loops_new();
+   uint32_t o = mp_loops_add_back_edge(l, 1, 0x190, 0x110, "src/mm.c:14", "src/mm.c:10");
+   uint32_t i = mp_loops_add_back_edge(l, 1, 0x150, 0x130, "src/mm.c:12", "src/mm.c:12");
+   const mp_loop *L = mp_loops_get(l, o);
+   ck_assert_str_eq(L->file, "src/mm.c");
+   ck_assert_uint_eq(L->first_line, 10);
+   ck_assert_uint_eq(L->last_line, 14);
+   mp_loops_add_line(l, 1, 0x140, "src/mm.c:13");     /* inside both */
+   mp_loops_add_line(l, 1, 0x140, "inl.h:99");        /* inlined: ignored */
+   mp_loops_add_line(l, 1, 0x180, "src/mm.c:16");     /* the outer only */
+   mp_loops_add_line(l, 1, 0x140, NULL);
+   mp_loops_add_line(l, 1, 0x140, "nonsense");
+   ck_assert_uint_eq(L->last_line, 16);
+   L = mp_loops_get(l, i);
+   ck_assert_uint_eq(L->first_line, 12);
+   ck_assert_uint_eq(L->last_line, 13);
+   L = mp_loops_get(l, mp_loops_add_back_edge(l, 1, 0x300, 0x2f0, NULL, NULL));
+   ck_assert_ptr_null(L->file);
+   ck_assert_uint_eq(L->first_line, 0);
+   mp_loops_free(l);
+}
+END_TEST
+
+/*------------------------------------------------------------*/
+/*--- Simulated execution                                  ---*/
+/*------------------------------------------------------------*/
+
+/* Every exit the engine reports. */
+typedef struct {
+   uint32_t n;
+   uint32_t loop[64];
+   uint64_t instance[64], iterations[64];
+} exit_log;
+
+static void log_exit(void *arg, uint32_t tid, uint32_t loop, uint64_t instance,
+                     uint64_t iterations)
+{
+   exit_log *x = arg;
+   (void)tid;
+   if (x->n < 64) {
+      x->loop[x->n] = loop;
+      x->instance[x->n] = instance;
+      x->iterations[x->n++] = iterations;
+   }
+}
+
+static mp_loops *g_l;
+static uint32_t g_tid = 1;
+static void at(uint32_t fn, uint64_t a) { mp_loops_at(g_l, g_tid, fn, a); }
+static void back(uint32_t loop) { mp_loops_back_edge_taken(g_l, g_tid, loop); }
+
+static void check_vector(uint32_t n, uint64_t v0, uint64_t v1)
+{
+   uint64_t v[4];
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, v, 4), n);
+   if (n > 0) ck_assert_uint_eq(v[0], v0);
+   if (n > 1) ck_assert_uint_eq(v[1], v1);
+}
+
+/* main (fn 1):
+     0x100            entry
+     O  [0x110,0x190] rotated loop, 4 passes: 0x110 0x120, inner I,
+                      0x160 call g, 0x170, 0x190 back branch
+     I  [0x130,0x150] rotated, o+2 passes: 0x130 0x140 0x150
+     0x1a0            after O
+     E  [0x200,0x240] 0x200, 0x210 (break to 0x250 in pass 3), 0x220, 0x240
+   g (fn 2):
+     0x1000           entry
+     G  [0x1010,0x1030] 5 passes: 0x1010 0x1018 0x1028 0x1030; in call 2
+                      the search succeeds in pass 1 and returns from 0x1020,
+                      inside the loop's range
+     0x1040           normal return */
+static void run_g(uint32_t G, int call, uint32_t depth_outside)
+{
+   uint32_t j;
+   at(2, 0x1000);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, NULL, 0), depth_outside);
+   for (j = 0; j < 5; j++) {
+      at(2, 0x1010);
+      at(2, 0x1018);
+      if (depth_outside == 1 && call == 1 && j == 2)
+         check_vector(2, 1, 2);               /* O's counter, G's counter */
+      if (call == 2 && j == 1) {
+         at(2, 0x1020);                       /* return from inside G */
+         return;
+      }
+      at(2, 0x1028);
+      at(2, 0x1030);
+      if (j < 4)
+         back(G);
+   }
+   at(2, 0x1040);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, NULL, 0), depth_outside);
+}
+
+START_TEST(test_trace_nest_call_and_exits)
+{
+   exit_log x = { 0 };
+   uint32_t O, I, E, G, o, i;
+   const mp_loop *L;
+   uint64_t inst;
+   g_l = mp_loops_new();
+   mp_loops_set_exit_hook(g_l, log_exit, &x);
+   /* the adapter reports back edges at instrumentation, inner ones first */
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+   G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL);
+   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL);
+
+   at(1, 0x100);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), MP_LOOP_NONE);
+   for (o = 0; o < 4; o++) {
+      at(1, 0x110);
+      at(1, 0x120);
+      for (i = 0; i < o + 2; i++) {
+         at(1, 0x130);
+         at(1, 0x140);
+         if (o == 3 && i == 4)
+            check_vector(2, 3, 4);
+         at(1, 0x150);
+         if (i < o + 1)
+            back(I);
+      }
+      at(1, 0x160);                           /* call g: I has ended */
+      ck_assert_uint_eq(mp_loops_current(g_l, g_tid, &inst), O);
+      ck_assert_uint_eq(inst, 1);
+      run_g(G, (int)o, 1);
+      at(1, 0x170);                           /* back in main, in O */
+      ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), O);
+      at(1, 0x190);
+      if (o < 3)
+         back(O);
+   }
+   at(1, 0x1a0);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), MP_LOOP_NONE);
+   for (i = 0; i < 4; i++) {
+      at(1, 0x200);
+      at(1, 0x210);
+      if (i == 3)
+         break;                               /* to 0x250 */
+      at(1, 0x220);
+      at(1, 0x240);
+      back(E);
+   }
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), E);
+   at(1, 0x250);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), MP_LOOP_NONE);
+   mp_loops_thread_exit(g_l, g_tid);
+
+   L = mp_loops_get(g_l, O);
+   ck_assert_uint_eq(L->entries, 1);
+   ck_assert_uint_eq(L->iterations, 3);
+   ck_assert_uint_eq(L->max_iterations, 3);
+   ck_assert_uint_eq(L->exits, 1);
+   L = mp_loops_get(g_l, I);
+   ck_assert_uint_eq(L->entries, 4);
+   ck_assert_uint_eq(L->iterations, 1 + 2 + 3 + 4);
+   ck_assert_uint_eq(L->max_iterations, 4);
+   ck_assert_uint_eq(L->exits, 4);
+   ck_assert_uint_eq(L->parent, O);
+   ck_assert_uint_eq(L->depth, 2);
+   L = mp_loops_get(g_l, G);
+   ck_assert_uint_eq(L->entries, 4);
+   ck_assert_uint_eq(L->iterations, 4 + 4 + 1 + 4);
+   ck_assert_uint_eq(L->max_iterations, 4);
+   ck_assert_uint_eq(L->exits, 4);
+   ck_assert_uint_eq(L->depth, 1);
+   L = mp_loops_get(g_l, E);
+   ck_assert_uint_eq(L->entries, 1);
+   ck_assert_uint_eq(L->iterations, 3);
+   ck_assert_uint_eq(L->exits, 1);
+
+   /* exits in order: per pass of O, I then G; then O; then E */
+   ck_assert_uint_eq(x.n, 10);
+   for (o = 0; o < 4; o++) {
+      ck_assert_uint_eq(x.loop[2 * o], I);
+      ck_assert_uint_eq(x.instance[2 * o], o + 1);
+      ck_assert_uint_eq(x.iterations[2 * o], o + 1);
+      ck_assert_uint_eq(x.loop[2 * o + 1], G);
+      ck_assert_uint_eq(x.iterations[2 * o + 1], o == 2 ? 1 : 4);
+   }
+   ck_assert_uint_eq(x.loop[8], O);
+   ck_assert_uint_eq(x.loop[9], E);
+   mp_loops_free(g_l);
+}
+END_TEST
+
+/* The same g called from outside any loop: its early return leaves G
+   active (the documented limit) until g runs again outside G; with
+   mp_loops_return (R4) the exit is exact. */
+START_TEST(test_trace_early_return_without_caller_loop)
+{
+   int with_return;
+   for (with_return = 0; with_return < 2; with_return++) {
+      uint32_t G;
+      const mp_loop *L;
+      g_l = mp_loops_new();
+      G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL);
+      mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+      at(1, 0x100);
+      run_g(G, 2, 0);
+      if (with_return)
+         mp_loops_return(g_l, g_tid, 2);
+      at(1, 0x1a0);                           /* main, outside its loops */
+      L = mp_loops_get(g_l, G);
+      ck_assert_uint_eq(L->exits, with_return ? 1 : 0);
+      ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), with_return ? MP_LOOP_NONE : G);
+      run_g(G, 0, 0);                         /* g again: the stale frame goes */
+      ck_assert_uint_eq(L->entries, 2);
+      ck_assert_uint_eq(L->exits, 2);
+      ck_assert_uint_eq(L->iterations, 1 + 4);
+      mp_loops_free(g_l);
+   }
+}
+END_TEST
+
+/* gcc -O0: "jmp cond; body: ...; cond: cmp; jl body".  The loop is
+   entered at its condition, inside the range but not at the head; each
+   pass of the body follows a back edge, so n passes are n iterations
+   and the body's first pass sees counter 1. */
+START_TEST(test_trace_jump_to_condition_layout)
+{
+   uint32_t L, n;
+   uint64_t v[1];
+   g_l = mp_loops_new();
+   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL);
+   at(1, 0x2f0);                               /* init; jmp 0x330 */
+   at(1, 0x330);                               /* cond */
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->entries, 1);
+   for (n = 0; n < 7; n++) {
+      back(L);
+      at(1, 0x300);                            /* body */
+      ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, v, 1), 1);
+      ck_assert_uint_eq(v[0], n + 1);
+      at(1, 0x330);
+   }
+   at(1, 0x350);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->iterations, 7);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->max_iterations, 7);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->exits, 1);
+   mp_loops_free(g_l);
+}
+END_TEST
+
+/* Superblock granularity: a superblock that starts before the head and
+   runs into the loop; the back edge alone places the thread in it.  A
+   loop found while the thread is already inside it counts an entry at
+   the first address seen afterwards. */
+START_TEST(test_trace_coarse_and_late_discovery)
+{
+   uint32_t L, M;
+   g_l = mp_loops_new();
+   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL);
+   at(1, 0x2f8);                               /* superblock 0x2f8..0x340 */
+   back(L);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), L);
+   at(1, 0x300);
+   back(L);
+   at(1, 0x300);
+   at(1, 0x2f8 + 0x60);                        /* fell out */
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->entries, 1);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->iterations, 2);
+   /* now a loop around the code of 0x400..0x480, found mid-way */
+   at(1, 0x400);
+   at(1, 0x440);
+   M = mp_loops_add_back_edge(g_l, 1, 0x480, 0x400, NULL, NULL);
+   at(1, 0x460);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), M);
+   back(M);
+   at(1, 0x400);
+   ck_assert_uint_eq(mp_loops_get(g_l, M)->entries, 1);
+   ck_assert_uint_eq(mp_loops_get(g_l, M)->iterations, 1);
+   mp_loops_free(g_l);
+}
+END_TEST
+
+/* Two threads in the same loops: separate stacks and counters, distinct
+   instance ids.  Thread ids grow the table. */
+START_TEST(test_threads)
+{
+   uint32_t O, I;
+   uint64_t a, b, v[2];
+   g_l = mp_loops_new();
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+   mp_loops_at(g_l, 1, 1, 0x130);              /* enters O and I at once */
+   mp_loops_at(g_l, 300, 1, 0x110);
+   mp_loops_back_edge_taken(g_l, 1, I);
+   mp_loops_back_edge_taken(g_l, 1, I);
+   mp_loops_back_edge_taken(g_l, 300, O);
+   mp_loops_at(g_l, 300, 1, 0x140);
+   ck_assert_uint_eq(mp_loops_current(g_l, 1, &a), I);
+   ck_assert_uint_eq(mp_loops_current(g_l, 300, &b), I);
+   ck_assert_uint_ne(a, b);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, 1, v, 2), 2);
+   ck_assert(v[0] == 0 && v[1] == 2);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, 300, v, 2), 2);
+   ck_assert(v[0] == 1 && v[1] == 0);
+   ck_assert_uint_eq(mp_loops_current(g_l, 7, NULL), MP_LOOP_NONE);
+   mp_loops_flush(g_l);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->exits, 2);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->exits, 2);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->max_iterations, 2);
+   ck_assert_uint_eq(mp_loops_current(g_l, 1, NULL), MP_LOOP_NONE);
+   mp_loops_free(g_l);
+}
+END_TEST
+
+/* The documented limit of R1: f calling itself from inside its loop
+   ends the caller's instance; the return starts a new one.  Iterations
+   are all counted. */
+START_TEST(test_recursion_limit)
+{
+   uint32_t L;
+   g_l = mp_loops_new();
+   L = mp_loops_add_back_edge(g_l, 1, 0x140, 0x110, NULL, NULL);
+   at(1, 0x100);
+   at(1, 0x110);
+   back(L);
+   at(1, 0x120);                               /* call f */
+   at(1, 0x100);                               /* f's entry: leaves L (R1) */
+   at(1, 0x150);                               /* the inner f returns */
+   at(1, 0x128);                               /* back in the caller's L */
+   back(L);
+   at(1, 0x150);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->entries, 2);
+   ck_assert_uint_eq(mp_loops_get(g_l, L)->iterations, 2);
+   mp_loops_free(g_l);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("loops");
+   TCase *tc = tcase_create("core");
+   tcase_set_timeout(tc, 60);
+   tcase_add_loop_test(tc, test_forest_nested_random, 0, 30);
+   tcase_add_loop_test(tc, test_forest_overlapping_random, 0, 30);
+   tcase_add_test(tc, test_forest_mismatch_is_detected);
+   tcase_add_test(tc, test_forest_by_hand);
+   tcase_add_test(tc, test_source_lines);
+   tcase_add_test(tc, test_trace_nest_call_and_exits);
+   tcase_add_test(tc, test_trace_early_return_without_caller_loop);
+   tcase_add_test(tc, test_trace_jump_to_condition_layout);
+   tcase_add_test(tc, test_trace_coarse_and_late_discovery);
+   tcase_add_test(tc, test_threads);
+   tcase_add_test(tc, test_recursion_limit);
+   suite_add_tcase(s, tc);
+   return mp_test_run(s);
+}
