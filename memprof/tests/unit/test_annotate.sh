@@ -86,5 +86,112 @@ run_case reuse_merge     --show=2 reuse.json reuse_b.json
 run_case reuse_sampled   --show=2 reuse_sampled.json
 run_case reuse_bad       reuse_bad.json
 
+# Bad input: one line on stderr naming the file and the problem, exit 1.
+run_case empty_file      empty.json
+run_case truncated       truncated.json
+run_case binary          binary.json
+run_case not_memprof     not_memprof.json
+run_case future_version  future_version.json
+run_case directory       .
+run_case sharing_bad     sharing_bad.json
+run_case bad_width       --width=10 normal.json
+run_case bad_auto        --auto=maybe normal.json
+run_case bad_include     --auto=yes --include=no-such-dir normal.json
+run_case bad_show        --show=-1 normal.json
+run_case unknown_option  --frobnicate normal.json
+run_case no_file
+
+# Sharing, NUMA, communication, advice (variables[].sharing, .numa,
+# per_line transfers, top-level communication, communication_matrix,
+# advice), merged too.
+run_case sharing         sharing.json
+run_case sharing_merge   --show=3 sharing.json sharing_b.json
+run_case sharing_none    --sort=sharing sharing_none.json
+run_case matrix_big      matrix_big.json
+
+# Sort keys of the analyses and by level name.
+run_case sort_sharing    --sort=sharing --show=0 sharing.json
+run_case sort_remote     --sort=remote --show=0 sharing.json
+run_case sort_reuse      --sort=reuse --show=0 --threshold=0 mm_naive.json
+run_case sort_level      --sort=L2 --show=0 cache.json
+run_case sort_level_none --sort=L4 cache.json
+run_case sort_remote_none  --sort=remote cache.json
+run_case sort_sharing_none --sort=sharing cache.json
+run_case sort_reuse_none --sort=reuse normal.json
+
+# --diff BEFORE AFTER.
+run_case diff_mm         --diff mm_naive.json mm_blocked.json --show=5
+run_case diff_sharing    --diff sharing.json sharing_fixed.json --show=1
+run_case diff_sort       --diff sharing.json sharing_fixed.json --sort=sharing --show=0
+run_case diff_name       --diff mm_naive.json mm_blocked.json --sort=name --threshold=1 --show=0
+run_case diff_nocache    --diff merge_a.json merge_b.json --show=1
+run_case diff_mixed      --diff normal.json cache.json
+run_case diff_levels     --diff cache.json cache_fallback.json
+run_case diff_bad_file   --diff normal.json truncated.json
+run_case diff_no_file    --diff no-such-file.json normal.json
+run_case diff_one_file   --diff normal.json
+run_case diff_extra_file --diff normal.json normal.json cache.json
+run_case diff_auto       --auto=yes --diff normal.json normal.json
+
+# --auto=yes: source annotated line by line.
+run_case auto_mm         --auto=yes --show=0 mm_naive.json
+run_case auto_not_found  --auto=yes --show=0 mm_blocked.json
+run_case auto_include    --auto=yes --include=src --show=0 --threshold=0 sharing.json
+run_case auto_merge      --auto=yes --include=src --show=0 sharing.json sharing_b.json
+run_case auto_edge       --auto=yes --show=0 --threshold=0 auto_edge.json
+run_case auto_width      --auto=yes --show=0 --threshold=0 --width=60 auto_edge.json
+
+# check_width NAME WIDTH ARGS...: no line of the annotated source (from
+# the first "Auto-annotated source" on) is wider than WIDTH columns.
+check_width() {
+    local name=$1 limit=$2
+    shift 2
+    local wide
+    wide=$(cd "$fixtures" && "${annotate[@]}" "$@" 2>&1 | python3 -c '
+import sys, unicodedata
+def width(s):
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+lines = sys.stdin.read().split("\n")
+start = next((i for i, l in enumerate(lines) if "Auto-annotated" in l), None)
+if start is None:
+    print("no annotated source")
+for l in lines[start or 0:]:
+    if width(l) > int(sys.argv[1]):
+        print(l)
+' "$limit")
+    if [ -z "$wide" ]; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        echo "$wide" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
+
+check_width width_default 100 --auto=yes --show=0 --threshold=0 auto_edge.json
+check_width width_60      60  --auto=yes --show=0 --threshold=0 --width=60 auto_edge.json
+check_width width_include 100 --auto=yes --include=src --show=0 sharing.json
+check_width width_mm      100 --auto=yes --show=0 mm_blocked.json
+
+# The --help text names every option and sort key.
+help=$(COLUMNS=80 "${annotate[@]}" --help 2>&1)
+missing=""
+for word in --sort --threshold --show --diff --auto --include --width \
+        --version accesses cycles ll-misses reuse sharing remote; do
+    case $help in
+        *"$word"*) ;;
+        *) missing="$missing $word" ;;
+    esac
+done
+if [ -z "$missing" ]; then
+    echo "PASS help"
+    passed=$((passed + 1))
+else
+    echo "FAIL help: not in --help:$missing"
+    failed=$((failed + 1))
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
