@@ -12,9 +12,11 @@
    Runs once at exit: cost O(variables * per-line records).
 */
 #include "mp_advice.h"
+#include "mp_report_loops.h"
 
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
-   "false-sharing", "numa-first-touch", "conflict-sets", "long-stride", "blocking"
+   "false-sharing", "numa-first-touch", "conflict-sets", "long-stride", "blocking",
+   "structure-splitting", "too-many-streams"
 };
 
 const char *mp_advice_kind_name(mp_advice_kind k)
@@ -195,6 +197,38 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
    fill_where(ad->vs, a, by_accesses);
 }
 
+/* False if the access formulas of v's instructions (their step per
+   iteration of their innermost loop) cover most of its accesses and
+   most of those steps stay within a cache line; true otherwise,
+   including when there is no formula to tell. */
+static int instructions_walk_long(const advisor *ad, const mp_var *v)
+{
+   const mp_report_config *cfg = ad->cfg;
+   uint64_t covered = 0, long_steps = 0;
+   uint32_t n, i;
+   if (cfg->formula == NULL || cfg->instr_info == NULL)
+      return 1;
+   n = mp_formula_count(cfg->formula);
+   for (i = 0; i < n; i++) {
+      const mp_formula_instr *fi = mp_formula_at(cfg->formula, i);
+      uint32_t loc, var, fn;
+      uint64_t iaddr, step;
+      int64_t c;
+      if (fi->depth == 0 || !mp_formula_fits(fi, NULL)
+          || !cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn) || var != v->id
+          || !(fi->known >> (fi->depth - 1) & 1))
+         continue;
+      c = fi->coef[fi->depth - 1];
+      step = c < 0 ? (uint64_t)-c : (uint64_t)c;
+      covered += fi->accesses;
+      if (step >= cfg->line_size)
+         long_steps += fi->accesses;
+   }
+   if (2 * covered < mp_counts_accesses(&v->c))
+      return 1;
+   return 2 * long_steps >= covered;
+}
+
 /* Long dominant stride with poor line reuse (MACPO 5.1, PAMDA): most
    strides jump a line or more and each filled line serves few hits. */
 static void rule_long_stride(advisor *ad, const mp_var *v, double score)
@@ -213,6 +247,12 @@ static void rule_long_stride(advisor *ad, const mp_var *v, double score)
    mag = dom < 0 ? (uint64_t)-dom : (uint64_t)dom;
    /* The dominant stride must be most of the walk and leave the line. */
    if (mag < ad->cfg->line_size || 2 * count < d->first_strides)
+      return;
+   /* The variable's stride mixes its instructions: twenty loads each
+      walking its own row contiguously jump between rows at every
+      access.  Where the access formulas show the instructions' own
+      steps, the long stride must be theirs. */
+   if (!instructions_walk_long(ad, v))
       return;
    if (cc && ad->cfg->cache) {
       /* A line that serves 2 hits or more after its fill is reused well
@@ -387,6 +427,78 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    }
 }
 
+/* Structure splitting (StructSlim): the fields of the variable's
+   elements fall into groups used by different loops; each loop drags
+   the other groups' bytes through the cache.  Half the variable's
+   cycles must be in fields the inference placed. */
+static void rule_split(advisor *ad, const mp_var *v, double score)
+{
+   char split[512];
+   uint32_t groups;
+   double covered;
+   mp_advice *a;
+   if (ad->cfg->structs == NULL || mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
+       || !mp_report_struct_split(v, ad->cfg, split, sizeof split, &groups, &covered)
+       || groups < 2 || covered < 0.5)
+      return;
+   a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
+   mp_snprintf(a->text, sizeof a->text,
+               "structure splitting: the loops use different fields of %s's elements",
+               v->name);
+   mp_snprintf(a->evidence, sizeof a->evidence,
+               "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
+               "of its memory cycles", split, 100.0 * covered);
+   mp_snprintf(a->fix, sizeof a->fix,
+               "split the structure into one array per group, %s, so that each loop "
+               "brings only the fields it uses into the cache", split);
+   fill_where(ad->vs, a, by_l1_misses);
+}
+
+/* More concurrent strided streams in one loop than the hardware
+   prefetcher tracks (MACPO 5.2: --prefetch-streams, 16 by default). */
+static void rule_streams(advisor *ad, uint64_t total_accesses)
+{
+   const mp_report_config *cfg = ad->cfg;
+   uint32_t n, i;
+   if (cfg->loops == NULL || cfg->streams == NULL || total_accesses == 0)
+      return;
+   n = mp_loops_count(cfg->loops);
+   for (i = 0; i < n; i++) {
+      const mp_loop *l = mp_loops_get(cfg->loops, i);
+      const mp_streams_loop *st = mp_streams_get(cfg->streams, i);
+      double share;
+      mp_advice *a;
+      if (st == NULL || !mp_streams_flagged(cfg->streams, i))
+         continue;
+      share = (double)st->accesses / (double)total_accesses;
+      if (share < MP_ADVICE_MIN_SHARE)
+         continue;
+      if (ad->n == ad->cap) {
+         ad->cap = ad->cap ? 2 * ad->cap : 16;
+         ad->out = mp_realloc("mp.advice", ad->out, ad->cap * sizeof *ad->out);
+      }
+      a = &ad->out[ad->n++];
+      mp_memset(a, 0, sizeof *a);
+      a->kind = MP_ADVICE_TOO_MANY_STREAMS;
+      a->var = MP_ADVICE_NO_VAR;
+      a->loop = i;
+      a->score = share;
+      mp_snprintf(a->text, sizeof a->text,
+                  "too many streams: the loop at %s:%u-%u walks more arrays at once than "
+                  "the prefetcher follows", l->file ? l->file : "?", l->first_line,
+                  l->last_line);
+      mp_snprintf(a->evidence, sizeof a->evidence,
+                  "up to %u concurrent strided streams in one execution (mean %.1f), "
+                  "above --prefetch-streams=%u", st->max_streams,
+                  st->instances ? (double)st->streams_sum / (double)st->instances : 0.0,
+                  mp_streams_config(cfg->streams)->threshold);
+      mp_snprintf(a->fix, sizeof a->fix,
+                  "split the loop (loop fission) so that each loop walks at most %u "
+                  "arrays, or merge arrays walked together into one array of structures",
+                  mp_streams_config(cfg->streams)->threshold);
+   }
+}
+
 /*------------------------------------------------------------*/
 /*--- Ranking                                              ---*/
 /*------------------------------------------------------------*/
@@ -440,13 +552,21 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
       rule_conflicts(&ad, v, score);
       rule_long_stride(&ad, v, score);
       rule_blocking(&ad, v, score);
+      rule_split(&ad, v, score);
+   }
+   {
+      uint64_t accesses = 0;
+      for (i = 0; i < n; i++)
+         accesses += mp_counts_accesses(&mp_vars_get(vs, i)->c);
+      rule_streams(&ad, accesses);
    }
    sort_advice(ad.out, ad.n);
    *n_out = ad.n;
    return ad.out;
 }
 
-void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n)
+void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
+                     const mp_loops *loops)
 {
    uint32_t i, w;
    mp_json_key(j, "advice");
@@ -454,12 +574,21 @@ void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t
    for (i = 0; i < n; i++) {
       mp_json_begin_object(j);
       mp_json_kv_string(j, "kind", mp_advice_kind_name(a[i].kind));
-      mp_json_kv_string(j, "variable", mp_vars_get(vs, a[i].var)->name);
+      mp_json_kv_string(j, "variable", a[i].var == MP_ADVICE_NO_VAR ? NULL
+                        : mp_vars_get(vs, a[i].var)->name);
       mp_json_key(j, "where");
       mp_json_begin_array(j);
       for (w = 0; w < a[i].n_where; w++)
          mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
+      if (a[i].var == MP_ADVICE_NO_VAR && loops) {
+         const mp_loop *l = mp_loops_get(loops, a[i].loop);
+         char where[300];
+         mp_snprintf(where, sizeof where, "%s:%u", l->file ? l->file : "?", l->first_line);
+         mp_json_string(j, where);
+      }
       mp_json_end_array(j);
+      if (a[i].var == MP_ADVICE_NO_VAR)
+         mp_json_kv_u64(j, "loop", a[i].loop);
       mp_json_kv_string(j, "text", a[i].text);
       mp_json_kv_string(j, "evidence", a[i].evidence);
       mp_json_kv_string(j, "fix", a[i].fix);

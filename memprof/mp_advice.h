@@ -29,12 +29,17 @@ typedef enum {
    MP_ADVICE_CONFLICT_SETS,     /* before the stride: the more specific */
    MP_ADVICE_LONG_STRIDE,
    MP_ADVICE_BLOCKING,
+   MP_ADVICE_STRUCTURE_SPLITTING,
+   MP_ADVICE_TOO_MANY_STREAMS,  /* about a loop: var is MP_ADVICE_NO_VAR */
    MP_ADVICE_N_KINDS
 } mp_advice_kind;
 
+#define MP_ADVICE_NO_VAR UINT32_MAX
+
 typedef struct {
    mp_advice_kind kind;
-   uint32_t var;
+   uint32_t var;                      /* or MP_ADVICE_NO_VAR */
+   uint32_t loop;                     /* too-many-streams: the loop */
    uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
    uint32_t n_where;
    double   score;                    /* the variable's share of the run */
@@ -53,6 +58,7 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
                      const mp_share_summary *share, uint32_t *n_out);
 
 /* Writes "advice": [...] (docs/json-format.md). */
-void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n);
+void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
+                     const mp_loops *loops);
 
 #endif /* MP_ADVICE_H */

@@ -35,6 +35,9 @@ UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
 Bool         mp_clo_reuse = True;
 Bool         mp_clo_sharing = True;
+Bool         mp_clo_loops = True;
+UInt         mp_clo_prefetch_streams = 16;
+const HChar *mp_clo_affinity_dot = NULL;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = 0;
 double       mp_clo_sample_rate = 0.01;
@@ -196,6 +199,14 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_BOOL_CLO(arg, "--reuse", mp_clo_reuse) {}
    else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) {}
+   else if VG_BOOL_CLO(arg, "--loops", mp_clo_loops) {}
+   else if VG_BINT_CLO(arg, "--prefetch-streams", tmp_long, 1, 1000000) {
+      mp_clo_prefetch_streams = (UInt)tmp_long;
+   }
+   else if VG_STR_CLO(arg, "--affinity-dot", mp_clo_affinity_dot) {
+      if (mp_clo_affinity_dot[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "the file name must not be empty\n");
+   }
    else if VG_BINT_CLO(arg, "--page-size", tmp_long, 512, (Long)1 << 30) {
       if (tmp_long & (tmp_long - 1))
          VG_(fmsg_bad_option)(arg, "the page size must be a power of two\n");
@@ -257,6 +268,14 @@ void mp_clo_print_usage(void)
 "    --sharing=yes|no           false/true sharing and communication between\n"
 "                               threads, from the program's second thread on\n"
 "                               [yes]\n"
+"    --loops=yes|no             loops from the back edges of the code, streams\n"
+"                               per loop, structure splitting advice, access\n"
+"                               formulas [yes]\n"
+"    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
+"                               streams than this (hardware prefetchers track\n"
+"                               about 16) [16]\n"
+"    --affinity-dot=<file>      write the field affinity graphs of the\n"
+"                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"
 "                               (--cores / --cores-per-socket) a page lives on\n"
 "                               the socket of the thread that first touches it\n"

@@ -221,22 +221,6 @@ static Bool free_block(void *p)
    return True;
 }
 
-/* The live block holding a, for the report (a walk of every block: the
-   report asks a few times, the hot path never). */
-Bool mp_heap_block_of(Addr a, Addr *start)
-{
-   heap_block *b;
-   VG_(HT_ResetIter)(blocks);
-   while ((b = VG_(HT_Next)(blocks)) != NULL) {
-      Addr p = (Addr)b->node.key;
-      if (a >= p && a < p + (b->size ? b->size : 1)) {
-         *start = p;
-         return True;
-      }
-   }
-   return False;
-}
-
 static void *mp_malloc_w(ThreadId tid, SizeT n)
 {
    return new_block(tid, n, VG_(clo_alignment), False);

@@ -43,6 +43,7 @@
 
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
+#include "mp_loopnest.h"
 #include "mp_tool.h"
 
 /*------------------------------------------------------------*/
@@ -84,6 +85,11 @@ Bool mp_is_collecting(void) { return client_on; }
 static inline Bool collecting(ThreadId tid)
 {
    return client_on && (toggles == NULL || toggles[tid].depth > 0);
+}
+
+UInt mp_thread_serial(ThreadId tid)
+{
+   return thread_serial[tid];
 }
 
 void mp_thread_created(ThreadId child)
@@ -143,6 +149,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    mp_event e;
    mp_line_counts *lc;
    UInt served = 0;   /* level that served the access; n_levels: memory */
+   UInt cycles = 0;   /* its estimated memory cycles */
 
    if (!collecting(tid))
       return;
@@ -197,6 +204,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
       served = o.served_by;
+      cycles = mp_g_hier.latency[served];
       if (o.missed[0]) {
          UInt k;
          for (k = 0; k < mp_g_hier.n_levels && o.missed[k]; k++)
@@ -213,7 +221,11 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
                           mp_g_hier.cache && served == mp_g_hier.n_levels,
                           mp_g_numa_extra_cycles,
                           first, socket);
+      if (home != socket && mp_g_hier.cache && served == mp_g_hier.n_levels)
+         cycles += mp_g_numa_extra_cycles;
    }
+   if (mp_g_loops)
+      mp_loopnest_access(e.tid, ii, &e, cycles);
 }
 
 /*------------------------------------------------------------*/
@@ -269,6 +281,8 @@ static mp_instr *instr_for(Addr iaddr)
       fn = NULL;
    n->ii.loc = mp_vars_location(mp_g_vars, describe_where(iaddr, where, sizeof where), fn);
    n->ii.cache_gen = (UInt)-1;
+   if (mp_g_loops)
+      mp_loopnest_register_instr(&n->ii);
    VG_(HT_add_node)(instrs, n);
    return &n->ii;
 }
@@ -336,6 +350,27 @@ static void add_call0(IRSB *sb, const HChar *name, void *fn)
    IRDirty *d = unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn),
                                   mkIRExprVec_0());
    addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static void add_call(IRSB *sb, const HChar *name, void *fn, Int regparms,
+                     IRExpr **args, IRExpr *guard)
+{
+   IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+   if (guard)
+      d->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* The loop whose back edge a jump from ii (at ia) to target is, or
+   MP_LOOP_NONE: a backward jump within one function.  A jump to itself
+   is a rep-prefixed string instruction, not a loop of the program. */
+static UInt back_edge_loop(const mp_instr *ii, Addr ia, Addr target)
+{
+   if (!mp_g_loops || ii == NULL || target >= ia)
+      return MP_LOOP_NONE;
+   if (instr_for(target)->fn != ii->fn)
+      return MP_LOOP_NONE;
+   return mp_loopnest_back_edge(ia, target, ii->fn);
 }
 
 static Int size_of_loadg(IRLoadGOp cvt)
@@ -427,6 +462,31 @@ static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
    }
 }
 
+/* Registers the superblock's back edges before it is instrumented, so
+   that the loop heads inside it are known (mp_loop_at calls there). */
+static void find_back_edges(IRSB *sbIn, Int i)
+{
+   mp_instr *ii = NULL;
+   Addr ia = 0;
+   if (in_vgpreload(sbIn->stmts[i]->Ist.IMark.addr + sbIn->stmts[i]->Ist.IMark.delta))
+      return;
+   for (; i < sbIn->stmts_used; i++) {
+      IRStmt *st = sbIn->stmts[i];
+      if (!st)
+         continue;
+      if (st->tag == Ist_IMark) {
+         ia = st->Ist.IMark.addr + st->Ist.IMark.delta;
+         ii = instr_for(ia);
+      } else if (st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
+                 && st->Ist.Exit.dst->tag == Ico_U64) {
+         back_edge_loop(ii, ia, st->Ist.Exit.dst->Ico.U64);
+      }
+   }
+   if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
+       && sbIn->next->Iex.Const.con->tag == Ico_U64)
+      back_edge_loop(ii, ia, sbIn->next->Iex.Const.con->Ico.U64);
+}
+
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                     const VexGuestLayout *layout, const VexGuestExtents *vge,
                     const VexArchInfo *archinfo_host,
@@ -434,6 +494,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 {
    IRSB *sbOut;
    Int i;
+   Addr cur_ia = 0;
    mp_instr *ii = NULL;
    Bool first_imark = True, skip = False;
 
@@ -449,6 +510,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    }
    if (toggles)
       add_call0(sbOut, "mp_toggle_check", mp_toggle_check);
+   if (mp_g_loops)
+      find_back_edges(sbIn, i);
 
    for (; i < sbIn->stmts_used; i++) {
       IRStmt *st = sbIn->stmts[i];
@@ -460,8 +523,18 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          if (first_imark)
             skip = in_vgpreload(ia);
          ii = skip ? NULL : instr_for(ia);
+         cur_ia = ia;
          sp_tmp = IRTemp_INVALID;
          addStmtToIRSB(sbOut, st);
+         if (!skip && mp_g_loops) {
+            mp_loopnest_note_line(ii->fn, ia);
+            /* Where the thread is, at the superblock's start and at
+               each loop head inside it (a loop entered by falling into
+               its head). */
+            if (first_imark || mp_loopnest_is_head(ii->fn, ia))
+               add_call(sbOut, "mp_loop_at", mp_loop_at, 2,
+                        mkIRExprVec_2(mkIRExpr_HWord(ii->fn), mkIRExpr_HWord(ia)), NULL);
+         }
          if (!skip)
             add_instruction_count(sbOut);
          if (toggles) {
@@ -476,7 +549,26 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       tl_assert(!first_imark);
       if (!skip)
          instrument_stmt(sbOut, sbIn->tyenv, st, ii);
+      if (!skip && st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
+          && st->Ist.Exit.dst->tag == Ico_U64) {
+         UInt loop = back_edge_loop(ii, cur_ia, st->Ist.Exit.dst->Ico.U64);
+         if (loop != MP_LOOP_NONE)
+            add_call(sbOut, "mp_loop_back_edge", mp_loop_back_edge, 1,
+                     mkIRExprVec_1(mkIRExpr_HWord(loop)), st->Ist.Exit.guard);
+      }
       addStmtToIRSB(sbOut, st);
+   }
+   if (!skip && mp_g_loops && ii != NULL) {
+      if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
+          && sbIn->next->Iex.Const.con->tag == Ico_U64) {
+         UInt loop = back_edge_loop(ii, cur_ia, sbIn->next->Iex.Const.con->Ico.U64);
+         if (loop != MP_LOOP_NONE)
+            add_call(sbOut, "mp_loop_back_edge", mp_loop_back_edge, 1,
+                     mkIRExprVec_1(mkIRExpr_HWord(loop)), NULL);
+      } else if (sbIn->jumpkind == Ijk_Ret) {
+         add_call(sbOut, "mp_loop_return", mp_loop_return, 1,
+                  mkIRExprVec_1(mkIRExpr_HWord(ii->fn)), NULL);
+      }
    }
    return sbOut;
 }

@@ -36,6 +36,7 @@
 #include "memprof.h"
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
+#include "mp_loopnest.h"
 #include "mp_report.h"
 #include "mp_report_threads.h"
 #include "mp_advice.h"
@@ -118,6 +119,12 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
       mp_thread_created(child);
 }
 
+/* A finished thread's open loop instances end with it. */
+static void mp_pre_thread_ll_exit(ThreadId tid)
+{
+   mp_loopnest_thread_exit(mp_thread_serial(tid));
+}
+
 static void mp_die_mem_munmap(Addr a, SizeT len)
 {
    mp_registry_note_munmap(a, len);
@@ -158,6 +165,7 @@ static void mp_atfork_child(ThreadId tid)
       mp_sharing_reset(mp_g_sharing);
    if (mp_g_numa)
       mp_numa_reset(mp_g_numa);
+   mp_loopnest_reset();
 }
 
 /*------------------------------------------------------------*/
@@ -318,7 +326,7 @@ static void print_cache_totals(void)
 static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 {
    uint32_t i, k, n_top = 0;
-   HChar b1[32], b2[32], b3[32];
+   HChar b1[32], b2[32], b3[48], b4[32];
    if (mp_g_sharing) {
       mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
       const mp_var *top[SUMMARY_SHARED_VARS];
@@ -377,7 +385,7 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
                    worst ? "; most remote: " : "", worst ? worst->name : "",
                    worst ? " " : "",
                    worst ? (VG_(snprintf)(b3, sizeof b3, "(%s)",
-                                          commas(worst_remote, b1, sizeof b1)), b3) : "");
+                                          commas(worst_remote, b4, sizeof b4)), b3) : "");
    }
 }
 
@@ -395,9 +403,16 @@ static void print_advice(const mp_report_config *cfg)
    for (i = 0; i < n && i < SUMMARY_ADVICE; i++) {
       const HChar *where = a[i].n_where
          ? mp_vars_location_where(mp_g_vars, a[i].where[0]) : NULL;
-      VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
-                mp_vars_get(mp_g_vars, a[i].var)->name,
-                where ? " (" : "", where ? where : "", where ? ")" : "");
+      if (a[i].var == MP_ADVICE_NO_VAR && mp_g_loops) {
+         const mp_loop *l = mp_loops_get(mp_g_loops, a[i].loop);
+         VG_(umsg)("  %u. %s: loop at %s:%u-%u\n", i + 1, mp_advice_kind_name(a[i].kind),
+                   l->file ? l->file : "?", l->first_line, l->last_line);
+      } else if (a[i].var == MP_ADVICE_NO_VAR)
+         VG_(umsg)("  %u. %s\n", i + 1, a[i].text);
+      else
+         VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
+                   mp_vars_get(mp_g_vars, a[i].var)->name,
+                   where ? " (" : "", where ? where : "", where ? ")" : "");
       VG_(umsg)("     %s\n", a[i].evidence);
       VG_(umsg)("     fix: %s\n", a[i].fix);
    }
@@ -528,6 +543,14 @@ static void write_output(Bool summary)
    cfg.page_size = mp_g_numa ? mp_clo_page_size : 0;
    cfg.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;
    cfg.block_of = block_of;
+   if (mp_g_loops) {
+      cfg.loops = mp_g_loops;
+      cfg.streams = mp_g_streams;
+      cfg.formula = mp_g_formula;
+      cfg.structs = mp_g_structs;
+      cfg.instr_info = mp_loopnest_instr_info;
+      cfg.field_name = mp_loopnest_field_name;
+   }
    j = mp_report_json(mp_g_vars, &cfg);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
@@ -568,6 +591,7 @@ static void print_stats(void)
 
 static void mp_fini(Int exitcode)
 {
+   mp_loopnest_finish();
    /* Lines still resident count for the reuse factor too. */
    if (mp_g_hier.cache)
       mp_cache_finish(mp_g_hier.cache);
@@ -617,6 +641,15 @@ static void mp_post_clo_init(void)
       mp_g_numa = mp_numa_new(mp_clo_page_size);
       mp_g_numa_extra_cycles = mp_clo_latency[4] > mem ? mp_clo_latency[4] - mem : 0;
    }
+   mp_loopnest_init();
+   if (mp_g_loops) {
+      /* Every taken back edge must be an exit of the IR we see: no
+         superblock runs on past a branch into its target (chasing), and
+         iropt does not unroll a loop into one superblock (it would turn
+         the back edges of the unrolled copies into fall-throughs). */
+      VG_(clo_vex_control).guest_chase = False;
+      VG_(clo_vex_control).iropt_unroll_thresh = 0;
+   }
    mp_registry_init();
    mp_instrument_init();
 }
@@ -639,6 +672,7 @@ static void mp_pre_clo_init(void)
    VG_(track_new_mem_mmap)(mp_new_mem_mmap);
    VG_(track_die_mem_munmap)(mp_die_mem_munmap);
    VG_(track_pre_thread_ll_create)(mp_pre_thread_ll_create);
+   VG_(track_pre_thread_ll_exit)(mp_pre_thread_ll_exit);
    VG_(atfork)(NULL, NULL, mp_atfork_child);
    VG_(needs_syscall_wrapper)(mp_pre_syscall, mp_post_syscall);
 }

@@ -64,7 +64,20 @@ ULong stats__resolves = 0;
 ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
-static mp_granmap  *heap_granules;/* var id + 1 per granule of live blocks */
+/* Live heap blocks: per granule, the block's slot + 1; a slot holds the
+   block's variable and start, so one O(1) look-up answers both (the
+   start is what structure and formula analysis measure offsets from).
+   Slots of freed blocks are reused: memory is 16 bytes per live block
+   beside the granule map's 4 per 16 bytes of heap. */
+typedef struct {
+   Addr start;
+   UInt var;
+   UInt next_free;    /* free list, slot + 1; 0 ends it */
+} heap_slot;
+
+static mp_granmap  *heap_granules;
+static heap_slot   *heap_slots;
+static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
 static UInt other_var;
 
@@ -483,7 +496,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    var = mp_granmap_get(heap_granules, a);
    if (var != 0) {
       cache_nothing(ii);
-      return var - 1;
+      return heap_slots[var - 1].var;
    }
    var = resolve_stack(tid, a, ii);
    if (var == (UInt)-1)
@@ -521,7 +534,26 @@ Bool mp_registry_block_of(Addr a, Addr *start)
       *start = (Addr)s;
       return True;
    }
-   return mp_granmap_get(heap_granules, a) != 0 && mp_heap_block_of(a, start);
+   {
+      UInt slot = mp_granmap_get(heap_granules, a);
+      if (slot == 0)
+         return False;
+      *start = heap_slots[slot - 1].start;
+      return True;
+   }
+}
+
+Addr mp_registry_block_start(Addr a, const mp_instr *ii)
+{
+   UInt slot;
+   Addr start;
+   if (ii->cache_gen == mp_g_registry_gen && ii->cache_hi - ii->cache_lo > 1
+       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo)
+      return ii->cache_lo;
+   slot = mp_granmap_get(heap_granules, a);
+   if (slot != 0)
+      return heap_slots[slot - 1].start;
+   return mp_registry_block_of(a, &start) ? start : 0;
 }
 
 /*------------------------------------------------------------*/
@@ -530,11 +562,31 @@ Bool mp_registry_block_of(Addr a, Addr *start)
 
 void mp_registry_add_heap(Addr a, SizeT len, UInt var)
 {
-   mp_granmap_set(heap_granules, a, len, var + 1);
+   UInt slot;
+   if (heap_free_slot) {
+      slot = heap_free_slot - 1;
+      heap_free_slot = heap_slots[slot].next_free;
+   } else {
+      if (n_heap_slots == heap_slots_cap) {
+         heap_slots_cap = heap_slots_cap ? 2 * heap_slots_cap : 1024;
+         heap_slots = VG_(realloc)("mp.reg.slots", heap_slots,
+                                   heap_slots_cap * sizeof *heap_slots);
+      }
+      slot = n_heap_slots++;
+   }
+   heap_slots[slot].start = a;
+   heap_slots[slot].var = var;
+   heap_slots[slot].next_free = 0;
+   mp_granmap_set(heap_granules, a, len, slot + 1);
 }
 
 void mp_registry_remove_heap(Addr a, SizeT len)
 {
+   UInt slot = mp_granmap_get(heap_granules, a);
+   if (slot == 0)
+      return;
+   heap_slots[slot - 1].next_free = heap_free_slot;
+   heap_free_slot = slot;
    mp_granmap_set(heap_granules, a, len, 0);
 }
 

@@ -43,6 +43,7 @@
 #include "mp_report.h"
 #include "mp_report_threads.h"
 #include "mp_advice.h"
+#include "mp_report_loops.h"
 
 /*------------------------------------------------------------*/
 /*--- Sorting (no libc qsort inside Valgrind)             ---*/
@@ -790,6 +791,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_share_write_var(j, share, vs, v, cfg);
    if (v && cfg->page_size)
       mp_share_write_numa(j, v);
+   if (v && cfg->structs)
+      mp_report_write_struct(j, v, cfg);
    mp_json_key(j, "per_line");
    mp_json_begin_array(j);
    for (k = 0; k < n_lines; k++) {
@@ -869,10 +872,12 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json_end_array(j);
    if (cfg->sharing)
       mp_share_write_communication(j, vs, cfg->sharing);
+   if (cfg->loops)
+      mp_report_write_loops(j, vs, cfg);
    {
       uint32_t n_adv;
       mp_advice *adv = mp_advise(vs, cfg, share, &n_adv);
-      mp_advice_write(j, vs, adv, n_adv);
+      mp_advice_write(j, vs, adv, n_adv, cfg->loops);
       if (adv) mp_free(adv);
    }
    mp_json_end_object(j);

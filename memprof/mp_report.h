@@ -15,7 +15,11 @@
 #define MP_REPORT_H
 
 #include "mp_json.h"
+#include "mp_formula.h"
+#include "mp_loops.h"
 #include "mp_sharing.h"
+#include "mp_streams.h"
+#include "mp_structs.h"
 #include "mp_setdiag.h"
 #include "mp_vars.h"
 
@@ -60,6 +64,20 @@ typedef struct {
    /* Where the block holding addr starts (for line offsets in a
       variable), or 0 if unknown; may be NULL. */
    int (*block_of)(uint64_t addr, uint64_t *start);
+   /* Loops, streams, formulas and structures (--loops), or all NULL. */
+   const mp_loops *loops;
+   const mp_streams *streams;
+   const mp_formula *formula;
+   const mp_structs *structs;
+   /* What the adapter knows of instruction id (the low 32 bits of a
+      formula's key): its source location, the
+      variable it last touched ((uint32_t)-1 if none), its address and
+      function (location ids); 0 if unknown. */
+   int (*instr_info)(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
+                     uint32_t *fn);
+   /* The name of the field at offset of var's structure (debug info),
+      into buf; 0 if unknown.  May be NULL. */
+   int (*field_name)(uint32_t var, uint64_t offset, char *buf, size_t size);
 } mp_report_config;
 
 /* One row of the report: a variable, or the fold of several. */

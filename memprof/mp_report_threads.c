@@ -164,8 +164,18 @@ static void write_line_thread(mp_json *j, const mp_vars *vs, const mp_sharing *s
    write_byte_ranges(j, s, t->write_mask);
    mp_json_key(j, "where");
    mp_json_begin_array(j);
-   for (i = 0; i < t->n_locs; i++)
-      mp_json_string(j, mp_vars_location_where(vs, t->locs[i]));
+   for (i = 0; i < t->n_locs; i++) {
+      /* Locations differ by function too: print each file:line once. */
+      const char *w = mp_vars_location_where(vs, t->locs[i]);
+      uint32_t k;
+      int seen = 0;
+      for (k = 0; k < i && !seen; k++) {
+         const char *o = mp_vars_location_where(vs, t->locs[k]);
+         seen = (o == w) || (o && w && mp_strcmp(o, w) == 0);
+      }
+      if (!seen)
+         mp_json_string(j, w);
+   }
    mp_json_end_array(j);
    mp_json_end_object(j);
 }

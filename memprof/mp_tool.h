@@ -26,6 +26,10 @@
    heap, stack and "other" resolutions are never cached (lo == hi). */
 typedef struct {
    Addr     iaddr;
+   UInt     id;         /* dense, in instrumentation order (--loops) */
+   /* The innermost loop of its function that contains it, as known when
+      the loop count was loops_known (loops found later may change it). */
+   UInt     loop, loops_known;
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
@@ -62,6 +66,9 @@ Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
 Bool mp_registry_block_of(Addr a, Addr *start);
+/* The same on the hot path: ii's cached range, the heap block's slot,
+   a global; 0 for the stack and unknown memory. */
+Addr mp_registry_block_start(Addr a, const mp_instr *ii);
 void mp_registry_note_munmap(Addr a, SizeT len);
 
 /* The tool's own counters, printed at exit under -v. */
@@ -72,7 +79,6 @@ extern ULong stats__blocks;         /* heap blocks allocated */
 
 /* mp_heap.c */
 void mp_heap_pre_clo_init(void);
-Bool mp_heap_block_of(Addr a, Addr *start);
 
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
@@ -89,6 +95,8 @@ Bool mp_collection_was_partial(void);
 extern ULong mp_g_instructions;   /* guest instructions executed */
 /* A new thread: gives it the next creation number. */
 void mp_thread_created(ThreadId child);
+/* The creation number of a thread (1 = main). */
+UInt mp_thread_serial(ThreadId tid);
 Bool mp_is_collecting(void);
 
 #endif /* MP_TOOL_H */

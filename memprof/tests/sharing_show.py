@@ -158,7 +158,7 @@ def main(argv):
             if "advice" not in doc:
                 fail("no advice in the file")
             for adv in doc["advice"]:
-                print("advice %s %s where=%s" % (adv["kind"], adv["variable"],
+                print("advice %s %s where=%s" % (adv["kind"], adv["variable"] or "-",
                                                  own_where(adv["where"])))
             if not doc["advice"]:
                 print("advice none")

@@ -1,0 +1,276 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: loops, streams, structures and formulas at run time. ---*/
+/*---                                                 mp_loopnest.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The adapter side of SPEC 5.8-5.10: owns the loop engine (mp_loops),
+   the streams per loop (mp_streams), the structure inference
+   (mp_structs) and the access formulas (mp_formula); mp_instrument.c
+   calls in here at instrumentation time (each back edge it finds) and
+   from the generated code (superblock entries, back edges taken,
+   returns, and every access through mp_on_access).
+
+   With --loops=no none of this exists and the instrumentation adds no
+   call for it.
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_xarray.h"
+
+#include "mp_clo.h"
+#include "mp_loopnest.h"
+
+mp_loops   *mp_g_loops;
+mp_streams *mp_g_streams;
+mp_structs *mp_g_structs;
+mp_formula *mp_g_formula;
+
+/* Every instrumented instruction by its dense id, for the report. */
+static mp_instr **instr_by_id;
+static UInt n_instr_ids, instr_ids_cap;
+
+/* The first block start seen per variable: field names are asked of the
+   debug info at that block. */
+static Addr *first_block;
+static UInt n_first_block;
+
+static void streams_exit(void *arg, uint32_t tid, uint32_t loop,
+                         uint64_t instance, uint64_t iterations)
+{
+   (void)iterations;
+   mp_streams_loop_end(arg, tid, loop, instance);
+}
+
+void mp_loopnest_init(void)
+{
+   mp_streams_cfg sc;
+   const char *err = NULL;
+   if (!mp_clo_loops)
+      return;
+   mp_g_loops = mp_loops_new();
+   sc.threshold = mp_clo_prefetch_streams;
+   mp_g_streams = mp_streams_new(&sc, &err);
+   tl_assert2(mp_g_streams != NULL, "%s", err);   /* range-checked option */
+   mp_loops_set_exit_hook(mp_g_loops, streams_exit, mp_g_streams);
+   mp_g_structs = mp_structs_new();
+   mp_g_formula = mp_formula_new();
+}
+
+void mp_loopnest_register_instr(mp_instr *ii)
+{
+   if (n_instr_ids == instr_ids_cap) {
+      instr_ids_cap = instr_ids_cap ? 2 * instr_ids_cap : 4096;
+      instr_by_id = VG_(realloc)("mp.loopnest.ids", instr_by_id,
+                                 instr_ids_cap * sizeof *instr_by_id);
+   }
+   ii->id = n_instr_ids;
+   instr_by_id[n_instr_ids++] = ii;
+}
+
+const mp_instr *mp_loopnest_instr(UInt id)
+{
+   return id < n_instr_ids ? instr_by_id[id] : NULL;
+}
+
+static const HChar *where_of(Addr a, HChar *buf, Int n)
+{
+   const HChar *file, *dir;
+   UInt line;
+   if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &file, &dir, &line))
+      return NULL;
+   VG_(snprintf)(buf, n, "%s:%u", file, line);
+   return buf;
+}
+
+UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
+{
+   HChar bw[512], tw[512];
+   return mp_loops_add_back_edge(mp_g_loops, fn, branch, target,
+                                 where_of(branch, bw, sizeof bw),
+                                 where_of(target, tw, sizeof tw));
+}
+
+void mp_loopnest_note_line(UInt fn, Addr a)
+{
+   HChar w[512];
+   const HChar *loc = where_of(a, w, sizeof w);
+   if (loc)
+      mp_loops_add_line(mp_g_loops, fn, a, loc);
+}
+
+/*------------------------------------------------------------*/
+/*--- Called from the generated code                       ---*/
+/*------------------------------------------------------------*/
+
+VG_REGPARM(2) void mp_loop_at(UWord fn, Addr a)
+{
+   mp_loops_at(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), (uint32_t)fn, a);
+}
+
+VG_REGPARM(1) void mp_loop_back_edge(UWord loop)
+{
+   mp_loops_back_edge_taken(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()),
+                            (uint32_t)loop);
+}
+
+VG_REGPARM(1) void mp_loop_return(UWord fn)
+{
+   mp_loops_return(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), (uint32_t)fn);
+}
+
+void mp_loopnest_thread_exit(UInt serial)
+{
+   if (mp_g_loops)
+      mp_loops_thread_exit(mp_g_loops, serial);
+}
+
+static void note_first_block(UInt var, Addr start)
+{
+   if (var >= n_first_block) {
+      UInt n = n_first_block ? n_first_block : 256;
+      while (n <= var)
+         n *= 2;
+      first_block = VG_(realloc)("mp.loopnest.blocks", first_block, n * sizeof *first_block);
+      VG_(memset)(first_block + n_first_block, 0, (n - n_first_block) * sizeof *first_block);
+      n_first_block = n;
+   }
+   if (first_block[var] == 0)
+      first_block[var] = start;
+}
+
+/* ii's innermost loop, recomputed when loops were found since. */
+static UInt static_loop(mp_instr *ii)
+{
+   UInt n = mp_loops_count(mp_g_loops);
+   if (ii->loops_known != n + 1) {
+      ii->loop = mp_loops_innermost(mp_g_loops, ii->fn, ii->iaddr);
+      ii->loops_known = n + 1;
+   }
+   return ii->loop;
+}
+
+void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles)
+{
+   uint64_t instance, iters[MP_FORMULA_MAX_DEPTH];
+   uint32_t loop = mp_loops_current(mp_g_loops, tid, &instance), depth, own;
+   Addr start = mp_registry_block_start(e->addr, ii);
+
+   if (start != 0) {
+      note_first_block(e->var, start);
+      mp_structs_access(mp_g_structs, ii->id, e->var, e->addr, start, e->size,
+                        loop == MP_LOOP_NONE ? 0 : loop + 1, cycles);
+   }
+   if (loop == MP_LOOP_NONE)
+      return;
+   mp_streams_access(mp_g_streams, tid, loop, instance, ii->id, e->var, e->addr);
+   /* The formula is in the counters of the instruction's own function's
+      loops, and only when the thread is known to be in the instruction's
+      innermost loop: before a newly found loop's first back edge, code
+      translated before it was found runs with an outer loop on top. */
+   if (loop != static_loop(ii))
+      return;
+   own = mp_loops_get(mp_g_loops, loop)->depth;
+   depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);
+   if (depth < own || depth > MP_FORMULA_MAX_DEPTH)
+      return;
+   /* Keyed by (depth, instruction): an enclosing loop found later
+      deepens the vector, and the formula starts again with it. */
+   mp_formula_access(mp_g_formula, (uint64_t)own << 32 | ii->id, iters + (depth - own),
+                     own, e->addr, start ? start : MP_FORMULA_NO_BLOCK);
+}
+
+/* Is a the head of a known loop (a branch target going back)? */
+Bool mp_loopnest_is_head(UInt fn, Addr a)
+{
+   UInt loop = mp_loops_innermost(mp_g_loops, fn, a);
+   return loop != MP_LOOP_NONE && mp_loops_get(mp_g_loops, loop)->head == a;
+}
+
+/*------------------------------------------------------------*/
+/*--- For the report                                       ---*/
+/*------------------------------------------------------------*/
+
+void mp_loopnest_finish(void)
+{
+   if (!mp_g_loops)
+      return;
+   mp_loops_flush(mp_g_loops);
+   mp_streams_flush(mp_g_streams);
+}
+
+void mp_loopnest_reset(void)
+{
+   if (!mp_g_loops)
+      return;
+   /* A forked child: its own loops from now on.  The loop forest (code)
+      stays; instances and counts restart. */
+   mp_loops_flush(mp_g_loops);
+   mp_streams_free(mp_g_streams);
+   {
+      mp_streams_cfg sc;
+      const char *err = NULL;
+      sc.threshold = mp_clo_prefetch_streams;
+      mp_g_streams = mp_streams_new(&sc, &err);
+      mp_loops_set_exit_hook(mp_g_loops, streams_exit, mp_g_streams);
+   }
+   mp_structs_reset(mp_g_structs);
+   mp_formula_free(mp_g_formula);
+   mp_g_formula = mp_formula_new();
+}
+
+int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
+                           uint32_t *fn)
+{
+   const mp_instr *ii = mp_loopnest_instr((UInt)(id & 0xffffffffu));
+   if (ii == NULL)
+      return 0;
+   *loc = ii->loc;
+   *var = ii->lc ? ii->lc_var : (uint32_t)-1;
+   *iaddr = ii->iaddr;
+   *fn = ii->fn;
+   return 1;
+}
+
+/* The name of the field at 'offset' of var's structures, from the debug
+   info (--read-var-info=yes): Valgrind describes an address inside a
+   global or local as "... inside a[0].b, ...": the text after the last
+   '.' of that path names the field. */
+int mp_loopnest_field_name(uint32_t var, uint64_t offset, char *buf, size_t size)
+{
+   XArray *d1, *d2;
+   const HChar *text;
+   const HChar *p, *dot = NULL, *end;
+   Addr a;
+   int ok = 0;
+   if (var >= n_first_block || first_block[var] == 0)
+      return 0;
+   a = first_block[var] + offset;
+   d1 = VG_(newXA)(VG_(malloc), "mp.loopnest.dd", VG_(free), sizeof(HChar));
+   d2 = VG_(newXA)(VG_(malloc), "mp.loopnest.dd", VG_(free), sizeof(HChar));
+   if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)
+       && VG_(sizeXA)(d1) > 0) {
+      text = VG_(indexXA)(d1, 0);
+      p = VG_(strstr)(text, "inside ");
+      if (p) {
+         p += 7;
+         for (end = p; *end && *end != ',' && *end != ' '; end++)
+            if (*end == '.')
+               dot = end;
+         if (dot && end > dot + 1 && (size_t)(end - dot) <= size) {
+            VG_(memcpy)(buf, dot + 1, end - dot - 1);
+            buf[end - dot - 1] = '\0';
+            ok = 1;
+         }
+      }
+   }
+   VG_(deleteXA)(d1);
+   VG_(deleteXA)(d2);
+   return ok;
+}

@@ -1,0 +1,56 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: loops, streams, structures and formulas at run time. ---*/
+/*---                                                 mp_loopnest.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+*/
+#ifndef MP_LOOPNEST_H
+#define MP_LOOPNEST_H
+
+#include "mp_formula.h"
+#include "mp_loops.h"
+#include "mp_streams.h"
+#include "mp_structs.h"
+#include "mp_tool.h"
+
+/* NULL with --loops=no. */
+extern mp_loops   *mp_g_loops;
+extern mp_streams *mp_g_streams;
+extern mp_structs *mp_g_structs;
+extern mp_formula *mp_g_formula;
+
+void mp_loopnest_init(void);
+/* Gives ii its dense id. */
+void mp_loopnest_register_instr(mp_instr *ii);
+const mp_instr *mp_loopnest_instr(UInt id);
+
+/* Instrumentation time: a branch at 'branch' back to 'target', both in
+   function fn; the loop's id or MP_LOOP_NONE.  And the source line of
+   an instruction of fn, for the loops' line ranges. */
+UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn);
+void mp_loopnest_note_line(UInt fn, Addr a);
+
+/* Called from the generated code: a superblock of fn starts at a; a
+   back edge of loop is taken; fn returns. */
+VG_REGPARM(2) void mp_loop_at(UWord fn, Addr a);
+VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
+VG_REGPARM(1) void mp_loop_return(UWord fn);
+
+/* Every access (from mp_on_access), with its memory cycles. */
+void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles);
+/* Is a the head of a known loop of fn (instrumentation time)? */
+Bool mp_loopnest_is_head(UInt fn, Addr a);
+void mp_loopnest_thread_exit(UInt serial);
+
+/* Ends the open loop instances (before the report); forgets the counts
+   (a forked child). */
+void mp_loopnest_finish(void);
+void mp_loopnest_reset(void);
+
+/* For the report (mp_report_config callbacks). */
+int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
+                           uint32_t *fn);
+int mp_loopnest_field_name(uint32_t var, uint64_t offset, char *buf, size_t size);
+
+#endif /* MP_LOOPNEST_H */

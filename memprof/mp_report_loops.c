@@ -1,0 +1,376 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the report's sections on loops and structures.      ---*/
+/*---                                             mp_report_loops.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Writes the top-level "loops" (each loop's lines, trip counts,
+   concurrent streams and the access formulas of its instructions) and
+   variables[].struct (StructSlim's inferred structure, field affinity
+   and suggested split), as docs/json-format.md describes them; and the
+   same structures as Graphviz DOT for --affinity-dot.
+*/
+#include "mp_report_loops.h"
+
+#define MAX_LOOPS          100   /* the busiest loops reported */
+#define FORMULAS_PER_LOOP  10
+#define MIN_FORMULA_ACCESSES 16  /* fewer: too little to call it a pattern */
+
+typedef struct {
+   uint32_t loop;
+   uint64_t accesses;
+} loop_rank;
+
+typedef struct {
+   uint32_t loop;
+   uint32_t index;        /* mp_formula_at index */
+   uint64_t accesses;
+} formula_ref;
+
+static int loop_rank_before(const loop_rank *a, const loop_rank *b)
+{
+   if (a->accesses != b->accesses)
+      return a->accesses > b->accesses;
+   return a->loop < b->loop;
+}
+
+static int formula_before(const formula_ref *a, const formula_ref *b)
+{
+   if (a->loop != b->loop)
+      return a->loop < b->loop;
+   if (a->accesses != b->accesses)
+      return a->accesses > b->accesses;
+   return a->index < b->index;
+}
+
+/* Shell sort: O(n^1.3), no recursion, records of one kind. */
+#define DEFINE_SORT(name, type, before)                               \
+   static void name(type *a, uint32_t n)                              \
+   {                                                                  \
+      uint32_t gap, i, j;                                             \
+      for (gap = n / 2; gap > 0; gap /= 2)                            \
+         for (i = gap; i < n; i++) {                                  \
+            type x = a[i];                                            \
+            for (j = i; j >= gap && before(&x, &a[j - gap]); j -= gap) \
+               a[j] = a[j - gap];                                     \
+            a[j] = x;                                                 \
+         }                                                            \
+   }
+DEFINE_SORT(sort_loops, loop_rank, loop_rank_before)
+DEFINE_SORT(sort_formulas, formula_ref, formula_before)
+
+/* A formula with a counter in it (a constant address is not a pattern
+   worth a formula). */
+static int has_counter(const mp_formula_instr *fi)
+{
+   uint32_t k;
+   for (k = 0; k < fi->depth; k++)
+      if ((fi->known >> k & 1) && fi->coef[k] != 0)
+         return 1;
+   return 0;
+}
+
+/* The formulas that fit, grouped by the innermost loop of their
+   instruction, busiest first; *n_out their number. */
+static formula_ref *fitting_formulas(const mp_report_config *cfg, uint32_t *n_out)
+{
+   uint32_t n = mp_formula_count(cfg->formula), i, k = 0;
+   formula_ref *out = mp_malloc("mp.report.formulas", (n + 1) * sizeof *out);
+   for (i = 0; i < n; i++) {
+      const mp_formula_instr *fi = mp_formula_at(cfg->formula, i);
+      uint32_t loc, var, fn, loop;
+      uint64_t iaddr;
+      if (fi->accesses < MIN_FORMULA_ACCESSES || !mp_formula_fits(fi, NULL)
+          || !has_counter(fi)
+          || !cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn))
+         continue;
+      loop = mp_loops_innermost((mp_loops *)cfg->loops, fn, iaddr);
+      /* Records made before an enclosing loop was found are superseded
+         by the one over the whole nest. */
+      if (loop == MP_LOOP_NONE || mp_loops_get(cfg->loops, loop)->depth != fi->depth)
+         continue;
+      out[k].loop = loop;
+      out[k].index = i;
+      out[k].accesses = fi->accesses;
+      k++;
+   }
+   sort_formulas(out, k);
+   *n_out = k;
+   return out;
+}
+
+/* The formula's terms in the counters, without its constant (reported
+   apart as the base): "8*i1 + 1088*i2 + 217600*i3". */
+static void formula_terms(const mp_formula_instr *fi, char *buf, size_t size)
+{
+   char *cut;
+   mp_formula_format(fi, buf, size);
+   cut = buf + mp_strlen(buf);
+   while (cut > buf && !(cut[-1] == ' ' && cut - buf >= 2 && (cut[-2] == '+' || cut[-2] == '-')))
+      cut--;
+   /* cut is after "+ " or "- " of the last term: a constant has no '*' */
+   if (cut > buf) {
+      const char *p;
+      int has_var = 0;
+      for (p = cut; *p; p++)
+         has_var |= *p == '*';
+      if (!has_var && cut - buf >= 3)
+         cut[-3] = '\0';
+   }
+}
+
+static void write_formula(mp_json *j, const mp_vars *vs, const mp_report_config *cfg,
+                          const mp_formula_instr *fi)
+{
+   char text[256];
+   double ratio = 0;
+   uint32_t loc, var, fn;
+   uint64_t iaddr;
+   cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn);
+   formula_terms(fi, text, sizeof text);
+   mp_formula_fits(fi, &ratio);
+   mp_json_begin_object(j);
+   mp_json_kv_string(j, "where", mp_vars_location_where(vs, loc));
+   mp_json_kv_string(j, "variable", var < mp_vars_count(vs) ? mp_vars_get(vs, var)->name : NULL);
+   mp_json_kv_string(j, "formula", text);
+   /* The address (or offset in the block) at all counters 0: counters
+      count back edges, so with the loop test at the bottom (-O0) the
+      first pass has counter 1 and the base is one step before. */
+   mp_json_kv_i64(j, "base", mp_formula_base(fi));
+   mp_json_kv_bool(j, "in_block", fi->has_block != 0);
+   mp_json_kv_double(j, "fit", ratio);
+   mp_json_kv_u64(j, "accesses", fi->accesses);
+   mp_json_end_object(j);
+}
+
+static void write_loop(mp_json *j, const mp_vars *vs, const mp_report_config *cfg,
+                       uint32_t id, const formula_ref *f, uint32_t n_f)
+{
+   const mp_loop *l = mp_loops_get(cfg->loops, id);
+   const mp_streams_loop *st = mp_streams_get(cfg->streams, id);
+   uint32_t i, shown = 0;
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "id", id);
+   mp_json_kv_string(j, "function", mp_vars_location_fn(vs, l->fn));
+   mp_json_kv_string(j, "file", l->file);
+   mp_json_kv_u64(j, "first_line", l->first_line);
+   mp_json_kv_u64(j, "last_line", l->last_line);
+   mp_json_kv_u64(j, "depth", l->depth);
+   mp_json_key(j, "parent");
+   if (l->parent == MP_LOOP_NONE)
+      mp_json_null(j);
+   else
+      mp_json_u64(j, l->parent);
+   mp_json_kv_u64(j, "entries", l->entries);
+   mp_json_kv_u64(j, "iterations", l->iterations);
+   mp_json_kv_double(j, "mean_iterations",
+                     l->entries ? (double)l->iterations / (double)l->entries : 0.0);
+   mp_json_kv_u64(j, "max_iterations", l->max_iterations);
+   mp_json_kv_u64(j, "accesses", st ? st->accesses : 0);
+   mp_json_kv_u64(j, "streams", st ? st->max_streams : 0);
+   mp_json_kv_double(j, "mean_streams", st && st->instances
+                     ? (double)st->streams_sum / (double)st->instances : 0.0);
+   mp_json_kv_bool(j, "flagged", mp_streams_flagged(cfg->streams, id));
+   mp_json_key(j, "formulas");
+   mp_json_begin_array(j);
+   for (i = 0; i < n_f && shown < FORMULAS_PER_LOOP; i++)
+      if (f[i].loop == id) {
+         write_formula(j, vs, cfg, mp_formula_at(cfg->formula, f[i].index));
+         shown++;
+      }
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
+void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config *cfg)
+{
+   uint32_t n = mp_loops_count(cfg->loops), i, k = 0, n_f;
+   loop_rank *r = mp_malloc("mp.report.loops", (n + 1) * sizeof *r);
+   formula_ref *f = fitting_formulas(cfg, &n_f);
+   for (i = 0; i < n; i++) {
+      const mp_loop *l = mp_loops_get(cfg->loops, i);
+      const mp_streams_loop *st = mp_streams_get(cfg->streams, i);
+      if (l->entries == 0)
+         continue;
+      r[k].loop = i;
+      r[k].accesses = st ? st->accesses : 0;
+      k++;
+   }
+   sort_loops(r, k);
+   mp_json_key(j, "loops");
+   mp_json_begin_array(j);
+   for (i = 0; i < k && i < MAX_LOOPS; i++)
+      write_loop(j, vs, cfg, r[i].loop, f, n_f);
+   mp_json_end_array(j);
+   mp_free(r);
+   mp_free(f);
+}
+
+/*------------------------------------------------------------*/
+/*--- Structures                                           ---*/
+/*------------------------------------------------------------*/
+
+/* names[i]: field i's name from the debug info, or NULL; caller frees
+   with free_names. */
+static char **field_names(const mp_report_config *cfg, uint32_t var,
+                          const mp_struct_layout *l)
+{
+   char **names = mp_calloc("mp.report.fnames", l->n_fields + 1, sizeof *names);
+   uint32_t i;
+   for (i = 0; i < l->n_fields && cfg->field_name; i++) {
+      char buf[128];
+      if (cfg->field_name(var, l->fields[i].offset, buf, sizeof buf))
+         names[i] = mp_strdup("mp.report.fname", buf);
+   }
+   return names;
+}
+
+static void free_names(char **names, uint32_t n)
+{
+   uint32_t i;
+   for (i = 0; i < n; i++)
+      if (names[i])
+         mp_free(names[i]);
+   mp_free(names);
+}
+
+/* "{ a, c } / { b, d }", fields by name or +offset. */
+static void split_text(const mp_struct_layout *l, char **names, char *buf, size_t size)
+{
+   size_t at = 0;
+   uint32_t g, k;
+   buf[0] = '\0';
+   for (g = 0; g < l->n_groups && at + 1 < size; g++) {
+      at += (size_t)mp_snprintf(buf + at, size - at, "%s{ ", g ? " / " : "");
+      for (k = l->group_start[g]; k < l->group_start[g + 1] && at + 1 < size; k++) {
+         uint32_t fi = l->group_fields[k];
+         if (names[fi])
+            at += (size_t)mp_snprintf(buf + at, size - at, "%s%s",
+                                      k > l->group_start[g] ? ", " : "", names[fi]);
+         else
+            at += (size_t)mp_snprintf(buf + at, size - at, "%s+%llu",
+                                      k > l->group_start[g] ? ", " : "",
+                                      (unsigned long long)l->fields[fi].offset);
+      }
+      if (at + 1 < size)
+         at += (size_t)mp_snprintf(buf + at, size - at, " }");
+   }
+}
+
+/* Fields that overlap are not a structure's: a 16-byte vector store
+   next to 8-byte loads of the same plain array (an unrolled or
+   vectorised loop) looks like fields at 0 and 8 of a 16-byte record. */
+static int fields_overlap(const mp_struct_layout *l)
+{
+   uint32_t i;
+   for (i = 0; i + 1 < l->n_fields; i++)
+      if (l->fields[i].offset + l->fields[i].size > l->fields[i + 1].offset)
+         return 1;
+   return l->n_fields > 0
+          && l->fields[l->n_fields - 1].offset + l->fields[l->n_fields - 1].size > l->size;
+}
+
+void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config *cfg)
+{
+   mp_struct_layout l;
+   char **names;
+   char text[512];
+   uint32_t i, k;
+   mp_memset(&l, 0, sizeof l);
+   /* A structure inferred from a few accesses (start-up code walking
+      the loader's tables) is noise, not a layout to act on. */
+   if (mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
+       || !mp_structs_infer(cfg->structs, v->id, &l))
+      return;
+   names = field_names(cfg, v->id, &l);
+   mp_json_key(j, "struct");
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "size", l.size);
+   mp_json_kv_bool(j, "overlapping", fields_overlap(&l));
+   mp_json_kv_double(j, "covered", l.covered);
+   mp_json_kv_bool(j, "by_count", l.by_count);
+   mp_json_key(j, "fields");
+   mp_json_begin_array(j);
+   for (i = 0; i < l.n_fields; i++) {
+      const mp_struct_field *f = &l.fields[i];
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "offset", f->offset);
+      mp_json_kv_string(j, "name", names[i]);
+      mp_json_kv_u64(j, "size", f->size);
+      mp_json_kv_u64(j, "accesses", f->accesses);
+      mp_json_kv_double(j, "share", f->share);
+      mp_json_key(j, "loops");
+      mp_json_begin_array(j);
+      for (k = 0; k < f->n_loops; k++)
+         mp_json_u64(j, f->loops[k] - 1);   /* the engine's ids are loop + 1 */
+      mp_json_end_array(j);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+   mp_json_key(j, "affinity");
+   mp_json_begin_array(j);
+   for (i = 0; i < l.n_fields; i++)
+      for (k = i + 1; k < l.n_fields; k++) {
+         mp_json_begin_array(j);
+         mp_json_u64(j, i);
+         mp_json_u64(j, k);
+         mp_json_double(j, MP_STRUCT_AFF(&l, i, k));
+         mp_json_end_array(j);
+      }
+   mp_json_end_array(j);
+   mp_json_key(j, "groups");
+   mp_json_begin_array(j);
+   for (i = 0; i < l.n_groups; i++) {
+      mp_json_begin_array(j);
+      for (k = l.group_start[i]; k < l.group_start[i + 1]; k++)
+         mp_json_u64(j, l.fields[l.group_fields[k]].offset);
+      mp_json_end_array(j);
+   }
+   mp_json_end_array(j);
+   split_text(&l, names, text, sizeof text);
+   mp_json_kv_string(j, "split", text);
+   mp_json_end_object(j);
+   free_names(names, l.n_fields);
+   mp_struct_layout_clear(&l);
+}
+
+int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
+                           char *text, size_t size, uint32_t *n_groups, double *covered)
+{
+   mp_struct_layout l;
+   char **names;
+   mp_memset(&l, 0, sizeof l);
+   if (!mp_structs_infer(cfg->structs, v->id, &l))
+      return 0;
+   if (fields_overlap(&l)) {
+      mp_struct_layout_clear(&l);
+      return 0;
+   }
+   names = field_names(cfg, v->id, &l);
+   split_text(&l, names, text, size);
+   *n_groups = l.n_groups;
+   *covered = l.covered;
+   free_names(names, l.n_fields);
+   mp_struct_layout_clear(&l);
+   return 1;
+}
+
+void mp_report_struct_dot(const mp_vars *vs, const mp_report_config *cfg,
+                          const uint32_t *vars, uint32_t n_vars,
+                          mp_structs_emit_fn emit, void *arg)
+{
+   uint32_t i;
+   for (i = 0; i < n_vars; i++) {
+      mp_struct_layout l;
+      char **names;
+      mp_memset(&l, 0, sizeof l);
+      if (!mp_structs_infer(cfg->structs, vars[i], &l))
+         continue;
+      names = field_names(cfg, vars[i], &l);
+      mp_structs_dot(&l, mp_vars_get(vs, vars[i])->name, (const char *const *)names,
+                     emit, arg);
+      free_names(names, l.n_fields);
+      mp_struct_layout_clear(&l);
+   }
+}

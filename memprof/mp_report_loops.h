@@ -1,0 +1,36 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the report's sections on loops and structures.      ---*/
+/*---                                             mp_report_loops.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+   Used by mp_report.c, mp_advice.c and the adapter.  No Valgrind header.
+*/
+#ifndef MP_REPORT_LOOPS_H
+#define MP_REPORT_LOOPS_H
+
+#include "mp_report.h"
+
+ /* Variables with fewer accesses get no structure analysis. */
+#define MP_STRUCT_MIN_ACCESSES 1000
+
+/* Top-level "loops" (cfg->loops, streams and formula set). */
+void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config *cfg);
+
+/* variables[].struct, if the variable looks like an array of structures. */
+void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config *cfg);
+
+/* The suggested split of v's structure as text ("{ a, c } / { b, d }"),
+   its number of groups and the share of v's cycles the fields cover;
+   0 if v is not an array of structures (or its fields overlap: vector
+   accesses to a plain array). */
+int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
+                           char *text, size_t size, uint32_t *n_groups, double *covered);
+
+/* The affinity graphs of vars (those that are arrays of structures) as
+   Graphviz DOT, one graph each, through emit. */
+void mp_report_struct_dot(const mp_vars *vs, const mp_report_config *cfg,
+                          const uint32_t *vars, uint32_t n_vars,
+                          mp_structs_emit_fn emit, void *arg);
+
+#endif /* MP_REPORT_LOOPS_H */

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# loops_show.py -- prints the loops, streams, access formulas and
+# inferred structures of a memprof output file as stable text, for the
+# `post:` step of the regression tests of SPEC 5.8-5.10.
+#
+# Usage:
+#   loops_show.py FILE [--loops SRC] [--struct NAME]... 
+#
+#   --loops SRC    the loops whose file is SRC, by first line:
+#                  "loop L1-L2 fn=F depth=D entries=E iterations=I
+#                   streams=S flagged=B"
+#                  and under each its formulas:
+#                  "  formula WHERE VAR FORMULA base=B"
+#   --struct NAME  "NAME struct size=S split=TEXT" then one line per field
+#                  "  field OFFSET NAME size=Z share=P%" (share rounded
+#                  to a percent) and one per field pair with affinity
+#                  > 0: "  affinity A B W" (W to 2 decimals); or
+#                  "NAME struct -" when there is none.
+#
+# A missing file or variable prints "loops_show: error ..." and exits 1.
+
+import json
+import sys
+
+
+def fail(msg):
+    print("loops_show: error: " + msg)
+    sys.stderr.write("loops_show: " + msg + "\n")
+    sys.exit(1)
+
+
+def show_loops(doc, src):
+    loops = [l for l in doc.get("loops", []) if l["file"] == src]
+    for l in sorted(loops, key=lambda l: (l["first_line"], l["last_line"], l["depth"])):
+        print("loop %d-%d fn=%s depth=%d entries=%d iterations=%d streams=%d flagged=%s"
+              % (l["first_line"], l["last_line"], l["function"], l["depth"], l["entries"],
+                 l["iterations"], l["streams"], l["flagged"]))
+        for f in sorted(l["formulas"], key=lambda f: (f["where"], f["base"])):
+            print("  formula %s %s %s base=%d" % (f["where"], f["variable"], f["formula"],
+                                                 f["base"]))
+
+
+def field_name(doc_fields, off):
+    for f in doc_fields:
+        if f["offset"] == off:
+            return f["name"] if f["name"] is not None else "+%d" % off
+    return "?"
+
+
+def show_struct(doc, name):
+    v = [v for v in doc["variables"] if v["name"] == name]
+    if not v:
+        fail("no variable %r" % name)
+    s = v[0].get("struct")
+    if s is None:
+        print("%s struct -" % name)
+        return
+    print("%s struct size=%d split=%s" % (name, s["size"], s["split"]))
+    for f in s["fields"]:
+        print("  field %d %s size=%d share=%d%%" % (f["offset"], f["name"], f["size"],
+                                                  round(100 * f["share"])))
+    for a, b, w in s["affinity"]:
+        if w > 0:
+            print("  affinity %s %s %.2f" % (field_name(s["fields"], s["fields"][a]["offset"]),
+                                             field_name(s["fields"], s["fields"][b]["offset"]), w))
+
+
+def main(argv):
+    if len(argv) < 2:
+        fail("usage: loops_show.py FILE [options]")
+    try:
+        with open(argv[1]) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("cannot read %s: %s" % (argv[1], e))
+    args = argv[2:]
+    i = 0
+    while i < len(args):
+        if args[i] == "--loops" and i + 1 < len(args):
+            show_loops(doc, args[i + 1])
+        elif args[i] == "--struct" and i + 1 < len(args):
+            show_struct(doc, args[i + 1])
+        else:
+            fail("bad argument %r" % args[i])
+        i += 2
+
+
+if __name__ == "__main__":
+    main(sys.argv)
