@@ -39,6 +39,7 @@
 #include "mp_loopnest.h"
 #include "mp_report.h"
 #include "mp_report_threads.h"
+#include "mp_report_loops.h"
 #include "mp_advice.h"
 #include "mp_tool.h"
 
@@ -478,6 +479,34 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
    VG_(free)(rows);
 }
 
+/* --affinity-dot: the field affinity graphs of the structures found,
+   one Graphviz graph per variable, written whole like the output. */
+static void dot_emit(void *arg, const char *text, size_t len)
+{
+   XArray *buf = arg;
+   VG_(addBytesToXA)(buf, text, (Word)len);
+}
+
+static void write_affinity_dot(const mp_report_config *cfg)
+{
+   HChar *path = VG_(expand_file_name)("--affinity-dot", mp_clo_affinity_dot);
+   XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
+   uint32_t n_rows, i, n = 0;
+   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, 1, &n_rows);
+   uint32_t *vars = VG_(malloc)("mp.dot.vars", (n_rows + 1) * sizeof *vars);
+   for (i = 0; i < n_rows; i++)
+      if (rows[i].var && mp_counts_accesses(&rows[i].c) >= MP_STRUCT_MIN_ACCESSES)
+         vars[n++] = rows[i].var->id;
+   mp_report_struct_dot(mp_g_vars, cfg, vars, n, dot_emit, buf);
+   if (!write_file_whole(path, VG_(sizeXA)(buf) ? VG_(indexXA)(buf, 0) : "",
+                         VG_(sizeXA)(buf)))
+      VG_(umsg)("memprof: could not write %s\n", path);
+   VG_(free)(vars);
+   VG_(free)(rows);
+   VG_(deleteXA)(buf);
+   VG_(free)(path);
+}
+
 static int block_of(uint64_t addr, uint64_t *start)
 {
    Addr s;
@@ -552,6 +581,8 @@ static void write_output(Bool summary)
       cfg.field_name = mp_loopnest_field_name;
    }
    j = mp_report_json(mp_g_vars, &cfg);
+   if (mp_clo_affinity_dot && cfg.structs)
+      write_affinity_dot(&cfg);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
    written = write_file_whole(path, text, len);
