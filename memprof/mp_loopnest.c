@@ -145,6 +145,9 @@ static void note_first_block(UInt var, Addr start)
       first_block[var] = start;
 }
 
+#define FORMULA_FULL  4096
+#define FORMULA_EVERY 16      /* a power of two */
+
 /* ii's innermost loop, recomputed when loops were found since. */
 static UInt static_loop(mp_instr *ii)
 {
@@ -175,6 +178,11 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles)
       innermost loop: before a newly found loop's first back edge, code
       translated before it was found runs with an outer loop on top. */
    if (loop != static_loop(ii))
+      return;
+   /* A formula is found in the first accesses and then only verified:
+      every access of the first FORMULA_FULL, then one in FORMULA_EVERY
+      (the fit ratio is a ratio of the accesses looked at). */
+   if (ii->loop_accesses++ >= FORMULA_FULL && (ii->loop_accesses & (FORMULA_EVERY - 1)))
       return;
    own = mp_loops_get(mp_g_loops, loop)->depth;
    depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);

@@ -30,6 +30,7 @@ typedef struct {
    /* The innermost loop of its function that contains it, as known when
       the loop count was loops_known (loops found later may change it). */
    UInt     loop, loops_known;
+   ULong    loop_accesses;   /* accesses inside its innermost loop (formula sampling) */
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
