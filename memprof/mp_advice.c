@@ -136,6 +136,31 @@ static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
 
+/* "; replaying its 12,288 accesses split: L1 misses 8,192 -> 4,096,
+   cycles 1,2M -> 0,6M (-50%)", or "" when no replay was made. */
+static void replay_text(const advisor *ad, uint32_t var, const char *what,
+                        const mp_whatif_run *before, const mp_whatif_run *after,
+                        char *buf, size_t size)
+{
+   char b1[32], b2[32], b3[32], b4[32], b5[32];
+   long long pct;
+   buf[0] = '\0';
+   if (before == NULL || ad->cfg->cache == NULL)
+      return;
+   /* VG_(snprintf) has no %+.0f: the percentage is rounded by hand. */
+   pct = before->cycles == 0 ? 0
+       : (long long)((after->cycles >= before->cycles ? after->cycles - before->cycles
+                                                       : before->cycles - after->cycles)
+                     * 100 + before->cycles / 2) / (long long)before->cycles;
+   mp_snprintf(buf, size, "; replaying its %s%s accesses %s: L1 misses %s -> %s, "
+               "cycles %s -> %s (%s%lld%%)",
+               mp_whatif_complete(ad->cfg->whatif, var) ? "" : "first ",
+               commas(before->accesses, b1, sizeof b1), what,
+               commas(before->misses[0], b2, sizeof b2), commas(after->misses[0], b3, sizeof b3),
+               commas(before->cycles, b4, sizeof b4), commas(after->cycles, b5, sizeof b5),
+               after->cycles >= before->cycles ? "+" : "-", pct);
+}
+
 /* False sharing (MACPO 5.4): a line of the variable written by one
    thread while another touched other bytes of it.  The byte sets make
    this exact whatever the interleaving, so one line is enough. */
@@ -153,12 +178,18 @@ static void rule_false_sharing(advisor *ad, const mp_var *v, double score)
    mp_snprintf(a->text, sizeof a->text,
                "false sharing: threads write different bytes of the same cache lines of %s",
                v->name);
-   mp_snprintf(a->evidence, sizeof a->evidence,
-               "%s of its %llu shared line%s falsely shared; %s line transfer%s between "
-               "threads (a lower bound: Valgrind runs one thread at a time)",
-               commas(fa, b1, sizeof b1), (unsigned long long)shared,
-               shared == 1 ? "" : "s", commas(v->transfers, b2, sizeof b2),
-               v->transfers == 1 ? "" : "s");
+   {
+      mp_whatif_run before, after;
+      char replay[200];
+      replay_text(ad, v->id, "padded", mp_report_whatif_pad(v, ad->cfg, &before, &after)
+                  ? &before : NULL, &after, replay, sizeof replay);
+      mp_snprintf(a->evidence, sizeof a->evidence,
+                  "%s of its %llu shared line%s falsely shared; %s line transfer%s between "
+                  "threads (a lower bound: Valgrind runs one thread at a time)%s",
+                  commas(fa, b1, sizeof b1), (unsigned long long)shared,
+                  shared == 1 ? "" : "s", commas(v->transfers, b2, sizeof b2),
+                  v->transfers == 1 ? "" : "s", replay);
+   }
    mp_snprintf(a->fix, sizeof a->fix,
                "give each thread's data cache lines of its own: pad per-thread elements "
                "to the line size (alignas(%u)), or hand out contiguous blocks instead of "
@@ -433,21 +464,25 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    cycles must be in fields the inference placed. */
 static void rule_split(advisor *ad, const mp_var *v, double score)
 {
-   char split[512];
+   char split[512], replay[200];
    uint32_t groups;
    double covered;
+   mp_whatif_run before, after;
+   int replayed = 0;
    mp_advice *a;
    if (ad->cfg->structs == NULL || mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
-       || !mp_report_struct_split(v, ad->cfg, split, sizeof split, &groups, &covered)
+       || !mp_report_struct_split(v, ad->cfg, split, sizeof split, &groups, &covered,
+                                  &before, &after, &replayed)
        || groups < 2 || covered < 0.5)
       return;
+   replay_text(ad, v->id, "split", replayed ? &before : NULL, &after, replay, sizeof replay);
    a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
    mp_snprintf(a->text, sizeof a->text,
                "structure splitting: the loops use different fields of %s's elements",
                v->name);
    mp_snprintf(a->evidence, sizeof a->evidence,
                "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
-               "of its memory cycles", split, 100.0 * covered);
+               "of its memory cycles%s", split, 100.0 * covered, replay);
    mp_snprintf(a->fix, sizeof a->fix,
                "split the structure into one array per group, %s, so that each loop "
                "brings only the fields it uses into the cache", split);

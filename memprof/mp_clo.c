@@ -38,6 +38,8 @@ Bool         mp_clo_sharing = True;
 Bool         mp_clo_loops = True;
 UInt         mp_clo_prefetch_streams = 16;
 const HChar *mp_clo_affinity_dot = NULL;
+Bool         mp_clo_whatif_split = True;
+Bool         mp_clo_whatif_pad = True;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = 0;
 double       mp_clo_sample_rate = 0.01;
@@ -156,6 +158,32 @@ static Bool parse_sample(const HChar *s)
    return False;
 }
 
+/* --what-if=none|split|pad|split,pad */
+static Bool parse_whatif(const HChar *s)
+{
+   if (VG_(strcmp)(s, "none") == 0) {
+      mp_clo_whatif_split = mp_clo_whatif_pad = False;
+      return True;
+   }
+   mp_clo_whatif_split = mp_clo_whatif_pad = False;
+   while (*s) {
+      if (VG_(strncmp)(s, "split", 5) == 0 && (s[5] == ',' || s[5] == '\0')) {
+         mp_clo_whatif_split = True;
+         s += 5;
+      } else if (VG_(strncmp)(s, "pad", 3) == 0 && (s[3] == ',' || s[3] == '\0')) {
+         mp_clo_whatif_pad = True;
+         s += 3;
+      } else {
+         return False;
+      }
+      if (*s == ',' && s[1] != '\0')
+         s++;
+      else if (*s == ',')
+         return False;
+   }
+   return mp_clo_whatif_split || mp_clo_whatif_pad;
+}
+
 Bool mp_clo_process(const HChar *arg)
 {
    const HChar *tmp_str;
@@ -202,6 +230,10 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BOOL_CLO(arg, "--loops", mp_clo_loops) {}
    else if VG_BINT_CLO(arg, "--prefetch-streams", tmp_long, 1, 1000000) {
       mp_clo_prefetch_streams = (UInt)tmp_long;
+   }
+   else if VG_STR_CLO(arg, "--what-if", tmp_str) {
+      if (!parse_whatif(tmp_str))
+         VG_(fmsg_bad_option)(arg, "expected none, split, pad or split,pad\n");
    }
    else if VG_STR_CLO(arg, "--affinity-dot", mp_clo_affinity_dot) {
       if (mp_clo_affinity_dot[0] == '\0')
@@ -274,6 +306,12 @@ void mp_clo_print_usage(void)
 "    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
 "                               streams than this (hardware prefetchers track\n"
 "                               about 16) [16]\n"
+"    --what-if=split,pad|split|pad|none\n"
+"                               replay the recorded accesses (first 1M per\n"
+"                               variable, 4M in all) of a structure under its\n"
+"                               suggested split, and of a falsely shared\n"
+"                               variable padded per thread, through a copy of\n"
+"                               the cache hierarchy [split,pad]\n"
 "    --affinity-dot=<file>      write the field affinity graphs of the\n"
 "                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"

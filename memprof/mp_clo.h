@@ -37,6 +37,8 @@ extern Bool         mp_clo_sharing;           /* --sharing */
 extern Bool         mp_clo_loops;             /* --loops */
 extern UInt         mp_clo_prefetch_streams;  /* --prefetch-streams */
 extern const HChar *mp_clo_affinity_dot;      /* --affinity-dot, or NULL */
+extern Bool         mp_clo_whatif_split;      /* --what-if=split */
+extern Bool         mp_clo_whatif_pad;        /* --what-if=pad */
 extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of two */
 extern Int          mp_clo_sample_mode;       /* --sample: 0 off, 1 shards, 2 bursty */
 extern double       mp_clo_sample_rate;       /* shards: fraction of lines */

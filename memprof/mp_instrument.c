@@ -224,8 +224,14 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       if (home != socket && mp_g_hier.cache && served == mp_g_hier.n_levels)
          cycles += mp_g_numa_extra_cycles;
    }
-   if (mp_g_loops)
-      mp_loopnest_access(e.tid, ii, &e, cycles);
+   if (mp_g_loops || mp_g_whatif) {
+      Addr start = mp_registry_block_start(a, ii);
+      if (mp_g_whatif && start != 0)
+         mp_whatif_record(mp_g_whatif, e.var, a, start, e.size, e.is_write,
+                          thread_core[tid]);
+      if (mp_g_loops)
+         mp_loopnest_access(e.tid, ii, &e, cycles, start);
+   }
 }
 
 /*------------------------------------------------------------*/

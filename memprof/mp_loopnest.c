@@ -159,11 +159,11 @@ static UInt static_loop(mp_instr *ii)
    return ii->loop;
 }
 
-void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles)
+void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
+                        Addr start)
 {
    uint64_t instance, iters[MP_FORMULA_MAX_DEPTH];
    uint32_t loop = mp_loops_current(mp_g_loops, tid, &instance), depth, own;
-   Addr start = mp_registry_block_start(e->addr, ii);
 
    if (start != 0) {
       note_first_block(e->var, start);

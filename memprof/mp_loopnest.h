@@ -37,8 +37,10 @@ VG_REGPARM(2) void mp_loop_at(UWord fn, Addr a);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
 
-/* Every access (from mp_on_access), with its memory cycles. */
-void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles);
+/* Every access (from mp_on_access), with its memory cycles and the
+   start of its block (0: unknown, the stack). */
+void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
+                        Addr start);
 /* Is a the head of a known loop of fn (instrumentation time)? */
 Bool mp_loopnest_is_head(UInt fn, Addr a);
 void mp_loopnest_thread_exit(UInt serial);

@@ -53,6 +53,12 @@ mp_reuse *mp_g_reuse;
 mp_sharing *mp_g_sharing;
 mp_numa *mp_g_numa;
 UInt mp_g_numa_extra_cycles;
+mp_whatif *mp_g_whatif;
+
+/* What-if budgets: accesses recorded per variable and in all (16 bytes
+   each: 64 MB at most). */
+#define WHATIF_PER_VAR (1ULL << 20)
+#define WHATIF_TOTAL   (4ULL << 20)
 
 void mp_sharing_start(void)
 {
@@ -167,6 +173,8 @@ static void mp_atfork_child(ThreadId tid)
    if (mp_g_numa)
       mp_numa_reset(mp_g_numa);
    mp_loopnest_reset();
+   if (mp_g_whatif)
+      mp_whatif_reset(mp_g_whatif);
 }
 
 /*------------------------------------------------------------*/
@@ -580,6 +588,9 @@ static void write_output(Bool summary)
       cfg.instr_info = mp_loopnest_instr_info;
       cfg.field_name = mp_loopnest_field_name;
    }
+   cfg.whatif = mp_g_whatif;
+   cfg.whatif_split = mp_clo_whatif_split;
+   cfg.whatif_pad = mp_clo_whatif_pad;
    j = mp_report_json(mp_g_vars, &cfg);
    if (mp_clo_affinity_dot && cfg.structs)
       write_affinity_dot(&cfg);
@@ -615,6 +626,9 @@ static void print_stats(void)
       VG_(dmsg)("memprof: sharing: %llu lines tracked, %llu bytes of metadata\n",
                 (ULong)mp_sharing_lines(mp_g_sharing),
                 (ULong)mp_sharing_bytes(mp_g_sharing));
+   if (mp_g_whatif)
+      VG_(dmsg)("memprof: what-if: %llu bytes of recorded accesses\n",
+                (ULong)mp_whatif_bytes(mp_g_whatif));
    if (mp_g_numa)
       VG_(dmsg)("memprof: NUMA: %llu pages placed, %llu bytes of metadata\n",
                 (ULong)mp_numa_pages(mp_g_numa), (ULong)mp_numa_bytes(mp_g_numa));
@@ -672,6 +686,8 @@ static void mp_post_clo_init(void)
       mp_g_numa = mp_numa_new(mp_clo_page_size);
       mp_g_numa_extra_cycles = mp_clo_latency[4] > mem ? mp_clo_latency[4] - mem : 0;
    }
+   if ((mp_clo_whatif_split || mp_clo_whatif_pad) && mp_g_hier.cache)
+      mp_g_whatif = mp_whatif_new(WHATIF_PER_VAR, WHATIF_TOTAL);
    mp_loopnest_init();
    if (mp_g_loops) {
       /* Every taken back edge must be an exit of the IR we see: no

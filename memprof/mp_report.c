@@ -843,6 +843,45 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
    mp_json_end_object(j);
 }
 
+int mp_report_cache_cfg(const mp_report_config *cfg, mp_cache_cfg *out)
+{
+   uint32_t k;
+   if (cfg->cache == NULL)
+      return 0;
+   mp_memset(out, 0, sizeof *out);
+   out->n_levels = cfg->cache->n_levels;
+   for (k = 0; k < out->n_levels; k++)
+      out->level[k] = cfg->cache->level[k];
+   out->cores = cfg->cache->cores;
+   return 1;
+}
+
+static void write_run(mp_json *j, const char *key, const mp_report_config *cfg,
+                      const mp_whatif_run *r)
+{
+   uint32_t k;
+   mp_json_key(j, key);
+   mp_json_begin_object(j);
+   for (k = 0; k < cfg->cache->n_levels; k++)
+      mp_json_kv_u64(j, mp_report_level_name(k), r->misses[k]);
+   mp_json_kv_u64(j, "coherence", r->coherence[0]);
+   mp_json_kv_u64(j, "cycles", r->cycles);
+   mp_json_end_object(j);
+}
+
+void mp_report_write_whatif(mp_json *j, const char *key, const mp_report_config *cfg,
+                            uint32_t var, const mp_whatif_run *before,
+                            const mp_whatif_run *after)
+{
+   mp_json_key(j, key);
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "accesses", before->accesses);
+   mp_json_kv_bool(j, "complete", mp_whatif_complete(cfg->whatif, var));
+   write_run(j, "before", cfg, before);
+   write_run(j, "after", cfg, after);
+   mp_json_end_object(j);
+}
+
 mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
 {
    mp_json *j = mp_json_new();

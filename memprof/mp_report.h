@@ -20,6 +20,7 @@
 #include "mp_sharing.h"
 #include "mp_streams.h"
 #include "mp_structs.h"
+#include "mp_whatif.h"
 #include "mp_setdiag.h"
 #include "mp_vars.h"
 
@@ -78,7 +79,21 @@ typedef struct {
    /* The name of the field at offset of var's structure (debug info),
       into buf; 0 if unknown.  May be NULL. */
    int (*field_name)(uint32_t var, uint64_t offset, char *buf, size_t size);
+   /* Recorded accesses for what-if replays (--what-if), or NULL; which
+      replays to make. */
+   const mp_whatif *whatif;
+   int whatif_split, whatif_pad;
 } mp_report_config;
+
+/* The simulated hierarchy as an mp_cache configuration (no callbacks),
+   for replays; 0 without a cache simulation. */
+int mp_report_cache_cfg(const mp_report_config *cfg, mp_cache_cfg *out);
+
+/* Writes a replay's result: {"accesses", "complete", "before": {L1: misses,
+   ..., "cycles"}, "after": {...}} under key. */
+void mp_report_write_whatif(mp_json *j, const char *key, const mp_report_config *cfg,
+                            uint32_t var, const mp_whatif_run *before,
+                            const mp_whatif_run *after);
 
 /* One row of the report: a variable, or the fold of several. */
 typedef struct {

@@ -271,6 +271,63 @@ static int fields_overlap(const mp_struct_layout *l)
           && l->fields[l->n_fields - 1].offset + l->fields[l->n_fields - 1].size > l->size;
 }
 
+/* The split layout: each group of fields becomes an array of its own
+   (its own region of addresses), its fields packed in offset order;
+   bytes in no field stay where they were. */
+typedef struct {
+   const mp_struct_layout *l;
+   uint64_t *pos;          /* per field: its offset in its group's record */
+   uint64_t *group_size;   /* per group: the record size */
+} split_map;
+
+static uint64_t map_split(void *arg, const mp_whatif_access *a)
+{
+   const split_map *m = arg;
+   const mp_struct_layout *l = m->l;
+   uint64_t o, e, f;
+   uint32_t i;
+   if (a->addr < a->block)
+      return a->addr;
+   o = a->addr - a->block;
+   e = o / l->size;
+   f = o % l->size;
+   for (i = 0; i < l->n_fields; i++) {
+      const mp_struct_field *fd = &l->fields[i];
+      if (f >= fd->offset && f < fd->offset + fd->size)
+         return ((uint64_t)(fd->group + 1) << 44) + a->block
+                + e * m->group_size[fd->group] + m->pos[i] + (f - fd->offset);
+   }
+   return a->addr;
+}
+
+int mp_report_whatif_split(const mp_var *v, const mp_report_config *cfg,
+                           const mp_struct_layout *l,
+                           mp_whatif_run *before, mp_whatif_run *after)
+{
+   mp_cache_cfg cc;
+   split_map m;
+   uint32_t g, k;
+   int ok;
+   if (cfg->whatif == NULL || !cfg->whatif_split || l->n_groups < 2
+       || !mp_report_cache_cfg(cfg, &cc) || mp_whatif_recorded(cfg->whatif, v->id) == 0)
+      return 0;
+   m.l = l;
+   m.pos = mp_calloc("mp.report.split", l->n_fields + 1, sizeof *m.pos);
+   m.group_size = mp_calloc("mp.report.split", l->n_groups + 1, sizeof *m.group_size);
+   for (g = 0; g < l->n_groups; g++)
+      for (k = l->group_start[g]; k < l->group_start[g + 1]; k++) {
+         uint32_t fi = l->group_fields[k];
+         m.pos[fi] = m.group_size[g];
+         m.group_size[g] += l->fields[fi].size;
+      }
+   ok = mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, NULL, NULL, before)
+        && mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, map_split, &m,
+                            after);
+   mp_free(m.pos);
+   mp_free(m.group_size);
+   return ok;
+}
+
 void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config *cfg)
 {
    mp_struct_layout l;
@@ -330,13 +387,19 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
    mp_json_end_array(j);
    split_text(&l, names, text, sizeof text);
    mp_json_kv_string(j, "split", text);
+   if (!fields_overlap(&l)) {
+      mp_whatif_run before, after;
+      if (mp_report_whatif_split(v, cfg, &l, &before, &after))
+         mp_report_write_whatif(j, "what_if", cfg, v->id, &before, &after);
+   }
    mp_json_end_object(j);
    free_names(names, l.n_fields);
    mp_struct_layout_clear(&l);
 }
 
 int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
-                           char *text, size_t size, uint32_t *n_groups, double *covered)
+                           char *text, size_t size, uint32_t *n_groups, double *covered,
+                           mp_whatif_run *before, mp_whatif_run *after, int *replayed)
 {
    mp_struct_layout l;
    char **names;
@@ -351,6 +414,7 @@ int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
    split_text(&l, names, text, size);
    *n_groups = l.n_groups;
    *covered = l.covered;
+   *replayed = mp_report_whatif_split(v, cfg, &l, before, after);
    free_names(names, l.n_fields);
    mp_struct_layout_clear(&l);
    return 1;

@@ -21,11 +21,19 @@ void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config
 void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config *cfg);
 
 /* The suggested split of v's structure as text ("{ a, c } / { b, d }"),
-   its number of groups and the share of v's cycles the fields cover;
+   its number of groups and the share of v's cycles the fields cover,
+   and the what-if replay of the split (*replayed 0 when not made);
    0 if v is not an array of structures (or its fields overlap: vector
    accesses to a plain array). */
 int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
-                           char *text, size_t size, uint32_t *n_groups, double *covered);
+                           char *text, size_t size, uint32_t *n_groups, double *covered,
+                           mp_whatif_run *before, mp_whatif_run *after, int *replayed);
+
+/* Replays v's recorded accesses as they were and with layout l split
+   into one array per group (--what-if=split); 0 if not possible. */
+int mp_report_whatif_split(const mp_var *v, const mp_report_config *cfg,
+                           const mp_struct_layout *l,
+                           mp_whatif_run *before, mp_whatif_run *after);
 
 /* The affinity graphs of vars (those that are arrays of structures) as
    Graphviz DOT, one graph each, through emit. */

@@ -236,6 +236,35 @@ static void write_worst_line(mp_json *j, const mp_vars *vs, const mp_sharing *s,
    mp_json_end_object(j);
 }
 
+/* Padding per thread: each core's bytes of a line move to a line of
+   their own (line' = line * cores + core), as padding each thread's
+   data to the line size does for disjoint bytes. */
+typedef struct {
+   uint32_t shift, cores;
+} pad_map;
+
+static uint64_t map_pad(void *arg, const mp_whatif_access *a)
+{
+   const pad_map *m = arg;
+   uint64_t line = a->addr >> m->shift, off = a->addr & ((1ULL << m->shift) - 1);
+   return ((line * m->cores + a->core) << m->shift) | off;
+}
+
+int mp_report_whatif_pad(const mp_var *v, const mp_report_config *cfg,
+                         mp_whatif_run *before, mp_whatif_run *after)
+{
+   mp_cache_cfg cc;
+   pad_map m;
+   if (cfg->whatif == NULL || !cfg->whatif_pad || !mp_report_cache_cfg(cfg, &cc)
+       || cc.cores < 2 || mp_whatif_recorded(cfg->whatif, v->id) == 0)
+      return 0;
+   m.shift = (uint32_t)__builtin_ctz(cc.level[0].line);
+   m.cores = cc.cores;
+   return mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, NULL, NULL, before)
+          && mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, map_pad, &m,
+                              after);
+}
+
 void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *vs,
                         const mp_var *v, const mp_report_config *cfg)
 {
@@ -264,6 +293,11 @@ void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *v
    for (i = 0; i < s->n_worst; i++)
       write_worst_line(j, vs, ss->sharing, &s->worst[i], cfg->line_size, cfg);
    mp_json_end_array(j);
+   if (s->false_lines > 0) {
+      mp_whatif_run before, after;
+      if (mp_report_whatif_pad(v, cfg, &before, &after))
+         mp_report_write_whatif(j, "what_if_pad", cfg, v->id, &before, &after);
+   }
    mp_json_end_object(j);
 }
 

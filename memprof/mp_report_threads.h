@@ -25,6 +25,12 @@ void mp_share_var_lines(const mp_share_summary *ss, uint32_t var,
    more threads or received transfers. */
 void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *vs,
                         const mp_var *v, const mp_report_config *cfg);
+/* Replays v's recorded accesses as they were and with each core's
+   bytes of a line padded to a line of their own (--what-if=pad); 0 if
+   not possible (no recording, no cache simulation, one core). */
+int mp_report_whatif_pad(const mp_var *v, const mp_report_config *cfg,
+                         mp_whatif_run *before, mp_whatif_run *after);
+
 /* variables[].numa, if NUMA was simulated. */
 void mp_share_write_numa(mp_json *j, const mp_var *v);
 /* Top-level "communication" and "communication_matrix". */

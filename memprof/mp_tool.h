@@ -17,6 +17,7 @@
 
 #include "mp_numa.h"
 #include "mp_sharing.h"
+#include "mp_whatif.h"
 #include "mp_vars.h"
 
 /* Static facts about one guest instruction, made at instrumentation time
@@ -49,6 +50,8 @@ extern mp_reuse *mp_g_reuse;       /* reuse distances (SPEC 5.3), or NULL */
 /* Sharing between threads (SPEC 5.5, 5.6): NULL until the program
    creates its second thread (and with --sharing=no). */
 extern mp_sharing *mp_g_sharing;
+/* Accesses recorded for what-if replays (--what-if), or NULL. */
+extern mp_whatif *mp_g_whatif;
 /* NUMA page homes (SPEC 5.7): NULL unless two or more sockets. */
 extern mp_numa *mp_g_numa;
 /* What a remote access served from memory costs over a local one. */

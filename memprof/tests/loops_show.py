@@ -16,7 +16,9 @@
 #   --struct NAME  "NAME struct size=S split=TEXT" then one line per field
 #                  "  field OFFSET NAME size=Z share=P%" (share rounded
 #                  to a percent) and one per field pair with affinity
-#                  > 0: "  affinity A B W" (W to 2 decimals); or
+#                  > 0: "  affinity A B W" (W to 2 decimals), and the
+#                  what-if replay of the split when there is one:
+#                  "  what_if accesses=N L1 B->A cycles B->A"; or
 #                  "NAME struct -" when there is none.
 #
 # A missing file or variable prints "loops_show: error ..." and exits 1.
@@ -61,6 +63,11 @@ def show_struct(doc, name):
     for f in s["fields"]:
         print("  field %d %s size=%d share=%d%%" % (f["offset"], f["name"], f["size"],
                                                   round(100 * f["share"])))
+    wi = s.get("what_if")
+    if wi:
+        print("  what_if accesses=%d L1 %d->%d cycles %d->%d"
+              % (wi["accesses"], wi["before"]["L1"], wi["after"]["L1"],
+                 wi["before"]["cycles"], wi["after"]["cycles"]))
     for a, b, w in s["affinity"]:
         if w > 0:
             print("  affinity %s %s %.2f" % (field_name(s["fields"], s["fields"][a]["offset"]),

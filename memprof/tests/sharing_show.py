@@ -88,6 +88,12 @@ def show_sharing(doc, name, worst, bytes_only):
         return
     print("%s sharing shared=%d true=%d false=%d"
           % (name, s["shared_lines"], s["true_lines"], s["false_lines"]))
+    wp = s.get("what_if_pad")
+    if wp:
+        # The misses before depend on the interleaving the recording saw;
+        # after padding only cold misses are left: stable.
+        print("  what_if_pad accesses=%d L1 after=%d not_worse=%s"
+              % (wp["accesses"], wp["after"]["L1"], wp["after"]["L1"] <= wp["before"]["L1"]))
     for w in s["worst_lines"][:worst]:
         print("  line kind=%s offset=%s false_pairs=%d true_pairs=%d"
               % (w["kind"], w["offset"], w["false_pairs"], w["true_pairs"]))
