@@ -107,6 +107,27 @@ static Int allocating_frame(const Addr *ips, Int n)
    return n - 1;
 }
 
+/* How many sites were found on the source line 'where' before this one
+   (and counts this one). */
+static VgHashTable *line_sites;   /* key: location id of where */
+
+typedef struct {
+   VgHashNode node;
+   UInt count;
+} line_count;
+
+static UInt sites_on_line(const HChar *where)
+{
+   UWord key = mp_vars_location(mp_g_vars, where, NULL);
+   line_count *c = VG_(HT_lookup)(line_sites, key);
+   if (!c) {
+      c = VG_(calloc)("mp.heap.linesites", 1, sizeof *c);
+      c->node.key = key;
+      VG_(HT_add_node)(line_sites, c);
+   }
+   return c->count++;
+}
+
 static mp_var *new_site(const Addr *ips, Int n)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
@@ -120,9 +141,17 @@ static mp_var *new_site(const Addr *ips, Int n)
    have_where = VG_(get_filename_linenum)(ep, ips[f], &file, &dir, &line);
    if (have_where) {
       VG_(snprintf)(where, sizeof where, "%s:%u", file, line);
+      /* The k-th site found on a line is named after the line's k-th
+         allocation statement: "a = malloc(n); b = malloc(n);" runs in
+         that order (a line with more sites than statements: the
+         first). */
       if (read_source_line(dir, file, line, src, sizeof src)
-          && mp_name_from_source_line(src, mp_is_fortran_file(file),
-                                      ident, sizeof ident))
+          && (mp_name_from_source_line_nth(src, mp_is_fortran_file(file),
+                                           sites_on_line(where), ident, sizeof ident)
+              /* one statement reached from several call stacks (a
+                 wrapper like xmalloc): each site takes its name */
+              || mp_name_from_source_line(src, mp_is_fortran_file(file),
+                                          ident, sizeof ident)))
          VG_(snprintf)(name, sizeof name, "%s", ident);
       else
          VG_(snprintf)(name, sizeof name, "heap@%s", where);
@@ -283,6 +312,7 @@ void mp_heap_pre_clo_init(void)
 {
    blocks = VG_(HT_construct)("mp.heap.blocks");
    sites = VG_(HT_construct)("mp.heap.sites");
+   line_sites = VG_(HT_construct)("mp.heap.linesites");
    VG_(needs_malloc_replacement)(mp_malloc_w, mp_malloc_w, mp_aligned_w,
                                  mp_malloc_w, mp_aligned_w, mp_memalign_w,
                                  mp_calloc_w, mp_free_w, mp_free_w,

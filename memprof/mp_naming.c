@@ -200,3 +200,51 @@ int mp_name_from_source_line(const char *line, int is_fortran,
    start = with_derefs(line, start);
    return copy_out(start, (size_t)(end - start), out, out_size);
 }
+
+/* The statements of a line are separated by ';' outside parentheses,
+   brackets and quotes ("for (i = 0; i < n; i++)" is one). */
+static const char *next_statement_end(const char *p)
+{
+   int depth = 0;
+   char quote = 0;
+   for (; *p; p++) {
+      if (quote) {
+         if (*p == '\\' && p[1])
+            p++;
+         else if (*p == quote)
+            quote = 0;
+         continue;
+      }
+      if (*p == '"' || *p == '\'')
+         quote = *p;
+      else if (*p == '(' || *p == '[' || *p == '{')
+         depth++;
+      else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
+         depth--;
+      else if (*p == ';' && depth == 0)
+         return p;
+   }
+   return p;
+}
+
+int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
+                                 char *out, size_t out_size)
+{
+   const char *p = line;
+   char stmt[512];
+   unsigned found = 0;
+   if (is_fortran || nth == 0)
+      return nth == 0 && mp_name_from_source_line(line, is_fortran, out, out_size);
+   while (*p) {
+      const char *end = next_statement_end(p);
+      size_t len = (size_t)(end - p);
+      if (len >= sizeof stmt)
+         len = sizeof stmt - 1;
+      mp_memcpy(stmt, p, len);
+      stmt[len] = '\0';
+      if (mp_name_from_source_line(stmt, 0, out, out_size) && found++ == nth)
+         return 1;
+      p = *end ? end + 1 : end;
+   }
+   return 0;
+}

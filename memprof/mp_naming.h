@@ -29,6 +29,14 @@
 int mp_name_from_source_line(const char *line, int is_fortran,
                              char *out, size_t out_size);
 
+/* The same for the nth (0-based) allocation statement of a line that
+   holds several ("a = malloc(n); b = malloc(n);"): statements are split
+   at ';' outside parentheses and quotes.  nth 0 is the function above.
+   Returns 0 when the line has fewer named statements (or is Fortran
+   and nth > 0). */
+int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
+                                 char *out, size_t out_size);
+
 /* 1 if the file name has a Fortran extension (.f, .f90, .F03, .for...). */
 int mp_is_fortran_file(const char *file);
 

@@ -60,6 +60,26 @@ START_TEST(test_truncation)
 }
 END_TEST
 
+/* Several allocations on one line: the nth statement's name. */
+START_TEST(test_nth)
+{
+   const char *line = "   a = malloc(n * sizeof *a); b = malloc(n); c = (double *)calloc(n, 8);";
+   const char *loop = "for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);";
+   char out[64];
+   ck_assert(mp_name_from_source_line_nth(line, 0, 0, out, sizeof out));
+   ck_assert_str_eq(out, "a");
+   ck_assert(mp_name_from_source_line_nth(line, 0, 1, out, sizeof out));
+   ck_assert_str_eq(out, "b");
+   ck_assert(mp_name_from_source_line_nth(line, 0, 2, out, sizeof out));
+   ck_assert_str_eq(out, "c");
+   ck_assert(!mp_name_from_source_line_nth(line, 0, 3, out, sizeof out));
+   /* the for header's ';' are inside parentheses: one statement */
+   ck_assert(mp_name_from_source_line_nth(loop, 0, 1, out, sizeof out));
+   ck_assert_str_eq(out, "q");
+   ck_assert(!mp_name_from_source_line_nth("x = malloc(1);", 1, 1, out, sizeof out));
+}
+END_TEST
+
 START_TEST(test_fortran_files)
 {
    ck_assert(mp_is_fortran_file("a.f90"));
@@ -80,6 +100,7 @@ int main(void)
    tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof cases / sizeof cases[0]));
    tcase_add_test(tc, test_truncation);
    tcase_add_test(tc, test_fortran_files);
+   tcase_add_test(tc, test_nth);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
