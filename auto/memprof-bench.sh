@@ -1,18 +1,45 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Speed and memory of memprof against Valgrind's own tools on the same
-# workloads: wall-clock seconds of each run, memprof's ratios to
-# --tool=none, cachegrind and callgrind --cache-sim=yes, and memprof's
-# peak RSS.  Numbers are printed, never asserted: timing belongs to no test.
+# workloads (issue 9 / SPEC 7): wall-clock seconds and peak RSS of each
+# run, for native, --tool=none, cachegrind --cache-sim=yes, callgrind
+# --cache-sim=yes, and memprof in three modes:
+#   full     every analysis on, the defaults;
+#   cache    cache-only: --reuse=no --strides=no --loops=no --what-if=none
+#            --sharing=no (every access still attributed to its variable);
+#   sampled  the defaults with --sample=shards:0.01 (reuse distances of 1%
+#            of the lines);
+# then memprof's ratios to cachegrind and none.  Numbers are printed, never
+# asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
+# [workload...] (default: all of them).
 set -e
 cd "$(dirname "$0")/.."
 sh auto/memprof-build.sh >/dev/null
-command -v /usr/bin/time >/dev/null || { echo "memprof-bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+for c in /usr/bin/time gzip; do
+   command -v $c >/dev/null || { echo "memprof-bench: needs $c (apt-get install time gzip)" >&2; exit 1; }
+done
 out=build-bench
 mkdir -p $out
-for w in bench/matmul.c bench/allocs.c examples/particles.c; do
+for w in bench/matmul.c bench/allocs.c bench/triad.c bench/chase.c examples/particles.c; do
    gcc -O2 -g -o $out/"$(basename "$w" .c)" "$w"
 done
+gcc -O2 -g -pthread -o $out/falseshare bench/falseshare.c
+# A real program: gzip -9 on 4 MB of generated, half-compressible text.
+if [ ! -f $out/gzip-input ]; then
+   python3 -c "
+import random
+r = random.Random(1)
+words = ['memory', 'cache', 'line', 'stride', 'reuse', 'thread', 'valgrind', 'numa']
+out = []
+while sum(map(len, out)) < 4 << 20:
+    out.append(r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32))
+open('$out/gzip-input', 'w').write(' '.join(out))"
+fi
+cat > $out/gzip9 <<GZ
+#!/bin/sh
+exec gzip -9 -c $PWD/$out/gzip-input
+GZ
+chmod +x $out/gzip9
 
 # measure CMD...: prints "seconds peak_rss_kB" of one run.
 measure() {
@@ -21,15 +48,26 @@ measure() {
 }
 
 vg=./vg-in-place
-printf '%-10s %7s %7s %7s %7s %7s | %6s %6s %6s | %8s\n' workload native none cg clg memprof \
-   /none /cg /clg "RSS(MB)"
-for prog in matmul allocs particles; do
-   set -- $(measure $out/$prog); t0=$1
-   set -- $(measure $vg --tool=none $out/$prog); tn=$1
-   set -- $(measure $vg --tool=cachegrind --cachegrind-out-file=/dev/null $out/$prog); tc=$1
-   set -- $(measure $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $out/$prog); tk=$1
-   set -- $(measure $vg --tool=memprof --memprof-out-file=$out/memprof.out.bench $out/$prog); tm=$1; mm=$2
-   awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tm="$tm" -v mm="$mm" 'BEGIN {
-      printf "%-10s %7.2f %7.2f %7.2f %7.2f %7.2f | %6.2f %6.2f %6.2f | %8.1f\n",
-         p, t0, tn, tc, tk, tm, tm / tn, tm / tc, tm / tk, mm / 1024 }'
+mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
+cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
+workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
+printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workload \
+   native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
+   "RSS MB" "cg MB"
+for prog in $workloads; do
+   bin=$out/$prog
+   # gzip through /bin/sh: trace the real program, not the wrapper
+   trace=""
+   [ "$prog" = gzip9 ] && trace="--trace-children=yes"
+   set -- $(measure $bin); t0=$1
+   set -- $(measure $vg --tool=none $trace $bin); tn=$1
+   set -- $(measure $vg --tool=cachegrind $trace --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
+   set -- $(measure $vg --tool=callgrind $trace --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
+   set -- $(measure $mp $trace $bin); tf=$1; mf=$2
+   set -- $(measure $mp $trace $cache_only $bin); to=$1
+   set -- $(measure $mp $trace --sample=shards:0.01 $bin); ts=$1
+   awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
+       -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
+      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
+         p, t0, tn, tc, tk, tf, to, ts, tf / tc, to / tc, ts / tn, tf / tn, mf / 1024, mc / 1024 }'
 done

@@ -35,6 +35,7 @@ UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
 Bool         mp_clo_reuse = True;
 Bool         mp_clo_sharing = True;
+Bool         mp_clo_strides = True;
 Bool         mp_clo_loops = True;
 UInt         mp_clo_prefetch_streams = 16;
 const HChar *mp_clo_affinity_dot = NULL;
@@ -227,6 +228,7 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_BOOL_CLO(arg, "--reuse", mp_clo_reuse) {}
    else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) {}
+   else if VG_BOOL_CLO(arg, "--strides", mp_clo_strides) {}
    else if VG_BOOL_CLO(arg, "--loops", mp_clo_loops) {}
    else if VG_BINT_CLO(arg, "--prefetch-streams", tmp_long, 1, 1000000) {
       mp_clo_prefetch_streams = (UInt)tmp_long;
@@ -323,6 +325,7 @@ void mp_clo_print_usage(void)
 "                               with a hash below R (SHARDS, R=0.01), or\n"
 "                               windows of W accesses with Fibonacci gaps up\n"
 "                               to G (MACPO, 100000,400000) [off: exact]\n"
+"    --strides=yes|no           stride histograms per variable [yes]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"
 "                               kind, against the 1st..K-th previous access\n"
 "                               (1..16) [5]\n"

@@ -34,6 +34,7 @@ extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: th
 extern Int          mp_clo_n_thread_map;
 extern Bool         mp_clo_reuse;             /* --reuse */
 extern Bool         mp_clo_sharing;           /* --sharing */
+extern Bool         mp_clo_strides;           /* --strides */
 extern Bool         mp_clo_loops;             /* --loops */
 extern UInt         mp_clo_prefetch_streams;  /* --prefetch-streams */
 extern const HChar *mp_clo_affinity_dot;      /* --affinity-dot, or NULL */

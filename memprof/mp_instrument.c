@@ -170,7 +170,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    }
    lc = ii->lc;
    mp_vars_access(mp_g_vars, &e, lc);
-   {
+   if (mp_g_stride) {
       int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;

@@ -164,7 +164,8 @@ static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 static void mp_atfork_child(ThreadId tid)
 {
    mp_vars_reset_counts(mp_g_vars);
-   mp_stride_reset(mp_g_stride);
+   if (mp_g_stride)
+      mp_stride_reset(mp_g_stride);
    mp_hierarchy_reset();
    if (mp_g_reuse)
       mp_reuse_reset(mp_g_reuse);
@@ -654,6 +655,7 @@ static void mp_post_clo_init(void)
    check_output_writable();
    mp_hierarchy_init();   /* checks the cache options even with --cache-sim=no */
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
+   if (mp_clo_strides)
    {
       mp_stride_cfg sc;
       const char *err = NULL;
