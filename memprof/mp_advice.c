@@ -251,9 +251,10 @@ static int instructions_walk_long(const advisor *ad, const mp_var *v)
          continue;
       c = fi->coef[fi->depth - 1];
       step = c < 0 ? (uint64_t)-c : (uint64_t)c;
-      covered += fi->accesses;
+      /* formulas see a sample of the accesses: compare like with like */
+      covered += mp_formula_estimated_accesses(fi->accesses);
       if (step >= cfg->line_size)
-         long_steps += fi->accesses;
+         long_steps += mp_formula_estimated_accesses(fi->accesses);
    }
    if (2 * covered < mp_counts_accesses(&v->c))
       return 1;
@@ -327,16 +328,24 @@ static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t
       return NULL;
    n = mp_setdiag_top(ad->cfg->cache->conflicts, k, top, 8);
    for (i = 0; i < n; i++) {
-      int mine = 0;
-      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++)
-         mine |= top[i].slot[s].var == v->id;
-      if (!mine)
+      uint64_t mine = 0, best = 0;
+      uint32_t best_var = v->id;
+      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++) {
+         if (top[i].slot[s].var == v->id)
+            mine = top[i].slot[s].count;
+         else if (top[i].slot[s].count > best) {
+            best = top[i].slot[s].count;
+            best_var = top[i].slot[s].var;
+         }
+      }
+      if (mine == 0)
          continue;
       *set_out = top[i].set;
-      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++)
-         if (top[i].slot[s].var != v->id)
-            return mp_vars_get(ad->vs, top[i].slot[s].var)->name;
-      return v->name;   /* it conflicts with itself (a power-of-two stride) */
+      /* A partner with a tenth of v's conflicts there is a bystander:
+         v conflicts with itself (a power-of-two stride). */
+      if (best_var == v->id || 10 * best < mine)
+         return v->name;
+      return mp_vars_get(ad->vs, best_var)->name;
    }
    return NULL;
 }

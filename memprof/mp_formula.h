@@ -71,6 +71,20 @@ typedef struct {
    uint64_t accesses, fits, mismatches, unresolved;
 } mp_formula_instr;
 
+/* The adapter's sampling (mp_loopnest.c): every access of an
+   instruction's first MP_FORMULA_FULL in its loop, then one in
+   MP_FORMULA_EVERY (a power of two). */
+#define MP_FORMULA_FULL  4096
+#define MP_FORMULA_EVERY 16
+
+/* The accesses an instruction made in its loop, estimated from those
+   the formula saw under that sampling. */
+static inline uint64_t mp_formula_estimated_accesses(uint64_t seen)
+{
+   return seen <= MP_FORMULA_FULL ? seen
+          : MP_FORMULA_FULL + (seen - MP_FORMULA_FULL) * MP_FORMULA_EVERY;
+}
+
 typedef struct mp_formula mp_formula;
 
 mp_formula *mp_formula_new(void);

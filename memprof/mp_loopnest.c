@@ -145,8 +145,6 @@ static void note_first_block(UInt var, Addr start)
       first_block[var] = start;
 }
 
-#define FORMULA_FULL  4096
-#define FORMULA_EVERY 16      /* a power of two */
 
 /* ii's innermost loop, recomputed when loops were found since. */
 static UInt static_loop(mp_instr *ii)
@@ -180,9 +178,9 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    if (loop != static_loop(ii))
       return;
    /* A formula is found in the first accesses and then only verified:
-      every access of the first FORMULA_FULL, then one in FORMULA_EVERY
+      every access of the first MP_FORMULA_FULL, then one in MP_FORMULA_EVERY
       (the fit ratio is a ratio of the accesses looked at). */
-   if (ii->loop_accesses++ >= FORMULA_FULL && (ii->loop_accesses & (FORMULA_EVERY - 1)))
+   if (ii->loop_accesses++ >= MP_FORMULA_FULL && (ii->loop_accesses & (MP_FORMULA_EVERY - 1)))
       return;
    own = mp_loops_get(mp_g_loops, loop)->depth;
    depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);
@@ -219,7 +217,7 @@ void mp_loopnest_reset(void)
       return;
    /* A forked child: its own loops from now on.  The loop forest (code)
       stays; instances and counts restart. */
-   mp_loops_flush(mp_g_loops);
+   mp_loops_reset_counts(mp_g_loops);
    mp_streams_free(mp_g_streams);
    {
       mp_streams_cfg sc;

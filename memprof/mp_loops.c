@@ -567,6 +567,16 @@ void mp_loops_flush(mp_loops *l)
       mp_loops_thread_exit(l, tid);
 }
 
+void mp_loops_reset_counts(mp_loops *l)
+{
+   uint32_t i;
+   mp_loops_flush(l);
+   for (i = 0; i < l->n_loops; i++) {
+      l->loops[i].entries = l->loops[i].exits = 0;
+      l->loops[i].iterations = l->loops[i].max_iterations = 0;
+   }
+}
+
 uint32_t mp_loops_current(const mp_loops *l, uint32_t tid, uint64_t *instance)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;

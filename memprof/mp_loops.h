@@ -147,6 +147,9 @@ void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn);
    thread (before the report). */
 void mp_loops_thread_exit(mp_loops *l, uint32_t tid);
 void mp_loops_flush(mp_loops *l);
+/* Ends every active instance and zeroes the counts of every loop (a
+   forked child counts its own); the loops themselves stay. */
+void mp_loops_reset_counts(mp_loops *l);
 
 /* The thread's innermost active loop (MP_LOOP_NONE if none), and its
    instance if 'instance' is not NULL.  O(1). */

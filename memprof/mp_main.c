@@ -244,14 +244,17 @@ static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 
 /* Fails before the client runs if the output cannot be created, rather
    than losing the whole run at exit. */
-static void check_output_writable(void)
+/* An output file (--memprof-out-file, --affinity-dot) must be creatable
+   before the client runs: a bad directory or %q{UNSET} stops now, with
+   the option's name, not at exit with the results lost. */
+static void check_writable(const HChar *option, const HChar *value)
 {
-   HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
+   HChar *path = VG_(expand_file_name)(option, value);
    HChar *tmp = temp_name_for(path);
    SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
    if (sr_isError(sr)) {
       /* VG_(fmsg_bad_option) does not exit once options are processed. */
-      VG_(fmsg)("Bad option: --memprof-out-file=%s\n", mp_clo_out_file);
+      VG_(fmsg)("Bad option: %s=%s\n", option, value);
       VG_(fmsg)("cannot create a file in the directory of %s\n", path);
       VG_(fmsg)("Use --help for more information or consult the user manual.\n");
       VG_(exit)(1);
@@ -260,6 +263,20 @@ static void check_output_writable(void)
    VG_(unlink)(tmp);
    VG_(free)(tmp);
    VG_(free)(path);
+}
+
+static void check_output_writable(void)
+{
+   check_writable("--memprof-out-file", mp_clo_out_file);
+   if (mp_clo_affinity_dot) {
+      if (!mp_clo_loops) {
+         VG_(fmsg)("Bad option: --affinity-dot=%s\n", mp_clo_affinity_dot);
+         VG_(fmsg)("the structure analysis needs --loops=yes\n");
+         VG_(fmsg)("Use --help for more information or consult the user manual.\n");
+         VG_(exit)(1);
+      }
+      check_writable("--affinity-dot", mp_clo_affinity_dot);
+   }
 }
 
 /*------------------------------------------------------------*/

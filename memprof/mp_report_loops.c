@@ -188,21 +188,44 @@ void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config
    uint32_t n = mp_loops_count(cfg->loops), i, k = 0, n_f;
    loop_rank *r = mp_malloc("mp.report.loops", (n + 1) * sizeof *r);
    formula_ref *f = fitting_formulas(cfg, &n_f);
+   uint8_t *shown = mp_calloc("mp.report.loops", n + 1, 1);
    for (i = 0; i < n; i++) {
       const mp_loop *l = mp_loops_get(cfg->loops, i);
       const mp_streams_loop *st = mp_streams_get(cfg->streams, i);
-      if (l->entries == 0)
+      /* Loops that ran but did not access memory in the collected part
+         (--toggle-collect) are left out, unless an inner loop needs them
+         as its parent. */
+      if (l->entries == 0 || st == NULL || st->accesses == 0)
          continue;
       r[k].loop = i;
-      r[k].accesses = st ? st->accesses : 0;
+      r[k].accesses = st->accesses;
       k++;
    }
    sort_loops(r, k);
+   for (i = 0; i < k && i < MAX_LOOPS; i++) {
+      uint32_t p;
+      shown[r[i].loop] = 1;
+      for (p = mp_loops_get(cfg->loops, r[i].loop)->parent; p != MP_LOOP_NONE;
+           p = mp_loops_get(cfg->loops, p)->parent)
+         shown[p] = 1;
+   }
    mp_json_key(j, "loops");
    mp_json_begin_array(j);
    for (i = 0; i < k && i < MAX_LOOPS; i++)
       write_loop(j, vs, cfg, r[i].loop, f, n_f);
+   /* then the ancestors the busiest loops need, in id order */
+   for (i = 0; i < n; i++) {
+      uint32_t q;
+      int listed = 0;
+      if (!shown[i])
+         continue;
+      for (q = 0; q < k && q < MAX_LOOPS && !listed; q++)
+         listed = r[q].loop == i;
+      if (!listed)
+         write_loop(j, vs, cfg, i, f, n_f);
+   }
    mp_json_end_array(j);
+   mp_free(shown);
    mp_free(r);
    mp_free(f);
 }
