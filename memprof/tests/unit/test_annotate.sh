@@ -141,11 +141,39 @@ run_case auto_merge      --auto=yes --include=src --show=0 sharing.json sharing_
 run_case auto_edge       --auto=yes --show=0 --threshold=0 auto_edge.json
 run_case auto_width      --auto=yes --show=0 --threshold=0 --width=60 auto_edge.json
 
+# Loops, structures, advice on a loop (top-level "loops",
+# variables[].struct, too-many-streams).  Real memprof output, trimmed to
+# a few variables, the program's loops and a few of the C library's
+# (json.load and dump again; no value changed):
+#   loops.json      particles (src/particles.c, gcc -O0 -g), --L1=32768,8,64
+#                   --L2=1048576,16,64 --L3=none --cores=1 --reuse=no
+#                   --read-var-info=yes
+#   loops_b.json    the same with --L1=16384,4,64
+#   loops_opt.json  particles built with -DOPT: the structure split, the
+#                   loop of 18 streams split in two
+#   struct_overlap.json  memprof/tests/sharing_false, --cores=4: the
+#                   dynamic linker's _rtld_local, a structure whose fields
+#                   overlap
+run_case loops           --show=3 loops.json
+run_case loops_narrow    --threshold=5 --show=0 --width=60 loops.json
+run_case loops_merge     --threshold=5 --show=3 loops.json loops_b.json
+run_case loops_diff      --diff loops.json loops_opt.json --show=3
+run_case loops_auto      --auto=yes --include=src --show=0 loops.json
+run_case struct_overlap  --threshold=1 --show=2 struct_overlap.json
+run_case loops_bad       loops_bad.json
+run_case struct_bad      struct_bad.json
+
 # check_width NAME WIDTH ARGS...: no line of the annotated source (from
 # the first "Auto-annotated source" on) is wider than WIDTH columns.
+# With START (check_width_from), from the first line holding START to the
+# next empty line, several times.
 check_width() {
-    local name=$1 limit=$2
-    shift 2
+    check_width_from "Auto-annotated" "$@"
+}
+
+check_width_from() {
+    local start=$1 name=$2 limit=$3
+    shift 3
     local wide
     wide=$(cd "$fixtures" && "${annotate[@]}" "$@" 2>&1 | python3 -c '
 import sys, unicodedata
@@ -153,13 +181,17 @@ def width(s):
     return sum(0 if unicodedata.combining(c) else
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 lines = sys.stdin.read().split("\n")
-start = next((i for i, l in enumerate(lines) if "Auto-annotated" in l), None)
-if start is None:
-    print("no annotated source")
-for l in lines[start or 0:]:
-    if width(l) > int(sys.argv[1]):
-        print(l)
-' "$limit")
+limit, start = int(sys.argv[1]), sys.argv[2]
+begins = [i for i, l in enumerate(lines) if start in l]
+if not begins:
+    print("no " + start)
+for b in begins:
+    for l in lines[b:] if start == "Auto-annotated" else \
+            lines[b:next((i for i in range(b + 1, len(lines))
+                          if not lines[i]), len(lines))]:
+        if width(l) > limit:
+            print(l)
+' "$limit" "$start")
     if [ -z "$wide" ]; then
         echo "PASS $name"
         passed=$((passed + 1))
@@ -174,12 +206,20 @@ check_width width_default 100 --auto=yes --show=0 --threshold=0 auto_edge.json
 check_width width_60      60  --auto=yes --show=0 --threshold=0 --width=60 auto_edge.json
 check_width width_include 100 --auto=yes --include=src --show=0 sharing.json
 check_width width_mm      100 --auto=yes --show=0 mm_blocked.json
+check_width width_loops_auto 100 --auto=yes --include=src --show=0 loops.json
+check_width_from "loop (function)" width_loops 100 --show=0 --threshold=0 loops.json
+check_width_from "loop (function)" width_loops_60 60 --show=0 --width=60 loops.json
+check_width_from "Structure" width_struct 100 --show=3 loops.json
+check_width_from "Structure" width_struct_overlap 100 --threshold=1 --show=2 struct_overlap.json
+check_width_from "loop (function)" width_loops_diff 100 --diff loops.json loops_opt.json --show=0
+check_width_from "loop (function)" width_loops_diff_60 60 --width=60 --diff loops.json loops_opt.json --show=0
 
 # The --help text names every option and sort key.
 help=$(COLUMNS=80 "${annotate[@]}" --help 2>&1)
 missing=""
 for word in --sort --threshold --show --diff --auto --include --width \
-        --version accesses cycles ll-misses reuse sharing remote; do
+        --version accesses cycles ll-misses reuse sharing remote loops \
+        Structure too-many-streams; do
     case $help in
         *"$word"*) ;;
         *) missing="$missing $word" ;;

@@ -385,7 +385,11 @@ class ViewerTest:
         self.c.equal(self.b.js("return document.querySelector('#matrix-table tbody tr:nth-child(1)"
                                " td:nth-child(4)').textContent;"), "32,768",
                      "matrix metric 'bytes': cell 1 -> 3 shows 32,768")
-        self.c.equal(self.column("streams", "#loops-table"), ["18", "2"], "loops table, by streams")
+        self.c.equal(self.column("streams", "#loops-table"), ["2", "18"],
+                     "loops table in file order when no loop has accesses")
+        self.b.click("#loops-table th[data-key=streams]")
+        self.c.equal(self.column("streams", "#loops-table"), ["18", "2"],
+                     "click on 'streams' sorts the loops, most first")
         # The advice's variable link opens its detail.
         self.b.click("#advice li.advice-item .link")
         self.c.equal(self.text("#detail .detail-name"), "counters",
@@ -420,6 +424,97 @@ class ViewerTest:
         self.b.click("#vartable tbody tr[data-index='0']")
         self.c.equal(self.count("#detail svg.affinity"), 1, "the variable's detail has the graph too")
 
+    def loops(self):
+        """loops.json: real output (particles.c of the annotator's tests,
+        trimmed): loops with formulas, a structure with named fields, and
+        too-many-streams advice (variable null, loop id)."""
+        self.open()
+        self.c.equal(self.load("loops.json"), "loaded", "loops.json loads")
+        with open(self.fixture("loops.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        self.c.equal(self.count("#loops-table tbody tr"), len(data["loops"]),
+                     "one row per loop")
+        self.c.equal(self.b.js("return document.querySelector('#loops-table th[data-key=accesses]')"
+                               ".getAttribute('aria-sort');"), "descending",
+                     "the loops table starts sorted by accesses, most first")
+        self.c.equal(self.column("place", "#loops-table")[:3],
+                     ["particles.c:38-42", "particles.c:31-32", "particles.c:34-35"],
+                     "loops by accesses, as file:first-last")
+        self.c.equal(self.column("streams", "#loops-table")[:3], ["18 ⚑", "2", "4"],
+                     "the flagged loop's streams are marked")
+        self.c.equal(self.count("#loops-table tr.flagged"), 1, "one flagged loop row")
+        self.c.equal(self.column("mean_iterations", "#loops-table")[0], "2,048",
+                     "mean iterations per entry")
+        formulas = self.b.js("return [...document.querySelectorAll('#loops-table tbody tr')]"
+                             ".map((tr) => [...tr.querySelectorAll('.formula')]"
+                             ".map((f) => f.textContent));")
+        self.c.equal(len(formulas[0]), 10, "the flagged loop lists its 10 formulas")
+        self.c.equal(formulas[0][0], "particles.c:39 grid 8*i1 (base -8)",
+                     "a formula: where, variable, terms, base")
+        self.c.equal(formulas[2], ["particles.c:35 parts 32*i1 (base -16, 2 instructions)",
+                                   "particles.c:35 parts 32*i1 (base -8, 2 instructions)"],
+                     "instructions with the same formula on the same line are one line")
+        self.b.click("#loops-table th[data-key=streams]")
+        self.c.equal(self.column("streams", "#loops-table")[:2], ["18 ⚑", "5"],
+                     "click on 'streams' sorts by streams")
+        # The too-many-streams advice: no variable, a link to its loop.
+        items = self.b.js("return [...document.querySelectorAll('#advice li.advice-item')]"
+                          ".map((li) => [li.querySelector('.badge').textContent,"
+                          " li.querySelectorAll('.link').length,"
+                          " (li.querySelector('.loop-link') || {}).textContent || null]);")
+        self.c.check(["too-many-streams", 1, "loop at particles.c:38-42 (main)"] in items,
+                     "too-many-streams advice names its loop (a link), no variable", repr(items))
+        self.b.click("#advice .loop-link")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#loops-table tr.selected')]"
+                               ".map((tr) => tr.getAttribute('data-index'));"),
+                     [str(data["advice"][1]["loop"])], "the loop link selects the loop's row")
+        # The structure of parts: real field names, affinity triples, groups.
+        self.c.equal(self.count("#structs svg.affinity"), 1, "one structure graph")
+        self.c.equal(self.count("#structs svg.affinity circle.node"), 4, "one node per field")
+        self.c.equal(self.count("#structs svg.affinity line.edge"), 2,
+                     "an edge per non-zero affinity (x-y, vx-vy)")
+        edges = self.b.js("return [...document.querySelectorAll('#structs svg.affinity line.edge')]"
+                          ".map((e) => e.textContent);")
+        self.c.equal(edges, ["x – y: affinity 1", "vx – vy: affinity 1"],
+                     "edges between the named fields")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#structs circle.node')]"
+                               ".map((c) => c.getAttribute('fill'));")[:4],
+                     ["#5b8fd0", "#5b8fd0", "#e0a040", "#e0a040"],
+                     "nodes coloured by group (groups of offsets)")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#structs .group')]"
+                               ".map((g) => g.textContent);"),
+                     ["group 1: x, y", "group 2: vx, vy"], "the groups by field name")
+        self.c.equal(self.text("#structs .struct-split"), "Suggested split: { x, y } / { vx, vy }",
+                     "the suggested split")
+        self.c.check("100.0% of the variable's cycles" in self.text("#structs .struct-head"),
+                     "the structure's size and coverage", self.text("#structs .struct-head"))
+        self.c.equal(self.column("loops", "#structs .struct-fields"),
+                     ["particles.c:31-32", "particles.c:31-32", "particles.c:34-35",
+                      "particles.c:34-35"], "each field's loops by their lines")
+        self.c.equal(self.column("size", "#structs .struct-fields"), ["8"] * 4, "field sizes")
+        self.b.js("document.getElementById('loops').scrollIntoView();")
+        self.shot("viewer-loops.png")
+        self.b.js("document.getElementById('structs').scrollIntoView();")
+        self.shot("viewer-struct-real.png")
+
+    def overlap(self):
+        """struct_overlap.json: real output, a structure whose fields
+        overlap (the dynamic linker's _rtld_local), fields without names,
+        loops missing from the list."""
+        self.open()
+        self.c.equal(self.load("struct_overlap.json"), "loaded", "struct_overlap.json loads")
+        self.c.check("overlap" in (self.text("#structs .struct-overlap") or ""),
+                     "a note says that the fields overlap")
+        self.c.equal(self.count("#structs .struct-split"), 0, "no split for overlapping fields")
+        self.c.equal(self.count("#structs svg.affinity circle.node"), 18, "18 unnamed fields")
+        self.c.equal(self.count("#structs svg.affinity circle.node[fill='#ccc']"), 18,
+                     "overlapping fields are not coloured by group")
+        loops = self.column("loops", "#structs .struct-fields")
+        self.c.check(loops[0].startswith("dl-lookup.c:374-502, ") and "not listed" in loops[0],
+                     "loops missing from the list are counted", repr(loops[0]))
+        self.c.equal(self.column("name", "#structs .struct-fields")[:2], ["+0", "+4"],
+                     "an unnamed field shows as +offset")
+
     def hostile(self):
         """Strings of the file that are markup must stay text.  An alert
         blocks the page, so they are dismissed and counted as they come."""
@@ -452,6 +547,18 @@ class ViewerTest:
                      "advice text with markup is shown literally")
         self.c.check(data["variables"][-1]["per_line"][0]["fn"] in self.text("#perline"),
                      "a hostile function name in the detail is shown literally")
+        self.c.check(data["loops"][0]["formulas"][0]["formula"] in self.text("#loops-table"),
+                     "a hostile formula in the loops table is shown literally")
+        self.c.check(data["variables"][1]["struct"]["split"] in self.text("#structs"),
+                     "a hostile structure split is shown literally")
+        self.c.check("loop at share.c:68-71 (sweep)" in self.text("#advice"),
+                     "advice on a loop names it")
+        for e in self.b.find_all("#main [onmouseover], #main [onerror], #main [onload]"):
+            self.c.check(False, "no element has an event handler attribute")
+        self.b.js("for (const e of document.querySelectorAll('#loops-table td, #structs text'))"
+                  "  e.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));")
+        alerts += self.b.dismiss_alerts()
+        self.c.equal(alerts, [], "still no alert after hovering the loops and structures")
         self.c.equal(self.b.js("return typeof window.__pwned;"), "undefined",
                      "no injected script or handler ran")
         self.c.equal(self.b.js("return document.scripts.length;"), 1,
@@ -520,8 +627,8 @@ def main():
             raise SystemExit
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
-        for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.hostile,
-                     t.bad_files):
+        for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops,
+                     t.overlap, t.hostile, t.bad_files):
             try:
                 step()
             except (OSError, WebDriverError, TimeoutError, TypeError, ValueError,
