@@ -30,9 +30,11 @@ if [ ! -f $out/gzip-input ]; then
 import random
 r = random.Random(1)
 words = ['memory', 'cache', 'line', 'stride', 'reuse', 'thread', 'valgrind', 'numa']
-out = []
-while sum(map(len, out)) < 4 << 20:
-    out.append(r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32))
+out, size = [], 0
+while size < 4 << 20:
+    w = r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32)
+    out.append(w)
+    size += len(w) + 1
 open('$out/gzip-input', 'w').write(' '.join(out))"
 fi
 cat > $out/gzip9 <<GZ
