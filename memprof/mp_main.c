@@ -19,6 +19,7 @@
    so it is complete or absent) and the summary on Valgrind's log.
 */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -70,6 +71,43 @@ void mp_sharing_start(void)
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/
 
+#define MAX_RANGE_NAME 1024
+
+/* name as it may go to a terminal or a log line: control bytes (ESC
+   sequences, newlines) become \xNN; cut to fit out. */
+static const HChar *printable(const HChar *name, HChar *out, SizeT size)
+{
+   SizeT o = 0;
+   for (; *name && o + 5 < size; name++) {
+      UChar c = (UChar)*name;
+      if (c < 0x20 || c == 0x7f)
+         o += VG_(snprintf)(out + o, size - o, "\\x%02x", c);
+      else
+         out[o++] = (HChar)c;
+   }
+   out[o] = '\0';
+   return out;
+}
+
+/* Copies the client's NUL-terminated string at a into buf: byte by
+   byte, each checked to be readable client memory (a bad pointer must
+   not crash the tool), cut at size - 1 bytes; "unnamed" for NULL, an
+   empty string or an unreadable one. */
+static void client_string(Addr a, HChar *buf, SizeT size)
+{
+   SizeT n = 0;
+   while (a != 0 && n + 1 < size
+          && VG_(am_is_valid_for_client)(a + n, 1, VKI_PROT_READ)) {
+      buf[n] = *(const HChar *)(a + n);
+      if (buf[n] == '\0')
+         break;
+      n++;
+   }
+   buf[n] = '\0';
+   if (n == 0)
+      VG_(strcpy)(buf, "unnamed");
+}
+
 static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
    if (!VG_IS_TOOL_USERREQ('M', 'P', args[0]))
@@ -83,13 +121,13 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
       mp_set_collecting(False);
       break;
    case VG_USERREQ__MEMPROF_NAME_RANGE: {
-      const HChar *name = (const HChar *)args[3];
-      if (name == NULL || name[0] == '\0')
-         name = "unnamed";
+      HChar name[MAX_RANGE_NAME];
+      client_string(args[3], name, sizeof name);
       if (!mp_registry_name_range(args[1], args[2], name)) {
+         HChar shown[MAX_RANGE_NAME * 4];
          VG_(umsg)("Warning: MEMPROF_NAME_RANGE(%#lx, %lu, \"%s\") ignored: "
                    "empty or overlapping a range named before\n",
-                   args[1], args[2], name);
+                   args[1], args[2], printable(name, shown, sizeof shown));
          *ret = 1;
       }
       break;
@@ -207,30 +245,63 @@ static HChar *temp_name_for(const HChar *path)
    return tmp;
 }
 
+/* A name the output must be written through, not renamed over: a
+   symbolic link (the file it points to is the output) or something that
+   is not a regular file (/dev/null, a FIFO a reader waits on). */
+static Bool write_through(const HChar *path)
+{
+   HChar link[8];
+   struct vg_stat st;
+   SysRes sr;
+   if (VG_(readlink)(path, link, sizeof link) >= 0)
+      return True;
+   sr = VG_(stat)(path, &st);
+   return !sr_isError(sr) && !VKI_S_ISREG(st.mode);
+}
+
+static Bool write_all(Int fd, const HChar *text, SizeT len)
+{
+   SizeT done = 0;
+   while (done < len) {
+      Int chunk = (len - done) > (1 << 30) ? (1 << 30) : (Int)(len - done);
+      Int w = VG_(write)(fd, text + done, chunk);
+      if (w <= 0)
+         return False;
+      done += w;
+   }
+   return True;
+}
+
 /* Writes text to path whole or not at all: a temporary file in the same
-   directory, renamed over path once complete. */
+   directory, renamed over path once complete; written through a link or
+   into a device or FIFO directly (there, whole is up to the reader). */
 static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 {
-   HChar *tmp = temp_name_for(path);
-   SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
+   HChar *tmp;
+   SysRes sr;
    Int fd;
-   SizeT done = 0;
    Bool ok = True;
+   if (write_through(path)) {
+      sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
+      if (sr_isError(sr)) {
+         VG_(umsg)("memprof: cannot write %s: no output written\n", path);
+         return False;
+      }
+      ok = write_all(sr_Res(sr), text, len);
+      VG_(close)(sr_Res(sr));
+      if (!ok)
+         VG_(umsg)("memprof: cannot write %s: output incomplete\n", path);
+      return ok;
+   }
+   tmp = temp_name_for(path);
+   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
    if (sr_isError(sr)) {
       VG_(umsg)("memprof: cannot create %s: no output written\n", tmp);
       VG_(free)(tmp);
       return False;
    }
    fd = sr_Res(sr);
-   while (done < len) {
-      Int chunk = (len - done) > (1 << 30) ? (1 << 30) : (Int)(len - done);
-      Int w = VG_(write)(fd, text + done, chunk);
-      if (w <= 0) {
-         ok = False;
-         break;
-      }
-      done += w;
-   }
+   ok = write_all(fd, text, len);
    VG_(close)(fd);
    if (ok && VG_(rename)(tmp, path) != 0)
       ok = False;
@@ -244,14 +315,77 @@ static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 
 /* Fails before the client runs if the output cannot be created, rather
    than losing the whole run at exit. */
+/* The output names with %q{VAR} replaced by the variable's value at
+   start-up (the client may change its environment before it exits);
+   %p and %% are left for VG_(expand_file_name) at write time, so a
+   forked child still writes under its own pid.  An unset variable is an
+   error now, naming the option. */
+static const HChar *out_file_template, *dot_file_template;
+
+static const HChar *expand_env_now(const HChar *option, const HChar *value)
+{
+   XArray *buf = VG_(newXA)(VG_(malloc), "mp.expand", VG_(free), sizeof(HChar));
+   const HChar *p = value;
+   HChar *res;
+   while (*p) {
+      if (p[0] == '%' && p[1] == 'q' && p[2] == '{') {
+         const HChar *end = VG_(strchr)(p + 3, '}');
+         HChar var[256];
+         const HChar *val;
+         SizeT n = end ? (SizeT)(end - (p + 3)) : 0;
+         if (end == NULL || n == 0 || n >= sizeof var) {
+            VG_(fmsg)("Bad option: %s=%s\n", option, value);
+            VG_(fmsg)("a %%q{...} is not closed or names no variable\n");
+            VG_(exit)(1);
+         }
+         VG_(memcpy)(var, p + 3, n);
+         var[n] = '\0';
+         val = VG_(getenv)(var);
+         if (val == NULL) {
+            VG_(fmsg)("Bad option: %s=%s\n", option, value);
+            VG_(fmsg)("environment variable %s is not set\n", var);
+            VG_(exit)(1);
+         }
+         for (; *val; val++) {
+            /* a '%' in the value is literal */
+            if (*val == '%')
+               VG_(addBytesToXA)(buf, "%", 1);
+            VG_(addBytesToXA)(buf, val, 1);
+         }
+         p = end + 1;
+         continue;
+      }
+      if (p[0] == '%' && p[1] != '\0') {
+         VG_(addBytesToXA)(buf, p, 2);
+         p += 2;
+         continue;
+      }
+      VG_(addBytesToXA)(buf, p, 1);
+      p++;
+   }
+   VG_(addBytesToXA)(buf, "", 1);
+   res = VG_(strdup)("mp.expand", VG_(indexXA)(buf, 0));
+   VG_(deleteXA)(buf);
+   return res;
+}
+
 /* An output file (--memprof-out-file, --affinity-dot) must be creatable
    before the client runs: a bad directory or %q{UNSET} stops now, with
    the option's name, not at exit with the results lost. */
 static void check_writable(const HChar *option, const HChar *value)
 {
    HChar *path = VG_(expand_file_name)(option, value);
-   HChar *tmp = temp_name_for(path);
-   SysRes sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
+   HChar *tmp;
+   SysRes sr;
+   if (write_through(path)) {
+      /* /dev/null and links are written through at exit: no temporary
+         file in their directory (/dev is not writable for most users).
+         A FIFO is not opened now: that would wait for its reader. */
+      VG_(free)(path);
+      return;
+   }
+   tmp = temp_name_for(path);
+   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
    if (sr_isError(sr)) {
       /* VG_(fmsg_bad_option) does not exit once options are processed. */
       VG_(fmsg)("Bad option: %s=%s\n", option, value);
@@ -267,7 +401,8 @@ static void check_writable(const HChar *option, const HChar *value)
 
 static void check_output_writable(void)
 {
-   check_writable("--memprof-out-file", mp_clo_out_file);
+   out_file_template = expand_env_now("--memprof-out-file", mp_clo_out_file);
+   check_writable("--memprof-out-file", out_file_template);
    if (mp_clo_affinity_dot) {
       if (!mp_clo_loops) {
          VG_(fmsg)("Bad option: --affinity-dot=%s\n", mp_clo_affinity_dot);
@@ -275,7 +410,8 @@ static void check_output_writable(void)
          VG_(fmsg)("Use --help for more information or consult the user manual.\n");
          VG_(exit)(1);
       }
-      check_writable("--affinity-dot", mp_clo_affinity_dot);
+      dot_file_template = expand_env_now("--affinity-dot", mp_clo_affinity_dot);
+      check_writable("--affinity-dot", dot_file_template);
    }
 }
 
@@ -353,7 +489,7 @@ static void print_cache_totals(void)
 static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 {
    uint32_t i, k, n_top = 0;
-   HChar b1[32], b2[32], b3[48], b4[32];
+   HChar b1[32], b2[32], b3[48], b4[32], pn[512];
    if (mp_g_sharing) {
       mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
       const mp_var *top[SUMMARY_SHARED_VARS];
@@ -384,7 +520,7 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
          Int at = 0;
          for (k = 0; k < n_top; k++)
             at += VG_(snprintf)(line + at, sizeof line - at, "%s%s (%s line%s)",
-                                k ? ", " : "", top[k]->name,
+                                k ? ", " : "", printable(top[k]->name, pn, sizeof pn),
                                 commas(top_false[k], b1, sizeof b1),
                                 top_false[k] == 1 ? "" : "s");
          VG_(umsg)("False sharing: %s\n", line);
@@ -409,7 +545,8 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
          VG_(umsg)("NUMA: %.1f%% local (%s local, %s remote accesses)%s%s%s%s\n",
                    100.0 * (double)local / (double)(local + remote),
                    commas(local, b1, sizeof b1), commas(remote, b2, sizeof b2),
-                   worst ? "; most remote: " : "", worst ? worst->name : "",
+                   worst ? "; most remote: " : "",
+                   worst ? printable(worst->name, pn, sizeof pn) : "",
                    worst ? " " : "",
                    worst ? (VG_(snprintf)(b3, sizeof b3, "(%s)",
                                           commas(worst_remote, b4, sizeof b4)), b3) : "");
@@ -423,6 +560,7 @@ static void print_advice(const mp_report_config *cfg)
 {
    mp_share_summary *ss = mp_g_sharing ? mp_share_summarise(mp_g_sharing, mp_g_vars) : NULL;
    uint32_t n, i;
+   HChar pn[512];
    mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n);
    if (n > 0)
       VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
@@ -438,7 +576,7 @@ static void print_advice(const mp_report_config *cfg)
          VG_(umsg)("  %u. %s\n", i + 1, a[i].text);
       else
          VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
-                   mp_vars_get(mp_g_vars, a[i].var)->name,
+                   printable(mp_vars_get(mp_g_vars, a[i].var)->name, pn, sizeof pn),
                    where ? " (" : "", where ? where : "", where ? ")" : "");
       VG_(umsg)("     %s\n", a[i].evidence);
       VG_(umsg)("     fix: %s\n", a[i].fix);
@@ -454,7 +592,7 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size,
                                         by_cycles, &n_rows);
    ULong reads = 0, writes = 0;
-   HChar b1[32], b2[32], b3[32];
+   HChar b1[32], b2[32], b3[32], pn[512];
    for (i = 0; i < n_rows; i++) {
       reads += rows[i].c.reads;
       writes += rows[i].c.writes;
@@ -493,7 +631,7 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
          }
          VG_(umsg)("%s  %-6s %s%s%s%s\n", cols,
                    v ? mp_var_kind_name(v->kind) : "other",
-                   v ? v->name : "other (folded)",
+                   v ? printable(v->name, pn, sizeof pn) : "other (folded)",
                    v && v->where ? " (" : "", v && v->where ? v->where : "",
                    v && v->where ? ")" : "");
       }
@@ -515,7 +653,7 @@ static void dot_emit(void *arg, const char *text, size_t len)
 
 static void write_affinity_dot(const mp_report_config *cfg)
 {
-   HChar *path = VG_(expand_file_name)("--affinity-dot", mp_clo_affinity_dot);
+   HChar *path = VG_(expand_file_name)("--affinity-dot", dot_file_template);
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
    uint32_t n_rows, i, n = 0;
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, 1, &n_rows);
@@ -545,7 +683,7 @@ static int block_of(uint64_t addr, uint64_t *start)
 static void write_output(Bool summary)
 {
    mp_report_cache rc;
-   HChar *path = VG_(expand_file_name)("--memprof-out-file", mp_clo_out_file);
+   HChar *path = VG_(expand_file_name)("--memprof-out-file", out_file_template);
    HChar *cmd = client_command();
    mp_report_config cfg;
    mp_json *j;
