@@ -3,12 +3,14 @@
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
 # regression tests (vg_regtest on memprof/tests), the cross-check of the
-# cache model against Cachegrind, the HTML viewer in a headless browser
-# and the runner's own self-test.  Ends with one line "N passed, N failed, N skipped".
+# cache model against Cachegrind, the robustness suite (real programs,
+# process life cycle, bad input, hostile names), the HTML viewer in a
+# headless browser and the runner's own self-test.  Ends with one line
+# "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
-# The test-only packages (chromium for the viewer) first; without them the
-# viewer test is skipped, not failed.
+# The test-only packages (chromium for the viewer, the real programs of the
+# robustness suite) first; without them those tests are skipped, not failed.
 sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 sh auto/memprof-build.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
@@ -55,6 +57,20 @@ case "$line" in
    *" passed, "*" failed")
       set -- $line
       add "$1" "$3" 0 ;;
+   *) add 0 1 0 ;;
+esac
+
+echo "== robustness: real programs, process life cycle, bad input, hostile names"
+python3 memprof/tests/robust/run.py --valgrind="$PWD/vg-in-place" \
+   --annotate="$PWD/memprof_annotate" --dir=build-robust >robust.log 2>&1
+status=$?
+cat robust.log
+line=$(tail -n 1 robust.log)
+case "$line" in
+   *" passed, "*" failed, "*" skipped")
+      set -- $line
+      # A crash after the summary still counts as a failure.
+      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
    *) add 0 1 0 ;;
 esac
 

@@ -55,6 +55,8 @@ ULong        mp_clo_stride_threshold = 128;
 static Bool parse_latency(const HChar *s)
 {
    static const HChar *const keys[5] = { "L1", "L2", "L3", "mem", "remote" };
+   if (*s == '\0')
+      return False;
    while (*s) {
       Int k, matched = -1;
       HChar *end;
@@ -74,7 +76,7 @@ static Bool parse_latency(const HChar *s)
          return False;
       mp_clo_latency[matched] = (UInt)v;
       s = end;
-      if (*s == ',')
+      if (*s == ',' && s[1] != '\0')
          s++;
       else if (*s != '\0')
          return False;
@@ -100,7 +102,7 @@ static Bool parse_thread_map(const HChar *s)
       mp_clo_thread_map[mp_clo_n_thread_map][1] = (UInt)c;
       mp_clo_n_thread_map++;
       s = end;
-      if (*s == ',')
+      if (*s == ',' && s[1] != '\0')
          s++;
       else if (*s != '\0')
          return False;
@@ -185,10 +187,22 @@ static Bool parse_whatif(const HChar *s)
    return mp_clo_whatif_split || mp_clo_whatif_pad;
 }
 
+/* Options whose value must not be empty: VG_BINT_CLO reads "" as 0. */
+static const HChar *const numeric_options[] = {
+   "--summary=", "--min-var-size=", "--cores=", "--cores-per-socket=",
+   "--L2-shared-by=", "--L3-shared-by=", "--stride-history=", "--stride-threshold=",
+   "--page-size=", "--prefetch-streams=", NULL
+};
+
 Bool mp_clo_process(const HChar *arg)
 {
    const HChar *tmp_str;
    Long tmp_long;
+   Int i;
+
+   for (i = 0; numeric_options[i]; i++)
+      if (VG_(strcmp)(arg, numeric_options[i]) == 0)
+         VG_(fmsg_bad_option)(arg, "expected a number\n");
 
    if VG_STR_CLO(arg, "--memprof-out-file", mp_clo_out_file) {
       if (mp_clo_out_file[0] == '\0')

@@ -135,9 +135,13 @@ void mp_hierarchy_init(void)
    built_cfg = cfg;
    h->cache = mp_cache_new(&cfg, &err);
    if (!h->cache) {
-      /* The engine's message names the level ("L2: ..."): the option. */
-      HChar opt[8];
-      VG_(snprintf)(opt, sizeof opt, "--%c%c", err[0], err[1]);
+      /* The engine's message names the level ("L2: ..."): the option
+         is the level's, or its sharing's when the sharing is wrong. */
+      HChar opt[24];
+      if (err[0] == 'L' && VG_(strstr)(err, "shared by"))
+         VG_(snprintf)(opt, sizeof opt, "--%c%c-shared-by", err[0], err[1]);
+      else
+         VG_(snprintf)(opt, sizeof opt, "--%c%c", err[0], err[1]);
       bad_cache_option(err[0] == 'L' ? opt : "--cores", NULL, err);
    }
    build_tlb(h);

@@ -71,7 +71,7 @@ void mp_sharing_start(void)
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/
 
-#define MAX_RANGE_NAME 1024
+#define MAX_RANGE_NAME 65536   /* bytes of a user name kept */
 
 /* name as it may go to a terminal or a log line: control bytes (ESC
    sequences, newlines) become \xNN; cut to fit out. */
@@ -121,15 +121,16 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
       mp_set_collecting(False);
       break;
    case VG_USERREQ__MEMPROF_NAME_RANGE: {
-      HChar name[MAX_RANGE_NAME];
-      client_string(args[3], name, sizeof name);
+      HChar *name = VG_(malloc)("mp.main.rangename", MAX_RANGE_NAME);
+      client_string(args[3], name, MAX_RANGE_NAME);
       if (!mp_registry_name_range(args[1], args[2], name)) {
-         HChar shown[MAX_RANGE_NAME * 4];
+         HChar shown[512];
          VG_(umsg)("Warning: MEMPROF_NAME_RANGE(%#lx, %lu, \"%s\") ignored: "
                    "empty or overlapping a range named before\n",
                    args[1], args[2], printable(name, shown, sizeof shown));
          *ret = 1;
       }
+      VG_(free)(name);
       break;
    }
    case VG_USERREQ__MEMPROF_UNNAME_RANGE:
@@ -184,10 +185,26 @@ static void mp_die_mem_munmap(Addr a, SizeT len)
    fails; the later file replaces the earlier whole). */
 static void write_output(Bool summary);
 
+/* How the process ended, for the output's "end": an exit_group system
+   call (exit, _exit, a return from main) is an exit with its status; a
+   run that reaches the tool's end without one was killed by a signal
+   (a crash, abort, SIGTERM): its counts stop where it died. */
+static Bool saw_exit;
+static Int  exit_status;
+static const HChar *end_by = "signal";
+
 static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
-   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+   if (syscallno == __NR_execve || syscallno == __NR_execveat) {
+      end_by = "exec";
       write_output(False);
+      end_by = "signal";
+   }
+   if (syscallno == __NR_exit_group) {
+      saw_exit = True;
+      exit_status = (Int)(args[0] & 0xff);
+      end_by = "exit";
+   }
 }
 
 /* The core calls both hooks once a tool asks for one; nothing to do
@@ -744,6 +761,8 @@ static void write_output(Bool summary)
       cfg.instr_info = mp_loopnest_instr_info;
       cfg.field_name = mp_loopnest_field_name;
    }
+   cfg.end_by = end_by;
+   cfg.end_status = exit_status;
    cfg.whatif = mp_g_whatif;
    cfg.whatif_split = mp_clo_whatif_split;
    cfg.whatif_pad = mp_clo_whatif_pad;

@@ -897,6 +897,15 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    mp_json_kv_string(j, "tool_version", cfg->tool_version);
    mp_json_kv_string(j, "command", cfg->command);
    mp_json_kv_u64(j, "pid", cfg->pid);
+   if (cfg->end_by) {
+      mp_json_key(j, "end");
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "by", cfg->end_by);
+      if (mp_strcmp(cfg->end_by, "exit") == 0)
+         mp_json_kv_u64(j, "status", (uint64_t)cfg->end_status);
+      mp_json_end_object(j);
+      mp_json_kv_bool(j, "partial", mp_strcmp(cfg->end_by, "signal") == 0);
+   }
    write_config(j, cfg);
    write_totals(j, vs, n_rows, cfg);
    mp_json_key(j, "variables");

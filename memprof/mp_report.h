@@ -83,6 +83,11 @@ typedef struct {
       replays to make. */
    const mp_whatif *whatif;
    int whatif_split, whatif_pad;
+   /* How the process ended: "exit" (end_status its status), "signal"
+      (killed: the counts are partial), "exec" (written before an
+      execve), or NULL: not known (no "end" written). */
+   const char *end_by;
+   int end_status;
 } mp_report_config;
 
 /* The simulated hierarchy as an mp_cache configuration (no callbacks),
