@@ -165,10 +165,13 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
       mp_thread_created(child);
 }
 
-/* A finished thread's open loop instances end with it. */
+/* A finished thread's open loop instances end with it, and its private
+   reuse stream goes. */
 static void mp_pre_thread_ll_exit(ThreadId tid)
 {
    mp_loopnest_thread_exit(mp_thread_serial(tid));
+   if (mp_g_reuse)
+      mp_reuse_thread_exit(mp_g_reuse, mp_thread_serial(tid));
 }
 
 static void mp_die_mem_munmap(Addr a, SizeT len)

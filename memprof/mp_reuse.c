@@ -647,6 +647,20 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    return kind;
 }
 
+void mp_reuse_thread_exit(mp_reuse *r, uint32_t tid)
+{
+   thread_state *t = tid < r->n_threads ? r->threads[tid] : NULL;
+   if (t == NULL)
+      return;
+   /* Its group keeps the merged stream: give the group its own copy
+      first if it was sharing the thread's. */
+   if (t->solo_grp != NONE)
+      unsolo(r, r->groups[t->solo_grp]);
+   stream_fini(&t->s);
+   mp_free(t);
+   r->threads[tid] = NULL;
+}
+
 double mp_reuse_weight(const mp_reuse *r)
 {
    switch (r->cfg.mode) {

@@ -113,6 +113,12 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    when reporting, not per access. */
 double mp_reuse_weight(const mp_reuse *r);
 
+/* Thread tid has finished: its private stream is freed (thread numbers
+   are never reused, so it has no private reuse left to measure); the
+   merged stream of its group stays.  Without this, memory grows with
+   every thread that ever ran. */
+void mp_reuse_thread_exit(mp_reuse *r, uint32_t tid);
+
 /* Metadata bytes held: bounded by the distinct lines per stream, not by
    the number of accesses. */
 uint64_t mp_reuse_bytes(const mp_reuse *r);

@@ -1085,28 +1085,32 @@ class Suite:
         for f in os.listdir(d):
             os.unlink(os.path.join(d, f))
 
-    def known_bugs(self):
-        """Reproducers of the bugs this suite found and that are not fixed
-        yet; run with --known-bugs.  Each fails until fixed."""
+    def found_thread_memory(self):
+        """The memory bound with threads that come and go."""
         if not self.life:
             return
         d = self.workdir("bugs")
         life = self.life
-        # 6. Memory grows with the threads that ever ran: a finished
-        #    thread's reuse-distance history is kept (about 35 bytes per
-        #    line it touched).  100 then 300 threads one after the other,
+        # 6. Memory grew with the threads that ever ran: a finished
+        #    thread's reuse-distance history was kept (about 35 bytes per
+        #    line it touched).  50 then 150 threads one after the other,
         #    each touching 1 MiB: the peak should not grow by more than
         #    32 MB.
         rss = []
-        for n in (100, 300):
+        for n in (50, 150):
             mp = self.memprof(["--memprof-out-file=seq.json", "--summary=0"],
                               [life, "seqthreads", str(n)], d)
             rss.append((n, mp.rss_kb // 1024, round(mp.secs)))
         self.r.check(rss[1][1] - rss[0][1] <= 32,
-                     "known bug: memory does not grow with finished threads (threads, MB, s: %s)"
+                     "memory does not grow with finished threads (threads, MB, s: %s)"
                      % rss)
-        for f in os.listdir(d):
-            os.unlink(os.path.join(d, f))
+
+    def known_bugs(self):
+        """Reproducers of the bugs this suite found and that are not fixed
+        yet; run with --known-bugs.  Each fails until fixed.  (None left:
+        the heap map's cost per allocated byte, noted in the docs, is a
+        design limit, not a reproducer here.)"""
+        return
 
 
 def expected_json_string(b):
@@ -1177,6 +1181,7 @@ def main():
         suite.names()
     if suite.wanted("bugs"):
         suite.found_bugs()
+        suite.found_thread_memory()
     if opts.known_bugs:
         suite.known_bugs()
     c = report.counts

@@ -468,6 +468,42 @@ START_TEST(test_memory_bounded)
 }
 END_TEST
 
+/* Threads that finish free their private streams: 300 threads one after
+   the other, each touching the same 1000 lines (a buffer each one
+   reuses), end with about the memory of one, where keeping them costs
+   300 streams; and every reuse comes out the same. */
+START_TEST(test_thread_exit)
+{
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   const char *err;
+   mp_reuse *r = mp_reuse_new(&cfg, &err), *keep = mp_reuse_new(&cfg, &err);
+   uint64_t b1 = 0, d, dk;
+   uint32_t t, i;
+   for (t = 1; t <= 300; t++) {
+      for (i = 0; i < 1000; i++) {
+         int k = mp_reuse_access(r, t, 0, 100000 + i, 1, &d);
+         int kk = mp_reuse_access(keep, t, 0, 100000 + i, 1, &dk);
+         /* and a line all of them share, written by the previous one */
+         int s1 = mp_reuse_access(r, t, 0, 42, 1, &d);
+         int s2 = mp_reuse_access(keep, t, 0, 42, 1, &dk);
+         ck_assert_int_eq(k, kk);
+         ck_assert_uint_eq(d, dk);
+         ck_assert_int_eq(s1, s2);
+         ck_assert_uint_eq(d, dk);
+      }
+      mp_reuse_thread_exit(r, t);
+      if (t == 10)
+         b1 = mp_reuse_bytes(r);
+   }
+   /* the group's stream and one thread's worth; the rest are gone */
+   ck_assert_uint_lt(mp_reuse_bytes(r), mp_reuse_bytes(keep) / 10);
+   ck_assert_uint_le(mp_reuse_bytes(r), 2 * b1);
+   mp_reuse_thread_exit(r, 12345);   /* never seen: nothing to do */
+   mp_reuse_free(r);
+   mp_reuse_free(keep);
+}
+END_TEST
+
 START_TEST(test_reset)
 {
    gen_cfg g = { 3, 2, 80, 5000, 0.3, 0.5, 0, 0 };
@@ -823,6 +859,7 @@ int main(void)
    tcase_add_test(tc, test_cross_group);
    tcase_add_test(tc, test_compaction_exact);
    tcase_add_test(tc, test_memory_bounded);
+   tcase_add_test(tc, test_thread_exit);
    tcase_add_test(tc, test_reset);
    tcase_add_test(tc, test_sampling_error);
    tcase_add_test(tc, test_bursty_schedule);
