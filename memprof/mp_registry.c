@@ -76,6 +76,13 @@ typedef struct {
 } heap_slot;
 
 static mp_granmap  *heap_granules;
+/* Blocks of BIG_BLOCK bytes or more are kept in a range map instead
+   (value: slot + 1): the granule map would cost a quarter of the block
+   whether the program touches it or not (4 GiB allocated, one page
+   used: 1 GB of map).  Few blocks are that big, so the O(log n) look-up
+   is rare, and an instruction caches the block's range like a global's. */
+#define BIG_BLOCK (1UL << 20)
+static mp_rangemap *big_blocks;
 static heap_slot   *heap_slots;
 static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
@@ -498,6 +505,12 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       cache_nothing(ii);
       return heap_slots[var - 1].var;
    }
+   if (mp_rangemap_count(big_blocks) > 0
+       && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
+      var = heap_slots[(UWord)val - 1].var;
+      if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
+      return var;
+   }
    var = resolve_stack(tid, a, ii);
    if (var == (UInt)-1)
       var = resolve_foreign_stack(tid, a);
@@ -536,8 +549,12 @@ Bool mp_registry_block_of(Addr a, Addr *start)
    }
    {
       UInt slot = mp_granmap_get(heap_granules, a);
-      if (slot == 0)
-         return False;
+      if (slot == 0) {
+         if (!mp_rangemap_lookup(big_blocks, a, &s, NULL, NULL))
+            return False;
+         *start = (Addr)s;
+         return True;
+      }
       *start = heap_slots[slot - 1].start;
       return True;
    }
@@ -577,17 +594,27 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
    heap_slots[slot].start = a;
    heap_slots[slot].var = var;
    heap_slots[slot].next_free = 0;
+   if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
+                                              (void *)(UWord)(slot + 1)) == 0)
+      return;
    mp_granmap_set(heap_granules, a, len, slot + 1);
 }
 
 void mp_registry_remove_heap(Addr a, SizeT len)
 {
    UInt slot = mp_granmap_get(heap_granules, a);
-   if (slot == 0)
-      return;
+   if (slot == 0) {
+      void *val;
+      if (!mp_rangemap_remove(big_blocks, a, NULL, &val))
+         return;
+      slot = (UInt)(UWord)val;
+      /* instructions may have cached the block's range */
+      mp_g_registry_gen++;
+   } else {
+      mp_granmap_set(heap_granules, a, len, 0);
+   }
    heap_slots[slot - 1].next_free = heap_free_slot;
    heap_free_slot = slot;
-   mp_granmap_set(heap_granules, a, len, 0);
 }
 
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
@@ -624,6 +651,7 @@ void mp_registry_init(void)
 {
    user_ranges = mp_rangemap_new();
    heap_granules = mp_granmap_new();
+   big_blocks = mp_rangemap_new();
    global_ranges = mp_rangemap_new();
    objects = VG_(newXA)(VG_(malloc), "mp.reg.objects", VG_(free),
                         sizeof(loaded_object));

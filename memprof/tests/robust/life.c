@@ -212,6 +212,20 @@ int main(int argc, char **argv)
       printf("touched %zu pages\n", bytes / 4096);
       return 0;
    }
+   if (strcmp(mode, "sparse") == 0 && argc > 2) {
+      /* a huge block of which one page is used */
+      size_t bytes = (size_t)atol(argv[2]) << 20, off;
+      char *sparse_block = malloc(bytes);
+      if (!sparse_block) {
+         printf("malloc failed\n");
+         return 1;
+      }
+      for (off = 0; off < 4096; off += 64)
+         sparse_block[off] = 1;
+      printf("touched 1 page of %zu\n", bytes / 4096);
+      free(sparse_block);
+      return 0;
+   }
    if (strcmp(mode, "seqthreads") == 0 && argc > 2) {
       int n = atoi(argv[2]);
       for (i = 0; i < n; i++) {

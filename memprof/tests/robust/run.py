@@ -781,6 +781,25 @@ class Suite:
         self.rss_bound("2 GiB touched", mp, cg)
         clean()
 
+        # 4 GiB allocated, one page used: the heap map must not cost a
+        # quarter of what is allocated (big blocks live in a range map).
+        mib = 4096
+        native = run([life, "sparse", str(mib)], d)
+        mp = self.memprof(["--memprof-out-file=out.json"], [life, "sparse", str(mib)], d)
+        cg = run([self.vg, "--tool=cachegrind", "--cachegrind-out-file=cg.out", life,
+                  "sparse", str(mib)], d)
+        doc, why = load_json(os.path.join(d, "out.json"))
+        v = doc and one_var(doc, "sparse_block")
+        ok = (mp.rc == native.rc == 0 and mp.out == native.out and v is not None
+              and (v["writes"], v["size"], v["lines"]) == (64, mib << 20, 64))
+        self.r.check(ok, "4 GiB malloc'd, one page used: stdout as natively, sparse_block "
+                     "with 64 writes on 64 lines, size %d (memprof peak RSS %d MB)"
+                     % (mib << 20, mp.rss_kb // 1024),
+                     "memprof %s %r, %s\n%s" % (describe_rc(mp.rc), mp.out, why or v,
+                                                tail(mp.err)))
+        self.rss_bound("4 GiB allocated, one page used", mp, cg)
+        clean()
+
     def signal_case(self, what, native, mp, d):
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
