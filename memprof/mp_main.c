@@ -196,10 +196,20 @@ static Bool saw_exit;
 static Int  exit_status;
 static const HChar *end_by = "signal";
 
+/* The core's --trace-children (not in the tool headers; memprof links
+   with the core statically, as DebugInfo_syms_getidx in mp_registry.c). */
+extern Bool VG_(clo_trace_children);
+
+/* Execs made so far: with --trace-children=yes the new program is
+   profiled too, under the same pid, and would write the same file: the
+   file written before each exec is named <file>.exec-<n> instead. */
+static UInt execs;
+
 static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_by = "exec";
+      execs++;
       write_output(False);
       end_by = "signal";
    }
@@ -704,6 +714,13 @@ static void write_output(Bool summary)
 {
    mp_report_cache rc;
    HChar *path = VG_(expand_file_name)("--memprof-out-file", out_file_template);
+   if (VG_(clo_trace_children) && VG_(strcmp)(end_by, "exec") == 0) {
+      SizeT n = VG_(strlen)(path) + 24;
+      HChar *pre = VG_(malloc)("mp.main.execpath", n);
+      VG_(snprintf)(pre, n, "%s.exec-%u", path, execs);
+      VG_(free)(path);
+      path = pre;
+   }
    HChar *cmd = client_command();
    mp_report_config cfg;
    mp_json *j;

@@ -661,8 +661,19 @@ class Suite:
                   and mp.out == native.out == b"before exec\nafter exec\n" and v is not None
                   and v["writes"] == n and not variables_named(doc, gone)
                   and doc["pid"] == int(files[0].split(".")[1]))
+            if trace == "yes":
+                # and the program before the execve keeps its own file,
+                # <file>.exec-1, ended by the exec
+                pre = [f for f in os.listdir(d) if f.endswith(".json.exec-1")]
+                pdoc, pwhy = load_json(os.path.join(d, pre[0])) if len(pre) == 1 \
+                    else (None, pre)
+                pv = pdoc and one_var(pdoc, "before_exec")
+                ok = ok and pv is not None and pv["writes"] == 256 \
+                    and pdoc.get("end") == {"by": "exec"}
             self.r.check(ok, "exec with --trace-children=%s: stdout as natively, one file "
-                         "(%s writes %d, no %s)" % (trace, want, n, gone),
+                         "(%s writes %d, no %s)%s" % (trace, want, n, gone,
+                         ", and the program before the exec in <file>.exec-1"
+                         if trace == "yes" else ""),
                          "native %s %r, memprof %s %r, files %s, %s\n%s"
                          % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
                             files, why or v, tail(mp.err)))
