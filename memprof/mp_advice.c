@@ -13,6 +13,7 @@
 */
 #include "mp_advice.h"
 #include "mp_report_loops.h"
+#include "mp_util.h"
 
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
    "false-sharing", "numa-first-touch", "conflict-sets", "long-stride", "blocking",
@@ -31,20 +32,6 @@ const char *mp_advice_kind_name(mp_advice_kind k)
 /*------------------------------------------------------------*/
 /*--- Helpers                                              ---*/
 /*------------------------------------------------------------*/
-
-/* n with thousands separators, into buf. */
-static const char *commas(uint64_t n, char *buf, size_t size)
-{
-   char tmp[32];
-   int len = mp_snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)n), i, o = 0;
-   for (i = 0; i < len && (size_t)o + 2 < size; i++) {
-      if (i > 0 && (len - i) % 3 == 0)
-         buf[o++] = ',';
-      buf[o++] = tmp[i];
-   }
-   buf[o] = '\0';
-   return buf;
-}
 
 typedef uint64_t (*line_metric)(const mp_line_counts *lc);
 
@@ -155,9 +142,9 @@ static void replay_text(const advisor *ad, uint32_t var, const char *what,
    mp_snprintf(buf, size, "; replaying its %s%s accesses %s: L1 misses %s -> %s, "
                "cycles %s -> %s (%s%lld%%)",
                mp_whatif_complete(ad->cfg->whatif, var) ? "" : "first ",
-               commas(before->accesses, b1, sizeof b1), what,
-               commas(before->misses[0], b2, sizeof b2), commas(after->misses[0], b3, sizeof b3),
-               commas(before->cycles, b4, sizeof b4), commas(after->cycles, b5, sizeof b5),
+               mp_commas(before->accesses, b1, sizeof b1), what,
+               mp_commas(before->misses[0], b2, sizeof b2), mp_commas(after->misses[0], b3, sizeof b3),
+               mp_commas(before->cycles, b4, sizeof b4), mp_commas(after->cycles, b5, sizeof b5),
                after->cycles >= before->cycles ? "+" : "-", pct);
 }
 
@@ -186,8 +173,8 @@ static void rule_false_sharing(advisor *ad, const mp_var *v, double score)
       mp_snprintf(a->evidence, sizeof a->evidence,
                   "%s of its %llu shared line%s falsely shared; %s line transfer%s between "
                   "threads (a lower bound: Valgrind runs one thread at a time)%s",
-                  commas(fa, b1, sizeof b1), (unsigned long long)shared,
-                  shared == 1 ? "" : "s", commas(v->transfers, b2, sizeof b2),
+                  mp_commas(fa, b1, sizeof b1), (unsigned long long)shared,
+                  shared == 1 ? "" : "s", mp_commas(v->transfers, b2, sizeof b2),
                   v->transfers == 1 ? "" : "s", replay);
    }
    mp_snprintf(a->fix, sizeof a->fix,
@@ -218,8 +205,8 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
    mp_snprintf(a->evidence, sizeof a->evidence,
                "NUMA hit ratio %.1f%%: %s of %s accesses remote; thread %u placed all %s of "
                "its pages on socket %u", 100.0 * (double)n->local / (double)all,
-               commas(n->remote, b1, sizeof b1), commas(all, b2, sizeof b2),
-               n->placer[0].tid, commas(n->placer[0].pages, b3, sizeof b3),
+               mp_commas(n->remote, b1, sizeof b1), mp_commas(all, b2, sizeof b2),
+               n->placer[0].tid, mp_commas(n->placer[0].pages, b3, sizeof b3),
                n->placer[0].socket);
    mp_snprintf(a->fix, sizeof a->fix,
                "initialise it in parallel, each thread first touching the part it later "
@@ -304,8 +291,8 @@ static void rule_long_stride(advisor *ad, const mp_var *v, double score)
                   "dominant stride %lld B (%.1f lines) in %.0f%% of its strides; L1: %.2f "
                   "hits per line filled, %s misses in %s accesses", (long long)dom,
                   (double)dom / ad->cfg->line_size, 100.0 * (double)count / (double)d->first_strides,
-                  hits_per_fill, commas(cc->misses[0], b1, sizeof b1),
-                  commas(mp_counts_accesses(&v->c), b2, sizeof b2));
+                  hits_per_fill, mp_commas(cc->misses[0], b1, sizeof b1),
+                  mp_commas(mp_counts_accesses(&v->c), b2, sizeof b2));
    else
       mp_snprintf(a->evidence, sizeof a->evidence,
                   "dominant stride %lld B (%.1f lines) in %.0f%% of its strides",
@@ -378,15 +365,15 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
          mp_snprintf(a->evidence, sizeof a->evidence,
                      "%s: %s of its %s misses (%.0f%%) are conflict misses; one of the "
                      "hottest sets, %u, holds %s%s%s", mp_report_level_name(k),
-                     commas(c, b1, sizeof b1), commas(cc->misses[k], b2, sizeof b2),
+                     mp_commas(c, b1, sizeof b1), mp_commas(cc->misses[k], b2, sizeof b2),
                      100.0 * (double)c / (double)cc->misses[k], set, v->name,
                      mp_strcmp(partner, v->name) ? " and " : " alone",
                      mp_strcmp(partner, v->name) ? partner : "");
       else
          mp_snprintf(a->evidence, sizeof a->evidence,
                      "%s: %s of its %s misses (%.0f%%) are conflict misses",
-                     mp_report_level_name(k), commas(c, b1, sizeof b1),
-                     commas(cc->misses[k], b2, sizeof b2),
+                     mp_report_level_name(k), mp_commas(c, b1, sizeof b1),
+                     mp_commas(cc->misses[k], b2, sizeof b2),
                      100.0 * (double)c / (double)cc->misses[k]);
       mp_snprintf(a->fix, sizeof a->fix,
                   "pad it: add a cache line to its leading dimension or between the "
@@ -446,18 +433,18 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       far[0] = '\0';
       if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
          mp_snprintf(far, sizeof far, "; the median of its reuses beyond %s lines "
-                     "is at %s-%s lines", commas(lines, b1, sizeof b1),
-                     commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
-                     : commas(hi, b3, sizeof b3));
+                     "is at %s-%s lines", mp_commas(lines, b1, sizeof b1),
+                     mp_commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
+                     : mp_commas(hi, b3, sizeof b3));
       a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
       mp_snprintf(a->text, sizeof a->text,
                   "capacity misses: %s is reused, but only after more data than %s holds "
                   "has been touched", v->name, mp_report_level_name(k));
       mp_snprintf(a->evidence, sizeof a->evidence,
                   "%s: %s capacity misses (%.0f%% of its misses), %s holds %s lines%s",
-                  mp_report_level_name(k), commas(cap, b1, sizeof b1),
+                  mp_report_level_name(k), mp_commas(cap, b1, sizeof b1),
                   100.0 * (double)cap / (double)cc->misses[k], mp_report_level_name(k),
-                  commas(lines, b2, sizeof b2), far);
+                  mp_commas(lines, b2, sizeof b2), far);
       mp_snprintf(a->fix, sizeof a->fix,
                   "block (tile) the loop nest around its accesses so that the data reused "
                   "between iterations fits in %s (reuse distance below %llu lines)",
@@ -553,19 +540,14 @@ static int advice_before(const mp_advice *a, const mp_advice *b)
       return a->score > b->score;
    if (a->kind != b->kind)
       return a->kind < b->kind;
-   return a->var < b->var;
+   if (a->var != b->var)
+      return a->var < b->var;
+   return a->loop < b->loop;
 }
 
-static void sort_advice(mp_advice *a, uint32_t n)
+static int advice_cmp(const void *a, const void *b)
 {
-   uint32_t i, j;
-   /* Insertion sort: a handful of pieces of advice per run. */
-   for (i = 1; i < n; i++) {
-      mp_advice x = a[i];
-      for (j = i; j > 0 && advice_before(&x, &a[j - 1]); j--)
-         a[j] = a[j - 1];
-      a[j] = x;
-   }
+   return advice_before(a, b) ? -1 : advice_before(b, a) ? 1 : 0;
 }
 
 mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
@@ -604,7 +586,7 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
          accesses += mp_counts_accesses(&mp_vars_get(vs, i)->c);
       rule_streams(&ad, accesses);
    }
-   sort_advice(ad.out, ad.n);
+   mp_sort(ad.out, ad.n, sizeof *ad.out, advice_cmp);
    *n_out = ad.n;
    return ad.out;
 }

@@ -41,6 +41,7 @@
 #include "mp_report.h"
 #include "mp_report_threads.h"
 #include "mp_report_loops.h"
+#include "mp_util.h"
 #include "mp_advice.h"
 #include "mp_tool.h"
 
@@ -452,15 +453,7 @@ static void check_output_writable(void)
 /* 1234567 -> "1,234,567", as cg_annotate prints counts. */
 static const HChar *commas(ULong n, HChar *buf, Int size)
 {
-   HChar digits[32];
-   Int nd = VG_(snprintf)(digits, sizeof digits, "%llu", n), i, k = 0;
-   for (i = 0; i < nd && k < size - 1; i++) {
-      if (i > 0 && (nd - i) % 3 == 0 && k < size - 1)
-         buf[k++] = ',';
-      buf[k++] = digits[i];
-   }
-   buf[k] = '\0';
-   return buf;
+   return mp_commas(n, buf, (SizeT)size);
 }
 
 static void print_cache_totals(void)

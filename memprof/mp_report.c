@@ -44,53 +44,7 @@
 #include "mp_report_threads.h"
 #include "mp_advice.h"
 #include "mp_report_loops.h"
-
-/*------------------------------------------------------------*/
-/*--- Sorting (no libc qsort inside Valgrind)             ---*/
-/*------------------------------------------------------------*/
-
-typedef int (*cmp_fn)(const void *a, const void *b);
-
-/* Heap sort of n elements of size sz: O(n log n), no extra memory but
-   one element of scratch. */
-static void swap_bytes(char *a, char *b, size_t sz)
-{
-   size_t i;
-   for (i = 0; i < sz; i++) {
-      char t = a[i];
-      a[i] = b[i];
-      b[i] = t;
-   }
-}
-
-static void sift_down(char *base, size_t sz, size_t root, size_t n, cmp_fn cmp)
-{
-   for (;;) {
-      size_t child = 2 * root + 1;
-      if (child >= n)
-         return;
-      if (child + 1 < n && cmp(base + child * sz, base + (child + 1) * sz) < 0)
-         child++;
-      if (cmp(base + root * sz, base + child * sz) >= 0)
-         return;
-      swap_bytes(base + root * sz, base + child * sz, sz);
-      root = child;
-   }
-}
-
-static void heap_sort(void *base_, size_t n, size_t sz, cmp_fn cmp)
-{
-   char *base = base_;
-   size_t i;
-   if (n < 2)
-      return;
-   for (i = n / 2; i-- > 0;)
-      sift_down(base, sz, i, n, cmp);
-   for (i = n - 1; i > 0; i--) {
-      swap_bytes(base, base + i * sz, sz);
-      sift_down(base, sz, 0, i, cmp);
-   }
-}
+#include "mp_util.h"
 
 /*------------------------------------------------------------*/
 /*--- Rows                                                 ---*/
@@ -201,7 +155,7 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       rows[k++] = fold;
    }
    sort_by_cycles = by_cycles;
-   heap_sort(rows, k, sizeof *rows, cmp_rows);
+   mp_sort(rows, k, sizeof *rows, cmp_rows);
    *n_out = k;
    return rows;
 }
@@ -304,7 +258,7 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
    mp_memset(&g, 0, sizeof g);
    g.row_of_var = row_of_var;
    mp_vars_foreach_line(vs, gather_line, &g);
-   heap_sort(g.recs, g.n, sizeof(line_rec), cmp_by_row_loc);
+   mp_sort(g.recs, g.n, sizeof(line_rec), cmp_by_row_loc);
    for (r = 0, w = 0; r < g.n; r++) {
       if (w > 0 && g.recs[w - 1].row == g.recs[r].row
           && g.recs[w - 1].loc == g.recs[r].loc) {
@@ -329,7 +283,7 @@ static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
       else
          g.recs[w++] = g.recs[r];
    }
-   heap_sort(g.recs, w, sizeof(line_rec), cmp_by_row_accesses);
+   mp_sort(g.recs, w, sizeof(line_rec), cmp_by_row_accesses);
    mp_free(row_of_var);
    *n_out = w;
    return g.recs;

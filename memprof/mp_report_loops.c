@@ -12,6 +12,7 @@
    same structures as Graphviz DOT for --affinity-dot.
 */
 #include "mp_report_loops.h"
+#include "mp_util.h"
 
 #define MAX_LOOPS          100   /* the busiest loops reported */
 #define FORMULAS_PER_LOOP  10
@@ -44,21 +45,15 @@ static int formula_before(const formula_ref *a, const formula_ref *b)
    return a->index < b->index;
 }
 
-/* Shell sort: O(n^1.3), no recursion, records of one kind. */
-#define DEFINE_SORT(name, type, before)                               \
-   static void name(type *a, uint32_t n)                              \
-   {                                                                  \
-      uint32_t gap, i, j;                                             \
-      for (gap = n / 2; gap > 0; gap /= 2)                            \
-         for (i = gap; i < n; i++) {                                  \
-            type x = a[i];                                            \
-            for (j = i; j >= gap && before(&x, &a[j - gap]); j -= gap) \
-               a[j] = a[j - gap];                                     \
-            a[j] = x;                                                 \
-         }                                                            \
-   }
-DEFINE_SORT(sort_loops, loop_rank, loop_rank_before)
-DEFINE_SORT(sort_formulas, formula_ref, formula_before)
+static int loop_rank_cmp(const void *a, const void *b)
+{
+   return loop_rank_before(a, b) ? -1 : loop_rank_before(b, a) ? 1 : 0;
+}
+
+static int formula_cmp(const void *a, const void *b)
+{
+   return formula_before(a, b) ? -1 : formula_before(b, a) ? 1 : 0;
+}
 
 /* A formula with a counter in it (a constant address is not a pattern
    worth a formula). */
@@ -95,7 +90,7 @@ static formula_ref *fitting_formulas(const mp_report_config *cfg, uint32_t *n_ou
       out[k].accesses = fi->accesses;
       k++;
    }
-   sort_formulas(out, k);
+   mp_sort(out, k, sizeof *out, formula_cmp);
    *n_out = k;
    return out;
 }
@@ -201,7 +196,7 @@ void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config
       r[k].accesses = st->accesses;
       k++;
    }
-   sort_loops(r, k);
+   mp_sort(r, k, sizeof *r, loop_rank_cmp);
    for (i = 0; i < k && i < MAX_LOOPS; i++) {
       uint32_t p;
       shown[r[i].loop] = 1;

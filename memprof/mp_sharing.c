@@ -25,6 +25,7 @@
    80 per (line, thread).
 */
 #include "mp_sharing.h"
+#include "mp_util.h"
 
 typedef struct line_rec {
    uint64_t line;
@@ -557,34 +558,6 @@ static int cell_order(const mp_sharing_cell *a, const mp_sharing_cell *b)
    return a->to < b->to ? -1 : a->to > b->to;
 }
 
-/* Insertion sort would be quadratic on programs with many pairs; this
-   is a plain merge sort over an array of records of one size. */
-static void merge_sort(void *base, uint32_t n, size_t size,
-                       int (*cmp)(const void *, const void *))
-{
-   char *a = base, *tmp;
-   uint32_t width, i;
-   if (n < 2)
-      return;
-   tmp = mp_malloc("mp.sharing.sort", (size_t)n * size);
-   for (width = 1; width < n; width *= 2) {
-      for (i = 0; i < n; i += 2 * width) {
-         uint32_t l = i, m = i + width < n ? i + width : n;
-         uint32_t h = i + 2 * width < n ? i + 2 * width : n, k = i, r = m;
-         while (l < m || r < h) {
-            const char *src;
-            if (r >= h || (l < m && cmp(a + l * size, a + r * size) <= 0))
-               src = a + (size_t)l++ * size;
-            else
-               src = a + (size_t)r++ * size;
-            mp_memcpy(tmp + (size_t)k++ * size, src, size);
-         }
-      }
-      mp_memcpy(a, tmp, (size_t)n * size);
-   }
-   mp_free(tmp);
-}
-
 static int pair_cmp(const void *a, const void *b) { return pair_order(a, b); }
 static int cell_cmp(const void *a, const void *b) { return cell_order(a, b); }
 
@@ -598,7 +571,7 @@ mp_sharing_pair *mp_sharing_pairs(const mp_sharing *s, uint32_t *n_out)
       for (r = s->pair_buckets[i]; r; r = r->next)
          out[n++] = r->p;
    }
-   merge_sort(out, n, sizeof *out, pair_cmp);
+   mp_sort(out, n, sizeof *out, pair_cmp);
    *n_out = n;
    return out;
 }
@@ -613,7 +586,7 @@ mp_sharing_cell *mp_sharing_cells(const mp_sharing *s, uint32_t *n_out)
       for (r = s->cell_buckets[i]; r; r = r->next)
          out[n++] = r->c;
    }
-   merge_sort(out, n, sizeof *out, cell_cmp);
+   mp_sort(out, n, sizeof *out, cell_cmp);
    *n_out = n;
    return out;
 }

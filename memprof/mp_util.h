@@ -1,0 +1,24 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: small helpers the engines and the adapter share.    ---*/
+/*---                                                     mp_util.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+   No Valgrind header: the engines use these too.
+*/
+#ifndef MP_UTIL_H
+#define MP_UTIL_H
+
+#include "mp_platform.h"
+
+/* Sorts n elements of size bytes by cmp (no libc qsort inside
+   Valgrind): heap sort, O(n log n), no memory but one element's swap;
+   not stable, so cmp should order every pair that may be equal. */
+void mp_sort(void *base, size_t n, size_t size,
+             int (*cmp)(const void *a, const void *b));
+
+/* n with thousands separators ("1,234,567", as cg_annotate prints
+   counts), into buf; returns buf. */
+const char *mp_commas(uint64_t n, char *buf, size_t size);
+
+#endif /* MP_UTIL_H */
