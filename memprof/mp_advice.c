@@ -550,6 +550,18 @@ static int advice_cmp(const void *a, const void *b)
    return advice_before(a, b) ? -1 : advice_before(b, a) ? 1 : 0;
 }
 
+typedef struct {
+   const mp_vars *vs;
+   uint8_t *has_source;   /* per variable: a line with a file:line touched it */
+} source_seen;
+
+static void note_source(const mp_line_counts *lc, void *arg)
+{
+   source_seen *s = arg;
+   if (mp_counts_accesses(&lc->c) && mp_vars_location_where(s->vs, lc->loc))
+      s->has_source[lc->var] = 1;
+}
+
 mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
                      const mp_share_summary *share, uint32_t *n_out)
 {
@@ -557,10 +569,14 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
    uint64_t total = 0;
    uint32_t i, n = mp_vars_count(vs);
    int by_cycles = cfg->cache != NULL;
+   source_seen seen;
    mp_memset(&ad, 0, sizeof ad);
    ad.vs = vs;
    ad.cfg = cfg;
    ad.share = share;
+   seen.vs = vs;
+   seen.has_source = mp_calloc("mp.advice.src", n + 1, 1);
+   mp_vars_foreach_line(vs, note_source, &seen);
    for (i = 0; i < n; i++) {
       const mp_var *v = mp_vars_get(vs, i);
       total += by_cycles ? (v->cache ? v->cache->cycles : 0) : mp_counts_accesses(&v->c);
@@ -570,8 +586,11 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
       uint64_t mine = by_cycles ? (v->cache ? v->cache->cycles : 0)
                                 : mp_counts_accesses(&v->c);
       double score = (double)mine / (double)total;
-      /* "other" is not a data structure anyone can fix. */
-      if (score < MP_ADVICE_MIN_SHARE || (v->kind == MP_VAR_OTHER && !v->named_by))
+      /* "other" is not a data structure anyone can fix, nor is one only
+         code without line information touches (the dynamic linker's
+         tables, a stripped library's state). */
+      if (score < MP_ADVICE_MIN_SHARE || (v->kind == MP_VAR_OTHER && !v->named_by)
+          || (!seen.has_source[i] && !v->named_by))
          continue;
       rule_false_sharing(&ad, v, score);
       rule_numa(&ad, v, score);
@@ -586,6 +605,7 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
          accesses += mp_counts_accesses(&mp_vars_get(vs, i)->c);
       rule_streams(&ad, accesses);
    }
+   mp_free(seen.has_source);
    mp_sort(ad.out, ad.n, sizeof *ad.out, advice_cmp);
    *n_out = ad.n;
    return ad.out;

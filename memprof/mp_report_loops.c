@@ -309,7 +309,10 @@ static uint64_t map_split(void *arg, const mp_whatif_access *a)
    o = a->addr - a->block;
    e = o / l->size;
    f = o % l->size;
-   for (i = 0; i < l->n_fields; i++) {
+   /* the field starting at f, else the (last) one containing it: with
+      overlapping fields, an 8-byte load at 24 is the field at 24, not
+      the 16-byte vector store at 16 */
+   for (i = l->n_fields; i-- > 0;) {
       const mp_struct_field *fd = &l->fields[i];
       if (f >= fd->offset && f < fd->offset + fd->size)
          return ((uint64_t)(fd->group + 1) << 44) + a->block
@@ -358,6 +361,7 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
    if (mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
        || !mp_structs_infer(cfg->structs, v->id, &l))
       return;
+   mp_structs_cover_overlaps(&l);
    names = field_names(cfg, v->id, &l);
    mp_json_key(j, "struct");
    mp_json_begin_object(j);
@@ -405,7 +409,7 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
    mp_json_end_array(j);
    split_text(&l, names, text, sizeof text);
    mp_json_kv_string(j, "split", text);
-   if (!fields_overlap(&l)) {
+   {
       mp_whatif_run before, after;
       if (mp_report_whatif_split(v, cfg, &l, &before, &after))
          mp_report_write_whatif(j, "what_if", cfg, v->id, &before, &after);
@@ -424,10 +428,7 @@ int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
    mp_memset(&l, 0, sizeof l);
    if (!mp_structs_infer(cfg->structs, v->id, &l))
       return 0;
-   if (fields_overlap(&l)) {
-      mp_struct_layout_clear(&l);
-      return 0;
-   }
+   mp_structs_cover_overlaps(&l);
    names = field_names(cfg, v->id, &l);
    split_text(&l, names, text, size);
    *n_groups = l.n_groups;
@@ -449,6 +450,7 @@ void mp_report_struct_dot(const mp_vars *vs, const mp_report_config *cfg,
       mp_memset(&l, 0, sizeof l);
       if (!mp_structs_infer(cfg->structs, vars[i], &l))
          continue;
+      mp_structs_cover_overlaps(&l);
       names = field_names(cfg, vars[i], &l);
       mp_structs_dot(&l, mp_vars_get(vs, vars[i])->name, (const char *const *)names,
                      emit, arg);

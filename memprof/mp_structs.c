@@ -403,6 +403,50 @@ int mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out)
    it joins (I and U 0.86, TSP's x, y, next at 1).
    Ties go to the pair of groups that comes first by smallest field
    index, so the result is deterministic.  O(fields^3). */
+/* Adds loop to field f (sorted, with no cycles) unless it is there. */
+static void add_loop(mp_struct_field *f, uint32_t loop)
+{
+   uint32_t k, at = 0;
+   for (k = 0; k < f->n_loops; k++) {
+      if (f->loops[k] == loop)
+         return;
+      if (f->loops[k] < loop)
+         at = k + 1;
+   }
+   f->loops = mp_realloc("mp.structs.cover", f->loops, (f->n_loops + 1) * sizeof *f->loops);
+   f->loop_cycles = mp_realloc("mp.structs.cover", f->loop_cycles,
+                               (f->n_loops + 1) * sizeof *f->loop_cycles);
+   for (k = f->n_loops; k > at; k--) {
+      f->loops[k] = f->loops[k - 1];
+      f->loop_cycles[k] = f->loop_cycles[k - 1];
+   }
+   f->loops[at] = loop;
+   f->loop_cycles[at] = 0;
+   f->n_loops++;
+}
+
+void mp_structs_cover_overlaps(mp_struct_layout *l)
+{
+   uint32_t i, j, k;
+   int changed = 0;
+   for (i = 0; i < l->n_fields; i++)
+      for (j = 0; j < l->n_fields; j++) {
+         const mp_struct_field *wide = &l->fields[i];
+         mp_struct_field *f = &l->fields[j];
+         if (i == j || f->offset <= wide->offset || f->offset >= wide->offset + wide->size)
+            continue;
+         for (k = 0; k < wide->n_loops; k++)
+            add_loop(f, wide->loops[k]);
+         changed = 1;
+      }
+   if (!changed)
+      return;
+   for (i = 0; i < l->n_fields; i++)
+      for (j = 0; j < l->n_fields; j++)
+         MP_STRUCT_AFF(l, i, j) = i == j ? 1.0 : affinity(&l->fields[i], &l->fields[j]);
+   mp_structs_group(l, l->threshold);
+}
+
 void mp_structs_group(mp_struct_layout *l, double threshold)
 {
    uint32_t n = l->n_fields, a, b, i, g;

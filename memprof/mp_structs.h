@@ -134,6 +134,14 @@ int  mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out);
    (the paper's "all the edges in a subgraph have high weights"). */
 void mp_structs_group(mp_struct_layout *l, double threshold);
 
+/* A wide access (a vector store) at one field's offset also touches
+   the fields that start inside it: their loops are added to those fields
+   (with no cycles of their own), the affinity is recomputed and the
+   groups remade with l's threshold.  Without it, a vectorised loop over
+   a plain array, or a struct initialised with vector stores, looks like
+   fields used in different loops. */
+void mp_structs_cover_overlaps(mp_struct_layout *l);
+
 /* Frees what l holds and zeroes it; safe on a zeroed or cleared l. */
 void mp_struct_layout_clear(mp_struct_layout *l);
 
