@@ -225,7 +225,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
          cycles += mp_g_numa_extra_cycles;
    }
    if (mp_g_loops || mp_g_whatif) {
-      Addr start = mp_registry_block_start(a, ii);
+      Addr start = mp_registry_block_start(a, e.var, ii);
       if (mp_g_whatif && start != 0)
          mp_whatif_record(mp_g_whatif, e.var, a, start, e.size, e.is_write,
                           thread_core[tid]);

@@ -560,10 +560,15 @@ Bool mp_registry_block_of(Addr a, Addr *start)
    }
 }
 
-Addr mp_registry_block_start(Addr a, const mp_instr *ii)
+Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
 {
    UInt slot;
    Addr start;
+   mp_var_kind kind = mp_vars_get(mp_g_vars, var)->kind;
+   /* The stack has no block starts, and "other" none worth a look-up:
+      most accesses of -O0 code are to the stack. */
+   if (kind == MP_VAR_STACK || (kind == MP_VAR_OTHER && !mp_vars_get(mp_g_vars, var)->named_by))
+      return 0;
    if (ii->cache_gen == mp_g_registry_gen && ii->cache_hi - ii->cache_lo > 1
        && a - ii->cache_lo < ii->cache_hi - ii->cache_lo)
       return ii->cache_lo;

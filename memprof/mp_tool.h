@@ -70,9 +70,9 @@ Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
 Bool mp_registry_block_of(Addr a, Addr *start);
-/* The same on the hot path: ii's cached range, the heap block's slot,
-   a global; 0 for the stack and unknown memory. */
-Addr mp_registry_block_start(Addr a, const mp_instr *ii);
+/* The same on the hot path for an access to var: ii's cached range,
+   the heap block's slot, a global; 0 for the stack and unknown memory. */
+Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii);
 void mp_registry_note_munmap(Addr a, SizeT len);
 
 /* The tool's own counters, printed at exit under -v. */
