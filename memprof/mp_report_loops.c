@@ -289,6 +289,9 @@ static int fields_overlap(const mp_struct_layout *l)
           && l->fields[l->n_fields - 1].offset + l->fields[l->n_fields - 1].size > l->size;
 }
 
+#define WHATIF_SPLIT 0   /* mp_whatif_recall kinds: the split here, */
+                         /* the padding (1) in mp_report_threads.c */
+
 /* The split layout: each group of fields becomes an array of its own
    (its own region of addresses), its fields packed in offset order;
    bytes in no field stay where they were. */
@@ -332,6 +335,8 @@ int mp_report_whatif_split(const mp_var *v, const mp_report_config *cfg,
    if (cfg->whatif == NULL || !cfg->whatif_split || l->n_groups < 2
        || !mp_report_cache_cfg(cfg, &cc) || mp_whatif_recorded(cfg->whatif, v->id) == 0)
       return 0;
+   if (mp_whatif_recall(cfg->whatif, v->id, WHATIF_SPLIT, before, after))
+      return 1;
    m.l = l;
    m.pos = mp_calloc("mp.report.split", l->n_fields + 1, sizeof *m.pos);
    m.group_size = mp_calloc("mp.report.split", l->n_groups + 1, sizeof *m.group_size);
@@ -346,6 +351,8 @@ int mp_report_whatif_split(const mp_var *v, const mp_report_config *cfg,
                             after);
    mp_free(m.pos);
    mp_free(m.group_size);
+   if (ok)
+      mp_whatif_remember(cfg->whatif, v->id, WHATIF_SPLIT, before, after);
    return ok;
 }
 

@@ -243,6 +243,8 @@ typedef struct {
    uint32_t shift, cores;
 } pad_map;
 
+#define WHATIF_PAD 1     /* the mp_whatif_recall kind of this replay */
+
 static uint64_t map_pad(void *arg, const mp_whatif_access *a)
 {
    const pad_map *m = arg;
@@ -258,11 +260,16 @@ int mp_report_whatif_pad(const mp_var *v, const mp_report_config *cfg,
    if (cfg->whatif == NULL || !cfg->whatif_pad || !mp_report_cache_cfg(cfg, &cc)
        || cc.cores < 2 || mp_whatif_recorded(cfg->whatif, v->id) == 0)
       return 0;
+   if (mp_whatif_recall(cfg->whatif, v->id, WHATIF_PAD, before, after))
+      return 1;
    m.shift = (uint32_t)__builtin_ctz(cc.level[0].line);
    m.cores = cc.cores;
-   return mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, NULL, NULL, before)
-          && mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, map_pad, &m,
-                              after);
+   if (!mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, NULL, NULL, before)
+       || !mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, map_pad, &m,
+                            after))
+      return 0;
+   mp_whatif_remember(cfg->whatif, v->id, WHATIF_PAD, before, after);
+   return 1;
 }
 
 void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *vs,
