@@ -69,6 +69,17 @@
        instance (hits and misses alike; invalidations are not part of
        the stream), would have hit.
      capacity: otherwise.
+   - Sampled split (sample_shift s > 0, SHARDS-style spatial sampling):
+     in an instance of more than one set and at least
+     MP_CACHE_SAMPLE_MIN_LINES lines, only the lines whose hash (a full
+     64-bit mix of the line number, so every set keeps its share) has its
+     top s bits zero feed the shadow, which has lines >> s entries.  A
+     sampled line's reuse distance among sampled lines is about 2^-s of
+     its distance among all lines, so the small shadow hits where the
+     full one would.  An unsampled line's miss that is neither cold nor
+     coherence is unclassified; the caller divides those in the
+     proportion of the classified ones (mp_cache_split_unclassified).
+     Cold, coherence and everything the real cache does stay exact.
    - Reuse: each resident line remembers the owner tag of the access
      that filled it and its hits since; on_retire reports them when the
      line leaves (eviction, invalidation, mp_cache_finish).
@@ -88,7 +99,10 @@
      in the way, with no hashing; only misses of the shadow hash.  The
      shadow costs 16 bytes per line of the level plus 2 to 4 hash slots
      of 8 bytes per line; levels with one set need no shadow (their
-     misses cannot be conflicts).
+     misses cannot be conflicts).  A sampled level hashes the line (a
+     few multiplies) and steps its shadow for 1/2^s of the lines only:
+     on a streaming workload the shadow of a big L3, many host cache
+     misses per step, was the largest cost of the whole simulation.
    - an L1 miss: one look-up of the cold bits (the last chunk used is
      remembered; else a hash probe), prefetched with the next level's
      set and shadow slot while the shadows step.
@@ -99,9 +113,9 @@
      their exclusivity.
    - one indirect call per line retired, when on_retire is set.
    Memory: per line of each instance 8 (tag) + 8 (stamp) + 16 (meta)
-   bytes, plus the shadow's 32 to 48; instances are allocated when the
-   first of their cores accesses, so a configuration of many cores
-   costs only for the cores used.
+   bytes, plus the shadow's 32 to 48 (divided by 2^s when sampled);
+   instances are allocated when the first of their cores accesses, so
+   a configuration of many cores costs only for the cores used.
    Measured on the host (-O2; 32 KiB 8-way L1 + 1 MiB 16-way L2, one
    core): about 120 instructions and 10-20 ns per L1 hit, about 940
    instructions and 100-200 ns per access missing both levels (a
@@ -163,7 +177,10 @@ typedef struct {
 typedef struct {
    fa_node *node;     /* cap nodes; [0, used) in use */
    fa_slot *slot;     /* hash table */
-   uint32_t cap;      /* lines, = lines of the instance; 0: no shadow */
+   uint64_t sample_mask;  /* a line is fed iff line_mix(line) & sample_mask
+                             is 0; 0: every line (exact) */
+   uint32_t cap;      /* lines, = lines of the instance >> sample shift;
+                         0: no shadow */
    uint32_t used;
    uint32_t head, tail;   /* MRU, LRU node */
    uint32_t smask;    /* slots - 1; slots a power of two >= 2 * cap */
@@ -187,6 +204,7 @@ typedef struct {
 typedef struct {
    char name[16];
    uint32_t sets, assoc, shared_by, n_inst;
+   uint32_t sample_shift;  /* of the shadows' feed; 0: exact */
    uint64_t set_mask;  /* sets - 1 */
    instance *inst;     /* n_inst */
    mp_cache_totals tot;
@@ -200,6 +218,7 @@ typedef struct {
 
 struct mp_cache {
    uint32_t n_levels, cores, line_shift;
+   uint32_t sample_shift;  /* as configured */
    level lv[MP_CACHE_MAX_LEVELS];
    instance **path;    /* [core * n_levels + k]: the instance core uses at k */
    int32_t *core_bit;  /* per core: its cold bit, -1 before its first access */
@@ -300,9 +319,32 @@ static int lineset_remove(lineset *s, uint64_t line)
 /*--- The fully-associative shadow                         ---*/
 /*------------------------------------------------------------*/
 
-static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines)
+/* The sample a line belongs to: MurmurHash3's 64-bit finalizer, whose
+   every output bit depends on every bit of the line number.  The
+   sample (top bits zero) is then independent of the set index: each
+   set, and each stride through the sets, keeps its share of sampled
+   lines.  (A multiplicative hash, as fa_hash, maps a strided walk to
+   evenly spaced values: its sample would follow the stride.) */
+static INLINE uint64_t line_mix(uint64_t x)
+{
+   x ^= x >> 33;
+   x *= 0xff51afd7ed558ccdULL;
+   x ^= x >> 33;
+   x *= 0xc4ceb9fe1a85ec53ULL;
+   x ^= x >> 33;
+   return x;
+}
+
+static INLINE int fa_sampled(const fa_shadow *fa, uint64_t line)
+{
+   return !fa->sample_mask || !(line_mix(line) & fa->sample_mask);
+}
+
+static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
 {
    uint64_t slots = 1;
+   lines >>= shift;
+   fa->sample_mask = shift ? ~0ULL << (64 - shift) : 0;
    while (slots < 2ULL * lines)
       slots *= 2;
    fa->cap = lines;
@@ -535,7 +577,7 @@ static void instance_alloc(mp_cache *c, level *lv, instance *in)
    c->bytes += lines * (2 * sizeof(uint64_t) + sizeof(way_meta))
                + lv->sets * sizeof(uint32_t);
    if (lv->sets > 1)
-      fa_init(c, &in->fa, (uint32_t)lines);
+      fa_init(c, &in->fa, (uint32_t)lines, lv->sample_shift);
 }
 
 /* Gives core its cold bit at its first access, and makes the instances
@@ -648,7 +690,7 @@ static INLINE void hit(mp_cache *c, instance *in, const set_ref *s, uint32_t w,
    if (w != *s->mru)
       touch(c, s, w);
    m->hits++;
-   if (in->fa.cap) {
+   if (in->fa.cap && fa_sampled(&in->fa, line)) {
       uint32_t n = fa_access_hinted(&in->fa, line, m->bits & W_NODE);
       m->bits = (m->bits & ~W_NODE) | n;
    }
@@ -745,14 +787,18 @@ static void end_exclusive(mp_cache *c, uint32_t core, uint64_t line, const uint8
    }
 }
 
+/* What the shadow said of a line missing an instance. */
+enum { FA_MISSED, FA_HIT, FA_UNSAMPLED };
+
 static uint8_t classify(mp_cache *c, instance *in, const uint8_t *bits,
-                        uint64_t line, int fa_hit)
+                        uint64_t line, int fa)
 {
    if (!touched_by(bits, in, c->width))
       return MP_MISS_COLD;
    if (in->inval.n && lineset_remove(&in->inval, line))
       return MP_MISS_COHERENCE;
-   return fa_hit ? MP_MISS_CONFLICT : MP_MISS_CAPACITY;
+   return fa == FA_HIT ? MP_MISS_CONFLICT
+        : fa == FA_MISSED ? MP_MISS_CAPACITY : MP_MISS_UNCLASSIFIED;
 }
 
 /* Core wrote the line, in its L1 with meta m0: dirty it and, unless
@@ -776,7 +822,8 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
                                   mp_cache_outcome *out)
 {
    uint32_t node[MP_CACHE_MAX_LEVELS], way[MP_CACHE_MAX_LEVELS];
-   int fa_hit[MP_CACHE_MAX_LEVELS];
+   int fa[MP_CACHE_MAX_LEVELS];
+   uint64_t mix = line_mix(line);   /* for the sampled levels */
    uint8_t *bits = cold_bits(c, line);
    uint32_t k, served, s;
    way_meta *m0 = NULL;   /* the line's meta in L1, once filled */
@@ -800,19 +847,25 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       }
       if (k + 1 < c->n_levels) {
          set_ref nx = set_of(&c->lv[k + 1], path[k + 1], line);
-         const fa_shadow *fa = &path[k + 1]->fa;
+         const fa_shadow *nfa = &path[k + 1]->fa;
          __builtin_prefetch(nx.tag);
-         if (fa->cap)
-            __builtin_prefetch(&fa->slot[fa_hash(line) >> fa->hshift]);
+         if (nfa->cap && !(mix & nfa->sample_mask))
+            __builtin_prefetch(&nfa->slot[fa_hash(line) >> nfa->hshift]);
       }
       node[k] = 0;
-      fa_hit[k] = in->fa.cap ? fa_access(&in->fa, line, &node[k]) : 0;
+      /* One set: a fully-associative cache misses as the shadow would. */
+      if (!in->fa.cap)
+         fa[k] = FA_MISSED;
+      else if (mix & in->fa.sample_mask)
+         fa[k] = FA_UNSAMPLED;
+      else
+         fa[k] = fa_access(&in->fa, line, &node[k]) ? FA_HIT : FA_MISSED;
    }
    served = k;
    if (served > out->served_by)
       out->served_by = served;
    for (k = 0; k < served; k++) {
-      uint8_t cause = classify(c, path[k], bits, line, fa_hit[k]);
+      uint8_t cause = classify(c, path[k], bits, line, fa[k]);
       if (!out->missed[k]) {
          out->missed[k] = 1;
          out->cause[k] = cause;
@@ -916,10 +969,50 @@ void mp_cache_finish(mp_cache *c)
       }
 }
 
-void mp_cache_get_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
+void mp_cache_get_raw_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
 {
    mp_assert(k < c->n_levels);
    *t = c->lv[k].tot;
+}
+
+void mp_cache_get_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
+{
+   mp_cache_get_raw_totals(c, k, t);
+   mp_cache_split_unclassified(t->cause, NULL);
+}
+
+uint32_t mp_cache_sample_shift(const mp_cache *c)
+{
+   return c->sample_shift;
+}
+
+uint32_t mp_cache_level_sample_shift(const mp_cache *c, uint32_t k)
+{
+   mp_assert(k < c->n_levels);
+   return c->lv[k].sample_shift;
+}
+
+void mp_cache_split_unclassified(uint64_t cause[MP_MISS_N_CAUSES],
+                                 const uint64_t ref[MP_MISS_N_CAUSES])
+{
+   uint64_t u = cause[MP_MISS_UNCLASSIFIED], conf, cap, part = 0;
+   if (u == 0)
+      return;
+   conf = cause[MP_MISS_CONFLICT];
+   cap = cause[MP_MISS_CAPACITY];
+   if (conf + cap == 0 && ref) {
+      conf = ref[MP_MISS_CONFLICT];
+      cap = ref[MP_MISS_CAPACITY];
+   }
+   /* In double: u * conf may not fit 64 bits; counts below 2^53 are
+      exact, and the rounding error is far below the sampling's. */
+   if (conf + cap)
+      part = (uint64_t)((double)u * (double)conf / (double)(conf + cap) + 0.5);
+   if (part > u)
+      part = u;
+   cause[MP_MISS_CONFLICT] += part;
+   cause[MP_MISS_CAPACITY] += u - part;
+   cause[MP_MISS_UNCLASSIFIED] = 0;
 }
 
 uint64_t mp_cache_bytes(const mp_cache *c)
@@ -992,6 +1085,9 @@ static const char *check_cfg(const mp_cache_cfg *cfg)
       return fail("%u cache levels, expected 1 to %u", cfg->n_levels, MP_CACHE_MAX_LEVELS);
    if (cfg->cores < 1 || cfg->cores > MP_CACHE_MAX_CORES)
       return fail("%u cores, expected 1 to %u", cfg->cores, MP_CACHE_MAX_CORES);
+   if (cfg->sample_shift > MP_CACHE_MAX_SAMPLE_SHIFT)
+      return fail("miss-cause sample shift %u, expected 0 to %u", cfg->sample_shift,
+                  MP_CACHE_MAX_SAMPLE_SHIFT);
    for (k = 0; k < cfg->n_levels; k++) {
       const mp_cache_level_cfg *L = &cfg->level[k];
       char name[16], above[16];
@@ -1050,6 +1146,7 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
    c->n_levels = cfg->n_levels;
    c->cores = cfg->cores;
    c->line_shift = log2_of(cfg->level[0].line);
+   c->sample_shift = cfg->sample_shift;
    c->on_retire = cfg->on_retire;
    c->on_invalidate = cfg->on_invalidate;
    c->retire_arg = cfg->retire_arg;
@@ -1063,6 +1160,14 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
       lv->assoc = L->assoc;
       lv->sets = (uint32_t)(L->size / ((uint64_t)L->assoc * L->line));
       lv->set_mask = lv->sets - 1;
+      if (cfg->sample_shift && lv->sets > 1
+          && L->size / L->line >= MP_CACHE_SAMPLE_MIN_LINES) {
+         uint64_t lines = L->size / L->line;
+         uint32_t shift = 0;   /* the largest keeping the shadow's minimum */
+         while (shift < cfg->sample_shift && lines >> (shift + 1) >= MP_CACHE_SAMPLE_MIN_SHADOW)
+            shift++;
+         lv->sample_shift = shift;
+      }
       lv->shared_by = L->shared_by;
       lv->n_inst = c->cores / L->shared_by;
       lv->inst = mp_calloc("mp.cache.new.2", lv->n_inst, sizeof(instance));

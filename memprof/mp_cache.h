@@ -9,7 +9,8 @@
    write-back, per-core private or shared instances, with simplified
    write-invalidate coherence between instances (SPEC 5.4).  Each
    access returns where it was served from, which levels it missed and
-   why (cold / capacity / conflict / coherence), the write-backs and
+   why (cold / capacity / conflict / coherence, or capacity-or-conflict
+   when the split is sampled), the write-backs and
    the invalidations it caused; the caller attributes them to the
    accessing variable.  For the reuse factor, the engine reports every
    line leaving a cache (eviction, invalidation, end of run) with the
@@ -53,7 +54,31 @@ typedef struct {
       invalidations a variable suffers.  May be NULL. */
    void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
    void *retire_arg;
+   /* Sampling of the conflict/capacity split, 0: exact.  With s > 0, in
+      each level with more than one set and at least
+      MP_CACHE_SAMPLE_MIN_LINES lines per instance, only the lines in a
+      1/2^s sample (by a hash of the line number) feed the fully-
+      associative shadow, which has lines >> s entries; the others'
+      capacity-or-conflict misses are MP_MISS_UNCLASSIFIED.  Everything
+      else (hits, misses, cold and coherence misses, write-backs, the
+      cache contents) is as with 0.  At most MP_CACHE_MAX_SAMPLE_SHIFT;
+      a level's shadow keeps at least MP_CACHE_SAMPLE_MIN_SHADOW lines
+      (the shift is lowered for it if need be). */
+   uint32_t sample_shift;
 } mp_cache_cfg;
+
+/* --miss-causes=sampled: 1/16 of the lines.  The smallest sampled level
+   then keeps a 1,024-line shadow (a 1 MiB cache of 64-byte lines), and
+   an L3 of 32 MiB one of 32K lines: 1.5 MiB of host memory instead of
+   24, touched 16 times less often. */
+#define MP_CACHE_SAMPLED_SHIFT     4
+#define MP_CACHE_MAX_SAMPLE_SHIFT  16
+/* Smaller levels (an L1, most L2s) stay exact: their shadow is small
+   enough to stay in the host's caches (under 768 KiB), so sampling would
+   save little, and a sample of it would be too few lines to estimate
+   from. */
+#define MP_CACHE_SAMPLE_MIN_LINES  16384
+#define MP_CACHE_SAMPLE_MIN_SHADOW 1024
 
 typedef enum {
    MP_MISS_NONE,
@@ -63,6 +88,9 @@ typedef enum {
    MP_MISS_CONFLICT,    /* ... would have hit */
    MP_MISS_COHERENCE,   /* the line was invalidated here by another
                            core's write and not refilled since */
+   MP_MISS_UNCLASSIFIED,/* capacity or conflict, not told apart: the line
+                           is outside the level's sample (sample_shift);
+                           see mp_cache_split_unclassified */
    MP_MISS_N_CAUSES
 } mp_miss_cause;
 
@@ -108,8 +136,30 @@ void mp_cache_finish(mp_cache *c);
 
 void mp_cache_free(mp_cache *c);
 
-/* Per-level totals so far (level 0-based, < n_levels). */
+/* Per-level totals so far (level 0-based, < n_levels), with the
+   unclassified misses of a sampled level divided between conflict and
+   capacity (mp_cache_split_unclassified with the level's own counts):
+   cause[MP_MISS_UNCLASSIFIED] is 0. */
 void mp_cache_get_totals(const mp_cache *c, uint32_t level, mp_cache_totals *t);
+
+/* The same as counted: a sampled level's conflict and capacity misses
+   are the sampled lines' only, the others' are in
+   cause[MP_MISS_UNCLASSIFIED]. */
+void mp_cache_get_raw_totals(const mp_cache *c, uint32_t level, mp_cache_totals *t);
+
+/* The configuration's sample_shift, and the shift in effect at level
+   (0: its causes are exact). */
+uint32_t mp_cache_sample_shift(const mp_cache *c);
+uint32_t mp_cache_level_sample_shift(const mp_cache *c, uint32_t level);
+
+/* The estimated split: divides cause[MP_MISS_UNCLASSIFIED] between
+   cause[MP_MISS_CONFLICT] and cause[MP_MISS_CAPACITY] in the proportion
+   of those two, or, when both are 0, of ref's (the level's raw totals;
+   may be NULL); with no classified miss in either, all go to capacity
+   (no evidence of a conflict).  Rounded so that the causes still sum to
+   the misses; cause[MP_MISS_UNCLASSIFIED] is 0 after. */
+void mp_cache_split_unclassified(uint64_t cause[MP_MISS_N_CAUSES],
+                                 const uint64_t ref[MP_MISS_N_CAUSES]);
 
 /* Bytes of metadata allocated, for -v statistics and tests. */
 uint64_t mp_cache_bytes(const mp_cache *c);

@@ -24,6 +24,7 @@ const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
 ULong        mp_clo_min_var_size = 0;
 Bool         mp_clo_cache_sim = True;
+Bool         mp_clo_miss_causes_sampled = True;
 const HChar *mp_clo_level[3] = { NULL, NULL, NULL };
 const HChar *mp_clo_tlb = NULL;
 Int          mp_clo_cores = 0;
@@ -222,6 +223,11 @@ Bool mp_clo_process(const HChar *arg)
       mp_clo_min_var_size = (ULong)tmp_long;
    }
    else if VG_BOOL_CLO(arg, "--cache-sim", mp_clo_cache_sim) {}
+   else if VG_XACT_CLO(arg, "--miss-causes=sampled", mp_clo_miss_causes_sampled, True) {}
+   else if VG_XACT_CLO(arg, "--miss-causes=exact", mp_clo_miss_causes_sampled, False) {}
+   else if VG_STR_CLO(arg, "--miss-causes", tmp_str) {
+      VG_(fmsg_bad_option)(arg, "expected --miss-causes=sampled or --miss-causes=exact\n");
+   }
    else if VG_STR_CLO(arg, "--L1", mp_clo_level[0]) {}
    else if VG_STR_CLO(arg, "--L2", mp_clo_level[1]) {}
    else if VG_STR_CLO(arg, "--L3", mp_clo_level[2]) {}
@@ -296,6 +302,10 @@ void mp_clo_print_usage(void)
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
 "    --cache-sim=yes|no         simulate the cache hierarchy [yes]\n"
+"    --miss-causes=sampled|exact  split capacity from conflict misses of\n"
+"                               levels of 16K lines or more on 1/16 of the\n"
+"                               lines and estimate the rest, or on all\n"
+"                               [sampled]\n"
 "    --L1=<size>,<assoc>,<line> simulated L1 data cache (size in bytes, k/m\n"
 "                               suffixes allowed) [the host's]\n"
 "    --L2=<size>,<assoc>,<line>|none  L2 [the host's]\n"

@@ -23,6 +23,7 @@ extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
 /* The simulated machine (SPEC 3); 0 or NULL: the host's / the default. */
 #define MP_MAX_THREAD_MAP 256
 extern Bool         mp_clo_cache_sim;         /* --cache-sim */
+extern Bool         mp_clo_miss_causes_sampled; /* --miss-causes=sampled */
 extern const HChar *mp_clo_level[3];          /* --L1= --L2= --L3= */
 extern const HChar *mp_clo_tlb;               /* --TLB=entries,assoc,page, or NULL */
 extern Int          mp_clo_cores;             /* --cores */

@@ -122,6 +122,7 @@ void mp_hierarchy_init(void)
       cfg.level[cfg.n_levels++] = l;
    }
    cfg.cores = h->cores;
+   cfg.sample_shift = mp_clo_miss_causes_sampled ? MP_CACHE_SAMPLED_SHIFT : 0;
    cfg.on_retire = retire;
    cfg.on_invalidate = invalidated;
    h->n_levels = cfg.n_levels;
@@ -216,6 +217,25 @@ void mp_hierarchy_reset(void)
       mp_g_hier.tlb = mp_cache_new(&built_tlb, &err);
       tl_assert(mp_g_hier.tlb != NULL);
    }
+}
+
+void mp_hierarchy_estimate_causes(void)
+{
+   uint64_t raw[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
+   UInt k, c;
+   if (!mp_g_hier.cache)
+      return;
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_totals t, est;
+      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
+      mp_cache_get_totals(mp_g_hier.cache, k, &est);
+      for (c = 0; c < MP_MISS_N_CAUSES; c++)
+         raw[k][c] = t.cause[c];
+      /* The set diagnosis saw the sampled lines' conflicts only. */
+      mp_setdiag_scale(mp_g_hier.conflicts, k, est.cause[MP_MISS_CONFLICT],
+                       t.cause[MP_MISS_CONFLICT]);
+   }
+   mp_vars_split_unclassified(mp_g_vars, mp_g_hier.n_levels, raw);
 }
 
 UInt mp_hierarchy_core_of(UInt thread)

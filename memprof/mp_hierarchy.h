@@ -34,6 +34,13 @@ void mp_hierarchy_init(void);
 /* Empties the caches and their totals (a forked child starts cold). */
 void mp_hierarchy_reset(void);
 
+/* Before the counts are reported: with sampled miss causes, divides
+   the misses left unclassified between conflict and capacity, in every
+   variable's counts (mp_vars_split_unclassified), and scales the set
+   diagnosis to the level's estimated conflicts.  A no-op with exact
+   causes; calling it again splits only what was counted since. */
+void mp_hierarchy_estimate_causes(void);
+
 /* The core thread number 'thread' (1-based, creation order) runs on. */
 UInt mp_hierarchy_core_of(UInt thread);
 

@@ -720,7 +720,11 @@ static void write_output(Bool summary)
    size_t len;
    const char *text;
    Bool written;
+   ULong analysed, windows;
 
+   /* Sampled miss causes: the split of the unclassified misses, before
+      the report, the advice and the summary read the counts. */
+   mp_hierarchy_estimate_causes();
    VG_(memset)(&cfg, 0, sizeof cfg);
    cfg.tool_version = MP_VERSION;
    cfg.command = cmd;

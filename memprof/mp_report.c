@@ -314,9 +314,14 @@ static void write_levels(mp_json *j, const mp_report_cache *rc)
       mp_json_kv_u64(j, "line", rc->level[k].line);
       mp_json_kv_u64(j, "shared_by", rc->level[k].shared_by);
       mp_json_kv_u64(j, "latency", rc->latency[k]);
+      if (rc->cache)
+         mp_json_kv_double(j, "cause_sample_rate",
+                           1.0 / (double)(1u << mp_cache_level_sample_shift(rc->cache, k)));
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
+   if (rc->cache)
+      mp_json_kv_string(j, "miss_causes", mp_cache_sample_shift(rc->cache) ? "sampled" : "exact");
    mp_json_kv_u64(j, "memory_latency", rc->latency[rc->n_levels]);
    mp_json_kv_u64(j, "cores", rc->cores);
    mp_json_kv_u64(j, "cores_per_socket", rc->cores_per_socket);
@@ -333,8 +338,11 @@ static void write_levels(mp_json *j, const mp_report_cache *rc)
       mp_json_kv_string(j, "levels_fallback_reason", rc->fallback_why);
 }
 
+/* MP_MISS_UNCLASSIFIED is not written: mp_hierarchy_estimate_causes
+   (the variables) and mp_cache_get_totals (the levels) have divided
+   those misses between capacity and conflict before the report. */
 static const char *const cause_names[MP_MISS_N_CAUSES] = {
-   NULL, "cold", "capacity", "conflict", "coherence"
+   NULL, "cold", "capacity", "conflict", "coherence", NULL
 };
 
 /* variables[].cache: per level hits, misses by cause, write-backs and
@@ -350,7 +358,7 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
       mp_json_begin_object(j);
       mp_json_kv_u64(j, "hits", cc->hits[k]);
       mp_json_kv_u64(j, "misses", cc->misses[k]);
-      for (c = 1; c < MP_MISS_N_CAUSES; c++)
+      for (c = 1; c <= MP_MISS_COHERENCE; c++)
          mp_json_kv_u64(j, cause_names[c], cc->cause[k][c]);
       mp_json_kv_u64(j, "writebacks", cc->writebacks[k]);
       mp_json_kv_u64(j, "fills", cc->fills[k]);
@@ -425,7 +433,7 @@ static void write_totals_cache(mp_json *j, const mp_vars *vs,
       mp_json_kv_u64(j, "accesses", t.accesses);
       mp_json_kv_u64(j, "hits", t.accesses - t.misses);
       mp_json_kv_u64(j, "misses", t.misses);
-      for (c = 1; c < MP_MISS_N_CAUSES; c++)
+      for (c = 1; c <= MP_MISS_COHERENCE; c++)
          mp_json_kv_u64(j, cause_names[c], t.cause[c]);
       mp_json_kv_u64(j, "writebacks", t.writebacks);
       mp_json_kv_u64(j, "invalidations", t.invalidations);
@@ -807,6 +815,10 @@ int mp_report_cache_cfg(const mp_report_config *cfg, mp_cache_cfg *out)
    for (k = 0; k < out->n_levels; k++)
       out->level[k] = cfg->cache->level[k];
    out->cores = cfg->cache->cores;
+   /* The replays classify as the run did (they report no split, but
+      the sampled shadow is the cheaper). */
+   if (cfg->cache->cache)
+      out->sample_shift = mp_cache_sample_shift(cfg->cache->cache);
    return 1;
 }
 

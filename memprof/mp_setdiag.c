@@ -18,6 +18,7 @@ struct mp_setdiag {
    uint32_t n_levels;
    uint64_t sets[MAX_LEVELS];
    mp_setdiag_set *level[MAX_LEVELS];
+   double scale[MAX_LEVELS];   /* of the counts mp_setdiag_top reports */
 };
 
 mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
@@ -30,6 +31,7 @@ mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
       uint64_t s;
       mp_assert(sets[k] > 0 && (sets[k] & (sets[k] - 1)) == 0);
       d->sets[k] = sets[k];
+      d->scale[k] = 1.0;
       d->level[k] = mp_calloc("mp.setdiag.2", sets[k], sizeof(mp_setdiag_set));
       for (s = 0; s < sets[k]; s++)
          d->level[k][s].set = (uint32_t)s;
@@ -50,6 +52,7 @@ void mp_setdiag_reset(mp_setdiag *d)
    uint32_t k;
    uint64_t s;
    for (k = 0; k < d->n_levels; k++) {
+      d->scale[k] = 1.0;
       mp_memset(d->level[k], 0, d->sets[k] * sizeof(mp_setdiag_set));
       for (s = 0; s < d->sets[k]; s++)
          d->level[k][s].set = (uint32_t)s;
@@ -95,6 +98,17 @@ void mp_setdiag_conflict(mp_setdiag *d, uint32_t level, uint64_t line, uint32_t 
    bubble_up(st, last);
 }
 
+void mp_setdiag_scale(mp_setdiag *d, uint32_t level, uint64_t num, uint64_t den)
+{
+   mp_assert(level < d->n_levels);
+   d->scale[level] = den ? (double)num / (double)den : 1.0;
+}
+
+static uint64_t scaled(double scale, uint64_t n)
+{
+   return scale == 1.0 ? n : (uint64_t)((double)n * scale + 0.5);
+}
+
 uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out,
                         uint32_t n)
 {
@@ -113,6 +127,16 @@ uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out
          out[i] = *st;
          if (have < n)
             have++;
+      }
+   }
+   /* Scaled after ranking: the order is the same either way. */
+   for (i = 0; i < have; i++) {
+      double f = d->scale[level];
+      uint32_t sl;
+      out[i].conflicts = scaled(f, out[i].conflicts);
+      for (sl = 0; sl < MP_SETDIAG_SLOTS; sl++) {
+         out[i].slot[sl].count = scaled(f, out[i].slot[sl].count);
+         out[i].slot[sl].error = scaled(f, out[i].slot[sl].error);
       }
    }
    return have;

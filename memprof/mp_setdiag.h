@@ -43,6 +43,14 @@ void        mp_setdiag_reset(mp_setdiag *d);
    'line'.  O(MP_SETDIAG_SLOTS). */
 void mp_setdiag_conflict(mp_setdiag *d, uint32_t level, uint64_t line, uint32_t var);
 
+/* With sampled miss causes (mp_cache_cfg.sample_shift), only the
+   sampled lines' conflict misses are counted here: mp_setdiag_top then
+   reports every count times num / den (rounded), the level's estimated
+   conflict misses over its classified ones, so that the sets' counts
+   are estimates on the scale of the level's.  1 / 1 until called; den
+   0 is 1. */
+void mp_setdiag_scale(mp_setdiag *d, uint32_t level, uint64_t num, uint64_t den);
+
 /* The (at most) n sets of level with the most conflict misses, most
    first, into out; returns how many were written (sets without conflict
    misses are left out).  O(sets * n): at exit only. */

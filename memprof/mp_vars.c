@@ -456,6 +456,18 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       lc->coherence_misses++;
 }
 
+void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
+                                const uint64_t level_cause[][MP_MISS_N_CAUSES])
+{
+   uint32_t i, k;
+   for (i = 0; i < vs->n_vars; i++) {
+      mp_cache_counts *cc = vs->vars[i]->cache;
+      if (cc)
+         for (k = 0; k < n_levels; k++)
+            mp_cache_split_unclassified(cc->cause[k], level_cause[k]);
+   }
+}
+
 void mp_vars_cache_invalidated(mp_vars *vs, uint32_t level, uint32_t owner)
 {
    (void)level;

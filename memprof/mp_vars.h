@@ -167,6 +167,15 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,
                           const uint32_t *latency);
 
+/* Divides every variable's unclassified misses (sampled miss causes,
+   MP_MISS_UNCLASSIFIED) between conflict and capacity, level by level,
+   in the proportion of its own classified ones, or of the level's
+   (level_cause[k]: mp_cache_get_raw_totals) when it has none; see
+   mp_cache_split_unclassified.  Called before the counts are reported;
+   calling it again splits only what was counted since. */
+void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
+                                const uint64_t level_cause[][MP_MISS_N_CAUSES]);
+
 /* Accounts the data-TLB outcome of access e: missed or not. */
 void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed);
 

@@ -571,6 +571,14 @@ static mp_cache *new_or_fail(mp_cache_cfg cfg)
    return c;
 }
 
+static void expect_error(mp_cache_cfg cfg, const char *msg)
+{
+   const char *err = NULL;
+   mp_cache *c = mp_cache_new(&cfg, &err);
+   ck_assert_msg(c == NULL, "accepted, expected \"%s\"", msg);
+   ck_assert_str_eq(err, msg);
+}
+
 static mp_cache_outcome run(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
                             int is_write, uint32_t owner)
 {
@@ -806,16 +814,342 @@ START_TEST(test_lazy_instances)
 END_TEST
 
 /*------------------------------------------------------------*/
-/*--- Configuration and parsing                            ---*/
+/*--- Sampled miss causes                                  ---*/
 /*------------------------------------------------------------*/
 
-static void expect_error(mp_cache_cfg cfg, const char *msg)
+#define SHIFT MP_CACHE_SAMPLED_SHIFT
+
+/* What one run of a trace gave: the totals as counted and estimated,
+   and the retire counts. */
+typedef struct {
+   mp_cache_totals raw[3], est[3];
+   retire_counts rc;
+} run_result;
+
+static void run_trace(mp_cache_cfg cfg, uint32_t shift, const acc *t, size_t n,
+                      mp_cache_outcome *outs, run_result *r)
 {
-   const char *err = NULL;
-   mp_cache *c = mp_cache_new(&cfg, &err);
-   ck_assert_msg(c == NULL, "accepted, expected \"%s\"", msg);
-   ck_assert_str_eq(err, msg);
+   mp_cache *c;
+   size_t i;
+   uint32_t k;
+   memset(r, 0, sizeof *r);
+   cfg.sample_shift = shift;
+   cfg.on_retire = count_retire;
+   cfg.retire_arg = &r->rc;
+   c = new_or_fail(cfg);
+   for (i = 0; i < n; i++)
+      mp_cache_access(c, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner,
+                      &outs[i]);
+   mp_cache_finish(c);
+   for (k = 0; k < cfg.n_levels; k++) {
+      mp_cache_get_raw_totals(c, k, &r->raw[k]);
+      mp_cache_get_totals(c, k, &r->est[k]);
+   }
+   mp_cache_free(c);
 }
+
+/* Sampling changes nothing but the split of the capacity-or-conflict
+   misses of the sampled levels: the same outcome on every access (at a
+   sampled level only, capacity, conflict or unclassified where exact
+   mode says capacity or conflict: a sampled line's own class comes
+   from the smaller shadow, and can differ), the same totals, the same
+   retires.  Returns the unclassified misses of the run. */
+static uint64_t check_sampled_same(const char *what, mp_cache_cfg cfg, const acc *t, size_t n)
+{
+   mp_cache_outcome *ex = malloc(n * sizeof *ex), *sa = malloc(n * sizeof *sa);
+   run_result *re = malloc(sizeof *re), *rs = malloc(sizeof *rs);
+   uint64_t bad = 0, uncl = 0;
+   uint32_t sampled[3] = { 0, 0, 0 }, k;
+   size_t i;
+   mp_cache *c;
+
+   cfg.sample_shift = SHIFT;
+   c = new_or_fail(cfg);
+   for (k = 0; k < cfg.n_levels; k++)
+      sampled[k] = mp_cache_level_sample_shift(c, k) != 0;
+   mp_cache_free(c);
+   run_trace(cfg, 0, t, n, ex, re);
+   run_trace(cfg, SHIFT, t, n, sa, rs);
+   for (i = 0; i < n; i++) {
+      int same = ex[i].served_by == sa[i].served_by
+                 && ex[i].invalidations == sa[i].invalidations;
+      for (k = 0; k < cfg.n_levels; k++) {
+         uint8_t a = ex[i].cause[k], b = sa[i].cause[k];
+         same &= ex[i].missed[k] == sa[i].missed[k]
+                 && ex[i].writebacks[k] == sa[i].writebacks[k];
+         if (sampled[k] && (a == MP_MISS_CAPACITY || a == MP_MISS_CONFLICT))
+            same &= b == MP_MISS_CAPACITY || b == MP_MISS_CONFLICT
+                    || b == MP_MISS_UNCLASSIFIED;
+         else
+            same &= a == b;
+      }
+      if (!same && bad++ < 3) {
+         fprintf(stderr, "%s: access %zu\n", what, i);
+         print_outcome("exact", &ex[i]);
+         print_outcome("sampled", &sa[i]);
+      }
+   }
+   ck_assert_msg(bad == 0, "%s: %llu accesses differ", what, (unsigned long long)bad);
+   for (k = 0; k < cfg.n_levels; k++) {
+      const mp_cache_totals *a = &re->raw[k], *b = &rs->raw[k], *e = &rs->est[k];
+      ck_assert_msg(a->accesses == b->accesses && a->misses == b->misses
+                    && a->writebacks == b->writebacks && a->invalidations == b->invalidations
+                    && a->cause[MP_MISS_COLD] == b->cause[MP_MISS_COLD]
+                    && a->cause[MP_MISS_COHERENCE] == b->cause[MP_MISS_COHERENCE],
+                    "%s: totals of level %u differ", what, k);
+      ck_assert_uint_eq(a->cause[MP_MISS_UNCLASSIFIED], 0);
+      ck_assert_uint_eq(a->cause[MP_MISS_CONFLICT] + a->cause[MP_MISS_CAPACITY],
+                        b->cause[MP_MISS_CONFLICT] + b->cause[MP_MISS_CAPACITY]
+                        + b->cause[MP_MISS_UNCLASSIFIED]);
+      /* The estimate keeps the sum, and leaves exact levels exact. */
+      ck_assert_uint_eq(e->cause[MP_MISS_UNCLASSIFIED], 0);
+      ck_assert_uint_eq(e->cause[MP_MISS_CONFLICT] + e->cause[MP_MISS_CAPACITY],
+                        a->cause[MP_MISS_CONFLICT] + a->cause[MP_MISS_CAPACITY]);
+      if (!sampled[k])
+         ck_assert_msg(memcmp(a, e, sizeof *a) == 0, "%s: level %u is exact", what, k);
+      uncl += b->cause[MP_MISS_UNCLASSIFIED];
+   }
+   ck_assert_msg(memcmp(&re->rc, &rs->rc, sizeof re->rc) == 0, "%s: retires differ", what);
+   if (getenv("MP_TEST_VERBOSE"))
+      for (k = 0; k < cfg.n_levels; k++)
+         fprintf(stderr, "%-40s L%u conflict %7llu capacity %7llu, estimated %7llu %7llu\n",
+                 what, k + 1, (unsigned long long)re->raw[k].cause[MP_MISS_CONFLICT],
+                 (unsigned long long)re->raw[k].cause[MP_MISS_CAPACITY],
+                 (unsigned long long)rs->est[k].cause[MP_MISS_CONFLICT],
+                 (unsigned long long)rs->est[k].cause[MP_MISS_CAPACITY]);
+   free(ex);
+   free(sa);
+   free(re);
+   free(rs);
+   return uncl;
+}
+
+/* Levels of 16K lines and more, one to four cores, private and shared. */
+static geometry *big_geometries(size_t *n)
+{
+   static geometry g[8];
+   size_t i = 0;
+   g[i++] = (geometry){ "sampled: 1 level of 16K lines",
+                        cfg1(1, lvl(1 << 20, 8, 64, 1)), 3 << 14 };
+   g[i++] = (geometry){ "sampled: L1 + 2 MiB L2 shared by 2",
+                        cfg2(2, lvl(32768, 8, 64, 1), lvl(2 << 20, 16, 64, 2)), 3 << 15 };
+   g[i++] = (geometry){ "sampled: 4 cores, 1 MiB L2s, 4 MiB L3",
+                        cfg3(4, lvl(4096, 4, 64, 1), lvl(1 << 20, 8, 64, 1),
+                             lvl(4 << 20, 16, 64, 4)), 1 << 17 };
+   g[i++] = (geometry){ "sampled: 32-byte lines, 2 sockets",
+                        cfg3(4, lvl(2048, 2, 32, 1), lvl(1 << 19, 4, 32, 1),
+                             lvl(2 << 20, 8, 32, 2)), 3 << 16 };
+   *n = i;
+   return g;
+}
+
+START_TEST(test_sampled_random)
+{
+   size_t n_geo, gi;
+   geometry *g = big_geometries(&n_geo);
+   const size_t n = 400000;
+   for (gi = 0; gi < n_geo; gi++) {
+      acc *t = make_trace(0x51ed270b27a3c2d1ULL * (gi + 1), n, g[gi].cfg.cores,
+                          g[gi].cfg.level[0].line, g[gi].region_lines);
+      ck_assert_uint_gt(check_sampled_same(g[gi].what, g[gi].cfg, t, n), 0);
+      free(t);
+   }
+}
+END_TEST
+
+/* Structured streams: sweeps with a power-of-two stride (all in a few
+   sets), a sequential sweep, a strided matrix-like walk, interleaved
+   on two cores with writes. */
+START_TEST(test_sampled_structured)
+{
+   size_t n_geo, gi, i;
+   geometry *g = big_geometries(&n_geo);
+   const size_t n = 300000;
+   acc *t = malloc(n * sizeof *t);
+   for (gi = 0; gi < n_geo; gi++) {
+      uint32_t line = g[gi].cfg.level[0].line;
+      uint64_t way = g[gi].cfg.level[g[gi].cfg.n_levels - 1].size
+                     / g[gi].cfg.level[g[gi].cfg.n_levels - 1].assoc;
+      for (i = 0; i < n; i++) {
+         uint64_t j = i / 3;
+         switch (i % 3) {
+         case 0: t[i].addr = (j % 4096) * way + (j / 4096 % 4) * line; break;
+         case 1: t[i].addr = (j * line) % (g[gi].region_lines * line); break;
+         default: t[i].addr = (j % 700) * 4096 * 3 + (j / 700 % 64) * 8;
+         }
+         t[i].core = (uint32_t)(j / 1000 % g[gi].cfg.cores);
+         t[i].size = 8;
+         t[i].is_write = i % 5 == 0;
+         t[i].owner = (uint32_t)(i % 3);
+      }
+      check_sampled_same(g[gi].what, g[gi].cfg, t, n);
+   }
+   free(t);
+}
+END_TEST
+
+/* Only big levels with more than one set are sampled, and their shadow
+   keeps MP_CACHE_SAMPLE_MIN_SHADOW lines. */
+START_TEST(test_sampled_levels)
+{
+   mp_cache_cfg cfg = cfg3(1, lvl(32768, 8, 64, 1), lvl(1 << 20, 16, 64, 1),
+                           lvl(1 << 20, 1 << 14, 64, 1));
+   mp_cache *c;
+   cfg.sample_shift = SHIFT;
+   c = new_or_fail(cfg);
+   ck_assert_uint_eq(mp_cache_sample_shift(c), SHIFT);
+   ck_assert_uint_eq(mp_cache_level_sample_shift(c, 0), 0);       /* 512 lines */
+   ck_assert_uint_eq(mp_cache_level_sample_shift(c, 1), SHIFT);   /* 16K lines */
+   ck_assert_uint_eq(mp_cache_level_sample_shift(c, 2), 0);       /* one set */
+   mp_cache_free(c);
+   cfg = cfg2(1, lvl(32768, 8, 64, 1), lvl(512 << 10, 8, 64, 1));
+   cfg.sample_shift = SHIFT;
+   c = new_or_fail(cfg);
+   ck_assert_uint_eq(mp_cache_level_sample_shift(c, 1), 0);       /* 8K lines */
+   mp_cache_free(c);
+   cfg = cfg2(1, lvl(32768, 8, 64, 1), lvl(2 << 20, 8, 64, 1));
+   cfg.sample_shift = 12;
+   c = new_or_fail(cfg);
+   ck_assert_uint_eq(mp_cache_level_sample_shift(c, 1), 5);       /* 32K >> 5 = 1K */
+   mp_cache_free(c);
+   cfg.sample_shift = MP_CACHE_MAX_SAMPLE_SHIFT + 1;
+   expect_error(cfg, "miss-cause sample shift 17, expected 0 to 16");
+}
+END_TEST
+
+/* One 1 MiB 4-way level (4096 sets, 16K lines, sampled) and the totals
+   of a stream through it, exact and sampled. */
+static void known_split(const acc *t, size_t n, run_result *ex, run_result *sa)
+{
+   mp_cache_outcome *o = malloc(n * sizeof *o);
+   mp_cache_cfg cfg = cfg1(1, lvl(1 << 20, 4, 64, 1));
+   run_trace(cfg, 0, t, n, o, ex);
+   run_trace(cfg, SHIFT, t, n, o, sa);
+   free(o);
+}
+
+static acc plain(uint64_t addr, uint32_t owner)
+{
+   acc a = { 0, addr, 8, 0, owner };
+   return a;
+}
+
+/* Lines of 16 sets, 64 lines each (1,024 lines: a fully-associative
+   cache of 16K lines holds them all), cycled: every miss after the
+   first pass is a conflict miss.  The estimate must say so within 2%
+   (in fact exactly: every sampled miss is a conflict). */
+START_TEST(test_sampled_all_conflict)
+{
+   const size_t n = 1024 * 20;
+   acc *t = malloc(n * sizeof *t);
+   run_result ex, sa;
+   size_t i;
+   for (i = 0; i < n; i++)
+      t[i] = plain((uint64_t)(i % 16) * 64 + (uint64_t)(i / 16 % 64) * 4096 * 64, 0);
+   known_split(t, n, &ex, &sa);
+   ck_assert_uint_eq(ex.raw[0].cause[MP_MISS_CONFLICT], n - 1024);
+   ck_assert_uint_gt(sa.raw[0].cause[MP_MISS_CONFLICT], 0);
+   ck_assert_uint_gt(sa.raw[0].cause[MP_MISS_UNCLASSIFIED], 0);
+   ck_assert_uint_eq(sa.raw[0].cause[MP_MISS_CAPACITY], 0);
+   ck_assert_uint_eq(sa.est[0].cause[MP_MISS_CONFLICT], n - 1024);
+   ck_assert_uint_eq(sa.est[0].cause[MP_MISS_CAPACITY], 0);
+   free(t);
+}
+END_TEST
+
+/* A cyclic sweep over twice the cache: every miss after the first pass
+   is a capacity miss, estimated so. */
+START_TEST(test_sampled_all_capacity)
+{
+   const size_t lines = 2 << 14, n = lines * 3;
+   acc *t = malloc(n * sizeof *t);
+   run_result ex, sa;
+   size_t i;
+   for (i = 0; i < n; i++)
+      t[i] = plain((uint64_t)(i % lines) * 64, 0);
+   known_split(t, n, &ex, &sa);
+   ck_assert_uint_eq(ex.raw[0].cause[MP_MISS_CAPACITY], n - lines);
+   ck_assert_uint_eq(ex.raw[0].cause[MP_MISS_CONFLICT], 0);
+   ck_assert_uint_eq(sa.raw[0].cause[MP_MISS_CONFLICT], 0);
+   ck_assert_uint_eq(sa.est[0].cause[MP_MISS_CAPACITY], n - lines);
+   free(t);
+}
+END_TEST
+
+/* Both at once, interleaved: owner 0 cycles over 4,096 lines of 64
+   sets (reuse distance 8K lines: conflicts), owner 1 over 24K lines
+   (capacity).  The sample holds about 256 +- 16 and 1,536 +- 39 of
+   those lines: a standard deviation of about 0.016 on the conflict
+   share.  The estimate must be within 0.05 of the exact share (3
+   deviations). */
+START_TEST(test_sampled_mixed)
+{
+   const size_t lines = 3 << 13, n = lines * 8;
+   acc *t = malloc(n * sizeof *t);
+   run_result ex, sa;
+   double se, ss;
+   size_t i;
+   for (i = 0; i < n; i++) {
+      size_t j = i / 2;
+      t[i] = i % 2 ? plain((uint64_t)(j % lines) * 64 + (1ULL << 32), 1)
+                   : plain((uint64_t)(j % 64) * 64 + (j / 64 % 64) * 4096 * 64, 0);
+   }
+   known_split(t, n, &ex, &sa);
+   se = (double)ex.raw[0].cause[MP_MISS_CONFLICT]
+        / (double)(ex.raw[0].cause[MP_MISS_CONFLICT] + ex.raw[0].cause[MP_MISS_CAPACITY]);
+   ss = (double)sa.est[0].cause[MP_MISS_CONFLICT]
+        / (double)(sa.est[0].cause[MP_MISS_CONFLICT] + sa.est[0].cause[MP_MISS_CAPACITY]);
+   ck_assert_msg(se > 0.2 && se < 0.8, "exact conflict share %.3f", se);
+   if (getenv("MP_TEST_VERBOSE"))
+      fprintf(stderr, "mixed: conflict share %.3f, exact %.3f\n", ss, se);
+   ck_assert_msg(ss > se - 0.05 && ss < se + 0.05, "conflict share %.3f, exact %.3f", ss, se);
+   free(t);
+}
+END_TEST
+
+START_TEST(test_split_unclassified)
+{
+   uint64_t c[MP_MISS_N_CAUSES], lv[MP_MISS_N_CAUSES];
+   memset(lv, 0, sizeof lv);
+   lv[MP_MISS_CONFLICT] = 1;
+   lv[MP_MISS_CAPACITY] = 3;
+   /* Its own proportion, 1 : 2; rounded to the nearest, the sum kept. */
+   memset(c, 0, sizeof c);
+   c[MP_MISS_COLD] = 5;
+   c[MP_MISS_CONFLICT] = 10;
+   c[MP_MISS_CAPACITY] = 20;
+   c[MP_MISS_UNCLASSIFIED] = 100;
+   mp_cache_split_unclassified(c, lv);
+   ck_assert_uint_eq(c[MP_MISS_CONFLICT], 10 + 33);
+   ck_assert_uint_eq(c[MP_MISS_CAPACITY], 20 + 67);
+   ck_assert_uint_eq(c[MP_MISS_UNCLASSIFIED], 0);
+   ck_assert_uint_eq(c[MP_MISS_COLD], 5);
+   /* None of its own: the level's, 1 : 3. */
+   memset(c, 0, sizeof c);
+   c[MP_MISS_UNCLASSIFIED] = 10;
+   mp_cache_split_unclassified(c, lv);
+   ck_assert_uint_eq(c[MP_MISS_CONFLICT], 3);
+   ck_assert_uint_eq(c[MP_MISS_CAPACITY], 7);
+   /* No evidence at all: capacity. */
+   memset(c, 0, sizeof c);
+   c[MP_MISS_UNCLASSIFIED] = 10;
+   mp_cache_split_unclassified(c, NULL);
+   ck_assert_uint_eq(c[MP_MISS_CONFLICT], 0);
+   ck_assert_uint_eq(c[MP_MISS_CAPACITY], 10);
+   /* Huge counts: no overflow, the sum kept. */
+   memset(c, 0, sizeof c);
+   c[MP_MISS_CONFLICT] = 1ULL << 40;
+   c[MP_MISS_CAPACITY] = 1ULL << 40;
+   c[MP_MISS_UNCLASSIFIED] = (1ULL << 50) + 1;
+   mp_cache_split_unclassified(c, NULL);
+   ck_assert_uint_eq(c[MP_MISS_CONFLICT] + c[MP_MISS_CAPACITY], (1ULL << 41) + (1ULL << 50) + 1);
+   ck_assert_uint_le(c[MP_MISS_CONFLICT] - c[MP_MISS_CAPACITY] + 1, 2);
+}
+END_TEST
+
+/*------------------------------------------------------------*/
+/*--- Configuration and parsing                            ---*/
+/*------------------------------------------------------------*/
 
 START_TEST(test_bad_configs)
 {
@@ -913,6 +1247,13 @@ int main(void)
    tcase_add_test(tc, test_retire);
    tcase_add_test(tc, test_writeback);
    tcase_add_test(tc, test_lazy_instances);
+   tcase_add_test(tc, test_sampled_random);
+   tcase_add_test(tc, test_sampled_structured);
+   tcase_add_test(tc, test_sampled_levels);
+   tcase_add_test(tc, test_sampled_all_conflict);
+   tcase_add_test(tc, test_sampled_all_capacity);
+   tcase_add_test(tc, test_sampled_mixed);
+   tcase_add_test(tc, test_split_unclassified);
    tcase_add_test(tc, test_bad_configs);
    tcase_add_test(tc, test_parse);
    suite_add_tcase(s, tc);

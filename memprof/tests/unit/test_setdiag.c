@@ -98,12 +98,46 @@ START_TEST(test_space_saving)
 }
 END_TEST
 
+/* Sampled miss causes: the counts come out scaled to the level's
+   estimate, rounded; the other levels and the ranking are untouched;
+   a reset forgets the scale. */
+START_TEST(test_scale)
+{
+   uint64_t sets[2] = { 8, 8 };
+   mp_setdiag *d = mp_setdiag_new(2, sets);
+   mp_setdiag_set top[2];
+   int i;
+   for (i = 0; i < 10; i++)
+      mp_setdiag_conflict(d, 0, 1, 4);
+   for (i = 0; i < 3; i++)
+      mp_setdiag_conflict(d, 0, 2, 5);
+   mp_setdiag_conflict(d, 1, 2, 5);
+   mp_setdiag_scale(d, 0, 163, 10);          /* x 16.3 */
+   ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 2), 2);
+   ck_assert_uint_eq(top[0].set, 1);
+   ck_assert_uint_eq(top[0].conflicts, 163);
+   ck_assert_uint_eq(top[0].slot[0].count, 163);
+   ck_assert_uint_eq(top[1].conflicts, 49);  /* 48.9 */
+   ck_assert_uint_eq(mp_setdiag_top(d, 1, top, 2), 1);
+   ck_assert_uint_eq(top[0].conflicts, 1);
+   mp_setdiag_scale(d, 1, 5, 0);             /* den 0: 1 */
+   ck_assert_uint_eq(mp_setdiag_top(d, 1, top, 2), 1);
+   ck_assert_uint_eq(top[0].conflicts, 1);
+   mp_setdiag_reset(d);
+   mp_setdiag_conflict(d, 0, 1, 4);
+   ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 2), 1);
+   ck_assert_uint_eq(top[0].conflicts, 1);
+   mp_setdiag_free(d);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("setdiag");
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_random_against_reference);
    tcase_add_test(tc, test_space_saving);
+   tcase_add_test(tc, test_scale);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
