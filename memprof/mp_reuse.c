@@ -87,6 +87,12 @@ typedef struct {
    stream s;
    uint32_t solo_grp;   /* the group whose merged stream is s, or NONE */
    uint8_t fresh;       /* no access yet */
+   /* The line of the thread's last analysed access, or UINT64_MAX.  While
+      one thread runs (no versions) and its stream is its group's, a
+      repeat of it is a private reuse at distance 0 that changes no
+      order in the stream: it needs no look-up at all.  Consecutive
+      accesses to one line are the common case (8 doubles a line). */
+   uint64_t last_line;
 } thread_state;
 
 typedef struct {
@@ -403,6 +409,7 @@ static thread_state *thread_for(mp_reuse *r, uint32_t tid)
       stream_init(&t->s);
       t->solo_grp = NONE;
       t->fresh = 1;
+      t->last_line = UINT64_MAX;
       r->threads[tid] = t;
       if (++r->st.threads == 2)
          r->multi = 1;
@@ -591,9 +598,12 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
       return MP_REUSE_SKIPPED;
    r->st.analysed++;
 
-   h = hash_line(line);
    t = thread_for(r, tid);
    g = group_for(r, grp, tid, t, &solo);
+   if (line == t->last_line && solo && !r->multi)
+      return MP_REUSE_PRIVATE;
+   t->last_line = line;
+   h = hash_line(line);
    if (r->multi) {
       /* a line never written has no entry: version 0, which is also
          what entries made before versions were kept hold */

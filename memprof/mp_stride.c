@@ -31,6 +31,9 @@ typedef struct {
    mp_stride_var data;
    thread_history **threads;        /* indexed by tid, NULL until used */
    uint32_t n_threads;
+   uint32_t top_last;               /* the top[] slot counted last: a
+                                       variable's strides repeat, so it is
+                                       tried before the scan */
 } var_state;
 
 struct mp_stride {
@@ -181,12 +184,18 @@ static mp_stride_class classify(uint64_t m, uint32_t size, uint32_t line)
 }
 
 /* Space-saving: the strides seen most often, with bounded error. */
-static void count_top(mp_stride_var *d, int64_t stride)
+static void count_top(var_state *v, int64_t stride)
 {
+   mp_stride_var *d = &v->data;
    uint32_t i, min = 0;
+   if (d->top[v->top_last].count > 0 && d->top[v->top_last].stride == stride) {
+      d->top[v->top_last].count++;
+      return;
+   }
    for (i = 0; i < MP_STRIDE_TOP; i++) {
       if (d->top[i].count > 0 && d->top[i].stride == stride) {
          d->top[i].count++;
+         v->top_last = i;
          return;
       }
       if (d->top[i].count < d->top[min].count)
@@ -195,6 +204,7 @@ static void count_top(mp_stride_var *d, int64_t stride)
    d->top[min].error = d->top[min].count;
    d->top[min].stride = stride;
    d->top[min].count++;
+   v->top_last = min;
 }
 
 int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
@@ -221,7 +231,7 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
          cls = classify(m, size, s->cfg.line);
          v->data.classes[cls]++;
          v->data.first_strides++;
-         count_top(&v->data, stride);
+         count_top(v, stride);
       }
       if (s->cfg.mode == MP_STRIDE_FILTERED && m < s->cfg.threshold)
          break;
