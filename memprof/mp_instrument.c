@@ -159,8 +159,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    e.tid = thread_serial[tid];
    e.loc = ii->loc;
    e.iaddr = ii->iaddr;
-   if (ii->cache_gen == mp_g_registry_gen
-       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo)
+   if (mp_instr_cache_holds(ii, a))
       e.var = ii->cache_var;
    else
       e.var = mp_registry_resolve(tid, a, ii);

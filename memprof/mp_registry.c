@@ -71,9 +71,11 @@ static mp_rangemap *user_ranges;  /* value: var id + 1 */
    beside the granule map's 4 per 16 bytes of heap. */
 typedef struct {
    Addr start;
+   SizeT len;
    UInt var;
    UInt next_free;    /* free list, slot + 1; 0 ends it */
 } heap_slot;
+UInt *mp_g_heap_life;   /* per slot, parallel to heap_slots */
 
 static mp_granmap  *heap_granules;
 /* Blocks of BIG_BLOCK bytes or more are kept in a range map instead
@@ -478,12 +480,22 @@ static void cache_range(mp_instr *ii, uint64_t start, uint64_t len, UInt var)
    ii->cache_lo = start;
    ii->cache_hi = start + len;
    ii->cache_var = var;
+   ii->cache_slot = 0;
 }
 
 static void cache_nothing(mp_instr *ii)
 {
    ii->cache_gen = mp_g_registry_gen;
    ii->cache_lo = ii->cache_hi = 0;
+   ii->cache_slot = 0;
+}
+
+/* A heap block of the granule map, by slot. */
+static void cache_heap(mp_instr *ii, UInt slot)
+{
+   cache_range(ii, heap_slots[slot].start, heap_slots[slot].len, heap_slots[slot].var);
+   ii->cache_slot = slot + 1;
+   ii->cache_life = mp_g_heap_life[slot];
 }
 
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
@@ -502,7 +514,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    }
    var = mp_granmap_get(heap_granules, a);
    if (var != 0) {
-      cache_nothing(ii);
+      if (cacheable) cache_heap(ii, var - 1); else cache_nothing(ii);
       return heap_slots[var - 1].var;
    }
    if (mp_rangemap_count(big_blocks) > 0
@@ -569,8 +581,7 @@ Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
       most accesses of -O0 code are to the stack. */
    if (kind == MP_VAR_STACK || (kind == MP_VAR_OTHER && !mp_vars_get(mp_g_vars, var)->named_by))
       return 0;
-   if (ii->cache_gen == mp_g_registry_gen && ii->cache_hi - ii->cache_lo > 1
-       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo)
+   if (ii->cache_hi - ii->cache_lo > 1 && mp_instr_cache_holds(ii, a))
       return ii->cache_lo;
    slot = mp_granmap_get(heap_granules, a);
    if (slot != 0)
@@ -593,10 +604,14 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
          heap_slots_cap = heap_slots_cap ? 2 * heap_slots_cap : 1024;
          heap_slots = VG_(realloc)("mp.reg.slots", heap_slots,
                                    heap_slots_cap * sizeof *heap_slots);
+         mp_g_heap_life = VG_(realloc)("mp.reg.life", mp_g_heap_life,
+                                       heap_slots_cap * sizeof *mp_g_heap_life);
       }
       slot = n_heap_slots++;
+      mp_g_heap_life[slot] = 0;
    }
    heap_slots[slot].start = a;
+   heap_slots[slot].len = len;
    heap_slots[slot].var = var;
    heap_slots[slot].next_free = 0;
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
@@ -620,6 +635,8 @@ void mp_registry_remove_heap(Addr a, SizeT len)
    }
    heap_slots[slot - 1].next_free = heap_free_slot;
    heap_free_slot = slot;
+   /* instructions may have cached the block: no longer theirs */
+   mp_g_heap_life[slot - 1]++;
 }
 
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)

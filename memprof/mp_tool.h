@@ -23,8 +23,11 @@
 /* Static facts about one guest instruction, made at instrumentation time
    and passed to the access helper.  The last resolution of an address to
    a variable is cached here: loops hit the same block again and again.
-   The cache is valid while gen == mp_g_registry_gen and lo <= a < hi;
-   heap, stack and "other" resolutions are never cached (lo == hi). */
+   The cache is valid while gen == mp_g_registry_gen, lo <= a < hi and,
+   for a heap block (cache_slot != 0), the block is still the one cached
+   (its slot's life unchanged: freeing a block bumps it, not the global
+   generation, so a free does not flush every instruction's cache);
+   stack and "other" resolutions are never cached (lo == hi). */
 typedef struct {
    Addr     iaddr;
    UInt     id;         /* dense, in instrumentation order (--loops) */
@@ -38,11 +41,26 @@ typedef struct {
    UInt     cache_gen;
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
+   UInt     cache_slot, cache_life;   /* heap slot + 1 (0: not heap), its life */
    /* The counts record of the last variable this instruction touched:
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
 } mp_instr;
+
+/* mp_registry.c: per heap slot, how many blocks it has held and freed;
+   what a cached heap resolution is checked against. */
+extern UInt *mp_g_heap_life;
+extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
+
+/* Is ii's cached resolution valid for address a? */
+static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
+{
+   return ii->cache_gen == mp_g_registry_gen
+          && a - ii->cache_lo < ii->cache_hi - ii->cache_lo
+          && (ii->cache_slot == 0
+              || mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life);
+}
 
 extern mp_vars *mp_g_vars;
 extern mp_stride *mp_g_stride;     /* the stride engine (SPEC 5.2) */
@@ -60,7 +78,6 @@ extern UInt mp_g_numa_extra_cycles;
 void mp_sharing_start(void);
 
 /* mp_registry.c: which variable owns an address. */
-extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
 void mp_registry_init(void);
 /* Resolves a, filling ii's cache when the answer is a range. */
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
