@@ -7,9 +7,11 @@
 #   full     every analysis on, the defaults;
 #   cache    cache-only: --reuse=no --strides=no --loops=no --what-if=none
 #            --sharing=no (every access still attributed to its variable);
-#   sampled  the defaults with --sample=shards:0.01 (reuse distances of 1%
-#            of the lines);
-# then memprof's ratios to cachegrind and none.  Numbers are printed, never
+#   sampled  the defaults with --sample=periodic (every analysis in windows
+#            of 1M instructions, one every 50M: the setting for long runs);
+# then memprof's ratios to cachegrind and none, and the sampled run's error
+# against the full one (auto/memprof-sample-error.py: misses per level,
+# top-10 variables, reuse histogram).  Numbers are printed, never
 # asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
 # [workload...] (default: all of them).
 set -e
@@ -53,6 +55,7 @@ vg=./vg-in-place
 mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
 cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
 workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
+errors=""
 printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workload \
    native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
    "RSS MB" "cg MB"
@@ -66,10 +69,15 @@ for prog in $workloads; do
    set -- $(measure $vg --tool=cachegrind $trace --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
    set -- $(measure $vg --tool=callgrind $trace --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
    set -- $(measure $mp $trace $bin); tf=$1; mf=$2
+   cp $out/memprof.out.bench $out/full.json
    set -- $(measure $mp $trace $cache_only $bin); to=$1
-   set -- $(measure $mp $trace --sample=shards:0.01 $bin); ts=$1
+   set -- $(measure $mp $trace --sample=periodic $bin); ts=$1
+   cp $out/memprof.out.bench $out/sampled.json
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
        -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
       printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
          p, t0, tn, tc, tk, tf, to, ts, tf / tc, to / tc, ts / tn, tf / tn, mf / 1024, mc / 1024 }'
+   errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
+"
 done
+printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"

@@ -16,6 +16,7 @@
 #include "pub_tool_replacemalloc.h"
 
 #include "mp_clo.h"
+#include "mp_window.h"
 
 const HChar *mp_clo_out_file = "memprof.out.%p";
 Int          mp_clo_summary = 10;
@@ -47,6 +48,8 @@ Int          mp_clo_sample_mode = 0;
 double       mp_clo_sample_rate = 0.01;
 UInt         mp_clo_sample_window = 100000;
 UInt         mp_clo_sample_max_gap = 400000;
+ULong        mp_clo_window_len = 1000000;
+ULong        mp_clo_window_gap = 50000000;
 Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
@@ -111,8 +114,53 @@ static Bool parse_thread_map(const HChar *s)
    return mp_clo_n_thread_map > 0;
 }
 
-/* --sample=off | shards[:RATE] | bursty[:WINDOW[,MAXGAP]]; False if
-   malformed. */
+/* An instruction count: digits with an optional k, m or g suffix
+   (10^3, 10^6, 10^9).  0 if malformed or above 10^15. */
+static ULong parse_instructions(const HChar *s, const HChar **rest)
+{
+   HChar *end;
+   Long n = VG_(strtoll10)(s, &end);
+   ULong mult = 1;
+   if (end == s || n < 1)
+      return 0;
+   switch (*end) {
+   case 'k': case 'K': mult = 1000ULL; end++; break;
+   case 'm': case 'M': mult = 1000000ULL; end++; break;
+   case 'g': case 'G': mult = 1000000000ULL; end++; break;
+   default: break;
+   }
+   if ((ULong)n > 1000000000000000ULL / mult)
+      return 0;
+   *rest = end;
+   return (ULong)n * mult;
+}
+
+/* periodic[:W[,P]] or windows[:W[,G]] after the mode name: the window
+   and the period or largest gap, in instructions.  False if malformed
+   or not a valid schedule. */
+static Bool parse_windows(const HChar *s, mp_window_mode mode)
+{
+   const HChar *end;
+   if (*s != '\0') {
+      if (*s++ != ':')
+         return False;
+      mp_clo_window_len = parse_instructions(s, &end);
+      if (mp_clo_window_len == 0)
+         return False;
+      s = end;
+      if (*s != '\0') {
+         if (*s++ != ',')
+            return False;
+         mp_clo_window_gap = parse_instructions(s, &end);
+         if (mp_clo_window_gap == 0 || *end != '\0')
+            return False;
+      }
+   }
+   return mp_window_check(mode, mp_clo_window_len, mp_clo_window_gap) == NULL;
+}
+
+/* --sample=off | shards[:RATE] | bursty[:WINDOW[,MAXGAP]]
+   | periodic[:W[,P]] | windows[:W[,G]]; False if malformed. */
 static Bool parse_sample(const HChar *s)
 {
    HChar *end;
@@ -121,6 +169,16 @@ static Bool parse_sample(const HChar *s)
    mp_clo_sample_rate = 0.01;
    mp_clo_sample_window = 100000;
    mp_clo_sample_max_gap = 400000;
+   mp_clo_window_len = 1000000;
+   mp_clo_window_gap = 50000000;
+   if (VG_(strncmp)(s, "periodic", 8) == 0) {
+      mp_clo_sample_mode = MP_SAMPLE_PERIODIC;
+      return parse_windows(s + 8, MP_WINDOW_PERIODIC);
+   }
+   if (VG_(strncmp)(s, "windows", 7) == 0) {
+      mp_clo_sample_mode = MP_SAMPLE_WINDOWS;
+      return parse_windows(s + 7, MP_WINDOW_FIBONACCI);
+   }
    if (VG_(strcmp)(s, "off") == 0) {
       mp_clo_sample_mode = 0;
       return True;
@@ -268,8 +326,10 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_STR_CLO(arg, "--sample", tmp_str) {
       if (!parse_sample(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (0 < RATE <= 1) "
-                              "or bursty[:WINDOW[,MAXGAP]]\n");
+         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (0 < RATE <= 1), "
+                              "bursty[:WINDOW[,MAXGAP]] (accesses), "
+                              "periodic[:WINDOW[,PERIOD]] (instructions, PERIOD > "
+                              "WINDOW) or windows[:WINDOW[,MAXGAP]] (instructions)\n");
    }
    else if VG_BINT_CLO(arg, "--stride-history", mp_clo_stride_history, 1, 16) {}
    else if VG_XACT_CLO(arg, "--stride-mode=filtered", mp_clo_stride_filtered, True) {}
@@ -344,11 +404,16 @@ void mp_clo_print_usage(void)
 "                               (--cores / --cores-per-socket) a page lives on\n"
 "                               the socket of the thread that first touches it\n"
 "                               [4096]\n"
-"    --sample=off|shards[:R]|bursty[:W[,G]]\n"
-"                               sample the reuse-distance analysis: lines\n"
-"                               with a hash below R (SHARDS, R=0.01), or\n"
-"                               windows of W accesses with Fibonacci gaps up\n"
-"                               to G (MACPO, 100000,400000) [off: exact]\n"
+"    --sample=off|shards[:R]|bursty[:W[,G]]|periodic[:W[,P]]|windows[:W[,G]]\n"
+"                               shards, bursty: sample the reuse-distance\n"
+"                               analysis alone: lines with a hash below R\n"
+"                               (SHARDS, R=0.01), or windows of W accesses\n"
+"                               with Fibonacci gaps up to G (MACPO,\n"
+"                               100000,400000); periodic, windows: run every\n"
+"                               analysis only in windows of W instructions,\n"
+"                               one every P (1m,50m), or with Fibonacci gaps\n"
+"                               up to G (1m,50m), the instrumentation dormant\n"
+"                               between them (k, m, g suffixes) [off: exact]\n"
 "    --strides=yes|no           stride histograms per variable [yes]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"
 "                               kind, against the 1st..K-th previous access\n"

@@ -42,10 +42,16 @@ extern const HChar *mp_clo_affinity_dot;      /* --affinity-dot, or NULL */
 extern Bool         mp_clo_whatif_split;      /* --what-if=split */
 extern Bool         mp_clo_whatif_pad;        /* --what-if=pad */
 extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of two */
-extern Int          mp_clo_sample_mode;       /* --sample: 0 off, 1 shards, 2 bursty */
+/* --sample: 0 off, 1 shards, 2 bursty (the reuse analysis alone), or
+   the whole analysis in windows of instructions: */
+#define MP_SAMPLE_PERIODIC 3
+#define MP_SAMPLE_WINDOWS  4
+extern Int          mp_clo_sample_mode;
 extern double       mp_clo_sample_rate;       /* shards: fraction of lines */
 extern UInt         mp_clo_sample_window;     /* bursty: accesses per window */
 extern UInt         mp_clo_sample_max_gap;    /* bursty: largest gap, accesses */
+extern ULong        mp_clo_window_len;        /* periodic/windows: instructions */
+extern ULong        mp_clo_window_gap;        /* periodic: period; windows: largest gap */
 extern Int          mp_clo_stride_history;    /* --stride-history, K */
 extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
 extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */

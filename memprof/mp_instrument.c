@@ -45,6 +45,7 @@
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_tool.h"
+#include "mp_window.h"
 
 /*------------------------------------------------------------*/
 /*--- Collection state                                     ---*/
@@ -64,16 +65,53 @@ static Bool          ever_off;        /* collection was off at some point */
    misses per thousand instructions.  Incremented by inline IR at each
    instruction, no helper call: exact and cheap. */
 ULong mp_g_instructions;
+/* --sample=periodic|windows: the schedule, and the word the translated
+   code tests before every helper call (1 while a window is open and
+   collection is on).  Read inline, so a gap costs a load per superblock
+   and a not-taken branch per access, no call. */
+static mp_window     schedule;
+static Bool          windowed;
+static UWord         analysing = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
 static UInt         *thread_group;    /* ThreadId -> reuse sharing group */
 static UInt          threads_created;
 
+static void update_analysing(void)
+{
+   analysing = client_on && (!windowed || schedule.in_window);
+}
+
 void mp_set_collecting(Bool on)
 {
    client_on = on;
    ever_off |= !on;
+   update_analysing();
+}
+
+/* Called from the translated code once the instruction count reaches
+   the schedule's next boundary.  A window starting finds the threads'
+   loop nests as the gap left them, unobserved: they start afresh. */
+static VG_REGPARM(0) void mp_window_boundary(void)
+{
+   if (mp_window_switch(&schedule, mp_g_instructions) && mp_g_loops)
+      mp_loopnest_window_start();
+   update_analysing();
+}
+
+ULong mp_instructions_observed(void)
+{
+   return windowed ? mp_window_analysed(&schedule, mp_g_instructions) : mp_g_instructions;
+}
+
+Bool mp_sampling_windows(ULong *analysed, ULong *windows)
+{
+   if (!windowed)
+      return False;
+   *analysed = mp_window_analysed(&schedule, mp_g_instructions);
+   *windows = schedule.windows;
+   return True;
 }
 
 Bool mp_collection_was_partial(void)
@@ -319,6 +357,25 @@ static void declare_unwind_regs(IRDirty *d)
    d->fxState[2].size = cur_layout->sizeof_IP;
 }
 
+/* With sampling windows, the superblock's copy of 'analysing' as an
+   Ity_I1 temporary, tested by every helper call; IRTemp_INVALID when
+   every call runs unconditionally. */
+static IRTemp window_open;
+
+/* guard AND the window being open, as an atom (NULL: unconditional). */
+static IRExpr *window_guard(IRSB *sb, IRExpr *guard)
+{
+   IRTemp both;
+   if (window_open == IRTemp_INVALID)
+      return guard;
+   if (guard == NULL)
+      return IRExpr_RdTmp(window_open);
+   both = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard,
+                                                     IRExpr_RdTmp(window_open))));
+   return IRExpr_RdTmp(both);
+}
+
 static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                        Bool is_write, IRExpr *guard)
 {
@@ -328,6 +385,7 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    tl_assert(ii != NULL);
    tl_assert(size > 0);
    tl_assert(isIRAtom(addr));
+   guard = window_guard(sb, guard);
    args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr,
                         mkIRExpr_HWord(size_kind));
    d = unsafeIRDirty_0_N(3, "mp_on_access", VG_(fnptr_to_fnentry)(mp_on_access),
@@ -338,16 +396,55 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* mp_g_instructions += 1, as IR. */
-static void add_instruction_count(IRSB *sb)
+/* mp_g_instructions += n, as IR.  Emitted before each side exit and at
+   the end of the superblock for the instructions since the last one,
+   so every path out counts each executed instruction once, for one
+   load-add-store per exit instead of one per instruction. */
+static void add_instruction_count(IRSB *sb, UInt *pending)
 {
-   IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
-   IRTemp new = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp old, new;
    IRExpr *counter = mkIRExpr_HWord((HWord)&mp_g_instructions);
+   if (*pending == 0)
+      return;
+   old = newIRTemp(sb->tyenv, Ity_I64);
+   new = newIRTemp(sb->tyenv, Ity_I64);
    addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
    addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
-                                                    IRExpr_Const(IRConst_U64(1)))));
+                                                    IRExpr_Const(IRConst_U64(*pending)))));
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+   *pending = 0;
+}
+
+/* At a superblock's start, with sampling windows: crosses the schedule's
+   boundary if the instruction count reached it, then reads whether the
+   window is open into window_open. */
+static void add_window_check(IRSB *sb)
+{
+   IRTemp now = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp next = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp due = newIRTemp(sb->tyenv, Ity_I1);
+   IRTemp flag = newIRTemp(sb->tyenv, Ity_I64);
+   IRDirty *d;
+   addStmtToIRSB(sb, IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64,
+                                  mkIRExpr_HWord((HWord)&mp_g_instructions))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(next, IRExpr_Load(Iend_LE, Ity_I64,
+                                  mkIRExpr_HWord((HWord)&schedule.next))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(due, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(next),
+                                                    IRExpr_RdTmp(now))));
+   d = unsafeIRDirty_0_N(0, "mp_window_boundary",
+                         VG_(fnptr_to_fnentry)(mp_window_boundary), mkIRExprVec_0());
+   d->guard = IRExpr_RdTmp(due);
+   /* The helper writes 'analysing', read just below. */
+   d->mFx = Ifx_Write;
+   d->mAddr = mkIRExpr_HWord((HWord)&analysing);
+   d->mSize = sizeof analysing;
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+   addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I64,
+                                  mkIRExpr_HWord((HWord)&analysing))));
+   window_open = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(window_open,
+                                  IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(flag),
+                                               IRExpr_Const(IRConst_U64(0)))));
 }
 
 static void add_call0(IRSB *sb, const HChar *name, void *fn)
@@ -357,10 +454,13 @@ static void add_call0(IRSB *sb, const HChar *name, void *fn)
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* A call to an analysis helper: skipped between sampling windows. */
 static void add_call(IRSB *sb, const HChar *name, void *fn, Int regparms,
                      IRExpr **args, IRExpr *guard)
 {
-   IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+   IRDirty *d;
+   guard = window_guard(sb, guard);
+   d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
    if (guard)
       d->guard = guard;
    addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -502,10 +602,12 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    Addr cur_ia = 0;
    mp_instr *ii = NULL;
    Bool first_imark = True, skip = False;
+   UInt pending = 0;   /* instructions not yet added to mp_g_instructions */
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
    cur_layout = layout;
+   window_open = IRTemp_INVALID;
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
    i = 0;
@@ -531,6 +633,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          cur_ia = ia;
          sp_tmp = IRTemp_INVALID;
          addStmtToIRSB(sbOut, st);
+         if (first_imark && !skip && windowed)
+            add_window_check(sbOut);
          if (!skip && mp_g_loops) {
             mp_loopnest_note_line(ii->fn, ia);
             /* Where the thread is, at the superblock's start and at
@@ -541,7 +645,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                         mkIRExprVec_2(mkIRExpr_HWord(ii->fn), mkIRExpr_HWord(ia)), NULL);
          }
          if (!skip)
-            add_instruction_count(sbOut);
+            pending++;
          if (toggles) {
             const HChar *fn;
             if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), ia, &fn)
@@ -561,8 +665,11 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             add_call(sbOut, "mp_loop_back_edge", mp_loop_back_edge, 1,
                      mkIRExprVec_1(mkIRExpr_HWord(loop)), st->Ist.Exit.guard);
       }
+      if (st->tag == Ist_Exit)
+         add_instruction_count(sbOut, &pending);
       addStmtToIRSB(sbOut, st);
    }
+   add_instruction_count(sbOut, &pending);
    if (!skip && mp_g_loops && ii != NULL) {
       if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
           && sbIn->next->Iex.Const.con->tag == Ico_U64) {
@@ -589,4 +696,11 @@ void mp_instrument_init(void)
    ever_off = !client_on;
    if (mp_clo_n_toggle_collect > 0)
       toggles = VG_(calloc)("mp.toggles", VG_N_THREADS + 1, sizeof(toggle_state));
+   windowed = mp_clo_sample_mode == MP_SAMPLE_PERIODIC
+              || mp_clo_sample_mode == MP_SAMPLE_WINDOWS;
+   if (windowed)
+      mp_window_init(&schedule, mp_clo_sample_mode == MP_SAMPLE_PERIODIC
+                                ? MP_WINDOW_PERIODIC : MP_WINDOW_FIBONACCI,
+                     mp_clo_window_len, mp_clo_window_gap);
+   update_analysing();
 }

@@ -131,6 +131,11 @@ void mp_loopnest_thread_exit(UInt serial)
       mp_loops_thread_exit(mp_g_loops, serial);
 }
 
+void mp_loopnest_window_start(void)
+{
+   mp_loops_flush(mp_g_loops);
+}
+
 static void note_first_block(UInt var, Addr start)
 {
    if (var >= n_first_block) {

@@ -44,6 +44,9 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
 /* Is a the head of a known loop of fn (instrumentation time)? */
 Bool mp_loopnest_is_head(UInt fn, Addr a);
 void mp_loopnest_thread_exit(UInt serial);
+/* A sampling window begins: the loop nests the threads were in were not
+   followed during the gap, so their open instances end here. */
+void mp_loopnest_window_start(void);
 
 /* Ends the open loop instances (before the report); forgets the counts
    (a forked child). */

@@ -466,9 +466,9 @@ static void print_cache_totals(void)
       mp_cache_get_totals(mp_g_hier.cache, k, &t);
       HChar b3[32];
       HChar mpki[40] = "";
-      if (!mp_collection_was_partial() && mp_g_instructions)
+      if (!mp_collection_was_partial() && mp_instructions_observed())
          VG_(snprintf)(mpki, sizeof mpki, ", %.2f MPKI",
-                       1000.0 * (double)t.misses / (double)mp_g_instructions);
+                       1000.0 * (double)t.misses / (double)mp_instructions_observed());
       VG_(umsg)("%s (%s B, %u-way, %u B lines, shared by %u): %s accesses, "
                 "%s misses (%.2f%%%s)\n", mp_report_level_name(k),
                 commas(l->size, b3, sizeof b3), l->assoc, l->line, l->shared_by,
@@ -620,6 +620,16 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
       reads += rows[i].c.reads;
       writes += rows[i].c.writes;
    }
+   if (cfg->window_mode) {
+      HChar pc[16];
+      VG_(snprintf)(pc, sizeof pc, "%.1f%%", cfg->instructions_all
+                    ? 100.0 * (double)cfg->instructions_analysed
+                      / (double)cfg->instructions_all : 0.0);
+      VG_(umsg)("Sampled (%s): %s of %s instructions analysed, in %s windows; "
+                "the counts are of the windows\n", cfg->window_mode, pc,
+                commas(cfg->instructions_all, b1, sizeof b1),
+                commas(cfg->windows, b2, sizeof b2));
+   }
    VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
              commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
              commas(writes, b3, sizeof b3), n_rows);
@@ -744,6 +754,14 @@ static void write_output(Bool summary)
       cfg.reuse_window = mp_clo_sample_window;
       cfg.reuse_max_gap = mp_clo_sample_max_gap;
    }
+   if (mp_sampling_windows(&analysed, &windows)) {
+      cfg.instructions_analysed = analysed;
+      cfg.windows = windows;
+      cfg.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic" : "windows";
+      cfg.window = mp_clo_window_len;
+      cfg.window_gap = mp_clo_window_gap;
+      cfg.instructions_all = mp_g_instructions;
+   }
    if (mp_g_hier.cache) {
       UInt k;
       VG_(memset)(&rc, 0, sizeof rc);
@@ -757,7 +775,9 @@ static void write_output(Bool summary)
       rc.source = mp_g_hier.source;
       rc.fallback_why = mp_g_hier.fallback_why;
       rc.cache = mp_g_hier.cache;
-      rc.instructions = mp_collection_was_partial() ? 0 : mp_g_instructions;
+      /* Misses per thousand instructions: of the instructions whose
+         accesses were seen. */
+      rc.instructions = mp_collection_was_partial() ? 0 : mp_instructions_observed();
       rc.conflicts = mp_g_hier.conflicts;
       rc.tlb = mp_g_hier.tlb;
       rc.tlb_entries = mp_g_hier.tlb_entries;

@@ -488,6 +488,21 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
       mp_json_kv_bool(j, "estimated", mp_reuse_weight(cfg->reuse) != 1.0);
       mp_json_end_object(j);
    }
+   if (cfg->window_mode) {
+      mp_json_key(j, "sampling");
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "mode", cfg->window_mode);
+      mp_json_kv_u64(j, "window", cfg->window);
+      mp_json_kv_u64(j, mp_strcmp(cfg->window_mode, "periodic") == 0 ? "period" : "max_gap",
+                     cfg->window_gap);
+      mp_json_kv_u64(j, "windows", cfg->windows);
+      mp_json_kv_u64(j, "instructions", cfg->instructions_all);
+      mp_json_kv_u64(j, "instructions_analysed", cfg->instructions_analysed);
+      mp_json_kv_double(j, "scale", cfg->instructions_analysed
+                        ? (double)cfg->instructions_all / (double)cfg->instructions_analysed
+                        : 0.0);
+      mp_json_end_object(j);
+   }
    if (cfg->cache)
       mp_json_kv_u64(j, "sockets", cfg->sockets);
    if (cfg->page_size)

@@ -57,6 +57,12 @@ typedef struct {
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
    double reuse_rate;            /* shards: fraction of lines, else 0 */
    uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
+   /* --sample=periodic|windows: every count of the file is of the
+      analysed windows.  window_mode NULL otherwise. */
+   const char *window_mode;      /* "periodic" or "windows" */
+   uint64_t window, window_gap;  /* instructions: W, and P or G */
+   uint64_t windows;             /* windows begun */
+   uint64_t instructions_all, instructions_analysed;
    int sharing_enabled;          /* --sharing=yes */
    const mp_sharing *sharing;    /* lines shared between threads, or NULL:
                                     no second thread (or --sharing=no) */

@@ -119,5 +119,11 @@ void mp_thread_created(ThreadId child);
 /* The creation number of a thread (1 = main). */
 UInt mp_thread_serial(ThreadId tid);
 Bool mp_is_collecting(void);
+/* With --sample=periodic|windows: the instructions analysed so far and
+   the windows begun, True; else False. */
+Bool mp_sampling_windows(ULong *analysed, ULong *windows);
+/* The instructions whose accesses were analysed (all of them, or those
+   of the sampling windows): the base of misses per 1000 instructions. */
+ULong mp_instructions_observed(void);
 
 #endif /* MP_TOOL_H */

@@ -162,6 +162,7 @@ run_case loops_auto      --auto=yes --include=src --show=0 loops.json
 run_case struct_overlap  --threshold=1 --show=2 struct_overlap.json
 run_case loops_bad       loops_bad.json
 run_case struct_bad      struct_bad.json
+run_case sampled         sampled.json
 
 # check_width NAME WIDTH ARGS...: no line of the annotated source (from
 # the first "Auto-annotated source" on) is wider than WIDTH columns.
