@@ -162,14 +162,17 @@ static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
    mp_instrument_init has numbered it 1. */
 static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
 {
-   if (parent != VG_INVALID_THREADID)
+   if (parent != VG_INVALID_THREADID) {
       mp_thread_created(child);
+      mp_registry_threads(child, +1);
+   }
 }
 
 /* A finished thread's open loop instances end with it, and its private
    reuse stream goes. */
 static void mp_pre_thread_ll_exit(ThreadId tid)
 {
+   mp_registry_threads(tid, -1);
    mp_loopnest_thread_exit(mp_thread_serial(tid));
    if (mp_g_reuse)
       mp_reuse_thread_exit(mp_g_reuse, mp_thread_serial(tid));

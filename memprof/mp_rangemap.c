@@ -348,6 +348,23 @@ int mp_rangemap_lookup(const mp_rangemap *m, uint64_t addr,
    return 0;
 }
 
+int mp_rangemap_overlaps(const mp_rangemap *m, uint64_t lo, uint64_t last)
+{
+   const mp_rm_node *n = m->root;
+   /* Ranges are disjoint and ordered, so at most one path matters: a
+      node entirely below lo sends the search right, one entirely above
+      last sends it left, anything else intersects. */
+   while (n) {
+      if (n->last < lo)
+         n = n->child[1];
+      else if (n->start > last)
+         n = n->child[0];
+      else
+         return 1;
+   }
+   return 0;
+}
+
 size_t mp_rangemap_count(const mp_rangemap *m)
 {
    return m->count;

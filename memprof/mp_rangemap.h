@@ -49,6 +49,10 @@ int mp_rangemap_lookup(const mp_rangemap *m, uint64_t addr,
                        uint64_t *start_out, uint64_t *len_out,
                        void **value_out);
 
+/* 1 if some range has a byte in [lo, last] (lo <= last), else 0.
+   O(log n), no allocation. */
+int mp_rangemap_overlaps(const mp_rangemap *m, uint64_t lo, uint64_t last);
+
 /* Number of ranges in the map. */
 size_t mp_rangemap_count(const mp_rangemap *m);
 

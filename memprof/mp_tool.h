@@ -91,6 +91,9 @@ Bool mp_registry_block_of(Addr a, Addr *start);
    the heap block's slot, a global; 0 for the stack and unknown memory. */
 Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii);
 void mp_registry_note_munmap(Addr a, SizeT len);
+/* A thread starts (+1) or ends (-1): with one thread alive no address
+   can be on another thread's stack. */
+void mp_registry_threads(ThreadId tid, Int delta);
 
 /* The tool's own counters, printed at exit under -v. */
 extern ULong stats__resolves;       /* accesses not answered by ii's cache */

@@ -126,6 +126,15 @@ static int ref_remove(ref_map *rm, uint64_t start, uint64_t *len_out,
    return 0;
 }
 
+static int ref_overlaps(const ref_map *rm, uint64_t lo, uint64_t last)
+{
+   size_t i;
+   for (i = 0; i < rm->n; i++)
+      if (rm->r[i].start <= last && lo <= ref_last(&rm->r[i]))
+         return 1;
+   return 0;
+}
+
 static const ref_range *ref_lookup(const ref_map *rm, uint64_t addr)
 {
    size_t i;
@@ -516,7 +525,7 @@ START_TEST(test_random_vs_reference)
    mp_rangemap *m = mp_rangemap_new();
    ref_map rm;
    uint64_t op, inserts_ok = 0, inserts_rejected = 0, removes_ok = 0;
-   uint64_t lookups_hit = 0;
+   uint64_t lookups_hit = 0, overlaps_hit = 0;
    double t0 = now_seconds();
 
    rng_seed(0x6d656d70726f66ULL);
@@ -557,6 +566,11 @@ START_TEST(test_random_vs_reference)
          void *v = NULL;
          const ref_range *want = ref_lookup(&rm, a);
          int got = mp_rangemap_lookup(m, a, &s, &l, &v);
+         /* an interval query around a, of a random width */
+         uint64_t w = random_len(), last = a + w < a ? UINT64_MAX : a + w;
+         int ov = mp_rangemap_overlaps(m, a, last);
+         REQUIRE(ov == ref_overlaps(&rm, a, last));
+         overlaps_hit += ov;
          REQUIRE(got == (want != NULL));
          if (want) {
             REQUIRE(s == want->start);
@@ -578,6 +592,7 @@ START_TEST(test_random_vs_reference)
    REQUIRE(inserts_rejected > 10000);
    REQUIRE(removes_ok > 10000);
    REQUIRE(lookups_hit > 1000);
+   REQUIRE(overlaps_hit > lookups_hit);
    printf("rangemap random: %llu ops (%llu inserts ok, %llu rejected, "
           "%llu removes, %llu lookup hits) in %.2f s\n",
           (unsigned long long)n_ops, (unsigned long long)inserts_ok,
