@@ -491,24 +491,41 @@ static Int size_of_loadg(IRLoadGOp cvt)
 /* The temporary last written to the guest SP by the current instruction
    (IRTemp_INVALID if none): a store to it is a push (push, call). */
 static IRTemp sp_tmp;
+/* The temporary holding the guest SP's current value in the superblock
+   (read by a GET or last PUT), IRTemp_INVALID if unknown; and whether
+   the current instruction has loaded from it: with a PUT to the SP
+   after, a pop or ret. */
+static IRTemp sp_now;
+static Bool   loads_at_sp;
 
 static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
                             mp_instr *ii)
 {
    switch (st->tag) {
    case Ist_Put:
-      if (st->Ist.Put.offset == cur_layout->offset_SP
-          && st->Ist.Put.data->tag == Iex_RdTmp)
-         sp_tmp = st->Ist.Put.data->Iex.RdTmp.tmp;
+      if (st->Ist.Put.offset == cur_layout->offset_SP) {
+         IRTemp t = st->Ist.Put.data->tag == Iex_RdTmp
+                    ? st->Ist.Put.data->Iex.RdTmp.tmp : IRTemp_INVALID;
+         sp_tmp = t;
+         sp_now = t;
+         if (loads_at_sp)
+            ii->pops = True;
+      }
       break;
    case Ist_NoOp: case Ist_IMark: case Ist_AbiHint:
    case Ist_PutI: case Ist_MBE: case Ist_Exit:
       break;
    case Ist_WrTmp: {
       IRExpr *e = st->Ist.WrTmp.data;
-      if (e->tag == Iex_Load)
+      if (e->tag == Iex_Get && e->Iex.Get.offset == cur_layout->offset_SP)
+         sp_now = st->Ist.WrTmp.tmp;
+      if (e->tag == Iex_Load) {
+         if (sp_now != IRTemp_INVALID && e->Iex.Load.addr->tag == Iex_RdTmp
+             && e->Iex.Load.addr->Iex.RdTmp.tmp == sp_now)
+            loads_at_sp = True;
          add_access(sbOut, ii, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty),
                     False, NULL);
+      }
       break;
    }
    case Ist_Store:
@@ -608,6 +625,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       VG_(tool_panic)("host/guest word size mismatch");
    cur_layout = layout;
    window_open = IRTemp_INVALID;
+   sp_now = IRTemp_INVALID;
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
    i = 0;
@@ -632,6 +650,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          ii = skip ? NULL : instr_for(ia);
          cur_ia = ia;
          sp_tmp = IRTemp_INVALID;
+         loads_at_sp = False;
          addStmtToIRSB(sbOut, st);
          if (first_imark && !skip && windowed)
             add_window_check(sbOut);

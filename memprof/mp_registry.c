@@ -200,6 +200,7 @@ static UInt sect_page_var(Addr a)
 {
    Addr base = a & ~(Addr)(SECT_PAGE - 1);
    const sect_page *p = sect_slot(base);
+   /* var is (UInt)-1 for a page known to be mixed */
    return p->page == base + 1 && p->epoch == sect_epoch ? p->var : (UInt)-1;
 }
 
@@ -210,8 +211,18 @@ static void remember_sect_page(Addr a, UInt var)
 {
    Addr base = a & ~(Addr)(SECT_PAGE - 1), off;
    const HChar *obj0 = NULL;
-   VgSectKind k0 = VG_(DebugInfo_sect_kind)(&obj0, base);
-   NSegment const *seg = VG_(am_find_nsegment)(base);
+   VgSectKind k0;
+   NSegment const *seg;
+   sect_page *p = sect_slot(base);
+   if (p->page == base + 1 && p->epoch == sect_epoch)
+      return;   /* known to be mixed */
+   /* Either way the verdict is kept: a mixed page is not checked again
+      (up to 512 look-ups) at each of its accesses. */
+   p->page = base + 1;
+   p->epoch = sect_epoch;
+   p->var = (UInt)-1;
+   k0 = VG_(DebugInfo_sect_kind)(&obj0, base);
+   seg = VG_(am_find_nsegment)(base);
    if (!seg || seg->end < base + SECT_PAGE - 1
        || mp_rangemap_overlaps(global_ranges, base, base + SECT_PAGE - 1)
        || mp_rangemap_overlaps(user_ranges, base, base + SECT_PAGE - 1))
@@ -221,9 +232,7 @@ static void remember_sect_page(Addr a, UInt var)
       if (VG_(DebugInfo_sect_kind)(&obj, base + off) != k0 || obj != obj0)
          return;
    }
-   sect_slot(base)->page = base + 1;
-   sect_slot(base)->epoch = sect_epoch;
-   sect_slot(base)->var = var;
+   p->var = var;
 }
 
 void mp_registry_note_mmap(void)
@@ -456,12 +465,13 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
       return (UInt)-1;
    if (!stack_caches[tid])
       stack_caches[tid] = VG_(calloc)("mp.reg.stack", STACK_WAYS, sizeof(stack_cache));
-   /* A push or call stores at the SP it has just lowered, below every
-      local of its function: into that function's frame (frame 0 of an
-      unwind), with no unwind.  A function's prologue pushes at a new SP
-      each: unwinding for each was most of the unwinds of -O2 code.  The
+   /* A push or call stores at the SP it has just lowered, a pop or ret
+      loads at the SP it is about to raise: below every local of its
+      function, in that function's frame (frame 0 of an unwind), with no
+      unwind.  A prologue pushes and an epilogue pops at a new SP each:
+      unwinding for each was most of the unwinds of -O2 code.  The
       frame's size comes from its other accesses. */
-   if (ii->pushes && a >= sp && a < sp + 16)
+   if ((ii->pushes || ii->pops) && a >= sp && a < sp + 16)
       return frame_info_for(ii->iaddr)->frame_var;
    c = cached_unwind(tid, sp, ii->fn);
    if (!c || ii->pushes) {

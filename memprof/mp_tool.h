@@ -38,6 +38,7 @@ typedef struct {
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
+   Bool     pops;       /* loads at the SP it then raises (pop, ret) */
    UInt     cache_gen;
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
