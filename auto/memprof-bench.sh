@@ -56,6 +56,7 @@ mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
 cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
 workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
 errors=""
+memory=""
 printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workload \
    native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
    "RSS MB" "cg MB"
@@ -65,7 +66,7 @@ for prog in $workloads; do
    trace=""
    [ "$prog" = gzip9 ] && trace="--trace-children=yes"
    set -- $(measure $bin); t0=$1
-   set -- $(measure $vg --tool=none $trace $bin); tn=$1
+   set -- $(measure $vg --tool=none $trace $bin); tn=$1; mn=$2
    set -- $(measure $vg --tool=cachegrind $trace --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
    set -- $(measure $vg --tool=callgrind $trace --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
    set -- $(measure $mp $trace $bin); tf=$1; mf=$2
@@ -79,5 +80,12 @@ for prog in $workloads; do
          p, t0, tn, tc, tk, tf, to, ts, tf / tc, to / tc, ts / tn, tf / tn, mf / 1024, mc / 1024 }'
    errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
 "
+   # Metadata per touched line: memprof's peak RSS above --tool=none's,
+   # over the distinct cache lines the variables touched.
+   lines=$(python3 -c "import json; print(sum(v.get('lines') or 0 for v in json.load(open('$out/full.json'))['variables']))")
+   memory="$memory$(awk -v p=$prog -v mf="$mf" -v mn="$mn" -v l="$lines" 'BEGIN {
+      printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
+"
 done
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
+printf '\nmemory of the full run:\n%s' "$memory"

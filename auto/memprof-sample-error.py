@@ -4,14 +4,14 @@
 run against a full one of the same program (issue 9: "with the error
 against full mode stated").  Prints one line of
 
-  level misses   per cache level, the relative error of the sampled
-                 run's misses scaled to the whole run: for
-                 --sample=periodic|windows, the cold misses as counted
-                 (a line is cold once, whatever the sampling) plus the
-                 others times config.sampling.scale; as written for
-                 shards/bursty, which sample the reuse analysis only;
+  level MPKI     per cache level, the relative error of the sampled
+                 run's misses per thousand instructions (of the analysed
+                 instructions: totals.cache.<level>.mpki) against the full
+                 run's: the sampled estimate of the level's misses, which
+                 multiplied by the run's instructions (config.sampling)
+                 gives the whole run's;
   miss ratio     per level, the difference of misses / accesses in
-                 percentage points (a ratio needs no scaling);
+                 percentage points;
   top-10         how many of the full run's ten variables with the most
                  cycles (accesses without a cache model) are among the
                  sampled run's ten, and the largest shift of rank among
@@ -29,11 +29,6 @@ import sys
 def load(path):
     with open(path) as f:
         return json.load(f)
-
-
-def scale_of(doc):
-    s = doc["config"].get("sampling")
-    return s["scale"] if s else 1.0
 
 
 def rank_key(doc):
@@ -71,18 +66,17 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: memprof-sample-error.py FULL.json SAMPLED.json")
     full, samp = load(sys.argv[1]), load(sys.argv[2])
-    scale = scale_of(samp)
     parts = []
     fc, sc = full["totals"].get("cache", {}), samp["totals"].get("cache", {})
     for lv in sorted(fc):
         if lv not in sc:
             continue
-        cold = sc[lv].get("cold", 0)
-        fm, sm = fc[lv]["misses"], cold + (sc[lv]["misses"] - cold) * scale
+        fk, sk = fc[lv].get("mpki"), sc[lv].get("mpki")
         fa, sa = fc[lv]["accesses"], sc[lv]["accesses"]
-        err = (sm - fm) / fm * 100 if fm else 0.0
-        dr = ((sc[lv]["misses"] / sa if sa else 0) - (fm / fa if fa else 0)) * 100
-        parts.append("%s misses %+.1f%% (ratio %+.2f pt)" % (lv, err, dr))
+        dr = ((sc[lv]["misses"] / sa if sa else 0) -
+              (fc[lv]["misses"] / fa if fa else 0)) * 100
+        err = "n/a" if not fk or sk is None else "%+.1f%%" % ((sk - fk) / fk * 100)
+        parts.append("%s MPKI %s (ratio %+.2f pt)" % (lv, err, dr))
     ft, st = top(full, 10), top(samp, 10)
     common = [n for n in ft if n in st]
     shift = max([abs(ft.index(n) - st.index(n)) for n in common] or [0])
