@@ -10,6 +10,11 @@ against full mode stated").  Prints one line of
                  run's: the sampled estimate of the level's misses, which
                  multiplied by the run's instructions (config.sampling)
                  gives the whole run's;
+                 in parentheses the same with the sampled run's cold
+                 misses counted once instead of scaled (right when the
+                 misses are the program's first touches, wrong when the
+                 windows see for the first time lines the whole run had
+                 long cached);
   miss ratio     per level, the difference of misses / accesses in
                  percentage points;
   top-10         how many of the full run's ten variables with the most
@@ -76,7 +81,13 @@ def main():
         dr = ((sc[lv]["misses"] / sa if sa else 0) -
               (fc[lv]["misses"] / fa if fa else 0)) * 100
         err = "n/a" if not fk or sk is None else "%+.1f%%" % ((sk - fk) / fk * 100)
-        parts.append("%s MPKI %s (ratio %+.2f pt)" % (lv, err, dr))
+        s_cfg = samp["config"].get("sampling")
+        cold = "n/a"
+        if s_cfg and fc[lv]["misses"]:
+            c = sc[lv].get("cold", 0)
+            est = c + (sc[lv]["misses"] - c) * s_cfg["scale"]
+            cold = "%+.1f%%" % ((est - fc[lv]["misses"]) / fc[lv]["misses"] * 100)
+        parts.append("%s MPKI %s (cold once %s, ratio %+.2f pt)" % (lv, err, cold, dr))
     ft, st = top(full, 10), top(samp, 10)
     common = [n for n in ft if n in st]
     shift = max([abs(ft.index(n) - st.index(n)) for n in common] or [0])
