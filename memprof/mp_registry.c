@@ -327,7 +327,7 @@ typedef struct {
    UInt     var;
 } local_block;
 
-typedef struct {
+typedef struct frame_info_ {
    VgHashNode node;   /* key: code address */
    UInt frame_var;
    UInt n_locals;
@@ -344,6 +344,7 @@ typedef struct {
    UInt fn;
    UInt n;
    Addr ips[MAX_FRAMES], sps[MAX_FRAMES], fps[MAX_FRAMES];
+   struct frame_info_ *fis[MAX_FRAMES];  /* frame_info_for(ips[i]), once */
 } stack_cache;
 
 /* Per thread, STACK_WAYS unwinds keyed by (SP, function), replaced in
@@ -418,9 +419,9 @@ static frame_info *frame_info_for(Addr ip)
 }
 
 /* The variable of address a in frame i of c, which spans [lo, hi). */
-static UInt frame_var_of(const stack_cache *c, UInt i, Addr a, Addr lo, Addr hi)
+static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi)
 {
-   frame_info *fi = frame_info_for(c->ips[i]);
+   frame_info *fi = c->fis[i] ? c->fis[i] : (c->fis[i] = frame_info_for(c->ips[i]));
    mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
    UInt k;
    /* stack:<fn>'s size is its largest frame, red zone included when
@@ -455,7 +456,7 @@ static stack_cache *cached_unwind(ThreadId tid, Addr sp, UInt fn)
    return NULL;
 }
 
-static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
+static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
 {
    Addr sp = VG_(get_SP)(tid);
    Addr max = VG_(thread_get_stack_max)(tid);
@@ -471,8 +472,11 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
       unwind.  A prologue pushes and an epilogue pops at a new SP each:
       unwinding for each was most of the unwinds of -O2 code.  The
       frame's size comes from its other accesses. */
-   if ((ii->pushes || ii->pops) && a >= sp && a < sp + 16)
-      return frame_info_for(ii->iaddr)->frame_var;
+   if ((ii->pushes || ii->pops) && a >= sp && a < sp + 16) {
+      if (ii->frame_var == 0)
+         ii->frame_var = frame_info_for(ii->iaddr)->frame_var + 1;
+      return ii->frame_var - 1;
+   }
    c = cached_unwind(tid, sp, ii->fn);
    if (!c || ii->pushes) {
       c = &stack_caches[tid][stack_victim[tid]];
@@ -486,6 +490,7 @@ static UInt resolve_stack(ThreadId tid, Addr a, const mp_instr *ii)
          unwind information of its address describes the SP before. */
       c->n = VG_(get_StackTrace_with_deltas)(tid, c->ips, MAX_FRAMES, c->sps,
                                              c->fps, 0, ii->pushes ? 8 : 0);
+      VG_(memset)(c->fis, 0, sizeof c->fis);
       /* That frame list is right for this instruction only. */
       c->valid = c->n > 0 && !ii->pushes;
       c->sp = sp;
@@ -531,6 +536,7 @@ static UInt resolve_foreign_stack(ThreadId tid, Addr a)
          stats__stack_unwinds++;
          c->n = VG_(get_StackTrace_with_deltas)(t, c->ips, MAX_FRAMES, c->sps,
                                                 c->fps, 0, 0);
+         VG_(memset)(c->fis, 0, sizeof c->fis);
          c->valid = c->n > 0;
          c->sp = sp;
          c->ip = ip;

@@ -39,6 +39,8 @@ typedef struct {
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
    Bool     pops;       /* loads at the SP it then raises (pop, ret) */
+   UInt     frame_var;  /* pushes/pops: its function's frame variable + 1,
+                           0 until its first stack access */
    UInt     cache_gen;
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
