@@ -188,7 +188,6 @@ typedef struct {
 
 static sect_page sect_pages[SECT_PAGES];
 static UInt      sect_epoch = 1;
-static UInt      live_threads = 1;
 
 static sect_page *sect_slot(Addr base)
 {
@@ -503,6 +502,9 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
          return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1]);
    return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max);
 }
+
+/* Threads alive, the main one included. */
+static UInt live_threads = 1;
 
 void mp_registry_threads(ThreadId tid, Int delta)
 {
