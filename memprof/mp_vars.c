@@ -9,14 +9,16 @@
    - per-location counts: a chained hash on (var, loc); records are
      never moved, so the adapter caches the pointer per instruction and
      the hot path usually does no lookup at all.
-   - footprint: an open-addressing set of (var, line) pairs, bounded by
-     the distinct pairs touched (16 bytes per slot at <= 50% load), not
-     by the number of accesses.  Two filters keep most accesses away
-     from it: the variable's previous line (a sequential scan touches a
-     line many times in a row), and a direct-indexed shadow holding, per
-     line, the last variable counted there (mp_granmap, 4 bytes per
-     line): a strided sweep over one array revisits lines that only that
-     array owns.
+   - footprint: the distinct (var, line) pairs.  A direct-indexed shadow
+     (mp_granmap, 4 bytes per line touched) holds each line's owner, the
+     first variable that touched it; the owner's pair is counted when it
+     takes the line.  Only the pairs of other variables on an owned line
+     (small heap blocks sharing a line, a stack line used by successive
+     frames) and of lines above 2^44 go to an open-addressing set (16
+     bytes per slot at <= 50% load).  So an array costs its footprint
+     4 bytes per line, not the set's 32 to 96, and an access costs one
+     shadow look-up, none when the line is the variable's previous one
+     (a sequential scan touches a line many times in a row).
 */
 #include "mp_granmap.h"
 #include "mp_vars.h"
@@ -56,7 +58,7 @@ struct mp_vars {
    mp_fp_slot *fp;
    uint64_t fp_cap;          /* power of two */
    uint64_t fp_used;
-   mp_granmap *fp_owner;     /* line -> var id + 1 last counted there */
+   mp_granmap *fp_owner;     /* line -> var id + 1 of its first toucher */
 };
 
 /*------------------------------------------------------------*/
@@ -399,15 +401,22 @@ static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
    uint64_t last = mp_event_last_line(e, vs->line_shift);
    uint64_t l;
    for (l = first; l <= last; l++) {
-      /* One granule of the shadow per line: lines below 2^44. */
-      uint64_t slot = (l & ((1ULL << 44) - 1)) << MP_GRANULE_SHIFT;
       if (l + 1 == v->last_line_plus1)
          continue;
       v->last_line_plus1 = l + 1;
-      if (mp_granmap_get(vs->fp_owner, slot) == v->id + 1 && (l >> 44) == 0)
-         continue;
+      if ((l >> 44) == 0) {
+         /* One granule of the shadow per line. */
+         uint64_t slot = l << MP_GRANULE_SHIFT;
+         uint32_t owner = mp_granmap_get(vs->fp_owner, slot);
+         if (owner == v->id + 1)
+            continue;
+         if (owner == 0) {
+            mp_granmap_set(vs->fp_owner, slot, 1, v->id + 1);
+            v->lines++;
+            continue;
+         }
+      }
       v->lines += fp_insert(vs, v->id, l);
-      mp_granmap_set(vs->fp_owner, slot, 1, v->id + 1);
    }
 }
 

@@ -91,7 +91,12 @@ static int compare(mp_vars *vs, const reference *r, uint32_t loc_ids[N_LOCS])
    return bad;
 }
 
-static void random_event(mp_event *e, uint32_t loc_ids[N_LOCS], uint32_t *loc_index)
+/* shared: every variable draws from one small address space, as small
+   heap blocks sharing lines do, with one access in eight on lines above
+   2^44 (beyond the footprint's shadow); otherwise each variable has its
+   own space. */
+static void random_event(mp_event *e, uint32_t loc_ids[N_LOCS], uint32_t *loc_index,
+                         int shared)
 {
    static const uint32_t sizes[] = { 1, 2, 4, 8, 16, 32, 512 };
    memset(e, 0, sizeof *e);
@@ -99,6 +104,8 @@ static void random_event(mp_event *e, uint32_t loc_ids[N_LOCS], uint32_t *loc_in
    /* Small address space per variable, so lines repeat and straddles
       (an 8-byte access at offset 60) happen often. */
    e->addr = 0x10000 * (e->var + 1) + rng() % 4096;
+   if (shared)
+      e->addr = (rng() % 8 == 0 ? (1ULL << 52) : 0x10000) + rng() % 4096;
    e->size = sizes[rng() % 7];
    e->is_write = (uint32_t)(rng() & 1);
    e->tid = 1 + (uint32_t)(rng() % N_TIDS);
@@ -122,17 +129,17 @@ static mp_vars *make_table(uint32_t loc_ids[N_LOCS])
    return vs;
 }
 
-START_TEST(test_random_against_reference)
+static void random_run(int shared, int seed)
 {
    uint32_t loc_ids[N_LOCS];
    mp_vars *vs = make_table(loc_ids);
    reference *r = calloc(1, sizeof *r);
    int i;
-   rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)_i;
+   rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)seed;
    for (i = 0; i < 20000; i++) {
       mp_event e, ref_e;
       uint32_t li;
-      random_event(&e, loc_ids, &li);
+      random_event(&e, loc_ids, &li, shared);
       ref_e = e;
       ref_e.loc = li;
       /* Half the time through a cached counts record, as the tool does. */
@@ -143,6 +150,19 @@ START_TEST(test_random_against_reference)
    free(r->pairs);
    free(r);
    mp_vars_free(vs);
+}
+
+START_TEST(test_random_against_reference)
+{
+   random_run(0, _i);
+}
+END_TEST
+
+/* Variables sharing lines: each line's first variable is counted through
+   the shadow, the others through the set. */
+START_TEST(test_random_shared_lines)
+{
+   random_run(1, _i);
 }
 END_TEST
 
@@ -199,9 +219,11 @@ END_TEST
 
 START_TEST(test_footprint_grows)
 {
-   /* Enough distinct lines to force several rehashes of the set. */
+   /* An array owning 200,000 lines, and a second variable over the same
+      lines, whose pairs all go to the set: several rehashes of it. */
    mp_vars *vs = mp_vars_new(64);
    mp_var *v = mp_vars_add(vs, MP_VAR_HEAP, "big", NULL, 64 << 20);
+   mp_var *w = mp_vars_add(vs, MP_VAR_HEAP, "alias", NULL, 64 << 20);
    mp_event e;
    uint64_t i;
    memset(&e, 0, sizeof e);
@@ -211,11 +233,20 @@ START_TEST(test_footprint_grows)
       e.addr = i * 64;
       mp_vars_access(vs, &e, NULL);
    }
-   for (i = 0; i < 200000; i += 3) {
+   e.var = w->id;
+   for (i = 0; i < 200000; i += 2) {
       e.addr = i * 64 + 8;
       mp_vars_access(vs, &e, NULL);
    }
+   for (i = 0; i < 200000; i += 3) {
+      e.var = v->id;
+      e.addr = i * 64 + 8;
+      mp_vars_access(vs, &e, NULL);
+      e.var = w->id;
+      mp_vars_access(vs, &e, NULL);
+   }
    ck_assert_uint_eq(v->lines, 200000);
+   ck_assert_uint_eq(w->lines, 100000 + 66667 - 33334);
    mp_vars_free(vs);
 }
 END_TEST
@@ -319,6 +350,7 @@ int main(void)
    TCase *tc = tcase_create("core");
    tcase_set_timeout(tc, 60);
    tcase_add_loop_test(tc, test_random_against_reference, 0, 4);
+   tcase_add_loop_test(tc, test_random_shared_lines, 0, 4);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_straddle_and_locations);
    tcase_add_test(tc, test_footprint_grows);
