@@ -43,11 +43,12 @@
    touched (one for a lone thread, two otherwise, plus the version table
    once there are two threads), one distance count and one or two
    Fenwick updates (none when the old and new slots share a word), so
-   O(log distinct lines) amortized.  The probes' cache misses dominate;
-   four consecutive lines share one cache line of a table (see home()).
-   Memory per stream: a line table of 16-byte cells, 3/8 to 3/4 full
-   (21 to 43 bytes per line), plus 3/16 byte per slot (<= 1.5 bytes per
-   line); the version table likewise.
+   O(log distinct lines) amortized.  The table look-ups' cache misses
+   dominate; eight consecutive lines share one cache line of a table.
+   Memory per stream: 8 bytes per line of a page of PAGE_LINES lines
+   touched at least once (8 per line touched on dense data, at most 4 KiB
+   per line on data touched one line in 512), plus 3/16 byte per slot
+   (<= 1.5 bytes per line); the version table likewise.
 */
 #include "mp_reuse.h"
 
@@ -55,23 +56,40 @@
 #define NO_SLOT      UINT32_MAX
 #define MIN_SLOTS    1024u           /* slots of a new stream, a multiple of 64 */
 #define MAX_LIVE     (1u << 29)      /* lines per stream: slots stay < 2^31 */
-#define MIN_BITS     6               /* 64 cells in a new line table */
+#define MIN_BITS     4               /* 16 entries in a new page directory */
+#define PAGE_BITS    9               /* lines per page: 512, 4 KiB of cells */
+#define PAGE_LINES   (1u << PAGE_BITS)
 #define SHORT_WORDS  8               /* reuses within this many words: no Fenwick */
 #define SLOT_WORD(s) ((s) >> 6)
 #define SLOT_BIT(s)  (1ull << ((s) & 63))
 
-/* One line of a table.  key = line + 1, 0 marks a free cell. */
+/* One line of a table. */
 typedef struct {
-   uint64_t key;
-   uint32_t a;       /* streams: slot of the last access; versions: writes */
+   uint32_t a;       /* streams: slot of the last access, NO_SLOT if none
+                        yet; versions: writes */
    uint32_t b;       /* private streams: version seen; unused elsewhere */
 } cell;
 
+/* A page of PAGE_LINES consecutive lines' cells, and its number + 1 in
+   the directory (0: a free entry). */
 typedef struct {
-   cell *cells;      /* 2^bits cells, linear probing, 64-byte aligned */
-   void *raw;        /* what was allocated */
+   uint64_t key;
+   cell *cells;
+} page_ref;
+
+/* line -> cell, as pages of consecutive lines found through a small
+   open-addressing directory keyed by page number.  A line needs no key
+   of its own, so a dense footprint costs 8 bytes a line; the directory
+   (16 bytes a page) stays cache-resident and the page found last is
+   remembered, so a sweep looks up the directory once per page.  Pages
+   never move: a cell pointer stays valid until the table is freed. */
+typedef struct {
+   page_ref *dir;    /* 2^bits entries, linear probing, <= 1/2 full */
    uint32_t bits;
-   uint32_t n;       /* cells in use */
+   uint32_t n;       /* pages */
+   uint32_t fill;    /* 'a' of a line never touched */
+   uint64_t last_key;   /* the page found last, or 0 */
+   cell *last_cells;
 } table;
 
 typedef struct {
@@ -135,21 +153,6 @@ static inline uint32_t popcount64(uint64_t x)
 #endif
 }
 
-/* A line's home in a table of 2^bits cells: four consecutive lines
-   share a 64-byte block of four cells, whose place is the top bits of
-   a Fibonacci hash of line / 4.  A sweep over consecutive lines then
-   misses the cache once per four lines (the table misses dominate the
-   cost per access), while blocks still spread over the table. */
-static inline uint64_t hash_line(uint64_t line)
-{
-   return (line >> 2) * 0x9E3779B97F4A7C15ull;
-}
-
-static inline size_t home(uint64_t h, uint64_t line, uint32_t bits)
-{
-   return (size_t)((h >> (64 - bits)) & ~(uint64_t)3) | (size_t)(line & 3);
-}
-
 /* SHARDS needs a hash independent of the table's: splitmix64's
    finalizer, whose top 32 bits are close to uniform. */
 static inline uint64_t shards_hash(uint64_t line)
@@ -166,72 +169,125 @@ static inline uint64_t shards_hash(uint64_t line)
 /*--- Line tables                                          ---*/
 /*------------------------------------------------------------*/
 
-/* Zeroed cells for t, aligned on a cache line so that a block is one. */
-static void table_alloc(table *t, uint32_t bits)
+static inline size_t page_home(uint64_t key, uint32_t bits)
 {
-   char *p = mp_calloc("mp.reuse.table", ((size_t)sizeof(cell) << bits) + 64, 1);
-   t->raw = p;
-   t->cells = (cell *)(p + ((64 - ((uintptr_t)p & 63)) & 63));
-   t->bits = bits;
+   return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
-static void table_init(table *t)
+static void table_init(table *t, uint32_t fill)
 {
-   table_alloc(t, MIN_BITS);
+   t->dir = mp_calloc("mp.reuse.dir", (size_t)1 << MIN_BITS, sizeof(page_ref));
+   t->bits = MIN_BITS;
    t->n = 0;
+   t->fill = fill;
+   t->last_key = 0;
+   t->last_cells = NULL;
 }
 
-static void table_grow(table *t)
+static void table_fini(table *t)
 {
-   cell *old = t->cells;
-   void *old_raw = t->raw;
-   size_t n_old = (size_t)1 << t->bits, i, mask;
-   table_alloc(t, t->bits + 1);
+   size_t i, n = (size_t)1 << t->bits;
+   for (i = 0; i < n; i++)
+      if (t->dir[i].key)
+         mp_free(t->dir[i].cells);
+   mp_free(t->dir);
+}
+
+static void dir_insert(page_ref *dir, uint32_t bits, page_ref e)
+{
+   size_t mask = ((size_t)1 << bits) - 1, j;
+   for (j = page_home(e.key, bits); dir[j].key; j = (j + 1) & mask)
+      ;
+   dir[j] = e;
+}
+
+static void dir_grow(table *t)
+{
+   page_ref *old = t->dir;
+   size_t n_old = (size_t)1 << t->bits, i;
+   t->bits++;
+   t->dir = mp_calloc("mp.reuse.dir", (size_t)1 << t->bits, sizeof(page_ref));
+   for (i = 0; i < n_old; i++)
+      if (old[i].key)
+         dir_insert(t->dir, t->bits, old[i]);
+   mp_free(old);
+}
+
+/* The cells of page key (page number + 1), NULL if absent. */
+static inline cell *page_find(table *t, uint64_t key)
+{
+   size_t mask, j;
+   if (key == t->last_key)
+      return t->last_cells;
    mask = ((size_t)1 << t->bits) - 1;
-   for (i = 0; i < n_old; i++) {
-      uint64_t line = old[i].key - 1;
-      size_t j;
-      if (!old[i].key)
-         continue;
-      for (j = home(hash_line(line), line, t->bits); t->cells[j].key; j = (j + 1) & mask)
-         ;
-      t->cells[j] = old[i];
-   }
-   mp_free(old_raw);
-}
-
-/* The cell of line (h = hash_line(line)), or NULL. */
-static inline cell *table_find(const table *t, uint64_t line, uint64_t h)
-{
-   uint64_t key = line + 1;
-   size_t mask = ((size_t)1 << t->bits) - 1, j;
-   for (j = home(h, line, t->bits); t->cells[j].key; j = (j + 1) & mask)
-      if (t->cells[j].key == key)
-         return &t->cells[j];
+   for (j = page_home(key, t->bits); t->dir[j].key; j = (j + 1) & mask)
+      if (t->dir[j].key == key) {
+         t->last_key = key;
+         t->last_cells = t->dir[j].cells;
+         return t->last_cells;
+      }
    return NULL;
 }
 
-/* The cell of line (h = hash_line(line)), made (a = NO_SLOT, b = 0)
-   if absent; *added says which.  Cells move only when a cell is added
-   to this same table. */
-static inline cell *table_get(table *t, uint64_t line, uint64_t h, int *added)
+static cell *page_add(table *t, uint64_t key)
 {
-   uint64_t key = line + 1;
-   size_t mask, j;
-   if (((uint64_t)t->n + 1) * 4 > ((uint64_t)3 << t->bits))
-      table_grow(t);
-   mask = ((size_t)1 << t->bits) - 1;
-   for (j = home(h, line, t->bits); t->cells[j].key; j = (j + 1) & mask)
-      if (t->cells[j].key == key) {
-         *added = 0;
-         return &t->cells[j];
-      }
-   t->cells[j].key = key;
-   t->cells[j].a = NO_SLOT;
-   t->cells[j].b = 0;
+   page_ref e;
+   uint32_t i;
+   if ((t->n + 1) * 2 > (1u << t->bits))
+      dir_grow(t);
+   e.key = key;
+   e.cells = mp_calloc("mp.reuse.page", PAGE_LINES, sizeof(cell));
+   if (t->fill)
+      for (i = 0; i < PAGE_LINES; i++)
+         e.cells[i].a = t->fill;
+   dir_insert(t->dir, t->bits, e);
    t->n++;
-   *added = 1;
-   return &t->cells[j];
+   t->last_key = key;
+   t->last_cells = e.cells;
+   return e.cells;
+}
+
+/* The cell of line, or NULL if its page was never made (a line of a
+   made page that was never touched reads as 'a' = fill, 'b' = 0). */
+static inline cell *table_find(table *t, uint64_t line)
+{
+   cell *c = page_find(t, (line >> PAGE_BITS) + 1);
+   return c ? &c[line & (PAGE_LINES - 1)] : NULL;
+}
+
+/* The cell of line, its page made if absent; *added: the line was
+   never touched ('a' is still fill). */
+static inline cell *table_get(table *t, uint64_t line, int *added)
+{
+   uint64_t key = (line >> PAGE_BITS) + 1;
+   cell *c = page_find(t, key);
+   if (!c)
+      c = page_add(t, key);
+   c += line & (PAGE_LINES - 1);
+   *added = c->a == t->fill;
+   return c;
+}
+
+static void table_copy(table *d, const table *s)
+{
+   size_t i, n = (size_t)1 << s->bits;
+   *d = *s;
+   d->dir = mp_malloc("mp.reuse.dir", n * sizeof(page_ref));
+   for (i = 0; i < n; i++) {
+      d->dir[i] = s->dir[i];
+      if (s->dir[i].key) {
+         d->dir[i].cells = mp_malloc("mp.reuse.page", PAGE_LINES * sizeof(cell));
+         mp_memcpy(d->dir[i].cells, s->dir[i].cells, PAGE_LINES * sizeof(cell));
+      }
+   }
+   d->last_key = 0;
+   d->last_cells = NULL;
+}
+
+static uint64_t table_bytes(const table *t)
+{
+   return ((uint64_t)sizeof(page_ref) << t->bits)
+          + (uint64_t)t->n * PAGE_LINES * sizeof(cell);
 }
 
 /*------------------------------------------------------------*/
@@ -240,7 +296,7 @@ static inline cell *table_get(table *t, uint64_t line, uint64_t h, int *added)
 
 static void stream_init(stream *s)
 {
-   table_init(&s->map);
+   table_init(&s->map, NO_SLOT);
    s->n_slots = MIN_SLOTS;
    s->marks = mp_calloc("mp.reuse.marks", MIN_SLOTS / 64, sizeof(uint64_t));
    s->fen = mp_calloc("mp.reuse.fen", MIN_SLOTS / 64, sizeof(uint32_t));
@@ -250,17 +306,16 @@ static void stream_init(stream *s)
 
 static void stream_fini(stream *s)
 {
-   mp_free(s->map.raw);
+   table_fini(&s->map);
    mp_free(s->marks);
    mp_free(s->fen);
 }
 
 static void stream_copy(stream *d, const stream *s)
 {
-   size_t nc = (size_t)1 << s->map.bits, nw = s->n_slots / 64;
+   size_t nw = s->n_slots / 64;
    *d = *s;
-   table_alloc(&d->map, s->map.bits);
-   mp_memcpy(d->map.cells, s->map.cells, nc * sizeof(cell));
+   table_copy(&d->map, &s->map);
    d->marks = mp_malloc("mp.reuse.marks", nw * sizeof(uint64_t));
    mp_memcpy(d->marks, s->marks, nw * sizeof(uint64_t));
    d->fen = mp_malloc("mp.reuse.fen", nw * sizeof(uint32_t));
@@ -269,7 +324,7 @@ static void stream_copy(stream *d, const stream *s)
 
 static uint64_t stream_bytes(const stream *s)
 {
-   return ((uint64_t)sizeof(cell) << s->map.bits) + 64
+   return table_bytes(&s->map)
           + s->n_slots / 8 + s->n_slots / 64 * sizeof(uint32_t);
 }
 
@@ -318,7 +373,7 @@ static uint32_t slots_for(uint32_t m)
 static void compact(mp_reuse *r, stream *s)
 {
    uint32_t nw = s->n_slots / 64, w, m = 0, n_new;
-   size_t i, nc = (size_t)1 << s->map.bits;
+   size_t i, nd = (size_t)1 << s->map.bits;
    uint32_t *below = s->fen;   /* rebuilt below: meanwhile the rank base */
 
    for (w = 0; w < nw; w++) {
@@ -326,11 +381,15 @@ static void compact(mp_reuse *r, stream *s)
       m += popcount64(s->marks[w]);
    }
    mp_assert(m == s->live && m < MAX_LIVE);
-   for (i = 0; i < nc; i++) {
-      cell *c = &s->map.cells[i];
-      if (c->key && c->a != NO_SLOT)
-         c->a = below[SLOT_WORD(c->a)]
-                + popcount64(s->marks[SLOT_WORD(c->a)] & (SLOT_BIT(c->a) - 1));
+   for (i = 0; i < nd; i++) {
+      cell *c = s->map.dir[i].cells;
+      uint32_t k;
+      if (!s->map.dir[i].key)
+         continue;
+      for (k = 0; k < PAGE_LINES; k++)
+         if (c[k].a != NO_SLOT)
+            c[k].a = below[SLOT_WORD(c[k].a)]
+                     + popcount64(s->marks[SLOT_WORD(c[k].a)] & (SLOT_BIT(c[k].a) - 1));
    }
 
    n_new = slots_for(m);
@@ -533,7 +592,7 @@ mp_reuse *mp_reuse_new(const mp_reuse_cfg *cfg, const char **err)
    r->cfg = *cfg;
    r->shards_below = below;
    r->scale = below ? 4294967296.0 / (double)below : 1.0;
-   table_init(&r->versions);
+   table_init(&r->versions, 0);
    sampling_start(r);
    return r;
 }
@@ -556,7 +615,7 @@ static void free_state(mp_reuse *r)
       mp_free(r->threads);
    if (r->groups)
       mp_free(r->groups);
-   mp_free(r->versions.raw);
+   table_fini(&r->versions);
 }
 
 void mp_reuse_free(mp_reuse *r)
@@ -575,14 +634,13 @@ void mp_reuse_reset(mp_reuse *r)
    r->cfg = cfg;
    r->shards_below = below;
    r->scale = scale;
-   table_init(&r->versions);
+   table_init(&r->versions, 0);
    sampling_start(r);
 }
 
 int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                     int is_write, uint64_t *distance)
 {
-   uint64_t h;
    thread_state *t;
    group_state *g;
    cell *pc, *gc, *vc = NULL;
@@ -603,22 +661,19 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    if (line == t->last_line && solo && !r->multi)
       return MP_REUSE_PRIVATE;
    t->last_line = line;
-   h = hash_line(line);
    if (r->multi) {
-      /* a line never written has no entry: version 0, which is also
-         what entries made before versions were kept hold */
+      /* a line never written reads version 0, which is also what
+         entries made before versions were kept hold */
       if (is_write) {
          int v_new;
-         vc = table_get(&r->versions, line, h, &v_new);
-         if (v_new)
-            vc->a = 0;
+         vc = table_get(&r->versions, line, &v_new);
       } else {
-         vc = table_find(&r->versions, line, h);
+         vc = table_find(&r->versions, line);
       }
       ver = vc ? vc->a : 0;
    }
 
-   pc = table_get(&t->s.map, line, h, &p_new);
+   pc = table_get(&t->s.map, line, &p_new);
    if (solo) {
       /* one stream is both: only the kind depends on the version */
       if (p_new) {
@@ -629,7 +684,7 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
       }
       touch(r, &t->s, pc);
    } else {
-      gc = table_get(&g->s.map, line, h, &g_new);
+      gc = table_get(&g->s.map, line, &g_new);
       if (!p_new && pc->b == ver) {
          kind = MP_REUSE_PRIVATE;
          d = count_after(&t->s, pc->a);
@@ -685,7 +740,7 @@ double mp_reuse_weight(const mp_reuse *r)
 
 uint64_t mp_reuse_bytes(const mp_reuse *r)
 {
-   uint64_t n = sizeof *r + ((uint64_t)sizeof(cell) << r->versions.bits) + 64
+   uint64_t n = sizeof *r + table_bytes(&r->versions)
                 + (uint64_t)(r->n_threads + r->n_groups) * sizeof(void *);
    uint32_t i;
    for (i = 0; i < r->n_threads; i++)
