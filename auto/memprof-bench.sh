@@ -11,7 +11,9 @@
 #            of 1M instructions, one every 50M: the setting for long runs);
 # then memprof's ratios to cachegrind and none, and the sampled run's error
 # against the full one (auto/memprof-sample-error.py: misses per level,
-# top-10 variables, reuse histogram).  Numbers are printed, never
+# top-10 variables, reuse histogram); the full run's memory per touched
+# line, and (with triad or chase) the metadata per line with the fixed
+# costs excluded, from two sizes of the workload.  Numbers are printed, never
 # asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
 # [workload...] (default: all of them).
 set -e
@@ -88,4 +90,32 @@ for prog in $workloads; do
 "
 done
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
-printf '\nmemory of the full run:\n%s' "$memory"
+printf '\nmemory of the full run (fixed costs included):\n%s' "$memory"
+
+# Metadata per touched line, fixed costs excluded: the slope of memprof's
+# peak RSS between two sizes of one workload, less the slope of
+# --tool=none's (the client's own data), over the lines the larger run
+# touched beyond the smaller one.
+# slope PROG SMALL LARGE: prints one line.
+slope() {
+   prog=$1; small=$2; large=$3
+   set -- $(measure $vg --tool=none $out/$prog $small); n1=$2
+   set -- $(measure $vg --tool=none $out/$prog $large); n2=$2
+   set -- $(measure $mp $out/$prog $small)
+   m1=$2; cp $out/memprof.out.bench $out/slope1.json
+   set -- $(measure $mp $out/$prog $large)
+   m2=$2
+   python3 - "$prog" "$n1" "$n2" "$m1" "$m2" $out/slope1.json $out/memprof.out.bench <<'PY'
+import json, sys
+prog, n1, n2, m1, m2 = sys.argv[1], *map(int, sys.argv[2:6])
+lines = [sum(v.get('lines') or 0 for v in json.load(open(f))['variables']) for f in sys.argv[6:8]]
+dl = lines[1] - lines[0]
+print("%-10s %8d more lines: memprof +%.1f MB, none +%.1f MB: %5.1f B per line" %
+      (prog, dl, (m2 - m1) / 1024, (n2 - n1) / 1024, ((m2 - m1) - (n2 - n1)) * 1024 / dl))
+PY
+}
+case " $workloads " in *" triad "*|*" chase "*)
+   printf '\nmetadata per touched line (the slope between two sizes, fixed costs excluded):\n' ;;
+esac
+case " $workloads " in *" triad "*) slope triad "1048576 1" "2097152 1" ;; esac
+case " $workloads " in *" chase "*) slope chase "524288 2" "1048576 2" ;; esac

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
    Benchmark workload: a pointer chase through 1M list nodes linked in a
    random order (one 64-byte node per line), 20 laps: every access a
-   different line, latency-bound. */
+   different line, latency-bound.  Usage: chase [nodes [laps]] (the
+   benchmark's memory slope runs it at two sizes). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N (1 << 20)
-
 struct node { struct node *next; long pad[7]; };
 
-int main(void)
+int main(int argc, char **argv)
 {
+   unsigned N = argc > 1 ? (unsigned)atol(argv[1]) : 1u << 20;
+   int laps = argc > 2 ? atoi(argv[2]) : 20;
    struct node *nodes = malloc(N * sizeof *nodes);
    unsigned *perm = malloc(N * sizeof *perm);
    unsigned long x = 88172645463325252UL;
@@ -26,7 +27,9 @@ int main(void)
    }
    for (unsigned i = 0; i < N; i++)
       nodes[perm[i]].next = &nodes[perm[(i + 1) % N]];
-   for (int lap = 0; lap < 20; lap++)
+   if (N < 2 || !nodes || !perm)
+      return 1;
+   for (int lap = 0; lap < laps; lap++)
       for (p = nodes[perm[0]].next; p != &nodes[perm[0]]; p = p->next)
          steps++;
    printf("%ld\n", steps);
