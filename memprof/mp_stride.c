@@ -224,7 +224,6 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
       int64_t stride = (int64_t)(addr - prev);
       uint64_t m = stride < 0 ? (uint64_t)0 - (uint64_t)stride : (uint64_t)stride;
       MP_STRIDE_BINS(hs, k - 1)[mp_stride_bin(m)]++;
-      hs->entered[k - 1]++;
       if (stride < 0)
          hs->negative[k - 1]++;
       if (k == 1) {

@@ -54,7 +54,6 @@ typedef struct {
 typedef struct {
    uint64_t *bins;                       /* K * MP_STRIDE_N_BINS; see MP_STRIDE_BINS */
    uint64_t negative[MP_STRIDE_MAX_K];   /* strides < 0, per histogram */
-   uint64_t entered[MP_STRIDE_MAX_K];    /* accesses counted in histogram k */
 } mp_stride_hists;
 
 /* Histogram k (0-based) of h, an array of MP_STRIDE_N_BINS counts. */
