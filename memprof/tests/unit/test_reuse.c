@@ -468,6 +468,30 @@ START_TEST(test_memory_bounded)
 }
 END_TEST
 
+/* A dense footprint costs its pages, about 8 bytes a line: one thread
+   sweeping 1M consecutive lines (64 MB of data) three times, whose
+   distances are all the footprint less one. */
+START_TEST(test_memory_dense)
+{
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   const char *err;
+   mp_reuse *r = mp_reuse_new(&cfg, &err);
+   uint64_t i, lines = 1u << 20, bad = 0;
+   double per_line;
+   for (i = 0; i < 3 * lines; i++) {
+      uint64_t d;
+      int kind = mp_reuse_access(r, 1, 0, 0x10000000 + i % lines, 0, &d);
+      if (i < lines ? kind != MP_REUSE_COLD : kind != MP_REUSE_PRIVATE || d != lines - 1)
+         bad++;
+   }
+   per_line = (double)mp_reuse_bytes(r) / (double)lines;
+   printf("reuse memory: 1M consecutive lines, one thread: %.2f bytes per line\n", per_line);
+   ck_assert_uint_eq(bad, 0);
+   ck_assert(per_line < 10.0);
+   mp_reuse_free(r);
+}
+END_TEST
+
 /* Threads that finish free their private streams: 300 threads one after
    the other, each touching the same 1000 lines (a buffer each one
    reuses), end with about the memory of one, where keeping them costs
@@ -859,6 +883,7 @@ int main(void)
    tcase_add_test(tc, test_cross_group);
    tcase_add_test(tc, test_compaction_exact);
    tcase_add_test(tc, test_memory_bounded);
+   tcase_add_test(tc, test_memory_dense);
    tcase_add_test(tc, test_thread_exit);
    tcase_add_test(tc, test_reset);
    tcase_add_test(tc, test_sampling_error);
