@@ -704,6 +704,21 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    return sbOut;
 }
 
+static void start_schedule(void)
+{
+   if (windowed)
+      mp_window_init(&schedule, mp_clo_sample_mode == MP_SAMPLE_PERIODIC
+                                ? MP_WINDOW_PERIODIC : MP_WINDOW_FIBONACCI,
+                     mp_clo_window_len, mp_clo_window_gap);
+   update_analysing();
+}
+
+void mp_instrument_fork_child(void)
+{
+   mp_g_instructions = 0;
+   start_schedule();
+}
+
 void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
@@ -717,9 +732,5 @@ void mp_instrument_init(void)
       toggles = VG_(calloc)("mp.toggles", VG_N_THREADS + 1, sizeof(toggle_state));
    windowed = mp_clo_sample_mode == MP_SAMPLE_PERIODIC
               || mp_clo_sample_mode == MP_SAMPLE_WINDOWS;
-   if (windowed)
-      mp_window_init(&schedule, mp_clo_sample_mode == MP_SAMPLE_PERIODIC
-                                ? MP_WINDOW_PERIODIC : MP_WINDOW_FIBONACCI,
-                     mp_clo_window_len, mp_clo_window_gap);
-   update_analysing();
+   start_schedule();
 }

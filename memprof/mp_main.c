@@ -248,6 +248,7 @@ static void mp_atfork_child(ThreadId tid)
    mp_loopnest_reset();
    if (mp_g_whatif)
       mp_whatif_reset(mp_g_whatif);
+   mp_instrument_fork_child();
 }
 
 /*------------------------------------------------------------*/

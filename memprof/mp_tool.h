@@ -131,5 +131,8 @@ Bool mp_sampling_windows(ULong *analysed, ULong *windows);
 /* The instructions whose accesses were analysed (all of them, or those
    of the sampling windows): the base of misses per 1000 instructions. */
 ULong mp_instructions_observed(void);
+/* A forked child: its instructions count from zero, and a sampling
+   schedule starts again with a window, as at the start of a run. */
+void mp_instrument_fork_child(void);
 
 #endif /* MP_TOOL_H */
