@@ -5,13 +5,11 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   Every guest data access is analysed as (ii, addr, size|kind), where ii
-   is the accessing instruction's mp_instr made at instrumentation time:
-   the translated code stores the address in a buffer and one call of
-   mp_on_batch per stretch of superblock analyses the stretch's accesses
-   in order (see "Batches" below).  Covered: loads (WrTmp of Iex_Load),
-   stores, guarded loads and stores (LoadG/StoreG: an access whose guard
-   is false stores NO_ACCESS), CAS (single and double: a load and a store of the whole width),
+   Every guest data access becomes a call to mp_on_access(ii, addr,
+   size|kind), where ii is the accessing instruction's mp_instr made at
+   instrumentation time.  Covered: loads (WrTmp of Iex_Load), stores,
+   guarded loads and stores (LoadG/StoreG, the call is guarded the same
+   way), CAS (single and double: a load and a store of the whole width),
    LL/SC (the LL a load, the SC a store) and dirty helpers that declare
    memory effects (mFx/mAddr/mSize: a load, a store, or both for
    Ifx_Modify).  A read-modify-write instruction is two accesses, a load
@@ -74,8 +72,6 @@ ULong mp_g_instructions;
 static mp_window     schedule;
 static Bool          windowed;
 static UWord         analysing = 1;
-/* Accesses batched and not analysed yet (see mp_on_batch). */
-static UWord         batch_filled;
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
@@ -99,8 +95,6 @@ void mp_set_collecting(Bool on)
    loop nests as the gap left them, unobserved: they start afresh. */
 static VG_REGPARM(0) void mp_window_boundary(void)
 {
-   /* The gap's stretches were never analysed: none is pending. */
-   batch_filled = 0;
    if (mp_window_switch(&schedule, mp_g_instructions) && mp_g_loops)
       mp_loopnest_window_start();
    update_analysing();
@@ -187,14 +181,16 @@ static Bool fn_matches_toggle(const HChar *fn)
 
 #define MP_WRITE_BIT ((UWord)1 << 63)
 
-/* One access of a collecting thread, through every analysis. */
-static inline void access_one(ThreadId tid, mp_instr *ii, Addr a, UWord size_kind)
+static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
 {
+   ThreadId tid = VG_(get_running_tid)();
    mp_event e;
    mp_line_counts *lc;
    UInt served = 0;   /* level that served the access; n_levels: memory */
    UInt cycles = 0;   /* its estimated memory cycles */
 
+   if (!collecting(tid))
+      return;
    e.addr = a;
    e.size = (UInt)(size_kind & ~MP_WRITE_BIT);
    e.is_write = (size_kind & MP_WRITE_BIT) != 0;
@@ -273,64 +269,6 @@ static inline void access_one(ThreadId tid, mp_instr *ii, Addr a, UWord size_kin
       if (mp_g_loops)
          mp_loopnest_access(e.tid, ii, &e, cycles, start);
    }
-}
-
-/* Batches.  For each access the translated code stores its
-   address in the next slot of mp_batch_addr and the slots filled in
-   batch_filled (two stores, no call), and at the first access of a
-   stretch of a superblock it stores the stretch's descriptor, made at
-   instrumentation time, which says what each slot's access is.  One call
-   of mp_on_batch then analyses the stretch.  A stretch ends before a
-   side exit (the call guarded as the exit is), at the superblock's end,
-   before a change of the stack or frame pointer (attributing a stack
-   address unwinds from them: they must be the access's own), before a
-   loop head's or a toggled function's call (their order with the
-   accesses matters), and at MAX_BATCH accesses.  Valgrind runs one
-   thread at a time and switches only between superblocks, so one buffer
-   serves all threads.  A guarded access that did not happen stores
-   NO_ACCESS.  A superblock that faults leaves its stretch's slots
-   filled: mp_flush_faulting_batch analyses them before the signal is
-   delivered to a handler, or when it kills the thread.  Between sampling
-   windows the stores still run and the calls do not. */
-#define MAX_BATCH 64
-#define NO_ACCESS (~(UWord)0)
-
-typedef struct {
-   mp_instr *ii;
-   UWord size_kind;
-} batch_access;
-
-typedef struct {
-   UInt n;
-   batch_access acc[0];
-} batch_desc;
-
-static UWord             mp_batch_addr[MAX_BATCH];
-static const batch_desc *batch_stretch;  /* the stretch being filled */
-
-static void analyse_batch(ThreadId tid)
-{
-   const batch_desc *b = batch_stretch;
-   UWord k, n = batch_filled;
-   batch_filled = 0;
-   if (!collecting(tid))
-      return;
-   tl_assert(n <= b->n);
-   for (k = 0; k < n; k++)
-      if (mp_batch_addr[k] != NO_ACCESS)
-         access_one(tid, b->acc[k].ii, mp_batch_addr[k], b->acc[k].size_kind);
-}
-
-static VG_REGPARM(0) void mp_on_batch(void)
-{
-   analyse_batch(VG_(get_running_tid)());
-}
-
-void mp_flush_faulting_batch(ThreadId tid)
-{
-   if (batch_filled > 0 && analysing)
-      analyse_batch(tid);
-   batch_filled = 0;
 }
 
 /*------------------------------------------------------------*/
@@ -438,71 +376,24 @@ static IRExpr *window_guard(IRSB *sb, IRExpr *guard)
    return IRExpr_RdTmp(both);
 }
 
-/* The current stretch's accesses, in slot order, and the constant its
-   first access stores in batch_stretch: the descriptor is made when the
-   stretch ends and its address written there. */
-static batch_access stretch[MAX_BATCH];
-static UInt         stretch_n;
-static IRConst     *stretch_desc;
-
-static void store_word(IRSB *sb, void *where, IRExpr *value)
-{
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)where), value));
-}
-
-/* A call of mp_on_batch for the stretch so far, under guard (NULL:
-   always); with ends, the stretch ends there. */
-static void add_flush(IRSB *sb, IRExpr *guard, Bool ends)
-{
-   IRDirty *d;
-   if (stretch_n == 0)
-      return;
-   guard = window_guard(sb, guard);
-   d = unsafeIRDirty_0_N(0, "mp_on_batch", VG_(fnptr_to_fnentry)(mp_on_batch),
-                         mkIRExprVec_0());
-   if (guard)
-      d->guard = guard;
-   /* It reads the slots and the count the stores above wrote, and
-      resets the count. */
-   d->mFx = Ifx_Modify;
-   d->mAddr = mkIRExpr_HWord((HWord)&batch_filled);
-   d->mSize = sizeof batch_filled;
-   declare_unwind_regs(d);
-   addStmtToIRSB(sb, IRStmt_Dirty(d));
-   if (ends) {
-      batch_desc *b = VG_(malloc)("mp.batch", sizeof *b + stretch_n * sizeof(batch_access));
-      b->n = stretch_n;
-      VG_(memcpy)(b->acc, stretch, stretch_n * sizeof(batch_access));
-      stretch_desc->Ico.U64 = (ULong)(HWord)b;
-      stretch_n = 0;
-   }
-}
-
 static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                        Bool is_write, IRExpr *guard)
 {
-   IRExpr *data = addr;
+   UWord size_kind = (UWord)size | (is_write ? MP_WRITE_BIT : 0);
+   IRExpr **args;
+   IRDirty *d;
    tl_assert(ii != NULL);
    tl_assert(size > 0);
    tl_assert(isIRAtom(addr));
-   tl_assert(sizeof(HWord) == 8);
-   if (stretch_n == MAX_BATCH)
-      add_flush(sb, NULL, True);
-   if (stretch_n == 0) {
-      stretch_desc = IRConst_U64(0);
-      store_word(sb, &batch_stretch, IRExpr_Const(stretch_desc));
-   }
-   if (guard) {
-      IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
-      addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_ITE(guard, addr,
-                                     IRExpr_Const(IRConst_U64(NO_ACCESS)))));
-      data = IRExpr_RdTmp(t);
-   }
-   store_word(sb, &mp_batch_addr[stretch_n], data);
-   store_word(sb, &batch_filled, mkIRExpr_HWord(stretch_n + 1));
-   stretch[stretch_n].ii = ii;
-   stretch[stretch_n].size_kind = (UWord)size | (is_write ? MP_WRITE_BIT : 0);
-   stretch_n++;
+   guard = window_guard(sb, guard);
+   args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr,
+                        mkIRExpr_HWord(size_kind));
+   d = unsafeIRDirty_0_N(3, "mp_on_access", VG_(fnptr_to_fnentry)(mp_on_access),
+                         args);
+   if (guard)
+      d->guard = guard;
+   declare_unwind_regs(d);
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
 /* mp_g_instructions += n, as IR.  Emitted before each side exit and at
@@ -612,9 +503,6 @@ static void instrument_stmt(IRSB *sbOut, const IRTypeEnv *tyenv, IRStmt *st,
 {
    switch (st->tag) {
    case Ist_Put:
-      if (st->Ist.Put.offset == cur_layout->offset_SP
-          || st->Ist.Put.offset == cur_layout->offset_FP)
-         add_flush(sbOut, NULL, True);
       if (st->Ist.Put.offset == cur_layout->offset_SP) {
          IRTemp t = st->Ist.Put.data->tag == Iex_RdTmp
                     ? st->Ist.Put.data->Iex.RdTmp.tmp : IRTemp_INVALID;
@@ -738,7 +626,6 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    cur_layout = layout;
    window_open = IRTemp_INVALID;
    sp_now = IRTemp_INVALID;
-   stretch_n = 0;
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
    i = 0;
@@ -772,21 +659,17 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
             /* Where the thread is, at the superblock's start and at
                each loop head inside it (a loop entered by falling into
                its head). */
-            if (first_imark || mp_loopnest_is_head(ii->fn, ia)) {
-               add_flush(sbOut, NULL, True);
+            if (first_imark || mp_loopnest_is_head(ii->fn, ia))
                add_call(sbOut, "mp_loop_at", mp_loop_at, 2,
                         mkIRExprVec_2(mkIRExpr_HWord(ii->fn), mkIRExpr_HWord(ia)), NULL);
-            }
          }
          if (!skip)
             pending++;
          if (toggles) {
             const HChar *fn;
             if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), ia, &fn)
-                && fn_matches_toggle(fn)) {
-               add_flush(sbOut, NULL, True);
+                && fn_matches_toggle(fn))
                add_call0(sbOut, "mp_toggle_enter", mp_toggle_enter);
-            }
          }
          first_imark = False;
          continue;
@@ -794,8 +677,6 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       tl_assert(!first_imark);
       if (!skip)
          instrument_stmt(sbOut, sbIn->tyenv, st, ii);
-      if (st->tag == Ist_Exit)
-         add_flush(sbOut, st->Ist.Exit.guard, False);
       if (!skip && st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
           && st->Ist.Exit.dst->tag == Ico_U64) {
          UInt loop = back_edge_loop(ii, cur_ia, st->Ist.Exit.dst->Ico.U64);
@@ -808,7 +689,6 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       addStmtToIRSB(sbOut, st);
    }
    add_instruction_count(sbOut, &pending);
-   add_flush(sbOut, NULL, True);
    if (!skip && mp_g_loops && ii != NULL) {
       if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
           && sbIn->next->Iex.Const.con->tag == Ico_U64) {

@@ -10,7 +10,7 @@
    (mp_structs) and the access formulas (mp_formula); mp_instrument.c
    calls in here at instrumentation time (each back edge it finds) and
    from the generated code (superblock entries, back edges taken,
-   returns, and every access through the batches of mp_instrument.c).
+   returns, and every access through mp_on_access).
 
    With --loops=no none of this exists and the instrumentation adds no
    call for it.

@@ -172,8 +172,6 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
    reuse stream goes. */
 static void mp_pre_thread_ll_exit(ThreadId tid)
 {
-   /* A thread killed by a signal dies inside a superblock. */
-   mp_flush_faulting_batch(tid);
    mp_registry_threads(tid, -1);
    mp_loopnest_thread_exit(mp_thread_serial(tid));
    if (mp_g_reuse)
@@ -852,13 +850,6 @@ static void print_stats(void)
                 (ULong)mp_numa_pages(mp_g_numa), (ULong)mp_numa_bytes(mp_g_numa));
 }
 
-/* A synchronous signal interrupts its superblock: its accesses so far
-   are still batched. */
-static void mp_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
-{
-   mp_flush_faulting_batch(tid);
-}
-
 static void mp_fini(Int exitcode)
 {
    mp_loopnest_finish();
@@ -947,7 +938,6 @@ static void mp_pre_clo_init(void)
    VG_(track_pre_thread_ll_create)(mp_pre_thread_ll_create);
    VG_(track_pre_thread_ll_exit)(mp_pre_thread_ll_exit);
    VG_(atfork)(NULL, NULL, mp_atfork_child);
-   VG_(track_pre_deliver_signal)(mp_pre_deliver_signal);
    VG_(needs_syscall_wrapper)(mp_pre_syscall, mp_post_syscall);
 }
 

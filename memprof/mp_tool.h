@@ -131,10 +131,6 @@ Bool mp_sampling_windows(ULong *analysed, ULong *windows);
 /* The instructions whose accesses were analysed (all of them, or those
    of the sampling windows): the base of misses per 1000 instructions. */
 ULong mp_instructions_observed(void);
-/* Analyses the accesses a superblock batched before it faulted (tid
-   its thread): before a signal is delivered to a handler, and when the
-   thread dies (a fatal signal's default action). */
-void mp_flush_faulting_batch(ThreadId tid);
 /* A forked child: its instructions count from zero, and a sampling
    schedule starts again with a window, as at the start of a run. */
 void mp_instrument_fork_child(void);

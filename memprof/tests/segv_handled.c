@@ -2,15 +2,14 @@
 
    segv_handled: a store through a null pointer raises SIGSEGV, which a
    handler catches (siglongjmp back), in the same straight-line code as
-   two accesses to an array just before it.  memprof batches a
-   superblock's accesses and analyses them at its exits: the faulting
-   superblock never reaches one, so the accesses it made are analysed
-   before the signal is delivered.
+   two accesses to an array just before it: they are counted, though the
+   superblock that made them never reached its end (an instrumentation
+   that analysed accesses at a superblock's exits would lose them).
 
    near_fault (int[16], 64-byte aligned), each access once, after the
    sigsetjmp and before the fault:
-     line 39 writes near_fault[5]: writes 1, write_bytes 4;
-     line 40 reads near_fault[6]: reads 1, read_bytes 4;
+     line 38 writes near_fault[5]: writes 1, write_bytes 4;
+     line 39 reads near_fault[6]: reads 1, read_bytes 4;
      size 64, lines 1, threads 1.
    (-O0: one store, one load; the pointer and x live in main's frame.)
 
