@@ -123,6 +123,7 @@
    the stream of a naive matrix multiply (6% L1 misses).
 */
 #include "mp_cache.h"
+#include "mp_util.h"
 
 #define EMPTY       (~0ULL)       /* tag of an invalid way: line numbers are
                                      below 2^61 since lines are >= 8 bytes */
@@ -177,7 +178,7 @@ typedef struct {
 typedef struct {
    fa_node *node;     /* cap nodes; [0, used) in use */
    fa_slot *slot;     /* hash table */
-   uint64_t sample_mask;  /* a line is fed iff line_mix(line) & sample_mask
+   uint64_t sample_mask;  /* a line is fed iff mp_mix64(line) & sample_mask
                              is 0; 0: every line (exact) */
    uint32_t cap;      /* lines, = lines of the instance >> sample shift;
                          0: no shadow */
@@ -319,25 +320,16 @@ static int lineset_remove(lineset *s, uint64_t line)
 /*--- The fully-associative shadow                         ---*/
 /*------------------------------------------------------------*/
 
-/* The sample a line belongs to: MurmurHash3's 64-bit finalizer, whose
-   every output bit depends on every bit of the line number.  The
-   sample (top bits zero) is then independent of the set index: each
-   set, and each stride through the sets, keeps its share of sampled
-   lines.  (A multiplicative hash, as fa_hash, maps a strided walk to
-   evenly spaced values: its sample would follow the stride.) */
-static INLINE uint64_t line_mix(uint64_t x)
-{
-   x ^= x >> 33;
-   x *= 0xff51afd7ed558ccdULL;
-   x ^= x >> 33;
-   x *= 0xc4ceb9fe1a85ec53ULL;
-   x ^= x >> 33;
-   return x;
-}
+/* The sample a line belongs to is picked by mp_mix64, whose every
+   output bit depends on every bit of the line number.  The sample (top
+   bits zero) is then independent of the set index: each set, and each
+   stride through the sets, keeps its share of sampled lines.  (A
+   multiplicative hash, as fa_hash, maps a strided walk to evenly spaced
+   values: its sample would follow the stride.) */
 
 static INLINE int fa_sampled(const fa_shadow *fa, uint64_t line)
 {
-   return !fa->sample_mask || !(line_mix(line) & fa->sample_mask);
+   return !fa->sample_mask || !(mp_mix64(line) & fa->sample_mask);
 }
 
 static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
@@ -823,7 +815,7 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
 {
    uint32_t node[MP_CACHE_MAX_LEVELS], way[MP_CACHE_MAX_LEVELS];
    int fa[MP_CACHE_MAX_LEVELS];
-   uint64_t mix = line_mix(line);   /* for the sampled levels */
+   uint64_t mix = mp_mix64(line);   /* for the sampled levels */
    uint8_t *bits = cold_bits(c, line);
    uint32_t k, served, s;
    way_meta *m0 = NULL;   /* the line's meta in L1, once filled */

@@ -21,4 +21,16 @@ void mp_sort(void *base, size_t n, size_t size,
    counts), into buf; returns buf. */
 const char *mp_commas(uint64_t n, char *buf, size_t size);
 
+/* MurmurHash3's 64-bit finalizer: every output bit depends on every
+   input bit, so a strided run of keys (lines, ids) spreads evenly. */
+static inline uint64_t mp_mix64(uint64_t x)
+{
+   x ^= x >> 33;
+   x *= 0xff51afd7ed558ccdULL;
+   x ^= x >> 33;
+   x *= 0xc4ceb9fe1a85ec53ULL;
+   x ^= x >> 33;
+   return x;
+}
+
 #endif /* MP_UTIL_H */

@@ -21,6 +21,7 @@
      (a sequential scan touches a line many times in a row).
 */
 #include "mp_granmap.h"
+#include "mp_util.h"
 #include "mp_vars.h"
 
 typedef struct {
@@ -64,16 +65,6 @@ struct mp_vars {
 /*------------------------------------------------------------*/
 /*--- Hashing                                              ---*/
 /*------------------------------------------------------------*/
-
-static uint64_t mix64(uint64_t x)
-{
-   x ^= x >> 33;
-   x *= 0xff51afd7ed558ccdULL;
-   x ^= x >> 33;
-   x *= 0xc4ceb9fe1a85ec53ULL;
-   x ^= x >> 33;
-   return x;
-}
 
 static uint32_t hash_str(const char *s, uint32_t h)
 {
@@ -260,7 +251,7 @@ const char *mp_vars_location_fn(const mp_vars *vs, uint32_t loc)
 
 static uint32_t lc_bucket(const mp_vars *vs, uint32_t var, uint32_t loc)
 {
-   return (uint32_t)mix64(((uint64_t)var << 32) | loc) & (vs->lc_buckets - 1);
+   return (uint32_t)mp_mix64(((uint64_t)var << 32) | loc) & (vs->lc_buckets - 1);
 }
 
 static void lc_rehash(mp_vars *vs)
@@ -349,7 +340,7 @@ static void fp_grow(mp_vars *vs)
 static int fp_insert(mp_vars *vs, uint64_t var, uint64_t line)
 {
    uint64_t mask = vs->fp_cap - 1;
-   uint64_t i = mix64(line * 0x9e3779b97f4a7c15ULL ^ var) & mask;
+   uint64_t i = mp_mix64(line * 0x9e3779b97f4a7c15ULL ^ var) & mask;
    for (;;) {
       mp_fp_slot *s = &vs->fp[i];
       if (s->line_plus1 == 0) {
