@@ -39,9 +39,10 @@
      leaves for another group, the group's stream is copied from the
      thread's private stream, once.
 
-   Cost per access: one hash of the line, one table probe per stream
-   touched (one for a lone thread, two otherwise, plus the version table
-   once there are two threads), one distance count and one or two
+   Cost per access: one table look-up per stream touched (one for a lone
+   thread, two otherwise, plus the version table once there are two
+   threads): the page of the previous look-up, else a probe of the page
+   directory (a hash of the page number); then one distance count and one or two
    Fenwick updates (none when the old and new slots share a word), so
    O(log distinct lines) amortized.  The table look-ups' cache misses
    dominate; eight consecutive lines share one cache line of a table.
@@ -153,7 +154,7 @@ static inline uint32_t popcount64(uint64_t x)
 #endif
 }
 
-/* SHARDS needs a hash independent of the table's: splitmix64's
+/* SHARDS needs a hash of its own, uniform over lines: splitmix64's
    finalizer, whose top 32 bits are close to uniform. */
 static inline uint64_t shards_hash(uint64_t line)
 {
