@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Did a change pay?  Runs memprof as built from REV (a commit, branch or
+# tag) and as built from the working tree side by side: for each
+# workload, the two alternate, RUNS times each, and the best wall time
+# and its peak RSS are printed with the ratio new/old.  A shared VM's
+# speed drifts by 10-20% within an hour (docs/performance.md), so only
+# runs interleaved like these compare two builds; numbers taken at
+# different times do not.  Numbers are printed, never asserted.
+#
+# Usage: sh auto/memprof-ab.sh REV [workload...]
+#   workloads: matmul triad chase allocs falseshare (bench/), gzip (gzip -9
+#   on 1 MB of the benchmark's text), xz (xz -6 on the same); default:
+#   matmul triad chase gzip.
+# Environment: RUNS (default 3); MEMPROF_OPTS, memprof's options for
+# both builds (default: none, the full analysis), e.g.
+#   MEMPROF_OPTS=--sample=periodic sh auto/memprof-ab.sh HEAD~1 gzip xz
+# REV is built once in build-ab/REV (a git worktree), rebuilt when REV
+# moves.
+set -e
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ]; then
+   echo "usage: sh auto/memprof-ab.sh REV [workload...]" >&2
+   exit 2
+fi
+rev=$1; shift
+commit=$(git rev-parse --verify --quiet "$rev^{commit}") || {
+   echo "memprof-ab: $rev names no commit" >&2
+   exit 2
+}
+command -v /usr/bin/time >/dev/null || { echo "memprof-ab: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+runs=${RUNS:-3}
+workloads=${*:-"matmul triad chase gzip"}
+out=build-ab
+mkdir -p $out/bin
+
+# command of workload $1
+command_of() {
+   case $1 in
+   gzip) echo "gzip -9 -c $out/text" ;;
+   xz)   echo "xz -6 -c $out/text" ;;
+   matmul|allocs|triad|chase|falseshare) echo "$out/bin/$1" ;;
+   *) echo "memprof-ab: unknown workload $1" >&2; exit 2 ;;
+   esac
+}
+
+for w in $workloads; do
+   command_of $w >/dev/null
+done
+
+sh auto/memprof-build.sh >/dev/null
+old=$out/$(git rev-parse --short "$commit")
+if [ ! -x "$old/vg-in-place" ]; then
+   rm -rf "$old"
+   git worktree prune
+   git worktree add --detach "$old" "$commit" >/dev/null 2>&1
+   (cd "$old" && sh auto/memprof-build.sh) >$out/build.log 2>&1 || {
+      echo "memprof-ab: building $rev failed; see $out/build.log" >&2
+      exit 1
+   }
+fi
+
+for w in matmul allocs triad chase; do
+   gcc -O2 -g -o $out/bin/$w bench/$w.c
+done
+gcc -O2 -g -pthread -o $out/bin/falseshare bench/falseshare.c
+if [ ! -f $out/text ]; then
+   python3 -c "
+import random
+r = random.Random(1)
+words = ['memory', 'cache', 'line', 'stride', 'reuse', 'thread', 'valgrind', 'numa']
+out, size = [], 0
+while size < 1 << 20:
+    w = r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32)
+    out.append(w)
+    size += len(w) + 1
+open('$out/text', 'w').write(' '.join(out))"
+fi
+
+# one DIR CMD...: "seconds peak_kB" of one run of memprof from DIR
+one() {
+   d=$1; shift
+   /usr/bin/time -f "%e %M" -o $out/time.txt \
+      "$d/vg-in-place" --tool=memprof --memprof-out-file=$out/memprof.out.ab \
+      $MEMPROF_OPTS "$@" >/dev/null 2>&1 || true
+   cat $out/time.txt
+}
+
+echo "old: $rev ($(git rev-parse --short "$commit")), new: the working tree; options: ${MEMPROF_OPTS:-(none)}; best of $runs"
+printf '%-10s %9s %9s %7s | %9s %9s\n' workload "old s" "new s" new/old "old MB" "new MB"
+for w in $workloads; do
+   cmd=$(command_of $w)
+   bo=999999; bn=999999; mo=0; mn=0
+   i=0
+   while [ $i -lt "$runs" ]; do
+      set -- $(one "$old" $cmd)
+      if awk -v a="$1" -v b="$bo" 'BEGIN { exit !(a < b) }'; then bo=$1; mo=$2; fi
+      set -- $(one . $cmd)
+      if awk -v a="$1" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$1; mn=$2; fi
+      i=$((i + 1))
+   done
+   awk -v w=$w -v bo=$bo -v bn=$bn -v mo=$mo -v mn=$mn 'BEGIN {
+      printf "%-10s %9.2f %9.2f %7.3f | %9.1f %9.1f\n", w, bo, bn, bn / bo, mo / 1024, mn / 1024 }'
+done
