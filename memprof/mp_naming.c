@@ -144,8 +144,9 @@ static const char *lvalue_start(const char *line, const char *end)
 }
 
 /* Extends an lvalue start over dereference stars: '*pp = ...' names
-   '*pp', but in 'double *a = ...' the star follows a type and is not
-   part of the name. */
+   '*pp', but in 'double *a = ...' the star follows a type, and in
+   'double *a, *b = ...' a comma: declarators, whose stars are not part
+   of the name. */
 static const char *with_derefs(const char *line, const char *start)
 {
    const char *p = start, *q;
@@ -156,8 +157,8 @@ static const char *with_derefs(const char *line, const char *start)
    q = p;
    while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
       q--;
-   if (q > line && (is_ident_char(q[-1]) || q[-1] == '*'))
-      return start;   /* a declaration: 'type *name' */
+   if (q > line && (is_ident_char(q[-1]) || q[-1] == '*' || q[-1] == ','))
+      return start;   /* a declaration: 'type *name', 'type *a, *name' */
    return p;
 }
 
@@ -201,9 +202,14 @@ int mp_name_from_source_line(const char *line, int is_fortran,
    return copy_out(start, (size_t)(end - start), out, out_size);
 }
 
-/* The statements of a line are separated by ';' outside parentheses,
-   brackets and quotes ("for (i = 0; i < n; i++)" is one). */
-static const char *next_statement_end(const char *p)
+/* The allocations of a line are its statements, separated by ';'
+   outside parentheses, brackets and quotes ("for (i = 0; i < n; i++)"
+   is one), and the declarators of a declaration, separated by ',' there
+   ("double *a = malloc(n), *b = malloc(n);" is two, run in that order).
+   Returns the end of the piece starting at p: a ';', a ',' (which
+   starts the next piece, so that its declarator's stars read as such),
+   or the line's end. */
+static const char *next_piece_end(const char *p)
 {
    int depth = 0;
    char quote = 0;
@@ -221,10 +227,26 @@ static const char *next_statement_end(const char *p)
          depth++;
       else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
          depth--;
-      else if (*p == ';' && depth == 0)
+      else if ((*p == ';' || *p == ',') && depth == 0)
          return p;
    }
    return p;
+}
+
+/* Whether a piece's assignment could be an allocation: a call or a
+   'new' after its '=' ("s = 0.0" in "double *a = malloc(n), s = 0.0,
+   *b = malloc(n);" is not one of the line's allocations). */
+static int may_allocate(const char *piece)
+{
+   const char *p = find_assign(piece);
+   if (!p)
+      return 0;
+   for (p++; *p; p++)
+      if (*p == '(' || (p[0] == 'n' && p[1] == 'e' && p[2] == 'w'
+                        && !is_ident_char(p[3])
+                        && (p == piece || !is_ident_char(p[-1]))))
+         return 1;
+   return 0;
 }
 
 int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
@@ -236,15 +258,17 @@ int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
    if (is_fortran || nth == 0)
       return nth == 0 && mp_name_from_source_line(line, is_fortran, out, out_size);
    while (*p) {
-      const char *end = next_statement_end(p);
+      /* A piece after a ',' keeps it: next_piece_end skips it. */
+      const char *end = next_piece_end(*p == ',' ? p + 1 : p);
       size_t len = (size_t)(end - p);
       if (len >= sizeof stmt)
          len = sizeof stmt - 1;
       mp_memcpy(stmt, p, len);
       stmt[len] = '\0';
-      if (mp_name_from_source_line(stmt, 0, out, out_size) && found++ == nth)
+      if (may_allocate(stmt) && mp_name_from_source_line(stmt, 0, out, out_size)
+          && found++ == nth)
          return 1;
-      p = *end ? end + 1 : end;
+      p = *end == ';' ? end + 1 : end;
    }
    return 0;
 }

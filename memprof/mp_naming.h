@@ -29,11 +29,13 @@
 int mp_name_from_source_line(const char *line, int is_fortran,
                              char *out, size_t out_size);
 
-/* The same for the nth (0-based) allocation statement of a line that
-   holds several ("a = malloc(n); b = malloc(n);"): statements are split
-   at ';' outside parentheses and quotes.  nth 0 is the function above.
-   Returns 0 when the line has fewer named statements (or is Fortran
-   and nth > 0). */
+/* The same for the nth (0-based) allocation of a line that holds
+   several: statements split at ';' ("a = malloc(n); b = malloc(n);")
+   and declarators at ',' ("double *a = malloc(n), *b = malloc(n);"),
+   outside parentheses and quotes, counting only the pieces whose
+   assignment makes a call or a 'new'.  nth 0 is the function above.
+   Returns 0 when the line has fewer such pieces (or is Fortran and
+   nth > 0). */
 int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
                                  char *out, size_t out_size);
 

@@ -80,6 +80,32 @@ START_TEST(test_nth)
 }
 END_TEST
 
+/* The declarators of one declaration, each its own allocation, in
+   order; an initializer that calls nothing is not one of them. */
+START_TEST(test_nth_declarators)
+{
+   const char *decl = "   double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), "
+                      "*c = calloc(N, sizeof *c);";
+   const char *mixed = "double *x = malloc(n), s = 0.0, **y = (double **)malloc(n);";
+   char out[64];
+   ck_assert(mp_name_from_source_line_nth(decl, 0, 0, out, sizeof out));
+   ck_assert_str_eq(out, "a");
+   ck_assert(mp_name_from_source_line_nth(decl, 0, 1, out, sizeof out));
+   ck_assert_str_eq(out, "b");
+   ck_assert(mp_name_from_source_line_nth(decl, 0, 2, out, sizeof out));
+   ck_assert_str_eq(out, "c");
+   ck_assert(!mp_name_from_source_line_nth(decl, 0, 3, out, sizeof out));
+   ck_assert(mp_name_from_source_line_nth(mixed, 0, 1, out, sizeof out));
+   ck_assert_str_eq(out, "y");
+   ck_assert(mp_name_from_source_line_nth("int *v = new int[n], *w = new int[m];", 0, 1,
+                                          out, sizeof out));
+   ck_assert_str_eq(out, "w");
+   /* a declarator without an initializer before the allocated one */
+   ck_assert(mp_name_from_source_line("int *p, *q = malloc(4);", 0, out, sizeof out));
+   ck_assert_str_eq(out, "q");
+}
+END_TEST
+
 START_TEST(test_fortran_files)
 {
    ck_assert(mp_is_fortran_file("a.f90"));
@@ -101,6 +127,7 @@ int main(void)
    tcase_add_test(tc, test_truncation);
    tcase_add_test(tc, test_fortran_files);
    tcase_add_test(tc, test_nth);
+   tcase_add_test(tc, test_nth_declarators);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
