@@ -41,11 +41,6 @@ while size < 4 << 20:
     size += len(w) + 1
 open('$out/gzip-input', 'w').write(' '.join(out))"
 fi
-cat > $out/gzip9 <<GZ
-#!/bin/sh
-exec gzip -9 -c $PWD/$out/gzip-input
-GZ
-chmod +x $out/gzip9
 
 # measure CMD...: prints "seconds peak_rss_kB" of one run.
 measure() {
@@ -63,18 +58,18 @@ printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workl
    native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
    "RSS MB" "cg MB"
 for prog in $workloads; do
+   # the command: a benchmark binary, or gzip run directly (a shell
+   # wrapper would start every tool twice)
    bin=$out/$prog
-   # gzip through /bin/sh: trace the real program, not the wrapper
-   trace=""
-   [ "$prog" = gzip9 ] && trace="--trace-children=yes"
+   [ "$prog" = gzip9 ] && bin="gzip -9 -c $out/gzip-input"
    set -- $(measure $bin); t0=$1
-   set -- $(measure $vg --tool=none $trace $bin); tn=$1; mn=$2
-   set -- $(measure $vg --tool=cachegrind $trace --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
-   set -- $(measure $vg --tool=callgrind $trace --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
-   set -- $(measure $mp $trace $bin); tf=$1; mf=$2
+   set -- $(measure $vg --tool=none $bin); tn=$1; mn=$2
+   set -- $(measure $vg --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
+   set -- $(measure $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
+   set -- $(measure $mp $bin); tf=$1; mf=$2
    cp $out/memprof.out.bench $out/full.json
-   set -- $(measure $mp $trace $cache_only $bin); to=$1
-   set -- $(measure $mp $trace --sample=periodic $bin); ts=$1
+   set -- $(measure $mp $cache_only $bin); to=$1
+   set -- $(measure $mp --sample=periodic $bin); ts=$1
    cp $out/memprof.out.bench $out/sampled.json
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
        -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
