@@ -65,16 +65,7 @@ for w in matmul allocs triad chase; do
 done
 gcc -O2 -g -pthread -o $out/bin/falseshare bench/falseshare.c
 if [ ! -f $out/text ]; then
-   python3 -c "
-import random
-r = random.Random(1)
-words = ['memory', 'cache', 'line', 'stride', 'reuse', 'thread', 'valgrind', 'numa']
-out, size = [], 0
-while size < 1 << 20:
-    w = r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32)
-    out.append(w)
-    size += len(w) + 1
-open('$out/text', 'w').write(' '.join(out))"
+   python3 auto/memprof-text.py $((1 << 20)) $out/text
 fi
 
 # one DIR CMD...: "seconds peak_kB" of one run of memprof from DIR

@@ -30,16 +30,7 @@ done
 gcc -O2 -g -pthread -o $out/falseshare bench/falseshare.c
 # A real program: gzip -9 on 4 MB of generated, half-compressible text.
 if [ ! -f $out/gzip-input ]; then
-   python3 -c "
-import random
-r = random.Random(1)
-words = ['memory', 'cache', 'line', 'stride', 'reuse', 'thread', 'valgrind', 'numa']
-out, size = [], 0
-while size < 4 << 20:
-    w = r.choice(words) if r.random() < 0.7 else '%08x' % r.getrandbits(32)
-    out.append(w)
-    size += len(w) + 1
-open('$out/gzip-input', 'w').write(' '.join(out))"
+   python3 auto/memprof-text.py $((4 << 20)) $out/gzip-input
 fi
 
 # measure CMD...: prints "seconds peak_rss_kB" of one run.
