@@ -45,7 +45,7 @@ static void ref_access(ref_var_set *r, uint32_t var, uint32_t tid, uint64_t addr
    uint64_t *stream = r->addr[var][tid][w];
    for (k = 1; k <= cfg->k && k <= n; k++) {
       int64_t st = (int64_t)(addr - stream[n - k]);
-      uint64_t m = st < 0 ? (uint64_t)(-st) : (uint64_t)st;
+      uint64_t m = st < 0 ? (uint64_t)0 - (uint64_t)st : (uint64_t)st;   /* no overflow at -2^63 */
       per_var[var][w][k - 1][ref_bin(m)]++;
       if (st < 0)
          neg[var][w][k - 1]++;
@@ -129,6 +129,65 @@ static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
    mp_stride_free(s);
 }
 
+/* Runs of one stride, as loops make them, so that most accesses are
+   repeats of the access before (the engine's shortcut): each stream
+   keeps a stride for 1 to 40 accesses, then picks another (sometimes
+   the same again, sometimes wrapping past 2^64), and the engine is
+   compared with the reference midway (repeats pending) and at the end. */
+static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
+{
+   static const int64_t strides[] = { 8, 0, -8, 4000, 1, 127, 128, -32768,
+                                      64, 24, (int64_t)0x8000000000000000ULL };
+   mp_stride_cfg cfg = { K, mode, 128, 64 };
+   const char *err = NULL;
+   mp_stride *s = mp_stride_new(&cfg, &err);
+   ref_var_set *r = calloc(1, sizeof *r);
+   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS] = calloc(N_VARS, sizeof *bins);
+   uint64_t (*neg)[2][MP_STRIDE_MAX_K] = calloc(N_VARS, sizeof *neg);
+   uint64_t (*cls)[MP_STRIDE_N_CLASSES] = calloc(N_VARS, sizeof *cls);
+   uint64_t addr[N_VARS][N_TIDS][2];
+   int64_t step[N_VARS][N_TIDS][2];
+   int left[N_VARS][N_TIDS][2];
+   int i;
+   ck_assert_ptr_nonnull(s);
+   memset(left, 0, sizeof left);
+   for (i = 0; i < N_VARS * N_TIDS * 2; i++)
+      (&addr[0][0][0])[i] = 0x100000 * (uint64_t)(i + 1);
+   rng_state = 0x2545f4914f6cdd1dULL ^ (K * 104729 + mode);
+   for (i = 0; i < 5800; i++) {
+      uint32_t v = (uint32_t)(rng() % N_VARS), t = (uint32_t)(rng() % N_TIDS);
+      int w = (int)(rng() & 1);
+      /* mostly one stream at a time, as an inner loop */
+      int burst = 1 + (int)(rng() % 12), b;
+      for (b = 0; b < burst && i < 5800; b++, i++) {
+         if (left[v][t][w]-- <= 0) {
+            step[v][t][w] = strides[rng() % (sizeof strides / sizeof strides[0])];
+            left[v][t][w] = 1 + (int)(rng() % 40);
+         }
+         addr[v][t][w] += (uint64_t)step[v][t][w];
+         mp_stride_access(s, v, t, addr[v][t][w], 8, w);
+         ref_access(r, v, t, addr[v][t][w], 8, w, &cfg, bins, neg, cls);
+      }
+      if (i >= 2900 && i < 2900 + burst)
+         ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
+   }
+   if (corrupt) {
+      bins[1][1][0][8]++;
+      ck_assert_int_gt(compare(s, K, bins, neg, cls), 0);
+   } else {
+      ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
+   }
+   free(r); free(bins); free(neg); free(cls);
+   mp_stride_free(s);
+}
+
+START_TEST(test_loops_filtered_k1_to_8) { run_loops(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
+END_TEST
+START_TEST(test_loops_all_k1_to_8)      { run_loops(MP_STRIDE_ALL, (uint32_t)_i, 0); }
+END_TEST
+START_TEST(test_loops_mismatch_is_detected) { run_loops(MP_STRIDE_ALL, 5, 1); }
+END_TEST
+
 START_TEST(test_filtered_k1_to_8) { run_random(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
 END_TEST
 START_TEST(test_all_k1_to_8)      { run_random(MP_STRIDE_ALL, (uint32_t)_i, 0); }
@@ -210,6 +269,9 @@ int main(void)
    tcase_add_loop_test(tc, test_filtered_k1_to_8, 1, 9);
    tcase_add_loop_test(tc, test_all_k1_to_8, 1, 9);
    tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_loop_test(tc, test_loops_filtered_k1_to_8, 1, 9);
+   tcase_add_loop_test(tc, test_loops_all_k1_to_8, 1, 9);
+   tcase_add_test(tc, test_loops_mismatch_is_detected);
    tcase_add_test(tc, test_bins);
    tcase_add_test(tc, test_filtered_by_hand);
    tcase_add_test(tc, test_bad_config);
