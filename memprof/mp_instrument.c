@@ -660,8 +660,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                each loop head inside it (a loop entered by falling into
                its head). */
             if (first_imark || mp_loopnest_is_head(ii->fn, ia))
-               add_call(sbOut, "mp_loop_at", mp_loop_at, 2,
-                        mkIRExprVec_2(mkIRExpr_HWord(ii->fn), mkIRExpr_HWord(ia)), NULL);
+               add_call(sbOut, "mp_loop_at", mp_loop_at, 1,
+                        mkIRExprVec_1(mkIRExpr_HWord((HWord)ii)), NULL);
          }
          if (!skip)
             pending++;

@@ -109,9 +109,10 @@ void mp_loopnest_note_line(UInt fn, Addr a)
 /*--- Called from the generated code                       ---*/
 /*------------------------------------------------------------*/
 
-VG_REGPARM(2) void mp_loop_at(UWord fn, Addr a)
+VG_REGPARM(1) void mp_loop_at(mp_instr *ii)
 {
-   mp_loops_at(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), (uint32_t)fn, a);
+   mp_loops_at_site(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), ii->fn,
+                    ii->iaddr, &ii->at_site);
 }
 
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop)

@@ -31,9 +31,10 @@ const mp_instr *mp_loopnest_instr(UInt id);
 UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn);
 void mp_loopnest_note_line(UInt fn, Addr a);
 
-/* Called from the generated code: a superblock of fn starts at a; a
+/* Called from the generated code: a superblock starts at instruction
+   ii, or ii is a loop head (ii keeps the memo of its innermost loop); a
    back edge of loop is taken; fn returns. */
-VG_REGPARM(2) void mp_loop_at(UWord fn, Addr a);
+VG_REGPARM(1) void mp_loop_at(mp_instr *ii);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
 

@@ -494,9 +494,10 @@ static uint32_t run_base(const mp_loops *l, const thread_state *t, uint32_t fn, 
    address outside fn's loops changes nothing (R2); one inside the
    nearest active loop of fn down the stack is a return into it (R3);
    anything else is a call into fn, whose loops go on top. */
-static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn, uint64_t addr)
+static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
+                    uint32_t inner)
 {
-   uint32_t inner = mp_loops_innermost(l, fn, addr), k, p;
+   uint32_t k, p;
    if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn) {             /* R1 */
       reconcile(l, t, tid, run_base(l, t, fn, t->n - 1), inner);
       return;
@@ -517,17 +518,36 @@ static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn, uin
    reconcile(l, t, tid, t->n, inner);                            /* R2: a call */
 }
 
+/* The hot case: still inside an innermost loop with no inner loop of
+   its own, so nothing can change. */
+static inline int stays(const mp_loops *l, const thread_state *t, uint32_t fn,
+                        uint64_t addr)
+{
+   const mp_loop *L;
+   if (t->n == 0)
+      return 0;
+   L = &l->loops[t->frames[t->n - 1].loop];
+   return L->fn == fn && L->head <= addr && addr <= L->tail && L->n_children == 0;
+}
+
 void mp_loops_at(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr)
 {
    thread_state *t = thread_for(l, tid);
-   if (t->n > 0) {
-      /* The hot case: still inside an innermost loop with no inner loop
-         of its own, so nothing can change; no hashing. */
-      const mp_loop *L = &l->loops[t->frames[t->n - 1].loop];
-      if (L->fn == fn && L->head <= addr && addr <= L->tail && L->n_children == 0)
-         return;
+   if (!stays(l, t, fn, addr))
+      at_slow(l, t, tid, fn, mp_loops_innermost(l, fn, addr));
+}
+
+void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
+                      mp_loops_site *site)
+{
+   thread_state *t = thread_for(l, tid);
+   if (stays(l, t, fn, addr))
+      return;
+   if (site->gen != l->gen) {
+      site->loop = mp_loops_innermost(l, fn, addr);
+      site->gen = l->gen;
    }
-   at_slow(l, t, tid, fn, addr);
+   at_slow(l, t, tid, fn, site->loop);
 }
 
 void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
@@ -540,7 +560,7 @@ void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
       if no address told us so yet (a superblock that began before the
       head, or the loop found after its entry). */
    if (t->n == 0 || t->frames[t->n - 1].loop != loop)
-      at_slow(l, t, tid, L->fn, L->tail);
+      at_slow(l, t, tid, L->fn, mp_loops_innermost(l, L->fn, L->tail));
    L->iterations++;
    /* Not on top only if another loop overlaps this one at its tail. */
    if (t->n > 0 && t->frames[t->n - 1].loop == loop)

@@ -63,7 +63,8 @@
    inside the innermost active loop and that loop has no inner loop;
    otherwise one hash look-up of (function, address) (memoised innermost
    loop) and O(depth) for a change of loops.  Back edges: O(1) when the
-   loop is on top.  Static changes: O(k) per back edge, O(k^2) in the
+   loop is on top; mp_loops_at_site replaces the hash look-up by the
+   caller's memo.  Static changes: O(k) per back edge, O(k^2) in the
    worst case, k = loops of the function (instrumentation time only).
 */
 #ifndef MP_LOOPS_H
@@ -134,6 +135,19 @@ uint32_t mp_loops_innermost(mp_loops *l, uint32_t fn, uint64_t addr);
 /* Thread tid executes code of function fn at addr (each superblock
    entry, or each instruction: the finer, the more exact the exits). */
 void mp_loops_at(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr);
+
+/* A caller's memo of the innermost loop at one (function, address),
+   such as a translated call site: valid while gen is the forest's
+   generation, which never is 0 (a zeroed site is empty).  After 2^32
+   generations a stale site could pass for valid; nothing near that
+   many back edges is ever found. */
+typedef struct {
+   uint32_t loop, gen;
+} mp_loops_site;
+
+/* mp_loops_at for a site whose memo the caller keeps: no hashing. */
+void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
+                      mp_loops_site *site);
 
 /* Thread tid took the back edge of loop (the adapter knows the id from
    mp_loops_add_back_edge).  If the loop is not the innermost active

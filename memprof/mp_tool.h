@@ -15,6 +15,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
+#include "mp_loops.h"
 #include "mp_numa.h"
 #include "mp_sharing.h"
 #include "mp_whatif.h"
@@ -35,6 +36,8 @@ typedef struct {
       the loop count was loops_known (loops found later may change it). */
    UInt     loop, loops_known;
    ULong    loop_accesses;   /* accesses inside its innermost loop (formula sampling) */
+   mp_loops_site at_site;    /* mp_loop_at's memo, when the thread's loop
+                                position is checked here */
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
