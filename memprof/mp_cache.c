@@ -94,15 +94,20 @@
      tests check them against such lists.)  A level with a large
      associativity costs that much per access.
    - each level reached with more than one set: one step of its fully-
-     associative shadow, an LRU list of nodes with a hash table line ->
-     node.  A hit in the real cache finds its node through a hint kept
-     in the way, with no hashing; only misses of the shadow hash.  The
-     shadow costs 16 bytes per line of the level plus 2 to 4 hash slots
-     of 8 bytes per line; levels with one set need no shadow (their
-     misses cannot be conflicts).  A sampled level hashes the line (a
-     few multiplies) and steps its shadow for 1/2^s of the lines only:
-     on a streaming workload the shadow of a big L3, many host cache
-     misses per step, was the largest cost of the whole simulation.
+     associative shadow, an LRU list of nodes.  A hit in the real cache
+     finds its node through a hint kept in the way.  A miss finds it,
+     in an exact shadow, through the line's own hint, kept beside its
+     cold bits (4 bytes per line, per instance); in a sampled
+     one, through a hash table line -> node (2 to 4 slots of 8 bytes per
+     shadow line).  The exact shadows' hash table, whose deletions
+     (backward shifts) were most of the cost of an L1 miss, is gone
+     (measured side by side, cache-only: see docs/performance.md).  The
+     shadow's list costs 16 bytes per line of the level; levels with one
+     set need no shadow (their misses cannot be conflicts).  A sampled
+     level hashes the line (a few multiplies) and steps its shadow for
+     1/2^s of the lines only: on a streaming workload the shadow of a
+     big L3, many host cache misses per step, was the largest cost of
+     the whole simulation.
    - an L1 miss: one look-up of the cold bits (the last chunk used is
      remembered; else a hash probe), prefetched with the next level's
      set and shadow slot while the shadows step.
@@ -113,7 +118,9 @@
      their exclusivity.
    - one indirect call per line retired, when on_retire is set.
    Memory: per line of each instance 8 (tag) + 8 (stamp) + 16 (meta)
-   bytes, plus the shadow's 32 to 48 (divided by 2^s when sampled);
+   bytes, plus the shadow's 16 (exact) or 32 to 48 (sampled, divided by
+   2^s); per line of each chunk of 4096 lines touched, the cold bits
+   and 4 bytes per exact shadow (instance) the chunk's lines reached;
    instances are allocated when the first of their cores accesses, so
    a configuration of many cores costs only for the cores used.
    Measured on the host (-O2; 32 KiB 8-way L1 + 1 MiB 16-way L2, one
@@ -177,7 +184,9 @@ typedef struct {
 
 typedef struct {
    fa_node *node;     /* cap nodes; [0, used) in use */
-   fa_slot *slot;     /* hash table */
+   fa_slot *slot;     /* hash table of a sampled shadow; NULL when exact
+                         (an exact shadow finds a line's node through the
+                         line's hint, kept beside its cold bits) */
    uint64_t sample_mask;  /* a line is fed iff mp_mix64(line) & sample_mask
                              is 0; 0: every line (exact) */
    uint32_t cap;      /* lines, = lines of the instance >> sample shift;
@@ -196,6 +205,8 @@ typedef struct {
    way_meta *meta;    /* parallel */
    uint32_t *mru;     /* per set: the way accessed last, tried first */
    fa_shadow fa;
+   int32_t exact_id;  /* its index among the exact shadows' hints, -1 if
+                         its shadow is sampled or it has none */
    lineset inval;     /* invalidated here and not refilled since */
    uint8_t *cores;    /* cold-bit mask of the active cores using this
                          instance (width bytes) */
@@ -211,10 +222,16 @@ typedef struct {
    mp_cache_totals tot;
 } level;
 
-/* Chunks of cold bits, keyed by line >> CHUNK_SHIFT. */
+/* Chunks of cold bits, keyed by line >> CHUNK_SHIFT, and of the exact
+   shadows' hints: per line, the node + 1 that holds it in the shadow (0:
+   never held).  A hint is right if that node's key is the line: a line
+   enters a shadow only with its hint set, and a node reused by another
+   line no longer has its key. */
 typedef struct {
    uint64_t id;       /* chunk number + 1; 0: free slot */
    uint8_t *bits;     /* CHUNK_LINES * width bytes */
+   uint32_t **hint;   /* per exact shadow (n_exact): CHUNK_LINES hints;
+                         each NULL until used, the array too */
 } chunk_slot;
 
 struct mp_cache {
@@ -229,7 +246,8 @@ struct mp_cache {
    chunk_slot *chunks; /* hash table, power of two, <= half full */
    uint32_t chunk_cap, n_chunks, chunk_shift;
    uint64_t last_id;   /* last chunk used (id), a one-entry cache */
-   uint8_t *last_bits;
+   chunk_slot *last_chunk;
+   uint32_t n_exact;   /* instances with an exact shadow */
 
    void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
    void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
@@ -345,8 +363,11 @@ static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
    fa->smask = (uint32_t)(slots - 1);
    fa->hshift = 32 - log2_of(slots);
    fa->node = mp_malloc("mp.cache.fa.1", lines * sizeof(fa_node));
-   fa->slot = mp_calloc("mp.cache.fa.2", slots, sizeof(fa_slot));
-   c->bytes += lines * sizeof(fa_node) + slots * sizeof(fa_slot);
+   c->bytes += lines * sizeof(fa_node);
+   if (shift) {
+      fa->slot = mp_calloc("mp.cache.fa.2", slots, sizeof(fa_slot));
+      c->bytes += slots * sizeof(fa_slot);
+   }
 }
 
 static uint32_t fa_hash(uint64_t line)
@@ -416,8 +437,10 @@ static INLINE void fa_touch(fa_shadow *fa, uint32_t n)
    }
 }
 
-/* Brings a line known to be absent in, evicting the LRU one if full. */
-static OUT_OF_LINE uint32_t fa_insert(fa_shadow *fa, uint64_t line, uint32_t h)
+/* Brings a line known to be absent in, evicting the LRU one if full.
+   hint: the line's hint if the shadow is exact, else NULL (the hash
+   table then finds the node). */
+static OUT_OF_LINE uint32_t fa_insert(fa_shadow *fa, uint64_t line, uint32_t *hint)
 {
    uint32_t n;
    if (fa->used < fa->cap) {
@@ -425,24 +448,33 @@ static OUT_OF_LINE uint32_t fa_insert(fa_shadow *fa, uint64_t line, uint32_t h)
    } else {
       n = fa->tail;
       fa_unlink(fa, n);
-      fa_table_delete(fa, n);
+      if (!hint)
+         fa_table_delete(fa, n);
    }
    fa->node[n].key = line;
-   fa_table_insert(fa, n, h);
+   if (hint)
+      *hint = n + 1;
+   else
+      fa_table_insert(fa, n, fa_hash(line));
    fa_push_front(fa, n);
    return n;
 }
 
-/* One access of the shadow; returns whether it hit, and the line's node. */
-static int fa_access(fa_shadow *fa, uint64_t line, uint32_t *node)
+/* One access of the shadow; returns whether it hit, and the line's node.
+   hint as for fa_insert. */
+static int fa_access(fa_shadow *fa, uint64_t line, uint32_t *hint, uint32_t *node)
 {
-   uint32_t h = fa_hash(line), n = fa_find(fa, line, h);
+   uint32_t n;
+   if (hint)
+      n = *hint && *hint <= fa->used && fa->node[*hint - 1].key == line ? *hint - 1 : NIL;
+   else
+      n = fa_find(fa, line, fa_hash(line));
    if (n != NIL) {
       fa_touch(fa, n);
       *node = n;
       return 1;
    }
-   *node = fa_insert(fa, line, h);
+   *node = fa_insert(fa, line, hint);
    return 0;
 }
 
@@ -452,13 +484,13 @@ static int fa_access(fa_shadow *fa, uint64_t line, uint32_t *node)
    access reaching the instance, and every such access refreshes the
    hint (a hit here, or the fill after a miss).  So no hashing is
    needed to tell. */
-static INLINE uint32_t fa_access_hinted(fa_shadow *fa, uint64_t line, uint32_t hint)
+static INLINE int fa_access_hinted(fa_shadow *fa, uint64_t line, uint32_t hint)
 {
    if (hint < fa->used && fa->node[hint].key == line) {
       fa_touch(fa, hint);
-      return hint;
+      return 1;
    }
-   return fa_insert(fa, line, fa_hash(line));
+   return 0;
 }
 
 /*------------------------------------------------------------*/
@@ -472,6 +504,7 @@ static void chunk_table_grow(mp_cache *c)
    c->chunk_cap = old_cap ? old_cap * 2 : 64;
    c->chunk_shift = 64 - log2_of(c->chunk_cap);
    c->chunks = mp_calloc("mp.cache.chunks", c->chunk_cap, sizeof(chunk_slot));
+   c->last_id = 0;   /* the slots move */
    c->bytes += (uint64_t)(c->chunk_cap - old_cap) * sizeof(chunk_slot);
    for (i = 0; i < old_cap; i++) {
       uint32_t j;
@@ -486,13 +519,13 @@ static void chunk_table_grow(mp_cache *c)
       mp_free(old);
 }
 
-/* The cold bits of line (width bytes), made zero on first touch. */
-static uint8_t *cold_bits(mp_cache *c, uint64_t line)
+/* The chunk of line, made on first touch (its cold bits zero). */
+static chunk_slot *chunk_of(mp_cache *c, uint64_t line)
 {
    uint64_t id = (line >> CHUNK_SHIFT) + 1;
-   uint32_t off = (uint32_t)(line & (CHUNK_LINES - 1)) * c->width, i;
+   uint32_t i;
    if (id == c->last_id)
-      return c->last_bits + off;
+      return c->last_chunk;
    for (i = hash_index(id, c->chunk_shift); c->chunks[i].id;
         i = (i + 1) & (c->chunk_cap - 1))
       if (c->chunks[i].id == id)
@@ -509,8 +542,29 @@ static uint8_t *cold_bits(mp_cache *c, uint64_t line)
    c->bytes += (uint64_t)CHUNK_LINES * c->width;
 found:
    c->last_id = id;
-   c->last_bits = c->chunks[i].bits;
-   return c->last_bits + off;
+   c->last_chunk = &c->chunks[i];
+   return c->last_chunk;
+}
+
+/* The cold bits of line (width bytes). */
+static uint8_t *cold_bits(mp_cache *c, uint64_t line)
+{
+   return chunk_of(c, line)->bits + (uint32_t)(line & (CHUNK_LINES - 1)) * c->width;
+}
+
+/* The hint of line in the exact shadow of in, 0 on first touch. */
+static OUT_OF_LINE uint32_t *exact_hint(mp_cache *c, const instance *in, uint64_t line)
+{
+   chunk_slot *ch = chunk_of(c, line);
+   if (!ch->hint) {
+      ch->hint = mp_calloc("mp.cache.hints", c->n_exact, sizeof(uint32_t *));
+      c->bytes += c->n_exact * sizeof(uint32_t *);
+   }
+   if (!ch->hint[in->exact_id]) {
+      ch->hint[in->exact_id] = mp_calloc("mp.cache.hint", CHUNK_LINES, sizeof(uint32_t));
+      c->bytes += CHUNK_LINES * sizeof(uint32_t);
+   }
+   return ch->hint[in->exact_id] + (line & (CHUNK_LINES - 1));
 }
 
 /* Whether any core of the instance has accessed the line. */
@@ -682,8 +736,10 @@ static INLINE void hit(mp_cache *c, instance *in, const set_ref *s, uint32_t w,
    if (w != *s->mru)
       touch(c, s, w);
    m->hits++;
-   if (in->fa.cap && fa_sampled(&in->fa, line)) {
-      uint32_t n = fa_access_hinted(&in->fa, line, m->bits & W_NODE);
+   if (in->fa.cap && fa_sampled(&in->fa, line)
+       && !fa_access_hinted(&in->fa, line, m->bits & W_NODE)) {
+      uint32_t n = fa_insert(&in->fa, line,
+                             in->exact_id >= 0 ? exact_hint(c, in, line) : NULL);
       m->bits = (m->bits & ~W_NODE) | n;
    }
 }
@@ -841,7 +897,7 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
          set_ref nx = set_of(&c->lv[k + 1], path[k + 1], line);
          const fa_shadow *nfa = &path[k + 1]->fa;
          __builtin_prefetch(nx.tag);
-         if (nfa->cap && !(mix & nfa->sample_mask))
+         if (nfa->slot && !(mix & nfa->sample_mask))
             __builtin_prefetch(&nfa->slot[fa_hash(line) >> nfa->hshift]);
       }
       node[k] = 0;
@@ -851,7 +907,9 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       else if (mix & in->fa.sample_mask)
          fa[k] = FA_UNSAMPLED;
       else
-         fa[k] = fa_access(&in->fa, line, &node[k]) ? FA_HIT : FA_MISSED;
+         fa[k] = fa_access(&in->fa, line,
+                           in->exact_id >= 0 ? exact_hint(c, in, line) : NULL,
+                           &node[k]) ? FA_HIT : FA_MISSED;
    }
    served = k;
    if (served > out->served_by)
@@ -1024,10 +1082,10 @@ void mp_cache_free(mp_cache *c)
             mp_free(in->meta);
             mp_free(in->mru);
          }
-         if (in->fa.node) {
+         if (in->fa.node)
             mp_free(in->fa.node);
+         if (in->fa.slot)
             mp_free(in->fa.slot);
-         }
          if (in->inval.key)
             mp_free(in->inval.key);
          mp_free(in->cores);
@@ -1035,8 +1093,15 @@ void mp_cache_free(mp_cache *c)
       mp_free(c->lv[k].inst);
    }
    for (i = 0; i < c->chunk_cap; i++)
-      if (c->chunks[i].id)
+      if (c->chunks[i].id) {
          mp_free(c->chunks[i].bits);
+         if (c->chunks[i].hint) {
+            for (k = 0; k < c->n_exact; k++)
+               if (c->chunks[i].hint[k])
+                  mp_free(c->chunks[i].hint[k]);
+            mp_free(c->chunks[i].hint);
+         }
+      }
    mp_free(c->chunks);
    mp_free(c->path);
    mp_free(c->core_bit);
@@ -1163,8 +1228,11 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
       lv->shared_by = L->shared_by;
       lv->n_inst = c->cores / L->shared_by;
       lv->inst = mp_calloc("mp.cache.new.2", lv->n_inst, sizeof(instance));
-      for (i = 0; i < lv->n_inst; i++)
+      for (i = 0; i < lv->n_inst; i++) {
          lv->inst[i].cores = mp_calloc("mp.cache.mask", 1, c->width);
+         lv->inst[i].exact_id = lv->sets > 1 && lv->sample_shift == 0
+                                ? (int32_t)c->n_exact++ : -1;
+      }
       c->bytes += lv->n_inst * (sizeof(instance) + c->width);
    }
    c->path = mp_malloc("mp.cache.new.3", (size_t)c->cores * c->n_levels * sizeof(instance *));
