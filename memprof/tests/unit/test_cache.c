@@ -501,6 +501,11 @@ static geometry *geometries(size_t *n)
                         cfg1(1, lvl(1024, 1, 64, 1)), 64 };
    g[i++] = (geometry){ "1 level, fully associative",
                         cfg1(1, lvl(1024, 16, 64, 1)), 48 };
+   /* associativities that are not powers of two, and wider than 16 */
+   g[i++] = (geometry){ "1 level, 32-way fully associative",
+                        cfg1(1, lvl(2048, 32, 64, 1)), 60 };
+   g[i++] = (geometry){ "2 levels, 12-way + 20-way",
+                        cfg2(1, lvl(3072, 12, 64, 1), lvl(10240, 20, 64, 1)), 260 };
    g[i++] = (geometry){ "2 levels, 2-way + 8-way",
                         cfg2(1, lvl(1024, 2, 64, 1), lvl(4096, 8, 64, 1)), 160 };
    g[i++] = (geometry){ "3 levels, 32-byte lines",
