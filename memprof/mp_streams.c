@@ -17,6 +17,12 @@
    - The table is not cleared between instances: every slot carries the
      stamp of the instance that wrote it, and a new instance takes a new
      stamp, so slots of older instances read as empty.
+   - Cost per access: the (thread, loop) state found last is remembered,
+     and the instance counts its own accesses, added to the loop's at its
+     end; so an access in the same loop as the one before reads its
+     instance's state and one slot, and writes nothing else (the two
+     dependent loads to find the state and the loop's counts were host
+     cache misses).
 */
 #include "mp_streams.h"
 
@@ -39,6 +45,7 @@ typedef struct {
    uint32_t cap;             /* a power of two */
    uint32_t used;            /* slots with the current stamp, <= cap / 2 */
    uint32_t regular;         /* sequences of this instance that are streams */
+   uint64_t accesses;        /* of this instance, not yet in the loop's */
 } inst_state;
 
 typedef struct {
@@ -53,6 +60,8 @@ struct mp_streams {
    uint32_t n_stats;
    thread_state **threads;   /* indexed by tid */
    uint32_t n_threads;
+   inst_state *last;         /* the state of (last_tid, last_loop), or NULL */
+   uint32_t last_tid, last_loop;
 };
 
 /*------------------------------------------------------------*/
@@ -177,9 +186,11 @@ static void rehash(inst_state *st)
 /*--- Instances                                            ---*/
 /*------------------------------------------------------------*/
 
-static void count_instance(mp_streams *s, uint32_t loop, uint32_t streams)
+static void count_instance(mp_streams *s, uint32_t loop, uint32_t streams,
+                           uint64_t accesses)
 {
    mp_streams_loop *L = stats_for(s, loop);
+   L->accesses += accesses;
    L->instances++;
    L->streams_sum += streams;
    if (streams > L->max_streams)
@@ -190,7 +201,8 @@ static void count_instance(mp_streams *s, uint32_t loop, uint32_t streams)
 
 static void finish(mp_streams *s, uint32_t loop, inst_state *st)
 {
-   count_instance(s, loop, st->regular);
+   count_instance(s, loop, st->regular, st->accesses);
+   st->accesses = 0;
    st->open = 0;
 }
 
@@ -214,18 +226,26 @@ static inline int is_stream(const seq *q)
 void mp_streams_access(mp_streams *s, uint32_t tid, uint32_t loop, uint64_t instance,
                        uint64_t instr, uint32_t var, uint64_t addr)
 {
-   inst_state *st = inst_find(s, tid, loop);
+   inst_state *st;
    seq *q;
    uint32_t i;
    int was;
    int64_t d;
-   if (!st)
-      st = inst_make(s, tid, loop);
+   if (s->last && s->last_tid == tid && s->last_loop == loop) {
+      st = s->last;
+   } else {
+      st = inst_find(s, tid, loop);
+      if (!st)
+         st = inst_make(s, tid, loop);
+      s->last = st;
+      s->last_tid = tid;
+      s->last_loop = loop;
+   }
    if (st->open && st->instance != instance)
       finish(s, loop, st);
    if (!st->open)
       start(st, instance);
-   stats_for(s, loop)->accesses++;
+   st->accesses++;
 
    for (i = slot_hash(instr, var) & (st->cap - 1); st->slots[i].stamp == st->stamp;
         i = (i + 1) & (st->cap - 1))
@@ -290,7 +310,7 @@ void mp_streams_loop_end(mp_streams *s, uint32_t tid, uint32_t loop, uint64_t in
       if (same)
          return;
    }
-   count_instance(s, loop, 0);               /* an instance with no access */
+   count_instance(s, loop, 0, 0);            /* an instance with no access */
 }
 
 void mp_streams_flush(mp_streams *s)

@@ -268,6 +268,7 @@ static void ref_finish(ref_state *r, uint32_t t, uint32_t l)
       streams += ref_is_stream(x, n);
    }
    L->instances++;
+   L->accesses += in->n;
    L->streams_sum += streams;
    if (streams > L->max_streams)
       L->max_streams = streams;
@@ -300,6 +301,7 @@ static int compare_loops(const mp_streams *s, const ref_state *r)
       const mp_streams_loop *e = &r->loops[l];
       if (!d) { bad += e->instances != 0; continue; }
       bad += d->instances != e->instances;
+      bad += d->accesses != e->accesses;
       bad += d->streams_sum != e->streams_sum;
       bad += d->max_streams != e->max_streams;
       bad += d->over_threshold != e->over_threshold;
