@@ -15,7 +15,12 @@
    contents copied, the old block freed), so a realloc'd buffer is the
    variable of its latest realloc site, as a user reading the source
    expects.  Cost: a stack unwind and a hash lookup per allocation, an
-   interval-map insert/remove per allocation/free.
+   interval-map insert/remove per allocation/free.  The stack is looked
+   up as unwound, frames below main included; only a stack not seen
+   before is cut at main and looked up again (a symbol look-up per frame,
+   the main cost of a small allocation when done every time), so a site
+   is still the stack from main up.  Block records come from a pool, not
+   from Valgrind's arena.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -27,6 +32,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_tooliface.h"
@@ -54,7 +60,8 @@ typedef struct {
 ULong stats__blocks = 0;
 
 static VgHashTable *blocks;
-static VgHashTable *sites;
+static VgHashTable *sites;    /* both the stacks as unwound and as cut */
+static PoolAlloc   *block_pool;
 
 /*------------------------------------------------------------*/
 /*--- Naming a site                                        ---*/
@@ -175,13 +182,25 @@ static mp_var *new_site(const Addr *ips, Int n)
    return v;
 }
 
+static void add_site(UWord ecu, UInt var)
+{
+   heap_site *s = VG_(malloc)("mp.heap.site", sizeof *s);
+   s->node.key = ecu;
+   s->var = var;
+   VG_(HT_add_node)(sites, s);
+}
+
 static UInt site_of_caller(ThreadId tid)
 {
    Addr ips[MAX_CALLERS];
    Int depth = VG_(clo_backtrace_size) < MAX_CALLERS
                   ? VG_(clo_backtrace_size) : MAX_CALLERS;
-   UInt n = VG_(get_StackTrace)(tid, ips, depth, NULL, NULL, 0);
-   UInt i;
+   UInt n = VG_(get_StackTrace)(tid, ips, depth, NULL, NULL, 0), i;
+   UWord full = VG_(get_ECU_from_ExeContext)(VG_(make_ExeContext_from_StackTrace)(ips, n));
+   UWord cut;
+   heap_site *s = VG_(HT_lookup)(sites, full);
+   if (s)
+      return s->var;
    /* Frames below main are the C runtime's and name nothing. */
    for (i = 0; i < n; i++)
       if (VG_(get_fnname_kind_from_IP)(VG_(current_DiEpoch)(), ips[i])
@@ -189,16 +208,17 @@ static UInt site_of_caller(ThreadId tid)
          n = i > 0 ? i : 1;
          break;
       }
-   ExeContext *ec = VG_(make_ExeContext_from_StackTrace)(ips, n);
-   UWord ecu = VG_(get_ECU_from_ExeContext)(ec);
-   heap_site *s = VG_(HT_lookup)(sites, ecu);
-   if (!s) {
-      s = VG_(malloc)("mp.heap.site", sizeof *s);
-      s->node.key = ecu;
-      s->var = new_site(ips, n)->id;
-      VG_(HT_add_node)(sites, s);
+   cut = VG_(get_ECU_from_ExeContext)(VG_(make_ExeContext_from_StackTrace)(ips, n));
+   s = cut == full ? NULL : VG_(HT_lookup)(sites, cut);
+   if (s) {
+      add_site(full, s->var);
+      return s->var;
    }
-   return s->var;
+   i = new_site(ips, n)->id;
+   add_site(cut, i);
+   if (cut != full)
+      add_site(full, i);
+   return i;
 }
 
 /*------------------------------------------------------------*/
@@ -215,7 +235,7 @@ static void *new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    if (zeroed)
       VG_(memset)(p, 0, size);
    stats__blocks++;
-   b = VG_(malloc)("mp.heap.block", sizeof *b);
+   b = VG_(allocEltPA)(block_pool);
    b->node.key = (UWord)p;
    b->size = size;
    b->var = site_of_caller(tid);
@@ -245,7 +265,7 @@ static Bool free_block(void *p)
       mp_sharing_forget(mp_g_sharing, (Addr)p, b->size);
    v = mp_vars_get(mp_g_vars, b->var);
    v->live_bytes -= b->size;
-   VG_(free)(b);
+   VG_(freeEltPA)(block_pool, b);
    VG_(cli_free)(p);
    return True;
 }
@@ -311,6 +331,8 @@ static SizeT mp_usable_size_w(ThreadId tid, void *p)
 void mp_heap_pre_clo_init(void)
 {
    blocks = VG_(HT_construct)("mp.heap.blocks");
+   block_pool = VG_(newPA)(sizeof(heap_block), 1024, VG_(malloc), "mp.heap.block",
+                           VG_(free));
    sites = VG_(HT_construct)("mp.heap.sites");
    line_sites = VG_(HT_construct)("mp.heap.linesites");
    VG_(needs_malloc_replacement)(mp_malloc_w, mp_malloc_w, mp_aligned_w,
