@@ -16,6 +16,14 @@
      tree over the bitmap's 64-bit words counts them, so a count is
      O(log(slots / 64)) plus one popcount.  A reuse whose last access
      lies within a few words of now is counted on the bitmap directly.
+   - The Fenwick tree holds only the words below the one being filled
+     (the frontier), which is counted on the bitmap.  An access marks
+     its slot in the frontier word, so it updates no tree; nor does a
+     reuse of a line last accessed there.  Each word enters the tree
+     once, when it is full: an access costs at most one tree update (the
+     old mark of a line last accessed before the frontier), not two.
+     (A frontier trailing by SHORT_WORDS measured slower on gzip: the
+     long counts then scan those words.)
    - Slots run out: when a stream's next slot would be past its bitmap,
      the live marks are renumbered 0..m-1 in order (the order, hence
      every distance, is unchanged) and the bitmap is resized to the
@@ -100,6 +108,10 @@ typedef struct {
    uint32_t n_slots; /* a power of two >= MIN_SLOTS */
    uint32_t now;     /* the next slot; < n_slots between accesses */
    uint32_t live;    /* marks set == lines in map */
+   uint32_t front;   /* words below it are in fen, the others not;
+                        the word of the last slot (of slot now after a
+                        compaction) */
+   uint32_t live_front;  /* marks in the words below front */
 } stream;
 
 typedef struct {
@@ -303,6 +315,8 @@ static void stream_init(stream *s)
    s->fen = mp_calloc("mp.reuse.fen", MIN_SLOTS / 64, sizeof(uint32_t));
    s->now = 0;
    s->live = 0;
+   s->front = 0;
+   s->live_front = 0;
 }
 
 static void stream_fini(stream *s)
@@ -357,7 +371,11 @@ static inline uint32_t count_after(const stream *s, uint32_t slot)
          n += popcount64(s->marks[i]);
       return n;
    }
-   return s->live - fen_prefix(s, w) - popcount64(s->marks[w] & ~above);
+   /* w is below the frontier, which is last (or last + 1) */
+   n = s->live_front - fen_prefix(s, w) - popcount64(s->marks[w] & ~above);
+   if (s->front == last)
+      n += popcount64(s->marks[last]);
+   return n;
 }
 
 /* Slots for m live lines: room for >= 3m more accesses. */
@@ -402,11 +420,13 @@ static void compact(mp_reuse *r, stream *s)
       s->fen = mp_malloc("mp.reuse.fen", n_new / 64 * sizeof(uint32_t));
    }
    nw = n_new / 64;
+   s->front = SLOT_WORD(m);   /* the words below are full */
+   s->live_front = s->front * 64;
    for (w = 0; w < nw; w++) {
       uint32_t first = w * 64;
       s->marks[w] = m >= first + 64 ? ~0ull
                   : m > first ? (1ull << (m - first)) - 1 : 0;
-      s->fen[w] = popcount64(s->marks[w]);
+      s->fen[w] = w < s->front ? popcount64(s->marks[w]) : 0;
    }
    /* linear Fenwick build: each node passes its sum to its parent */
    for (w = 0; w < nw; w++) {
@@ -428,16 +448,23 @@ static inline void touch(mp_reuse *r, stream *s, cell *c)
    old = c->a;
    if (old != NO_SLOT) {
       s->marks[SLOT_WORD(old)] &= ~SLOT_BIT(old);
-      if (SLOT_WORD(old) != SLOT_WORD(slot)) {
+      if (SLOT_WORD(old) < s->front) {
          fen_add(s, SLOT_WORD(old), -1);
-         fen_add(s, SLOT_WORD(slot), 1);
+         s->live_front--;
       }
    } else {
       s->live++;
-      fen_add(s, SLOT_WORD(slot), 1);
    }
    s->marks[SLOT_WORD(slot)] |= SLOT_BIT(slot);
    c->a = slot;
+   while (SLOT_WORD(slot) > s->front) {   /* a word is full: it enters the tree */
+      uint32_t n = popcount64(s->marks[s->front]);
+      if (n) {
+         fen_add(s, s->front, (int32_t)n);
+         s->live_front += n;
+      }
+      s->front++;
+   }
 }
 
 /*------------------------------------------------------------*/
