@@ -7,44 +7,53 @@
 */
 #include "mp_util.h"
 
-static void swap_bytes(char *a, char *b, size_t sz)
-{
-   size_t i;
-   for (i = 0; i < sz; i++) {
-      char t = a[i];
-      a[i] = b[i];
-      b[i] = t;
-   }
-}
-
-static void sift_down(char *base, size_t sz, size_t root, size_t n,
+/* Heapsort of an array of pointers to the records: the records may be
+   large (a report line is some 200 bytes), and moving them at every
+   swap cost more than the comparisons. */
+static void sift_down(const void **p, size_t root, size_t n,
                       int (*cmp)(const void *, const void *))
 {
    for (;;) {
       size_t child = 2 * root + 1;
+      const void *t;
       if (child >= n)
          return;
-      if (child + 1 < n && cmp(base + child * sz, base + (child + 1) * sz) < 0)
+      if (child + 1 < n && cmp(p[child], p[child + 1]) < 0)
          child++;
-      if (cmp(base + root * sz, base + child * sz) >= 0)
+      if (cmp(p[root], p[child]) >= 0)
          return;
-      swap_bytes(base + root * sz, base + child * sz, sz);
+      t = p[root];
+      p[root] = p[child];
+      p[child] = t;
       root = child;
    }
 }
 
 void mp_sort(void *base_, size_t n, size_t sz, int (*cmp)(const void *, const void *))
 {
-   char *base = base_;
+   char *base = base_, *sorted;
+   const void **p;
    size_t i;
    if (n < 2)
       return;
+   p = mp_malloc("mp.sort.1", n * sizeof *p);
+   for (i = 0; i < n; i++)
+      p[i] = base + i * sz;
    for (i = n / 2; i-- > 0;)
-      sift_down(base, sz, i, n, cmp);
+      sift_down(p, i, n, cmp);
    for (i = n - 1; i > 0; i--) {
-      swap_bytes(base, base + i * sz, sz);
-      sift_down(base, sz, 0, i, cmp);
+      const void *t = p[0];
+      p[0] = p[i];
+      p[i] = t;
+      sift_down(p, 0, i, cmp);
    }
+   /* the records in their new order, then back in place */
+   sorted = mp_malloc("mp.sort.2", n * sz);
+   for (i = 0; i < n; i++)
+      mp_memcpy(sorted + i * sz, p[i], sz);
+   mp_memcpy(base, sorted, n * sz);
+   mp_free(sorted);
+   mp_free(p);
 }
 
 const char *mp_commas(uint64_t n, char *buf, size_t size)

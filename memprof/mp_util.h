@@ -12,8 +12,9 @@
 #include "mp_platform.h"
 
 /* Sorts n elements of size bytes by cmp (no libc qsort inside
-   Valgrind): heap sort, O(n log n), no memory but one element's swap;
-   not stable, so cmp should order every pair that may be equal. */
+   Valgrind): heap sort of pointers to them, O(n log n), then one move
+   of each element; n pointers and n elements of temporary memory.  Not
+   stable, so cmp should order every pair that may be equal. */
 void mp_sort(void *base, size_t n, size_t size,
              int (*cmp)(const void *a, const void *b));
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mp_report.h"
+#include "mp_util.h"
 #include "mp_vars.h"
 
 #define N_VARS 6
@@ -344,6 +345,42 @@ START_TEST(test_report_json_has_required_keys)
 }
 END_TEST
 
+/* mp_sort (which orders the report's rows) against libc's qsort, on
+   records of several sizes whose bytes after the key must travel with
+   it; keys are distinct, so the order is unique. */
+static int cmp_key(const void *a, const void *b)
+{
+   uint32_t x, y;
+   memcpy(&x, a, 4);
+   memcpy(&y, b, 4);
+   return x < y ? -1 : x > y;
+}
+
+START_TEST(test_sort)
+{
+   static const size_t sizes[] = { 4, 5, 24, 203 };
+   const size_t n = 3001;
+   size_t si, i, j;
+   rng_state = 0x51ed2701ULL;
+   for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+      size_t sz = sizes[si];
+      unsigned char *a = malloc(n * sz), *b = malloc(n * sz);
+      for (i = 0; i < n; i++) {
+         uint32_t key = (uint32_t)(i * 2654435761u);   /* distinct */
+         memcpy(a + i * sz, &key, 4);
+         for (j = 4; j < sz; j++)
+            a[i * sz + j] = (unsigned char)(key >> (j % 4 * 8)) ^ (unsigned char)j;
+      }
+      memcpy(b, a, n * sz);
+      mp_sort(a, n, sz, cmp_key);
+      qsort(b, n, sz, cmp_key);
+      ck_assert_msg(memcmp(a, b, n * sz) == 0, "records of %zu bytes", sz);
+      free(a);
+      free(b);
+   }
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("vars");
@@ -356,6 +393,7 @@ int main(void)
    tcase_add_test(tc, test_footprint_grows);
    tcase_add_test(tc, test_report_rows_fold);
    tcase_add_test(tc, test_report_json_has_required_keys);
+   tcase_add_test(tc, test_sort);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
