@@ -389,7 +389,10 @@ static uint32_t slots_for(uint32_t m)
 
 /* Renumbers the marked slots 0..m-1, keeping their order, and resizes
    the bitmap to slots_for(m). */
-static void compact(mp_reuse *r, stream *s)
+/* Out of line: inlined into touch, its registers made every access's
+   call of touch pay a long prologue (xz -6 measured 10% slower in the
+   reuse engine). */
+static __attribute__((noinline)) void compact(mp_reuse *r, stream *s)
 {
    uint32_t nw = s->n_slots / 64, w, m = 0, n_new;
    size_t i, nd = (size_t)1 << s->map.bits;
@@ -439,7 +442,7 @@ static void compact(mp_reuse *r, stream *s)
 }
 
 /* Moves c's mark (if any) to a new slot, now. */
-static inline void touch(mp_reuse *r, stream *s, cell *c)
+static inline __attribute__((always_inline)) void touch(mp_reuse *r, stream *s, cell *c)
 {
    uint32_t slot, old;
    if (s->now == s->n_slots)

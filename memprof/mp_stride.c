@@ -231,7 +231,7 @@ static void count_top(var_state *v, int64_t stride)
 
 /* Counts the K strides of one access: stride(k) for k = 1..K, as far
    as filtered mode goes, n times each. */
-static void count_strides(const mp_stride_cfg *cfg, mp_stride_hists *hs,
+static __attribute__((noinline)) void count_strides(const mp_stride_cfg *cfg, mp_stride_hists *hs,
                           uint32_t kmax, const uint64_t *stride, uint64_t n)
 {
    uint32_t k;
@@ -268,7 +268,6 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
    history *h = is_write ? &th->store : &th->load;
    mp_stride_hists *hs = is_write ? &v->data.store : &v->data.load;
    uint32_t K = s->cfg.k, k, idx = h->pos;
-   uint64_t stride[MP_STRIDE_MAX_K];
    int cls = -1;
 
    if (h->n > 0) {
@@ -289,11 +288,21 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
             h->last_stride = first;
             h->run = 1;
          }
+         /* counted as they are computed (count_strides, which settle
+            uses, is out of line: on irregular strides this loop runs at
+            every access, and the call measured 20% of the engine) */
          for (k = 0; k < h->n; k++) {
+            int64_t sk;
+            uint64_t mk;
             idx = idx ? idx - 1 : K - 1;   /* walking back: no division */
-            stride[k] = addr - h->addr[idx];
+            sk = (int64_t)(addr - h->addr[idx]);
+            mk = sk < 0 ? (uint64_t)0 - (uint64_t)sk : (uint64_t)sk;
+            MP_STRIDE_BINS(hs, k)[mp_stride_bin(mk)]++;
+            if (sk < 0)
+               hs->negative[k]++;
+            if (s->cfg.mode == MP_STRIDE_FILTERED && mk < s->cfg.threshold)
+               break;
          }
-         count_strides(&s->cfg, hs, h->n, stride, 1);
       }
    }
    h->addr[h->pos] = addr;
