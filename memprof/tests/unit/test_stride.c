@@ -97,18 +97,61 @@ static int compare(const mp_stride *s, uint32_t K,
    return bad;
 }
 
+/* The engine and the reference, fed the same accesses. */
+typedef struct {
+   mp_stride_cfg cfg;
+   mp_stride *s;
+   ref_var_set *r;
+   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS];
+   uint64_t (*neg)[2][MP_STRIDE_MAX_K];
+   uint64_t (*cls)[MP_STRIDE_N_CLASSES];
+} harness;
+
+static void harness_init(harness *h, mp_stride_mode mode, uint32_t K)
+{
+   const char *err = NULL;
+   mp_stride_cfg cfg = { K, mode, 128, 64 };
+   h->cfg = cfg;
+   h->s = mp_stride_new(&h->cfg, &err);
+   ck_assert_ptr_nonnull(h->s);
+   h->r = calloc(1, sizeof *h->r);
+   h->bins = calloc(N_VARS, sizeof *h->bins);
+   h->neg = calloc(N_VARS, sizeof *h->neg);
+   h->cls = calloc(N_VARS, sizeof *h->cls);
+}
+
+static void harness_access(harness *h, uint32_t v, uint32_t t, uint64_t a,
+                           uint32_t size, int w)
+{
+   mp_stride_access(h->s, v, t, a, size, w);
+   ref_access(h->r, v, t, a, size, w, &h->cfg, h->bins, h->neg, h->cls);
+}
+
+static int harness_compare(const harness *h)
+{
+   return compare(h->s, h->cfg.k, h->bins, h->neg, h->cls);
+}
+
+/* The final comparison; corrupt: one reference count made wrong first,
+   which the comparison must see. */
+static void harness_check_and_free(harness *h, int corrupt)
+{
+   if (corrupt) {
+      h->bins[1][1][0][8]++;
+      ck_assert_int_gt(harness_compare(h), 0);
+   } else {
+      ck_assert_int_eq(harness_compare(h), 0);
+   }
+   free(h->r); free(h->bins); free(h->neg); free(h->cls);
+   mp_stride_free(h->s);
+}
+
 static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
 {
-   mp_stride_cfg cfg = { K, mode, 128, 64 };
-   const char *err = NULL;
-   mp_stride *s = mp_stride_new(&cfg, &err);
-   ref_var_set *r = calloc(1, sizeof *r);
-   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS] = calloc(N_VARS, sizeof *bins);
-   uint64_t (*neg)[2][MP_STRIDE_MAX_K] = calloc(N_VARS, sizeof *neg);
-   uint64_t (*cls)[MP_STRIDE_N_CLASSES] = calloc(N_VARS, sizeof *cls);
+   harness h;
    uint64_t last[N_VARS] = { 0x100000, 0x200000, 0x300000 };
    int i;
-   ck_assert_ptr_nonnull(s);
+   harness_init(&h, mode, K);
    rng_state = 0x9e3779b97f4a7c15ULL ^ (K * 7919 + mode);
    for (i = 0; i < 5000; i++) {
       uint32_t v = (uint32_t)(rng() % N_VARS), t = (uint32_t)(rng() % N_TIDS);
@@ -116,17 +159,9 @@ static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
       uint32_t size = (rng() & 1) ? 8 : 4;
       uint64_t a = next_addr(last[v]);
       last[v] = a;
-      mp_stride_access(s, v, t, a, size, w);
-      ref_access(r, v, t, a, size, w, &cfg, bins, neg, cls);
+      harness_access(&h, v, t, a, size, w);
    }
-   if (corrupt)
-      bins[0][0][0][8]++;
-   if (corrupt)
-      ck_assert_int_gt(compare(s, K, bins, neg, cls), 0);
-   else
-      ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
-   free(r); free(bins); free(neg); free(cls);
-   mp_stride_free(s);
+   harness_check_and_free(&h, corrupt);
 }
 
 /* Runs of one stride, as loops make them, so that most accesses are
@@ -138,18 +173,12 @@ static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
 {
    static const int64_t strides[] = { 8, 0, -8, 4000, 1, 127, 128, -32768,
                                       64, 24, (int64_t)0x8000000000000000ULL };
-   mp_stride_cfg cfg = { K, mode, 128, 64 };
-   const char *err = NULL;
-   mp_stride *s = mp_stride_new(&cfg, &err);
-   ref_var_set *r = calloc(1, sizeof *r);
-   uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS] = calloc(N_VARS, sizeof *bins);
-   uint64_t (*neg)[2][MP_STRIDE_MAX_K] = calloc(N_VARS, sizeof *neg);
-   uint64_t (*cls)[MP_STRIDE_N_CLASSES] = calloc(N_VARS, sizeof *cls);
+   harness h;
    uint64_t addr[N_VARS][N_TIDS][2];
    int64_t step[N_VARS][N_TIDS][2];
    int left[N_VARS][N_TIDS][2];
    int i;
-   ck_assert_ptr_nonnull(s);
+   harness_init(&h, mode, K);
    memset(left, 0, sizeof left);
    for (i = 0; i < N_VARS * N_TIDS * 2; i++)
       (&addr[0][0][0])[i] = 0x100000 * (uint64_t)(i + 1);
@@ -165,20 +194,12 @@ static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
             left[v][t][w] = 1 + (int)(rng() % 40);
          }
          addr[v][t][w] += (uint64_t)step[v][t][w];
-         mp_stride_access(s, v, t, addr[v][t][w], 8, w);
-         ref_access(r, v, t, addr[v][t][w], 8, w, &cfg, bins, neg, cls);
+         harness_access(&h, v, t, addr[v][t][w], 8, w);
       }
       if (i >= 2900 && i < 2900 + burst)
-         ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
+         ck_assert_int_eq(harness_compare(&h), 0);
    }
-   if (corrupt) {
-      bins[1][1][0][8]++;
-      ck_assert_int_gt(compare(s, K, bins, neg, cls), 0);
-   } else {
-      ck_assert_int_eq(compare(s, K, bins, neg, cls), 0);
-   }
-   free(r); free(bins); free(neg); free(cls);
-   mp_stride_free(s);
+   harness_check_and_free(&h, corrupt);
 }
 
 START_TEST(test_loops_filtered_k1_to_8) { run_loops(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
