@@ -60,22 +60,30 @@ START_TEST(test_truncation)
 }
 END_TEST
 
+/* The nth allocation on a C line is named want (NULL: none). */
+static void expect_nth(const char *line, unsigned n, const char *want)
+{
+   char out[64];
+   if (!want) {
+      ck_assert(!mp_name_from_source_line_nth(line, 0, n, out, sizeof out));
+      return;
+   }
+   ck_assert_msg(mp_name_from_source_line_nth(line, 0, n, out, sizeof out),
+                 "no name %u in: %s", n, line);
+   ck_assert_str_eq(out, want);
+}
+
 /* Several allocations on one line: the nth statement's name. */
 START_TEST(test_nth)
 {
    const char *line = "   a = malloc(n * sizeof *a); b = malloc(n); c = (double *)calloc(n, 8);";
-   const char *loop = "for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);";
    char out[64];
-   ck_assert(mp_name_from_source_line_nth(line, 0, 0, out, sizeof out));
-   ck_assert_str_eq(out, "a");
-   ck_assert(mp_name_from_source_line_nth(line, 0, 1, out, sizeof out));
-   ck_assert_str_eq(out, "b");
-   ck_assert(mp_name_from_source_line_nth(line, 0, 2, out, sizeof out));
-   ck_assert_str_eq(out, "c");
-   ck_assert(!mp_name_from_source_line_nth(line, 0, 3, out, sizeof out));
+   expect_nth(line, 0, "a");
+   expect_nth(line, 1, "b");
+   expect_nth(line, 2, "c");
+   expect_nth(line, 3, NULL);
    /* the for header's ';' are inside parentheses: one statement */
-   ck_assert(mp_name_from_source_line_nth(loop, 0, 1, out, sizeof out));
-   ck_assert_str_eq(out, "q");
+   expect_nth("for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);", 1, "q");
    ck_assert(!mp_name_from_source_line_nth("x = malloc(1);", 1, 1, out, sizeof out));
 }
 END_TEST
@@ -86,20 +94,13 @@ START_TEST(test_nth_declarators)
 {
    const char *decl = "   double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), "
                       "*c = calloc(N, sizeof *c);";
-   const char *mixed = "double *x = malloc(n), s = 0.0, **y = (double **)malloc(n);";
    char out[64];
-   ck_assert(mp_name_from_source_line_nth(decl, 0, 0, out, sizeof out));
-   ck_assert_str_eq(out, "a");
-   ck_assert(mp_name_from_source_line_nth(decl, 0, 1, out, sizeof out));
-   ck_assert_str_eq(out, "b");
-   ck_assert(mp_name_from_source_line_nth(decl, 0, 2, out, sizeof out));
-   ck_assert_str_eq(out, "c");
-   ck_assert(!mp_name_from_source_line_nth(decl, 0, 3, out, sizeof out));
-   ck_assert(mp_name_from_source_line_nth(mixed, 0, 1, out, sizeof out));
-   ck_assert_str_eq(out, "y");
-   ck_assert(mp_name_from_source_line_nth("int *v = new int[n], *w = new int[m];", 0, 1,
-                                          out, sizeof out));
-   ck_assert_str_eq(out, "w");
+   expect_nth(decl, 0, "a");
+   expect_nth(decl, 1, "b");
+   expect_nth(decl, 2, "c");
+   expect_nth(decl, 3, NULL);
+   expect_nth("double *x = malloc(n), s = 0.0, **y = (double **)malloc(n);", 1, "y");
+   expect_nth("int *v = new int[n], *w = new int[m];", 1, "w");
    /* a declarator without an initializer before the allocated one */
    ck_assert(mp_name_from_source_line("int *p, *q = malloc(4);", 0, out, sizeof out));
    ck_assert_str_eq(out, "q");
