@@ -132,8 +132,13 @@
 #include "mp_cache.h"
 #include "mp_util.h"
 
-#define EMPTY       (~0ULL)       /* tag of an invalid way: line numbers are
+#define EMPTY       (~0ULL)       /* free slot of a lineset: line numbers are
                                      below 2^61 since lines are >= 8 bytes */
+/* A way's tag is its line number plus one, so that 0 marks an invalid
+   way and a fresh (zero) table is all invalid ways. */
+#define TAG_OF(line) ((line) + 1)
+#define LINE_OF(tag) ((tag) - 1)
+#define NO_TAG       0
 #define NIL         0xffffffffu   /* no shadow node */
 #define W_DIRTY     0x80000000u   /* way_meta.bits: written since the fill */
 #define W_EXCL      0x40000000u   /* L1 only: no other instance holds it */
@@ -198,7 +203,7 @@ typedef struct {
 } fa_shadow;
 
 typedef struct {
-   uint64_t *tag;     /* sets * assoc line numbers, EMPTY if invalid;
+   uint64_t *tag;     /* sets * assoc TAG_OF(line), NO_TAG if invalid;
                          NULL until one of the cores is active */
    uint64_t *stamp;   /* parallel: the clock at the way's last access,
                          0 if invalid; the LRU way has the smallest */
@@ -613,13 +618,13 @@ static void widen(mp_cache *c)
 
 static void instance_alloc(mp_cache *c, level *lv, instance *in)
 {
-   uint64_t lines = (uint64_t)lv->sets * lv->assoc, i;
-   in->tag = mp_malloc("mp.cache.tag", lines * sizeof(uint64_t));
-   for (i = 0; i < lines; i++)
-      in->tag[i] = EMPTY;
-   in->stamp = mp_calloc("mp.cache.stamp", lines, sizeof(uint64_t));
-   in->meta = mp_calloc("mp.cache.meta", lines, sizeof(way_meta));
-   in->mru = mp_calloc("mp.cache.mru", lv->sets, sizeof(uint32_t));
+   uint64_t lines = (uint64_t)lv->sets * lv->assoc;
+   /* Fresh zero pages: every way invalid, and a run touching few sets
+      of a large cache pays for those only. */
+   in->tag = mp_zalloc_table("mp.cache.tag", lines * sizeof(uint64_t));
+   in->stamp = mp_zalloc_table("mp.cache.stamp", lines * sizeof(uint64_t));
+   in->meta = mp_zalloc_table("mp.cache.meta", lines * sizeof(way_meta));
+   in->mru = mp_zalloc_table("mp.cache.mru", lv->sets * sizeof(uint32_t));
    c->bytes += lines * (2 * sizeof(uint64_t) + sizeof(way_meta))
                + lv->sets * sizeof(uint32_t);
    if (lv->sets > 1)
@@ -670,11 +675,12 @@ static set_ref set_of(const level *lv, const instance *in, uint64_t line)
 /* The way holding line, -1 if none. */
 static int find_way(const set_ref *s, uint64_t line)
 {
+   uint64_t t = TAG_OF(line);
    uint32_t w = *s->mru;
-   if (s->tag[w] == line)
+   if (s->tag[w] == t)
       return (int)w;
    for (w = 0; w < s->assoc; w++)
-      if (s->tag[w] == line)
+      if (s->tag[w] == t)
          return (int)w;
    return -1;
 }
@@ -697,9 +703,9 @@ static uint32_t victim(const set_ref *s)
 static int find_or_victim(const set_ref *s, uint64_t line, uint32_t *v)
 {
    uint32_t w, best = 0;
-   uint64_t oldest = ~0ULL;
+   uint64_t oldest = ~0ULL, t = TAG_OF(line);
    for (w = 0; w < s->assoc; w++) {
-      if (s->tag[w] == line)
+      if (s->tag[w] == t)
          return (int)w;
       if (s->stamp[w] < oldest) {
          oldest = s->stamp[w];
@@ -768,15 +774,15 @@ static way_meta *fill(mp_cache *c, instance **path, uint32_t k, uint32_t w,
    level *lv = &c->lv[k];
    set_ref s = set_of(lv, path[k], line);
    way_meta *m = &s.meta[w];
-   if (s.tag[w] != EMPTY) {
+   if (s.tag[w] != NO_TAG) {
       retire(c, k, m);
       if (m->bits & W_DIRTY) {
          out->writebacks[k]++;
          lv->tot.writebacks++;
-         write_back(c, path, k + 1, s.tag[w]);
+         write_back(c, path, k + 1, LINE_OF(s.tag[w]));
       }
    }
-   s.tag[w] = line;
+   s.tag[w] = TAG_OF(line);
    touch(c, &s, w);
    m->hits = 0;
    m->owner = owner;
@@ -806,7 +812,7 @@ static OUT_OF_LINE uint32_t invalidate_others(mp_cache *c, uint32_t core,
          if (c->on_invalidate)
             c->on_invalidate(c->retire_arg, k, s.meta[w].owner);
          retire(c, k, &s.meta[w]);
-         s.tag[w] = EMPTY;
+         s.tag[w] = NO_TAG;
          s.stamp[w] = 0;
          lineset_add(c, &in->inval, line);
          lv->tot.invalidations++;
@@ -1014,7 +1020,7 @@ void mp_cache_finish(mp_cache *c)
          if (!in->tag)
             continue;
          for (w = 0; w < lines; w++)
-            if (in->tag[w] != EMPTY)
+            if (in->tag[w] != NO_TAG)
                retire(c, k, &in->meta[w]);
       }
 }
@@ -1077,10 +1083,11 @@ void mp_cache_free(mp_cache *c)
       for (i = 0; i < c->lv[k].n_inst; i++) {
          instance *in = &c->lv[k].inst[i];
          if (in->tag) {
-            mp_free(in->tag);
-            mp_free(in->stamp);
-            mp_free(in->meta);
-            mp_free(in->mru);
+            uint64_t lines = (uint64_t)c->lv[k].sets * c->lv[k].assoc;
+            mp_free_table(in->tag, lines * sizeof(uint64_t));
+            mp_free_table(in->stamp, lines * sizeof(uint64_t));
+            mp_free_table(in->meta, lines * sizeof(way_meta));
+            mp_free_table(in->mru, c->lv[k].sets * sizeof(uint32_t));
          }
          if (in->fa.node)
             mp_free(in->fa.node);

@@ -29,7 +29,8 @@ struct mp_granmap {
 
 mp_granmap *mp_granmap_new(void)
 {
-   mp_granmap *m = mp_calloc("mp.granmap.1", 1, sizeof *m);
+   /* The top table is large and sparse: zero pages. */
+   mp_granmap *m = mp_zalloc_table("mp.granmap.1", sizeof *m);
    m->bytes = sizeof *m;
    return m;
 }
@@ -45,7 +46,7 @@ void mp_granmap_free(mp_granmap *m)
             mp_free(m->top[t]->l[k]);
       mp_free(m->top[t]);
    }
-   mp_free(m);
+   mp_free_table(m, sizeof *m);
 }
 
 static uint32_t top_index(uint64_t a)  { return (uint32_t)(a >> 32) & (N_TOP - 1); }

@@ -45,6 +45,13 @@
 #define mp_snprintf            snprintf
 #define mp_vsnprintf           vsnprintf
 
+/* Zeroed memory for a large table of which a run may touch little (a
+   simulated cache's ways, per-set counters): its pages cost neither
+   time nor memory until written.  Freed with mp_free_table and the same
+   size. */
+#define mp_zalloc_table(cc, n) mp_host_xcalloc(1, n)
+#define mp_free_table(p, n)    free(p)
+
 static inline void *mp_host_xmalloc(size_t n)
 {
    void *p = malloc(n ? n : 1);
@@ -74,10 +81,12 @@ static inline char *mp_host_xstrdup(const char *s)
 #else /* inside the Valgrind tool */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"          /* VKI_PAGE_SIZE */
 
 /* Out-of-memory is fatal inside VG_(malloc) itself, as in every tool. */
 #define mp_malloc(cc, n)       VG_(malloc)(cc, n)
@@ -93,6 +102,20 @@ static inline char *mp_host_xstrdup(const char *s)
 #define mp_strcmp(a, b)        VG_(strcmp)(a, b)
 #define mp_snprintf            VG_(snprintf)
 #define mp_vsnprintf           VG_(vsnprintf)
+
+/* Fresh anonymous pages: zero without a memset, resident only once
+   written (VG_(calloc) would write every byte at once). */
+static inline void *mp_zalloc_table(const HChar *cc, SizeT n)
+{
+   void *p = VG_(am_shadow_alloc)(VG_PGROUNDUP(n ? n : 1));
+   if (p == NULL)
+      VG_(out_of_memory_NORETURN)(cc, n);
+   return p;
+}
+static inline void mp_free_table(void *p, SizeT n)
+{
+   (void)VG_(am_munmap_valgrind)((Addr)p, VG_PGROUNDUP(n ? n : 1));
+}
 
 #endif /* MP_HOST */
 

@@ -6,7 +6,8 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    One record per set and level, made at creation: 8 + 4 * 20 bytes per
-   set (a 32 MiB 16-way L3 has 32768 sets: under 3 MiB).  Only conflict
+   set (a 32 MiB 16-way L3 has 32768 sets: under 3 MiB), in zero pages
+   that become resident only for the sets that see a conflict.  Only conflict
    misses reach it, so its cost is paid on the misses the user wants
    explained, not on every access.
 */
@@ -28,13 +29,11 @@ mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
    mp_assert(n_levels <= MAX_LEVELS);
    d->n_levels = n_levels;
    for (k = 0; k < n_levels; k++) {
-      uint64_t s;
       mp_assert(sets[k] > 0 && (sets[k] & (sets[k] - 1)) == 0);
       d->sets[k] = sets[k];
       d->scale[k] = 1.0;
-      d->level[k] = mp_calloc("mp.setdiag.2", sets[k], sizeof(mp_setdiag_set));
-      for (s = 0; s < sets[k]; s++)
-         d->level[k][s].set = (uint32_t)s;
+      /* Zero pages: only the sets that see a conflict become resident. */
+      d->level[k] = mp_zalloc_table("mp.setdiag.2", sets[k] * sizeof(mp_setdiag_set));
    }
    return d;
 }
@@ -43,19 +42,16 @@ void mp_setdiag_free(mp_setdiag *d)
 {
    uint32_t k;
    for (k = 0; k < d->n_levels; k++)
-      mp_free(d->level[k]);
+      mp_free_table(d->level[k], d->sets[k] * sizeof(mp_setdiag_set));
    mp_free(d);
 }
 
 void mp_setdiag_reset(mp_setdiag *d)
 {
    uint32_t k;
-   uint64_t s;
    for (k = 0; k < d->n_levels; k++) {
       d->scale[k] = 1.0;
       mp_memset(d->level[k], 0, d->sets[k] * sizeof(mp_setdiag_set));
-      for (s = 0; s < d->sets[k]; s++)
-         d->level[k][s].set = (uint32_t)s;
    }
 }
 
@@ -125,6 +121,7 @@ uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out
             out[i] = out[i - 1];
       if (i < n) {
          out[i] = *st;
+         out[i].set = (uint32_t)s;
          if (have < n)
             have++;
       }

@@ -27,7 +27,7 @@ typedef struct {
 } mp_setdiag_slot;
 
 typedef struct {
-   uint32_t set;
+   uint32_t set;                              /* its index (set by mp_setdiag_top) */
    uint64_t conflicts;                        /* all conflict misses of the set */
    mp_setdiag_slot slot[MP_SETDIAG_SLOTS];    /* by count, descending; count 0: unused */
 } mp_setdiag_set;
