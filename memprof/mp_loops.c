@@ -115,6 +115,13 @@ typedef struct {
 typedef struct {
    mp_loop_frame *frames;    /* outermost first */
    uint32_t n, cap;
+   /* The last at_slow that changed or checked the stack: its innermost
+      loop, and the generation and stack height it left.  While all
+      three still hold, the stack is what that call made it, and the
+      same call again would change nothing (the run of the function's
+      frames is already the loop's chain): a superblock of an outer
+      loop's body, entered again and again, returns at once. */
+   uint32_t settled_loop, settled_gen, settled_n;
 } thread_state;
 
 struct mp_loops {
@@ -494,8 +501,8 @@ static uint32_t run_base(const mp_loops *l, const thread_state *t, uint32_t fn, 
    address outside fn's loops changes nothing (R2); one inside the
    nearest active loop of fn down the stack is a return into it (R3);
    anything else is a call into fn, whose loops go on top. */
-static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
-                    uint32_t inner)
+static void at_rules(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
+                     uint32_t inner)
 {
    uint32_t k, p;
    if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn) {             /* R1 */
@@ -516,6 +523,26 @@ static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
       }
    }
    reconcile(l, t, tid, t->n, inner);                            /* R2: a call */
+}
+
+/* Every path of the rules leaves the stack as the same call again would
+   keep it: R1 and R3 end with fn's run equal to the chain of 'inner'
+   (the frame under the run is another function's), a call pushes that
+   chain, R2 changes nothing.  Only pops (returns, exits) and pushes
+   (made here) change the stack, and a pop lowers its height; so the
+   memo in thread_state is exact.  Not for MP_LOOP_NONE: which rule
+   applies then depends on the function (R1 pops fn's run, R2 keeps
+   another function's), where a loop names its function. */
+static void at_slow(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
+                    uint32_t inner)
+{
+   if (inner != MP_LOOP_NONE && t->settled_loop == inner
+       && t->settled_gen == l->gen && t->settled_n == t->n)
+      return;
+   at_rules(l, t, tid, fn, inner);
+   t->settled_loop = inner;
+   t->settled_gen = l->gen;
+   t->settled_n = t->n;
 }
 
 /* The hot case: still inside an innermost loop with no inner loop of
