@@ -616,15 +616,47 @@ static void widen(mp_cache *c)
 /*--- Instances and sets                                   ---*/
 /*------------------------------------------------------------*/
 
-static void instance_alloc(mp_cache *c, level *lv, instance *in)
+/* An instance's four per-way and per-set arrays share one mapping, each
+   starting STAGGER bytes further into the page than the one before: a
+   set's tags, stamps and metadata sit at the same offsets of arrays that
+   each start on a page, so without it they fall in one set of the host's
+   L1 and a store to one delays loads from the others (4K aliasing; the
+   arrays in separate zero-page mappings made cache-only triad 10%
+   slower). */
+#define STAGGER 1088   /* 17 host cache lines */
+
+static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
+/* Byte offsets of the arrays in the mapping, and its size. */
+static void instance_layout(const level *lv, uint64_t off[4], uint64_t *bytes)
 {
    uint64_t lines = (uint64_t)lv->sets * lv->assoc;
+   uint64_t size[4], at = 0;
+   uint32_t i;
+   size[0] = lines * sizeof(uint64_t);    /* tag */
+   size[1] = lines * sizeof(uint64_t);    /* stamp */
+   size[2] = lines * sizeof(way_meta);    /* meta */
+   size[3] = lv->sets * sizeof(uint32_t); /* mru */
+   for (i = 0; i < 4; i++) {
+      at = round_up(at, 4096) + i * STAGGER;
+      off[i] = at;
+      at += size[i];
+   }
+   *bytes = at;
+}
+
+static void instance_alloc(mp_cache *c, level *lv, instance *in)
+{
+   uint64_t lines = (uint64_t)lv->sets * lv->assoc, off[4], bytes;
+   char *base;
    /* Fresh zero pages: every way invalid, and a run touching few sets
       of a large cache pays for those only. */
-   in->tag = mp_zalloc_table("mp.cache.tag", lines * sizeof(uint64_t));
-   in->stamp = mp_zalloc_table("mp.cache.stamp", lines * sizeof(uint64_t));
-   in->meta = mp_zalloc_table("mp.cache.meta", lines * sizeof(way_meta));
-   in->mru = mp_zalloc_table("mp.cache.mru", lv->sets * sizeof(uint32_t));
+   instance_layout(lv, off, &bytes);
+   base = mp_zalloc_table("mp.cache.ways", bytes);
+   in->tag = (uint64_t *)(base + off[0]);
+   in->stamp = (uint64_t *)(base + off[1]);
+   in->meta = (way_meta *)(base + off[2]);
+   in->mru = (uint32_t *)(base + off[3]);
    c->bytes += lines * (2 * sizeof(uint64_t) + sizeof(way_meta))
                + lv->sets * sizeof(uint32_t);
    if (lv->sets > 1)
@@ -1083,11 +1115,9 @@ void mp_cache_free(mp_cache *c)
       for (i = 0; i < c->lv[k].n_inst; i++) {
          instance *in = &c->lv[k].inst[i];
          if (in->tag) {
-            uint64_t lines = (uint64_t)c->lv[k].sets * c->lv[k].assoc;
-            mp_free_table(in->tag, lines * sizeof(uint64_t));
-            mp_free_table(in->stamp, lines * sizeof(uint64_t));
-            mp_free_table(in->meta, lines * sizeof(way_meta));
-            mp_free_table(in->mru, c->lv[k].sets * sizeof(uint32_t));
+            uint64_t off[4], bytes;
+            instance_layout(&c->lv[k], off, &bytes);
+            mp_free_table((char *)in->tag - off[0], bytes);
          }
          if (in->fa.node)
             mp_free(in->fa.node);
