@@ -49,9 +49,13 @@ void mp_setdiag_free(mp_setdiag *d)
 void mp_setdiag_reset(mp_setdiag *d)
 {
    uint32_t k;
+   /* Fresh zero pages rather than a memset, which would make every page
+      resident (and, in a forked child, copy the parent's). */
    for (k = 0; k < d->n_levels; k++) {
+      size_t bytes = d->sets[k] * sizeof(mp_setdiag_set);
       d->scale[k] = 1.0;
-      mp_memset(d->level[k], 0, d->sets[k] * sizeof(mp_setdiag_set));
+      mp_free_table(d->level[k], bytes);
+      d->level[k] = mp_zalloc_table("mp.setdiag.2", bytes);
    }
 }
 
