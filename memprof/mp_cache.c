@@ -622,13 +622,16 @@ static void widen(mp_cache *c)
    each start on a page, so without it they fall in one set of the host's
    L1 and a store to one delays loads from the others (4K aliasing; the
    arrays in separate zero-page mappings made cache-only triad 10%
-   slower). */
-#define STAGGER 1088   /* 17 host cache lines */
+   slower).  The levels are staggered too: a line's sets at L1, L2 and
+   L3 fall at the same page offset of their tags when every level has 8
+   ways (its set number modulo 64, times 64 bytes). */
+#define STAGGER       1088   /* 17 host cache lines */
+#define LEVEL_STAGGER  320   /* 5 host cache lines */
 
 static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
 /* Byte offsets of the arrays in the mapping, and its size. */
-static void instance_layout(const level *lv, uint64_t off[4], uint64_t *bytes)
+static void instance_layout(const level *lv, uint32_t k, uint64_t off[4], uint64_t *bytes)
 {
    uint64_t lines = (uint64_t)lv->sets * lv->assoc;
    uint64_t size[4], at = 0;
@@ -638,20 +641,21 @@ static void instance_layout(const level *lv, uint64_t off[4], uint64_t *bytes)
    size[2] = lines * sizeof(way_meta);    /* meta */
    size[3] = lv->sets * sizeof(uint32_t); /* mru */
    for (i = 0; i < 4; i++) {
-      at = round_up(at, 4096) + i * STAGGER;
+      at = round_up(at, 4096) + i * STAGGER + k * LEVEL_STAGGER;
       off[i] = at;
       at += size[i];
    }
    *bytes = at;
 }
 
-static void instance_alloc(mp_cache *c, level *lv, instance *in)
+static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
 {
+   level *lv = &c->lv[k];
    uint64_t lines = (uint64_t)lv->sets * lv->assoc, off[4], bytes;
    char *base;
    /* Fresh zero pages: every way invalid, and a run touching few sets
       of a large cache pays for those only. */
-   instance_layout(lv, off, &bytes);
+   instance_layout(lv, k, off, &bytes);
    base = mp_zalloc_table("mp.cache.ways", bytes);
    in->tag = (uint64_t *)(base + off[0]);
    in->stamp = (uint64_t *)(base + off[1]);
@@ -675,7 +679,7 @@ static void activate_core(mp_cache *c, uint32_t core)
    for (k = 0; k < c->n_levels; k++) {
       instance *in = c->path[core * c->n_levels + k];
       if (!in->tag)
-         instance_alloc(c, &c->lv[k], in);
+         instance_alloc(c, k, in);
       in->cores[s >> 3] |= (uint8_t)(1u << (s & 7));
       in->active++;
    }
@@ -1116,7 +1120,7 @@ void mp_cache_free(mp_cache *c)
          instance *in = &c->lv[k].inst[i];
          if (in->tag) {
             uint64_t off[4], bytes;
-            instance_layout(&c->lv[k], off, &bytes);
+            instance_layout(&c->lv[k], k, off, &bytes);
             mp_free_table((char *)in->tag - off[0], bytes);
          }
          if (in->fa.node)
