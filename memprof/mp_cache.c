@@ -651,7 +651,7 @@ static void instance_layout(const level *lv, uint32_t k, uint64_t off[4], uint64
 static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
 {
    level *lv = &c->lv[k];
-   uint64_t lines = (uint64_t)lv->sets * lv->assoc, off[4], bytes;
+   uint64_t off[4], bytes;
    char *base;
    /* Fresh zero pages: every way invalid, and a run touching few sets
       of a large cache pays for those only. */
@@ -661,10 +661,9 @@ static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
    in->stamp = (uint64_t *)(base + off[1]);
    in->meta = (way_meta *)(base + off[2]);
    in->mru = (uint32_t *)(base + off[3]);
-   c->bytes += lines * (2 * sizeof(uint64_t) + sizeof(way_meta))
-               + lv->sets * sizeof(uint32_t);
+   c->bytes += bytes;
    if (lv->sets > 1)
-      fa_init(c, &in->fa, (uint32_t)lines, lv->sample_shift);
+      fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
 }
 
 /* Gives core its cold bit at its first access, and makes the instances
