@@ -1326,7 +1326,6 @@ int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char *
       goto bad;
    if (*p == 'k' || *p == 'K') { mult = 1024; p++; }
    else if (*p == 'm' || *p == 'M') { mult = 1024 * 1024; p++; }
-   else if (*p == 'g' || *p == 'G') { mult = 1024 * 1024 * 1024; p++; }
    if (size > ~0ULL / mult)
       goto bad;
    size *= mult;

@@ -1215,11 +1215,6 @@ START_TEST(test_parse)
    ck_assert_int_eq(mp_cache_parse_level("1m,16,128", &L, &err), 0);
    ck_assert_uint_eq(L.size, 1u << 20);
    ck_assert_uint_eq(L.line, 128);
-   ck_assert_int_eq(mp_cache_parse_level("2G,16,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 2ULL << 30);
-   ck_assert_int_eq(mp_cache_parse_level("1g,16,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 1ULL << 30);
-   ck_assert_int_eq(mp_cache_parse_level("17179869184g,8,64", &L, &err), -1);
    ck_assert_int_eq(mp_cache_parse_level("none", &L, &err), 0);
    ck_assert_uint_eq(L.size, 0);
    ck_assert_int_eq(mp_cache_parse_level("32x,8,64", &L, &err), -1);
