@@ -388,10 +388,9 @@ static uint32_t slots_for(uint32_t m)
 }
 
 /* Renumbers the marked slots 0..m-1, keeping their order, and resizes
-   the bitmap to slots_for(m). */
-/* Out of line: inlined into touch, its registers made every access's
-   call of touch pay a long prologue (xz -6 measured 10% slower in the
-   reuse engine). */
+   the bitmap to slots_for(m).  Out of line: inlined into touch, its
+   registers made every access's call of touch pay a long prologue (xz
+   -6 measured 10% slower in the reuse engine). */
 static __attribute__((noinline)) void compact(mp_reuse *r, stream *s)
 {
    uint32_t nw = s->n_slots / 64, w, m = 0, n_new;
