@@ -22,6 +22,12 @@ struct mp_setdiag {
    double scale[MAX_LEVELS];   /* of the counts mp_setdiag_top reports */
 };
 
+/* Bytes of level k's records (in zero pages: mp_zalloc_table). */
+static size_t level_bytes(const mp_setdiag *d, uint32_t k)
+{
+   return d->sets[k] * sizeof(mp_setdiag_set);
+}
+
 mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
 {
    mp_setdiag *d = mp_calloc("mp.setdiag.1", 1, sizeof *d);
@@ -33,7 +39,7 @@ mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
       d->sets[k] = sets[k];
       d->scale[k] = 1.0;
       /* Zero pages: only the sets that see a conflict become resident. */
-      d->level[k] = mp_zalloc_table("mp.setdiag.2", sets[k] * sizeof(mp_setdiag_set));
+      d->level[k] = mp_zalloc_table("mp.setdiag.2", level_bytes(d, k));
    }
    return d;
 }
@@ -42,7 +48,7 @@ void mp_setdiag_free(mp_setdiag *d)
 {
    uint32_t k;
    for (k = 0; k < d->n_levels; k++)
-      mp_free_table(d->level[k], d->sets[k] * sizeof(mp_setdiag_set));
+      mp_free_table(d->level[k], level_bytes(d, k));
    mp_free(d);
 }
 
@@ -52,10 +58,9 @@ void mp_setdiag_reset(mp_setdiag *d)
    /* Fresh zero pages rather than a memset, which would make every page
       resident (and, in a forked child, copy the parent's). */
    for (k = 0; k < d->n_levels; k++) {
-      size_t bytes = d->sets[k] * sizeof(mp_setdiag_set);
       d->scale[k] = 1.0;
-      mp_free_table(d->level[k], bytes);
-      d->level[k] = mp_zalloc_table("mp.setdiag.2", bytes);
+      mp_free_table(d->level[k], level_bytes(d, k));
+      d->level[k] = mp_zalloc_table("mp.setdiag.2", level_bytes(d, k));
    }
 }
 
