@@ -355,13 +355,30 @@ static INLINE int fa_sampled(const fa_shadow *fa, uint64_t line)
    return !fa->sample_mask || !(mp_mix64(line) & fa->sample_mask);
 }
 
-static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
+/* Slots of a sampled shadow's hash table for its lines: a power of two
+   at least twice as many. */
+static uint64_t fa_slots(uint64_t lines)
 {
    uint64_t slots = 1;
+   while (slots < 2 * lines)
+      slots *= 2;
+   return slots;
+}
+
+/* Host bytes of the shadow of an instance of lines lines, sampled by
+   shift. */
+static uint64_t fa_bytes(uint64_t lines, uint32_t shift)
+{
+   lines >>= shift;
+   return lines * sizeof(fa_node) + (shift ? fa_slots(lines) * sizeof(fa_slot) : 0);
+}
+
+static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
+{
+   uint64_t slots;
    lines >>= shift;
    fa->sample_mask = shift ? ~0ULL << (64 - shift) : 0;
-   while (slots < 2ULL * lines)
-      slots *= 2;
+   slots = fa_slots(lines);
    fa->cap = lines;
    fa->used = 0;
    fa->head = fa->tail = NIL;
@@ -630,16 +647,18 @@ static void widen(mp_cache *c)
 
 static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
-/* Byte offsets of the arrays in the mapping, and its size. */
-static void instance_layout(const level *lv, uint32_t k, uint64_t off[4], uint64_t *bytes)
+/* Byte offsets of the arrays in the mapping of an instance of level k,
+   and its size. */
+static void instance_layout(uint64_t sets, uint32_t assoc, uint32_t k, uint64_t off[4],
+                            uint64_t *bytes)
 {
-   uint64_t lines = (uint64_t)lv->sets * lv->assoc;
+   uint64_t lines = sets * assoc;
    uint64_t size[4], at = 0;
    uint32_t i;
    size[0] = lines * sizeof(uint64_t);    /* tag */
    size[1] = lines * sizeof(uint64_t);    /* stamp */
    size[2] = lines * sizeof(way_meta);    /* meta */
-   size[3] = lv->sets * sizeof(uint32_t); /* mru */
+   size[3] = sets * sizeof(uint32_t);     /* mru */
    for (i = 0; i < 4; i++) {
       at = round_up(at, 4096) + i * STAGGER + k * LEVEL_STAGGER;
       off[i] = at;
@@ -655,7 +674,7 @@ static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
    char *base;
    /* Fresh zero pages: every way invalid, and a run touching few sets
       of a large cache pays for those only. */
-   instance_layout(lv, k, off, &bytes);
+   instance_layout(lv->sets, lv->assoc, k, off, &bytes);
    base = mp_zalloc_table("mp.cache.ways", bytes);
    in->tag = (uint64_t *)(base + off[0]);
    in->stamp = (uint64_t *)(base + off[1]);
@@ -1119,7 +1138,7 @@ void mp_cache_free(mp_cache *c)
          instance *in = &c->lv[k].inst[i];
          if (in->tag) {
             uint64_t off[4], bytes;
-            instance_layout(&c->lv[k], k, off, &bytes);
+            instance_layout(c->lv[k].sets, c->lv[k].assoc, k, off, &bytes);
             mp_free_table((char *)in->tag - off[0], bytes);
          }
          if (in->fa.node)
@@ -1174,10 +1193,36 @@ static void level_name(const mp_cache_cfg *cfg, uint32_t k, char name[16])
    name[i] = 0;
 }
 
+/* The sample shift of level k's shadows: the largest up to the
+   configured one that keeps the shadow's minimum; 0 (exact) for a level
+   of one set or too few lines. */
+static uint32_t shadow_sample_shift(const mp_cache_cfg *cfg, uint32_t k)
+{
+   const mp_cache_level_cfg *L = &cfg->level[k];
+   uint64_t lines = L->size / L->line;
+   uint32_t shift = 0;
+   if (!cfg->sample_shift || lines == L->assoc || lines < MP_CACHE_SAMPLE_MIN_LINES)
+      return 0;
+   while (shift < cfg->sample_shift && lines >> (shift + 1) >= MP_CACHE_SAMPLE_MIN_SHADOW)
+      shift++;
+   return shift;
+}
+
+uint64_t mp_cache_instance_table_bytes(const mp_cache_cfg *cfg, uint32_t k)
+{
+   const mp_cache_level_cfg *L = &cfg->level[k];
+   uint64_t lines = L->size / L->line, sets = lines / L->assoc, off[4], bytes;
+   instance_layout(sets, L->assoc, k, off, &bytes);
+   if (sets > 1)
+      bytes += fa_bytes(lines, shadow_sample_shift(cfg, k));
+   return bytes;
+}
+
 /* NULL if cfg is a hierarchy this file can simulate, else why not. */
 static const char *check_cfg(const mp_cache_cfg *cfg)
 {
-   uint32_t k;
+   uint64_t total = 0, largest = 0;
+   uint32_t k, at = 0;
    if (cfg->n_levels < 1 || cfg->n_levels > MP_CACHE_MAX_LEVELS)
       return fail("%u cache levels, expected 1 to %u", cfg->n_levels, MP_CACHE_MAX_LEVELS);
    if (cfg->cores < 1 || cfg->cores > MP_CACHE_MAX_CORES)
@@ -1227,6 +1272,25 @@ static const char *check_cfg(const mp_cache_cfg *cfg)
                      "(each %s must lie within one %s)", name, L->shared_by, above,
                      cfg->level[k - 1].shared_by, above, name);
    }
+   /* Levels too large to simulate are refused here, before the program
+      runs: the instances are mapped at their cores' first access. */
+   for (k = 0; k < cfg->n_levels; k++) {
+      uint64_t b = mp_cache_instance_table_bytes(cfg, k) * (cfg->cores / cfg->level[k].shared_by);
+      total += b;
+      if (b > largest) {
+         largest = b;
+         at = k;
+      }
+   }
+   if (total > MP_CACHE_MAX_TABLE_BYTES) {
+      char name[16];
+      level_name(cfg, at, name);
+      return fail("%s: too large to simulate: the tables of all the cache instances "
+                  "would take %llu GiB of address space (%s %llu GiB), at most %llu GiB",
+                  name, (unsigned long long)((total + (1ULL << 29)) >> 30), name,
+                  (unsigned long long)((largest + (1ULL << 29)) >> 30),
+                  (unsigned long long)(MP_CACHE_MAX_TABLE_BYTES >> 30));
+   }
    return NULL;
 }
 
@@ -1257,14 +1321,7 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
       lv->assoc = L->assoc;
       lv->sets = (uint32_t)(L->size / ((uint64_t)L->assoc * L->line));
       lv->set_mask = lv->sets - 1;
-      if (cfg->sample_shift && lv->sets > 1
-          && L->size / L->line >= MP_CACHE_SAMPLE_MIN_LINES) {
-         uint64_t lines = L->size / L->line;
-         uint32_t shift = 0;   /* the largest keeping the shadow's minimum */
-         while (shift < cfg->sample_shift && lines >> (shift + 1) >= MP_CACHE_SAMPLE_MIN_SHADOW)
-            shift++;
-         lv->sample_shift = shift;
-      }
+      lv->sample_shift = shadow_sample_shift(cfg, k);
       lv->shared_by = L->shared_by;
       lv->n_inst = c->cores / L->shared_by;
       lv->inst = mp_calloc("mp.cache.new.2", lv->n_inst, sizeof(instance));
@@ -1326,6 +1383,7 @@ int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char *
       goto bad;
    if (*p == 'k' || *p == 'K') { mult = 1024; p++; }
    else if (*p == 'm' || *p == 'M') { mult = 1024 * 1024; p++; }
+   else if (*p == 'g' || *p == 'G') { mult = 1024 * 1024 * 1024; p++; }
    if (size > ~0ULL / mult)
       goto bad;
    size *= mult;

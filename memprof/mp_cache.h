@@ -164,8 +164,22 @@ void mp_cache_split_unclassified(uint64_t cause[MP_MISS_N_CAUSES],
 /* Bytes of metadata allocated, for -v statistics and tests. */
 uint64_t mp_cache_bytes(const mp_cache *c);
 
-/* Parses "size,assoc,line" (size in bytes, optionally with a k/K or m/M
-   suffix; assoc and line plain numbers) into out->size, assoc and line,
+/* Address space that the tables of one instance of level k take (its
+   ways and shadow, allocated at the first access of one of its cores,
+   resident only where written), for a cfg that passes mp_cache_new's
+   checks except the bound below.  The caller can check before the
+   program runs that the system grants that much. */
+uint64_t mp_cache_instance_table_bytes(const mp_cache_cfg *cfg, uint32_t k);
+
+/* mp_cache_new refuses a hierarchy whose tables, over all the instances
+   of every level, would take more.  Per
+   line of a level, its ways take 32 bytes and its shadow 16 (exact) or
+   about 2 (sampled 1/16): an L3 of 16 GiB with 64-byte lines takes 8.5
+   GiB with the sampled miss causes, 12 GiB with exact ones. */
+#define MP_CACHE_MAX_TABLE_BYTES (32ULL << 30)
+
+/* Parses "size,assoc,line" (size in bytes, optionally with a k/K, m/M
+   or g/G suffix; assoc and line plain numbers) into out->size, assoc and line,
    or "none" into zeros.  Only the syntax is checked here; mp_cache_new
    checks the geometry.  out->name and shared_by are left alone.
    Returns 0, or -1 with *err set as for mp_cache_new. */

@@ -366,7 +366,7 @@ void mp_clo_print_usage(void)
 "                               levels of 16K lines or more on 1/16 of the\n"
 "                               lines and estimate the rest, or on all\n"
 "                               [sampled]\n"
-"    --L1=<size>,<assoc>,<line> simulated L1 data cache (size in bytes, k/m\n"
+"    --L1=<size>,<assoc>,<line> simulated L1 data cache (size in bytes, k/m/g\n"
 "                               suffixes allowed) [the host's]\n"
 "    --L2=<size>,<assoc>,<line>|none  L2 [the host's]\n"
 "    --L3=<size>,<assoc>,<line>|none  L3; none: two levels [the host's]\n"

@@ -36,6 +36,42 @@ static void bad_cache_option(const HChar *opt, const HChar *value, const HChar *
 
 static void build_tlb(mp_hierarchy *h);
 
+/* The tables of a cache instance are mapped at the first access of one
+   of its cores, while the program runs.  Checks now that the system
+   grants them, so that a level too large for this machine is refused as
+   a bad option rather than ending the run out of memory: maps one
+   instance of each level, two with the what-if replays (which simulate
+   a copy of the hierarchy at exit), all at once, as separate mappings
+   as in the run, then removes them.  Their pages are never written. */
+static void check_address_space(const mp_cache_cfg *cfg)
+{
+   void *map[2 * MP_CACHE_MAX_LEVELS];
+   ULong bytes[2 * MP_CACHE_MAX_LEVELS];
+   UInt copies = mp_clo_whatif_split || mp_clo_whatif_pad ? 2 : 1;
+   UInt n = 0, i, failed = ~0u;
+   HChar opt[8], why[200];
+   for (i = 0; i < copies * cfg->n_levels && failed == ~0u; i++) {
+      bytes[n] = VG_PGROUNDUP(mp_cache_instance_table_bytes(cfg, i % cfg->n_levels));
+      map[n] = VG_(am_shadow_alloc)(bytes[n]);
+      if (map[n])
+         n++;
+      else
+         failed = i % cfg->n_levels;
+   }
+   for (i = 0; i < n; i++)
+      VG_(am_munmap_valgrind)((Addr)map[i], bytes[i]);
+   if (failed == ~0u)
+      return;
+   VG_(snprintf)(opt, sizeof opt, "--L%u", failed + 1);
+   VG_(snprintf)(why, sizeof why,
+                 "L%u: too large to simulate here: the system refuses the %llu MiB of "
+                 "address space its tables take%s",
+                 failed + 1,
+                 (ULong)(mp_cache_instance_table_bytes(cfg, failed) + (1 << 20) - 1) >> 20,
+                 copies == 2 ? " (twice with --what-if)" : "");
+   bad_cache_option(opt, mp_clo_level[failed], why);
+}
+
 static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
 {
    mp_vars_cache_retire(mp_g_vars, level, owner, hits);
@@ -155,6 +191,7 @@ void mp_hierarchy_init(void)
       }
       return;
    }
+   check_address_space(&cfg);
    {
       uint64_t sets[MP_CACHE_MAX_LEVELS];
       for (k = 0; k < cfg.n_levels; k++)

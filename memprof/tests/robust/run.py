@@ -158,12 +158,17 @@ def no_core():
 
 
 def run(argv, cwd, env=None, stdin_path=None, timeout=RUN_TIMEOUT,
-        when_ready=None):
+        when_ready=None, address_space=None):
     """Runs argv in cwd, in its own process group, stdout and stderr into
     anonymous files; env entries set (None: remove) variables.
     when_ready(pid, stdout_so_far), if given, is called at every poll
     until it returns True (to signal the process once it is ready).
+    address_space, if given, limits the process's (RLIMIT_AS, bytes).
     Waits with wait4, for the peak RSS of this process alone."""
+    def limits():
+        no_core()
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     full_env = dict(os.environ)
     for k, v in (env or {}).items():
         if v is None:
@@ -175,7 +180,7 @@ def run(argv, cwd, env=None, stdin_path=None, timeout=RUN_TIMEOUT,
             open(stdin_path or os.devnull, "rb") as fi:
         p = subprocess.Popen(argv, cwd=cwd, env=full_env, stdin=fi, stdout=fo,
                              stderr=fe, start_new_session=True,
-                             preexec_fn=no_core)
+                             preexec_fn=limits)
         timed_out = False
         ready_done = when_ready is None
         while True:
@@ -848,7 +853,7 @@ class Suite:
         ("--L1", ["32768,8", "32768,8,63", "0,8,64", "none", "abc", "32768,3,64",
                   "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,"]),
         ("--L2", ["32768,8,128", "64g,16,64", "1m,16"]),
-        ("--L3", ["32768,8,64x", "8g,16,64"]),
+        ("--L3", ["32768,8,64x", "1024g,16,64", "8t,16,64"]),
         ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296"]),
         ("--cores", ["0", "1025", "x", "-1"]),
         ("--cores-per-socket", ["0", "1025", "3"]),
@@ -942,6 +947,33 @@ class Suite:
                             shown),
                          "\n".join("%s: %s; stderr: %s" % (o, "; ".join(p), " | ".join(e))
                                    for o, p, e in failed))
+
+    def cache_address_space(self):
+        """A simulated level whose tables the system refuses is a bad
+        option, refused before the client runs, not an out-of-memory
+        abort in the middle of the run (issue 9).  Under a 4 GiB limit
+        of address space an L3 of 8g takes 4.3 GiB (8.6 with --what-if);
+        one of 1g takes 0.5 GiB and runs."""
+        if not self.life:
+            self.r.skip("cache address space", "life.c did not build")
+            return
+        d = self.workdir("address-space")
+        limit = 4 << 30
+        big = self.memprof(["--memprof-out-file=big.json", "--L3=8g,16,64"], [self.life, "ok"],
+                           d, address_space=limit, timeout=60)
+        err = big.err.decode("utf-8", "replace")
+        self.r.check(big.rc == 1 and b"client ran" not in big.out
+                     and "Bad option: --L3=8g,16,64" in err
+                     and "the system refuses" in err and not os.listdir(d),
+                     "an L3 whose tables exceed the address space left is refused before the "
+                     "client runs, naming --L3",
+                     "%s\n%s" % (describe_rc(big.rc), tail(big.err)))
+        small = self.memprof(["--memprof-out-file=small.json", "--L3=1g,16,64"],
+                             [self.life, "ok"], d, address_space=limit, timeout=60)
+        self.r.check(small.rc == 0 and small.out == b"client ran\n"
+                     and os.path.exists(os.path.join(d, "small.json")),
+                     "under the same limit an L3 of 1g runs",
+                     "%s\n%s" % (describe_rc(small.rc), tail(small.err)))
 
     # -- output paths ---------------------------------------------------------
 
@@ -1208,6 +1240,7 @@ def main():
         suite.life_cycle()
     if suite.wanted("options"):
         suite.bad_options()
+        suite.cache_address_space()
     if suite.wanted("output"):
         suite.output_paths()
     if suite.wanted("names"):
