@@ -387,7 +387,7 @@ static void fa_init(mp_cache *c, fa_shadow *fa, uint32_t lines, uint32_t shift)
    fa->node = mp_malloc("mp.cache.fa.1", lines * sizeof(fa_node));
    c->bytes += lines * sizeof(fa_node);
    if (shift) {
-      fa->slot = mp_calloc("mp.cache.fa.2", slots, sizeof(fa_slot));
+      fa->slot = mp_zalloc_table("mp.cache.fa.2", slots * sizeof(fa_slot));
       c->bytes += slots * sizeof(fa_slot);
    }
 }
@@ -1144,7 +1144,7 @@ void mp_cache_free(mp_cache *c)
          if (in->fa.node)
             mp_free(in->fa.node);
          if (in->fa.slot)
-            mp_free(in->fa.slot);
+            mp_free_table(in->fa.slot, (uint64_t)(in->fa.smask + 1) * sizeof(fa_slot));
          if (in->inval.key)
             mp_free(in->inval.key);
          mp_free(in->cores);
