@@ -118,7 +118,7 @@
      their exclusivity.
    - one indirect call per line retired, when on_retire is set.
    Memory: per line of each instance 8 (tag) + 8 (stamp) + 16 (meta)
-   bytes, plus the shadow's 16 (exact) or 32 to 48 (sampled, divided by
+   bytes and per set 8 (the way hit last), plus the shadow's 16 (exact) or 32 to 48 (sampled, divided by
    2^s); per line of each chunk of 4096 lines touched, the cold bits
    and 4 bytes per exact shadow (instance) the chunk's lines reached;
    instances are allocated when the first of their cores accesses, so
@@ -203,12 +203,8 @@ typedef struct {
 } fa_shadow;
 
 typedef struct {
-   uint64_t *tag;     /* sets * assoc TAG_OF(line), NO_TAG if invalid;
-                         NULL until one of the cores is active */
-   uint64_t *stamp;   /* parallel: the clock at the way's last access,
-                         0 if invalid; the LRU way has the smallest */
-   way_meta *meta;    /* parallel */
-   uint32_t *mru;     /* per set: the way accessed last, tried first */
+   uint8_t *sets;     /* the sets' blocks (set_of); NULL until one of
+                         the cores is active */
    fa_shadow fa;
    int32_t exact_id;  /* its index among the exact shadows' hints, -1 if
                          its shadow is sampled or it has none */
@@ -221,6 +217,7 @@ typedef struct {
 typedef struct {
    char name[16];
    uint32_t sets, assoc, shared_by, n_inst;
+   uint64_t set_bytes; /* of a set's block: set_block_bytes(assoc) */
    uint32_t sample_shift;  /* of the shadows' feed; 0: exact */
    uint64_t set_mask;  /* sets - 1 */
    instance *inst;     /* n_inst */
@@ -633,53 +630,36 @@ static void widen(mp_cache *c)
 /*--- Instances and sets                                   ---*/
 /*------------------------------------------------------------*/
 
-/* An instance's four per-way and per-set arrays share one mapping, each
-   starting STAGGER bytes further into the page than the one before: a
-   set's tags, stamps and metadata sit at the same offsets of arrays that
-   each start on a page, so without it they fall in one set of the host's
-   L1 and a store to one delays loads from the others (4K aliasing; the
-   arrays in separate zero-page mappings made cache-only triad 10%
-   slower).  The levels are staggered too: a line's sets at L1, L2 and
-   L3 fall at the same page offset of their tags when every level has 8
-   ways (its set number modulo 64, times 64 bytes). */
-#define STAGGER       1088   /* 17 host cache lines */
+/* An instance's sets are blocks of set_block_bytes(assoc), one after
+   the other in one mapping: the way accessed last (4 bytes, padded to
+   8), then the set's tags, stamps and way metadata.  A look-up that
+   misses reads the first three, contiguous: in a large level, whose sets
+   miss the host's caches, one host page and two to five adjacent host
+   lines, which the host's prefetchers fetch together, where four arrays
+   put them in four pages and lines apart.  The mapping of level k starts
+   k * LEVEL_STAGGER bytes into its page, so that a line's sets at L1, L2
+   and L3 do not all start at the same page offset (4K aliasing: a store
+   to one delays loads from the others). */
 #define LEVEL_STAGGER  320   /* 5 host cache lines */
 
-static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
-
-/* Byte offsets of the arrays in the mapping of an instance of level k,
-   and its size. */
-static void instance_layout(uint64_t sets, uint32_t assoc, uint32_t k, uint64_t off[4],
-                            uint64_t *bytes)
+static uint64_t set_block_bytes(uint32_t assoc)
 {
-   uint64_t lines = sets * assoc;
-   uint64_t size[4], at = 0;
-   uint32_t i;
-   size[0] = lines * sizeof(uint64_t);    /* tag */
-   size[1] = lines * sizeof(uint64_t);    /* stamp */
-   size[2] = lines * sizeof(way_meta);    /* meta */
-   size[3] = sets * sizeof(uint32_t);     /* mru */
-   for (i = 0; i < 4; i++) {
-      at = round_up(at, 4096) + i * STAGGER + k * LEVEL_STAGGER;
-      off[i] = at;
-      at += size[i];
-   }
-   *bytes = at;
+   return sizeof(uint64_t) + (uint64_t)assoc * (2 * sizeof(uint64_t) + sizeof(way_meta));
+}
+
+/* Bytes of the mapping of an instance of level k. */
+static uint64_t instance_map_bytes(uint64_t sets, uint32_t assoc, uint32_t k)
+{
+   return k * LEVEL_STAGGER + sets * set_block_bytes(assoc);
 }
 
 static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
 {
    level *lv = &c->lv[k];
-   uint64_t off[4], bytes;
-   char *base;
+   uint64_t bytes = instance_map_bytes(lv->sets, lv->assoc, k);
    /* Fresh zero pages: every way invalid, and a run touching few sets
       of a large cache pays for those only. */
-   instance_layout(lv->sets, lv->assoc, k, off, &bytes);
-   base = mp_zalloc_table("mp.cache.ways", bytes);
-   in->tag = (uint64_t *)(base + off[0]);
-   in->stamp = (uint64_t *)(base + off[1]);
-   in->meta = (way_meta *)(base + off[2]);
-   in->mru = (uint32_t *)(base + off[3]);
+   in->sets = (uint8_t *)mp_zalloc_table("mp.cache.ways", bytes) + k * LEVEL_STAGGER;
    c->bytes += bytes;
    if (lv->sets > 1)
       fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
@@ -696,7 +676,7 @@ static void activate_core(mp_cache *c, uint32_t core)
    c->core_bit[core] = (int32_t)s;
    for (k = 0; k < c->n_levels; k++) {
       instance *in = c->path[core * c->n_levels + k];
-      if (!in->tag)
+      if (!in->sets)
          instance_alloc(c, k, in);
       in->cores[s >> 3] |= (uint8_t)(1u << (s & 7));
       in->active++;
@@ -714,16 +694,21 @@ typedef struct {
    uint32_t assoc;
 } set_ref;
 
-static set_ref set_of(const level *lv, const instance *in, uint64_t line)
+static set_ref set_number(const level *lv, const instance *in, uint64_t set)
 {
-   uint64_t set = line & lv->set_mask, off = set * lv->assoc;
+   uint8_t *block = in->sets + set * lv->set_bytes;
    set_ref s;
-   s.tag = in->tag + off;
-   s.stamp = in->stamp + off;
-   s.meta = in->meta + off;
-   s.mru = in->mru + set;
+   s.mru = (uint32_t *)block;
+   s.tag = (uint64_t *)(block + sizeof(uint64_t));
+   s.stamp = s.tag + lv->assoc;
+   s.meta = (way_meta *)(s.stamp + lv->assoc);
    s.assoc = lv->assoc;
    return s;
+}
+
+static set_ref set_of(const level *lv, const instance *in, uint64_t line)
+{
+   return set_number(lv, in, line & lv->set_mask);
 }
 
 /* The way holding line, -1 if none. */
@@ -956,7 +941,8 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       if (k + 1 < c->n_levels) {
          set_ref nx = set_of(&c->lv[k + 1], path[k + 1], line);
          const fa_shadow *nfa = &path[k + 1]->fa;
-         __builtin_prefetch(nx.tag);
+         __builtin_prefetch(nx.mru);
+         __builtin_prefetch((const uint8_t *)nx.mru + 128);
          if (nfa->slot && !(mix & nfa->sample_mask))
             __builtin_prefetch(&nfa->slot[fa_hash(line) >> nfa->hshift]);
       }
@@ -1063,19 +1049,21 @@ void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
 
 void mp_cache_finish(mp_cache *c)
 {
-   uint32_t k, i;
-   uint64_t w;
+   uint32_t k, i, w;
+   uint64_t set;
    mp_assert(!c->finished);
    c->finished = 1;
    for (k = 0; k < c->n_levels; k++)
       for (i = 0; i < c->lv[k].n_inst; i++) {
          instance *in = &c->lv[k].inst[i];
-         uint64_t lines = (uint64_t)c->lv[k].sets * c->lv[k].assoc;
-         if (!in->tag)
+         if (!in->sets)
             continue;
-         for (w = 0; w < lines; w++)
-            if (in->tag[w] != NO_TAG)
-               retire(c, k, &in->meta[w]);
+         for (set = 0; set < c->lv[k].sets; set++) {
+            set_ref s = set_number(&c->lv[k], in, set);
+            for (w = 0; w < s.assoc; w++)
+               if (s.tag[w] != NO_TAG)
+                  retire(c, k, &s.meta[w]);
+         }
       }
 }
 
@@ -1136,11 +1124,9 @@ void mp_cache_free(mp_cache *c)
    for (k = 0; k < c->n_levels; k++) {
       for (i = 0; i < c->lv[k].n_inst; i++) {
          instance *in = &c->lv[k].inst[i];
-         if (in->tag) {
-            uint64_t off[4], bytes;
-            instance_layout(c->lv[k].sets, c->lv[k].assoc, k, off, &bytes);
-            mp_free_table((char *)in->tag - off[0], bytes);
-         }
+         if (in->sets)
+            mp_free_table(in->sets - k * LEVEL_STAGGER,
+                          instance_map_bytes(c->lv[k].sets, c->lv[k].assoc, k));
          if (in->fa.node)
             mp_free(in->fa.node);
          if (in->fa.slot)
@@ -1211,8 +1197,8 @@ static uint32_t shadow_sample_shift(const mp_cache_cfg *cfg, uint32_t k)
 uint64_t mp_cache_instance_table_bytes(const mp_cache_cfg *cfg, uint32_t k)
 {
    const mp_cache_level_cfg *L = &cfg->level[k];
-   uint64_t lines = L->size / L->line, sets = lines / L->assoc, off[4], bytes;
-   instance_layout(sets, L->assoc, k, off, &bytes);
+   uint64_t lines = L->size / L->line, sets = lines / L->assoc;
+   uint64_t bytes = instance_map_bytes(sets, L->assoc, k);
    if (sets > 1)
       bytes += fa_bytes(lines, shadow_sample_shift(cfg, k));
    return bytes;
@@ -1321,6 +1307,7 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
       lv->assoc = L->assoc;
       lv->sets = (uint32_t)(L->size / ((uint64_t)L->assoc * L->line));
       lv->set_mask = lv->sets - 1;
+      lv->set_bytes = set_block_bytes(L->assoc);
       lv->sample_shift = shadow_sample_shift(cfg, k);
       lv->shared_by = L->shared_by;
       lv->n_inst = c->cores / L->shared_by;

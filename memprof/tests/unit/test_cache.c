@@ -1244,40 +1244,40 @@ START_TEST(test_parse)
 END_TEST
 
 /* The address space of a level's tables: 32 bytes per line for its
-   ways and 4 per set (the way hit last), 16 per line for an exact
+   ways and 8 per set (the way hit last), 16 per line for an exact
    shadow, 16/16 + 2 * 8/16 for one sampled 1/16 (nodes and hash slots),
-   plus the page rounding of the four way arrays and their staggering;
-   and the bound on the whole hierarchy. */
+   plus the staggering of the levels; and the bound on the whole
+   hierarchy. */
 START_TEST(test_table_bytes)
 {
    const uint64_t lines = 1u << 20, sets = lines / 8, slack = 6 * 4096;
    mp_cache_cfg c = cfg1(1, lvl(lines * 64, 8, 64, 1));
    uint64_t b = mp_cache_instance_table_bytes(&c, 0);
-   ck_assert_uint_ge(b, lines * 48 + sets * 4);
-   ck_assert_uint_le(b, lines * 48 + sets * 4 + slack);
+   ck_assert_uint_ge(b, lines * 48 + sets * 8);
+   ck_assert_uint_le(b, lines * 48 + sets * 8 + slack);
    c.sample_shift = 4;
    b = mp_cache_instance_table_bytes(&c, 0);
-   ck_assert_uint_ge(b, lines * 34 + sets * 4);
-   ck_assert_uint_le(b, lines * 34 + sets * 4 + slack);
+   ck_assert_uint_ge(b, lines * 34 + sets * 8);
+   ck_assert_uint_le(b, lines * 34 + sets * 8 + slack);
    /* One set: no shadow. */
    c = cfg1(1, lvl(4096, 64, 64, 1));
    b = mp_cache_instance_table_bytes(&c, 0);
-   ck_assert_uint_ge(b, 64 * 32 + 4);
-   ck_assert_uint_le(b, 64 * 32 + 4 + slack);
+   ck_assert_uint_ge(b, 64 * 32 + 8);
+   ck_assert_uint_le(b, 64 * 32 + 8 + slack);
 
-   /* 16 GiB of 64-byte lines, exact: 12 GiB per instance.  Two private
+   /* 16 GiB of 64-byte lines, exact: 12.1 GiB per instance.  Two private
       instances fit the 32 GiB, four do not, four cores sharing by two do;
       mp_cache_new maps nothing until a core accesses. */
    mp_cache_free(new_or_fail(cfg1(2, lvl(16ULL << 30, 16, 64, 1))));
    expect_error(cfg1(4, lvl(16ULL << 30, 16, 64, 1)),
                 "L1: too large to simulate: the tables of all the cache instances would "
-                "take 48 GiB of address space (L1 48 GiB), at most 32 GiB");
+                "take 49 GiB of address space (L1 49 GiB), at most 32 GiB");
    mp_cache_free(new_or_fail(cfg1(4, lvl(16ULL << 30, 16, 64, 2))));
    /* The message names the level that takes the most. */
    expect_error(cfg3(1, lvl(32768, 8, 64, 1), lvl(1 << 20, 16, 64, 1),
                      lvl(64ULL << 30, 16, 64, 1)),
                 "L3: too large to simulate: the tables of all the cache instances would "
-                "take 48 GiB of address space (L3 48 GiB), at most 32 GiB");
+                "take 49 GiB of address space (L3 49 GiB), at most 32 GiB");
    /* Sampled, the shadow shrinks: 34 bytes per line, 17 GiB for 512M lines. */
    c = cfg1(1, lvl(32ULL << 30, 16, 64, 1));
    c.sample_shift = 4;
