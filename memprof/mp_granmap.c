@@ -97,6 +97,20 @@ void mp_granmap_set(mp_granmap *m, uint64_t addr, uint64_t len, uint32_t value)
    }
 }
 
+void mp_granmap_prefetch(const mp_granmap *m, uint64_t addr)
+{
+   const mid *md;
+   const leaf *lf;
+   if (addr >> 48)
+      return;
+   md = m->top[top_index(addr)];
+   if (!md)
+      return;
+   lf = md->l[mid_index(addr)];
+   if (lf)
+      __builtin_prefetch(&lf->v[leaf_index(addr)]);
+}
+
 uint32_t mp_granmap_get(const mp_granmap *m, uint64_t addr)
 {
    const mid *md;

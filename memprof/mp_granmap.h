@@ -36,6 +36,12 @@ void     mp_granmap_set(mp_granmap *m, uint64_t addr, uint64_t len, uint32_t val
 /* The value of addr's granule, 0 if never set or cleared. */
 uint32_t mp_granmap_get(const mp_granmap *m, uint64_t addr);
 
+/* Starts bringing addr's granule into the host's cache for a
+   mp_granmap_get soon after (the directory levels are read now; the
+   leaf, a host cache miss when the accesses are scattered, is not
+   waited for). */
+void mp_granmap_prefetch(const mp_granmap *m, uint64_t addr);
+
 /* Bytes of tables allocated, for -v statistics and tests. */
 uint64_t mp_granmap_bytes(const mp_granmap *m);
 

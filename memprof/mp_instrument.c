@@ -77,6 +77,8 @@ static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
 static UInt         *thread_group;    /* ThreadId -> reuse sharing group */
 static UInt          threads_created;
+static UInt          line_shift;       /* of the footprint's lines */
+static UInt          scattered_level;  /* mp_instr.scattered: served here or below */
 
 static void update_analysing(void)
 {
@@ -206,21 +208,20 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       ii->lc_var = e.var;
    }
    lc = ii->lc;
-   mp_vars_access(mp_g_vars, &e, lc);
+   /* An instruction whose last access missed the simulated L2 likely
+      misses the host's caches in the footprint's and the reuse
+      histories' tables too: their reads are started now, and done
+      after the cache simulation, so that their misses overlap with its
+      own. */
+   if (ii->scattered) {
+      mp_vars_prefetch(mp_g_vars, &e);
+      if (mp_g_reuse)
+         mp_reuse_prefetch(mp_g_reuse, e.tid, a >> line_shift);
+   }
    if (mp_g_stride) {
       int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;
-   }
-   if (mp_g_reuse) {
-      UInt shift = mp_vars_line_shift(mp_g_vars);
-      ULong line = mp_event_first_line(&e, shift), last = mp_event_last_line(&e, shift);
-      for (; line <= last; line++) {
-         uint64_t d;
-         int kind = mp_reuse_access(mp_g_reuse, e.tid, thread_group[tid], line,
-                                    e.is_write, &d);
-         mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
-      }
    }
    if (mp_g_sharing) {
       mp_sharing_outcome so;
@@ -242,12 +243,23 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
                            mp_g_hier.latency);
       served = o.served_by;
       cycles = mp_g_hier.latency[served];
+      ii->scattered = served >= scattered_level;
       if (o.missed[0]) {
          UInt k;
          for (k = 0; k < mp_g_hier.n_levels && o.missed[k]; k++)
             if (o.cause[k] == MP_MISS_CONFLICT)
                mp_setdiag_conflict(mp_g_hier.conflicts, k,
-                                   a >> mp_vars_line_shift(mp_g_vars), e.var);
+                                   a >> line_shift, e.var);
+      }
+   }
+   if (mp_g_reuse) {
+      ULong line = mp_event_first_line(&e, line_shift);
+      ULong last = mp_event_last_line(&e, line_shift);
+      for (; line <= last; line++) {
+         uint64_t d;
+         int kind = mp_reuse_access(mp_g_reuse, e.tid, thread_group[tid], line,
+                                    e.is_write, &d);
+         mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
       }
    }
    if (mp_g_numa) {
@@ -269,6 +281,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       if (mp_g_loops)
          mp_loopnest_access(e.tid, ii, &e, cycles, start);
    }
+   mp_vars_access(mp_g_vars, &e, lc);   /* last: its footprint may have been prefetched */
 }
 
 /*------------------------------------------------------------*/
@@ -722,6 +735,8 @@ void mp_instrument_fork_child(void)
 void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
+   line_shift = mp_vars_line_shift(mp_g_vars);
+   scattered_level = mp_g_hier.n_levels >= 2 ? 2 : 1;
    thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
    thread_core = VG_(calloc)("mp.cores", VG_N_THREADS + 1, sizeof(UInt));
    thread_group = VG_(calloc)("mp.groups", VG_N_THREADS + 1, sizeof(UInt));

@@ -668,6 +668,17 @@ void mp_reuse_reset(mp_reuse *r)
    sampling_start(r);
 }
 
+void mp_reuse_prefetch(mp_reuse *r, uint32_t tid, uint64_t line)
+{
+   thread_state *t;
+   cell *c;
+   if (tid >= r->n_threads || !(t = r->threads[tid]))
+      return;
+   c = page_find(&t->s.map, (line >> PAGE_BITS) + 1);
+   if (c)
+      __builtin_prefetch(&c[line & (PAGE_LINES - 1)]);
+}
+
 int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                     int is_write, uint64_t *distance)
 {

@@ -105,6 +105,12 @@ void      mp_reuse_reset(mp_reuse *r);
    without its earlier accesses.  Returns the kind; *distance is set for
    PRIVATE and SHARED (lines, scaled by 1/rate in SHARDS mode) and to 0
    otherwise.  Cost: O(log footprint) amortized (see mp_reuse.c). */
+/* Starts bringing into the host's cache the record of line in tid's
+   history, which mp_reuse_access will read, so that the caller can run
+   other work before that call: on scattered accesses the read is a
+   host cache miss.  Changes nothing that mp_reuse_access computes. */
+void mp_reuse_prefetch(mp_reuse *r, uint32_t tid, uint64_t line);
+
 int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                     int is_write, uint64_t *distance);
 

@@ -52,6 +52,11 @@ typedef struct {
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
+   /* Its last access missed the simulated L2 (or the L1 of a one-level
+      hierarchy): its accesses are scattered, so the analyses' state
+      for them is likely to miss the host's caches too, and is worth a
+      prefetch. */
+   Bool     scattered;
 } mp_instr;
 
 /* mp_registry.c: per heap slot, how many blocks it has held and freed;

@@ -411,6 +411,14 @@ static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
    }
 }
 
+void mp_vars_prefetch(const mp_vars *vs, const mp_event *e)
+{
+   const mp_var *v = mp_vars_get(vs, e->var);
+   uint64_t l = mp_event_first_line(e, vs->line_shift);
+   if (l + 1 != v->last_line_plus1 && (l >> 44) == 0)
+      mp_granmap_prefetch(vs->fp_owner, l << MP_GRANULE_SHIFT);
+}
+
 void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
 {
    mp_var *v = mp_vars_get(vs, e->var);

@@ -160,8 +160,14 @@ mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc);
    previous one. */
 void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
 
-/* Accounts the cache outcome of access e (counted by mp_vars_access
-   before): latency[k] is the cost in cycles of an access served by
+/* Starts bringing into the host's cache what mp_vars_access(e) will
+   read about the footprint, so that the caller can run the other
+   analyses of e before it: on scattered accesses that read is a host
+   cache miss, which then overlaps with theirs. */
+void mp_vars_prefetch(const mp_vars *vs, const mp_event *e);
+
+/* Accounts the cache outcome of access e (counted by mp_vars_access,
+   before or after): latency[k] is the cost in cycles of an access served by
    level k, latency[n_levels] of memory. */
 void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,

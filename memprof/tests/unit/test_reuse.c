@@ -167,7 +167,10 @@ typedef struct {
 } compare_result;
 
 /* Feeds the trace to a fresh exact engine and to the reference; counts
-   the accesses where kind or distance differ. */
+   the accesses where kind or distance differ.  Before each access the
+   engine is asked to prefetch other records (a line further on in the
+   trace, of another thread; a thread it has never seen), which must
+   change nothing. */
 static compare_result compare(const trace *t, int broken)
 {
    mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0 };
@@ -180,7 +183,10 @@ static compare_result compare(const trace *t, int broken)
    seen_epoch = 0;
    for (i = 0; i < t->n; i++) {
       uint64_t d, rd;
-      int kind = mp_reuse_access(r, t->tid[i], t->grp[i], t->line[i], t->w[i], &d);
+      int kind;
+      mp_reuse_prefetch(r, t->tid[(i * 7 + 3) % t->n], t->line[(i * 13 + 5) % t->n]);
+      mp_reuse_prefetch(r, 1000 + i % 3, t->line[i]);
+      kind = mp_reuse_access(r, t->tid[i], t->grp[i], t->line[i], t->w[i], &d);
       int rkind = ref_access(t, i, &rd, broken);
       res.kinds[kind]++;
       if (kind != rkind || d != rd) {
