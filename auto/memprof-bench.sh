@@ -33,10 +33,21 @@ if [ ! -f $out/gzip-input ]; then
    python3 auto/memprof-text.py $((4 << 20)) $out/gzip-input
 fi
 
-# measure CMD...: prints "seconds peak_rss_kB" of one run.
+# measure CMD...: prints "seconds peak_rss_kB" of one run, or of the
+# fastest of three when it takes under 3 s: a single short run right
+# after a long one measured up to 40% slow (sampled triad: 1.03 s in
+# the table, 0.73-0.75 s run by itself, twice).
 measure() {
    /usr/bin/time -f "%e %M" -o $out/time.txt "$@" >/dev/null 2>&1 || true
-   cat $out/time.txt
+   best=$(cat $out/time.txt)
+   case $best in
+   [0-2].*)
+      for again in 2 3; do
+         /usr/bin/time -f "%e %M" -o $out/time.txt "$@" >/dev/null 2>&1 || true
+         best=$(printf '%s\n%s\n' "$best" "$(cat $out/time.txt)" | sort -n | head -1)
+      done ;;
+   esac
+   echo "$best"
 }
 
 vg=./vg-in-place
