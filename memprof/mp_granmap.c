@@ -97,30 +97,26 @@ void mp_granmap_set(mp_granmap *m, uint64_t addr, uint64_t len, uint32_t value)
    }
 }
 
-void mp_granmap_prefetch(const mp_granmap *m, uint64_t addr)
+/* The leaf holding addr's granule, NULL if none was made. */
+static inline const leaf *leaf_for_read(const mp_granmap *m, uint64_t addr)
 {
    const mid *md;
-   const leaf *lf;
    if (addr >> 48)
-      return;
+      return NULL;
    md = m->top[top_index(addr)];
-   if (!md)
-      return;
-   lf = md->l[mid_index(addr)];
+   return md ? md->l[mid_index(addr)] : NULL;
+}
+
+void mp_granmap_prefetch(const mp_granmap *m, uint64_t addr)
+{
+   const leaf *lf = leaf_for_read(m, addr);
    if (lf)
       __builtin_prefetch(&lf->v[leaf_index(addr)]);
 }
 
 uint32_t mp_granmap_get(const mp_granmap *m, uint64_t addr)
 {
-   const mid *md;
-   const leaf *lf;
-   if (addr >> 48)
-      return 0;
-   md = m->top[top_index(addr)];
-   if (!md)
-      return 0;
-   lf = md->l[mid_index(addr)];
+   const leaf *lf = leaf_for_read(m, addr);
    return lf ? lf->v[leaf_index(addr)] : 0;
 }
 
