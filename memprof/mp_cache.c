@@ -118,11 +118,13 @@
      their exclusivity.
    - one indirect call per line retired, when on_retire is set.
    Memory: per line of each instance 8 (tag) + 8 (stamp) + 16 (meta)
-   bytes and per set 8 (the way hit last), plus the shadow's 16 (exact) or 32 to 48 (sampled, divided by
-   2^s); per line of each chunk of 4096 lines touched, the cold bits
-   and 4 bytes per exact shadow (instance) the chunk's lines reached;
-   instances are allocated when the first of their cores accesses, so
-   a configuration of many cores costs only for the cores used.
+   bytes and per set 8 (the way hit last), plus the shadow's 16 (exact)
+   or 32 to 48 (sampled, divided by 2^s); per line of each chunk of 4096
+   lines touched, the cold bits, and once a line of the chunk reaches an
+   exact shadow, 4 bytes per exact shadow made so far (one core: its L1
+   and L2, 8 bytes); instances are allocated when the first of their
+   cores accesses, so a configuration of many cores costs only for the
+   cores used.
    Measured on the host (-O2; 32 KiB 8-way L1 + 1 MiB 16-way L2, one
    core): about 120 instructions and 10-20 ns per L1 hit, about 940
    instructions and 100-200 ns per access missing both levels (a
@@ -206,8 +208,9 @@ typedef struct {
    uint8_t *sets;     /* the sets' blocks (set_of); NULL until one of
                          the cores is active */
    fa_shadow fa;
-   int32_t exact_id;  /* its index among the exact shadows' hints, -1 if
-                         its shadow is sampled or it has none */
+   int32_t exact_id;  /* its index among the exact shadows' hints, given
+                         when the instance is made; -1 before, or if its
+                         shadow is sampled or it has none */
    lineset inval;     /* invalidated here and not refilled since */
    uint8_t *cores;    /* cold-bit mask of the active cores using this
                          instance (width bytes) */
@@ -228,12 +231,14 @@ typedef struct {
    shadows' hints: per line, the node + 1 that holds it in the shadow (0:
    never held).  A hint is right if that node's key is the line: a line
    enters a shadow only with its hint set, and a node reused by another
-   line no longer has its key. */
+   line no longer has its key.  A line's hints in every exact shadow are
+   side by side (a miss in L1 and L2 reads two: on scattered accesses
+   one host cache miss, where an array per shadow made it two). */
 typedef struct {
    uint64_t id;       /* chunk number + 1; 0: free slot */
    uint8_t *bits;     /* CHUNK_LINES * width bytes */
-   uint32_t **hint;   /* per exact shadow (n_exact): CHUNK_LINES hints;
-                         each NULL until used, the array too */
+   uint32_t *hint;    /* CHUNK_LINES * n_exact: line i's hint in exact
+                         shadow j at i * n_exact + j; NULL until used */
 } chunk_slot;
 
 struct mp_cache {
@@ -249,7 +254,7 @@ struct mp_cache {
    uint32_t chunk_cap, n_chunks, chunk_shift;
    uint64_t last_id;   /* last chunk used (id), a one-entry cache */
    chunk_slot *last_chunk;
-   uint32_t n_exact;   /* instances with an exact shadow */
+   uint32_t n_exact;   /* instances with an exact shadow made so far */
 
    void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
    void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
@@ -576,14 +581,33 @@ static OUT_OF_LINE uint32_t *exact_hint(mp_cache *c, const instance *in, uint64_
 {
    chunk_slot *ch = chunk_of(c, line);
    if (!ch->hint) {
-      ch->hint = mp_calloc("mp.cache.hints", c->n_exact, sizeof(uint32_t *));
-      c->bytes += c->n_exact * sizeof(uint32_t *);
+      ch->hint = mp_calloc("mp.cache.hints", (size_t)CHUNK_LINES * c->n_exact,
+                           sizeof(uint32_t));
+      c->bytes += (uint64_t)CHUNK_LINES * c->n_exact * sizeof(uint32_t);
    }
-   if (!ch->hint[in->exact_id]) {
-      ch->hint[in->exact_id] = mp_calloc("mp.cache.hint", CHUNK_LINES, sizeof(uint32_t));
+   return ch->hint + (line & (CHUNK_LINES - 1)) * c->n_exact + in->exact_id;
+}
+
+/* Gives in the next exact shadow's hints: every chunk's hints are spread
+   to make room for one more per line (rare: once per exact instance,
+   at its first core's first access). */
+static void add_exact_shadow(mp_cache *c, instance *in)
+{
+   uint32_t n = c->n_exact, i, l, j;
+   for (i = 0; i < c->chunk_cap; i++) {
+      uint32_t *h = c->chunks[i].hint;
+      if (!c->chunks[i].id || !h)
+         continue;
+      h = mp_realloc("mp.cache.hints", h, (size_t)CHUNK_LINES * (n + 1) * sizeof(uint32_t));
+      for (l = CHUNK_LINES; l-- > 0;) {
+         h[l * (n + 1) + n] = 0;
+         for (j = n; j-- > 0;)
+            h[l * (n + 1) + j] = h[l * n + j];
+      }
+      c->chunks[i].hint = h;
       c->bytes += CHUNK_LINES * sizeof(uint32_t);
    }
-   return ch->hint[in->exact_id] + (line & (CHUNK_LINES - 1));
+   in->exact_id = (int32_t)c->n_exact++;
 }
 
 /* Whether any core of the instance has accessed the line. */
@@ -663,6 +687,8 @@ static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
    c->bytes += bytes;
    if (lv->sets > 1)
       fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
+   if (lv->sets > 1 && lv->sample_shift == 0)
+      add_exact_shadow(c, in);
 }
 
 /* Gives core its cold bit at its first access, and makes the instances
@@ -921,20 +947,23 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
    uint32_t k, served, s;
    way_meta *m0 = NULL;   /* the line's meta in L1, once filled */
 
-   /* Find the level serving the line, stepping the shadows on the way.
-      Misses are classified afterwards: the prefetches issued at a miss
-      (the cold bits, the next level's set and shadow slot) then overlap
-      with the work of the levels in between. */
+   /* Find the level serving the line, then step the shadows of the
+      levels that missed (each shadow is its level's alone: the order
+      does not matter), then classify the misses.  The reads started at
+      the miss (the cold bits and the line's hints in the exact shadows,
+      side by side; each next level's set and shadow slot) then overlap
+      with the set look-ups of the levels in between. */
    __builtin_prefetch(bits);
+   if (c->last_chunk->hint)   /* cold_bits found the line's chunk */
+      __builtin_prefetch(c->last_chunk->hint + (line & (CHUNK_LINES - 1)) * c->n_exact);
    for (k = 0; k < c->n_levels; k++) {
-      instance *in = path[k];
-      set_ref st = set_of(&c->lv[k], in, line);
+      set_ref st = set_of(&c->lv[k], path[k], line);
       if (k == 0) {
          way[0] = victim(&st);   /* access_line found no match */
       } else {
          int w = find_or_victim(&st, line, &way[k]);
          if (w >= 0) {
-            hit(c, in, &st, (uint32_t)w, line);
+            hit(c, path[k], &st, (uint32_t)w, line);
             break;
          }
       }
@@ -946,6 +975,10 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
          if (nfa->slot && !(mix & nfa->sample_mask))
             __builtin_prefetch(&nfa->slot[fa_hash(line) >> nfa->hshift]);
       }
+   }
+   served = k;
+   for (k = 0; k < served; k++) {
+      instance *in = path[k];
       node[k] = 0;
       /* One set: a fully-associative cache misses as the shadow would. */
       if (!in->fa.cap)
@@ -957,7 +990,6 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
                            in->exact_id >= 0 ? exact_hint(c, in, line) : NULL,
                            &node[k]) ? FA_HIT : FA_MISSED;
    }
-   served = k;
    if (served > out->served_by)
       out->served_by = served;
    for (k = 0; k < served; k++) {
@@ -1140,12 +1172,8 @@ void mp_cache_free(mp_cache *c)
    for (i = 0; i < c->chunk_cap; i++)
       if (c->chunks[i].id) {
          mp_free(c->chunks[i].bits);
-         if (c->chunks[i].hint) {
-            for (k = 0; k < c->n_exact; k++)
-               if (c->chunks[i].hint[k])
-                  mp_free(c->chunks[i].hint[k]);
+         if (c->chunks[i].hint)
             mp_free(c->chunks[i].hint);
-         }
       }
    mp_free(c->chunks);
    mp_free(c->path);
@@ -1314,8 +1342,7 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
       lv->inst = mp_calloc("mp.cache.new.2", lv->n_inst, sizeof(instance));
       for (i = 0; i < lv->n_inst; i++) {
          lv->inst[i].cores = mp_calloc("mp.cache.mask", 1, c->width);
-         lv->inst[i].exact_id = lv->sets > 1 && lv->sample_shift == 0
-                                ? (int32_t)c->n_exact++ : -1;
+         lv->inst[i].exact_id = -1;   /* add_exact_shadow, when made */
       }
       c->bytes += lv->n_inst * (sizeof(instance) + c->width);
    }
