@@ -443,6 +443,19 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
 {
    mp_cache_counts *cc = cache_counts(mp_vars_get(vs, e->var));
    uint32_t k;
+   /* An L1 hit, most accesses, evicted nothing: no write-back or miss
+      to count. */
+   if (!o->missed[0]) {
+      cc->hits[0]++;
+      cc->served[0]++;
+      cc->cycles += latency[0];
+      lc->cycles += latency[0];
+      if (o->invalidations) {
+         cc->invalidations += o->invalidations;
+         lc->invalidations += o->invalidations;
+      }
+      return;
+   }
    for (k = 0; k < n_levels; k++)
       cc->writebacks[k] += o->writebacks[k];
    /* Level k is reached when every level above it missed. */
