@@ -9,8 +9,9 @@
 # different times do not.  Numbers are printed, never asserted.
 #
 # Usage: sh auto/memprof-ab.sh REV [workload...]
-#   workloads: matmul triad chase allocs falseshare (bench/), gzip (gzip -9
-#   on 1 MB of the benchmark's text), xz (xz -6 on the same); default:
+#   workloads: matmul triad chase allocs falseshare (bench/), particles
+#   (examples/), gzip (gzip -9 on 1 MB of the benchmark's text), xz (xz -6
+#   on the same), true (/bin/true: start-up and exit alone); default:
 #   matmul triad chase gzip.
 # Environment: RUNS (default 3); MEMPROF_OPTS, memprof's options for
 # both builds (default: none, the full analysis), e.g.
@@ -39,7 +40,8 @@ command_of() {
    case $1 in
    gzip) echo "gzip -9 -c $out/text" ;;
    xz)   echo "xz -6 -c $out/text" ;;
-   matmul|allocs|triad|chase|falseshare) echo "$out/bin/$1" ;;
+   matmul|allocs|triad|chase|falseshare|particles) echo "$out/bin/$1" ;;
+   true) echo /bin/true ;;   # the fixed costs: start-up and exit
    *) echo "memprof-ab: unknown workload $1" >&2; exit 2 ;;
    esac
 }
@@ -60,8 +62,8 @@ if [ ! -x "$old/vg-in-place" ]; then
    }
 fi
 
-for w in matmul allocs triad chase; do
-   gcc -O2 -g -o $out/bin/$w bench/$w.c
+for w in bench/matmul.c bench/allocs.c bench/triad.c bench/chase.c examples/particles.c; do
+   gcc -O2 -g -o $out/bin/"$(basename "$w" .c)" "$w"
 done
 gcc -O2 -g -pthread -o $out/bin/falseshare bench/falseshare.c
 if [ ! -f $out/text ]; then
