@@ -9,16 +9,22 @@
    set (a 32 MiB 16-way L3 has 32768 sets: under 3 MiB), in zero pages
    that become resident only for the sets that see a conflict.  Only conflict
    misses reach it, so its cost is paid on the misses the user wants
-   explained, not on every access.
+   explained, not on every access.  A bit per GROUP_SETS sets says which
+   records hold a conflict: the ranking reads those only, rather than
+   fault in every page of a large level at the end.
 */
 #include "mp_setdiag.h"
 
 #define MAX_LEVELS 3
+#define GROUP_SHIFT 6
+#define GROUP_SETS  (1u << GROUP_SHIFT)
 
 struct mp_setdiag {
    uint32_t n_levels;
    uint64_t sets[MAX_LEVELS];
    mp_setdiag_set *level[MAX_LEVELS];
+   uint64_t *seen[MAX_LEVELS];   /* bit g: a conflict in sets
+                                    [g * GROUP_SETS, (g + 1) * GROUP_SETS) */
    double scale[MAX_LEVELS];   /* of the counts mp_setdiag_top reports */
 };
 
@@ -26,6 +32,12 @@ struct mp_setdiag {
 static size_t level_bytes(const mp_setdiag *d, uint32_t k)
 {
    return d->sets[k] * sizeof(mp_setdiag_set);
+}
+
+/* Words of level k's seen bits. */
+static size_t seen_words(const mp_setdiag *d, uint32_t k)
+{
+   return ((d->sets[k] + GROUP_SETS - 1) / GROUP_SETS + 63) / 64;
 }
 
 mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
@@ -40,6 +52,7 @@ mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
       d->scale[k] = 1.0;
       /* Zero pages: only the sets that see a conflict become resident. */
       d->level[k] = mp_zalloc_table("mp.setdiag.2", level_bytes(d, k));
+      d->seen[k] = mp_calloc("mp.setdiag.3", seen_words(d, k), sizeof(uint64_t));
    }
    return d;
 }
@@ -47,8 +60,10 @@ mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
 void mp_setdiag_free(mp_setdiag *d)
 {
    uint32_t k;
-   for (k = 0; k < d->n_levels; k++)
+   for (k = 0; k < d->n_levels; k++) {
       mp_free_table(d->level[k], level_bytes(d, k));
+      mp_free(d->seen[k]);
+   }
    mp_free(d);
 }
 
@@ -61,6 +76,7 @@ void mp_setdiag_reset(mp_setdiag *d)
       d->scale[k] = 1.0;
       mp_free_table(d->level[k], level_bytes(d, k));
       d->level[k] = mp_zalloc_table("mp.setdiag.2", level_bytes(d, k));
+      mp_memset(d->seen[k], 0, seen_words(d, k) * sizeof(uint64_t));
    }
 }
 
@@ -79,8 +95,12 @@ void mp_setdiag_conflict(mp_setdiag *d, uint32_t level, uint64_t line, uint32_t 
 {
    mp_setdiag_set *st;
    uint32_t i, last = MP_SETDIAG_SLOTS - 1;
+   uint64_t set, group;
    mp_assert(level < d->n_levels);
-   st = &d->level[level][line & (d->sets[level] - 1)];
+   set = line & (d->sets[level] - 1);
+   group = set >> GROUP_SHIFT;
+   d->seen[level][group >> 6] |= 1ULL << (group & 63);
+   st = &d->level[level][set];
    st->conflicts++;
    for (i = 0; i < MP_SETDIAG_SLOTS; i++) {
       if (st->slot[i].count > 0 && st->slot[i].var == var) {
@@ -122,6 +142,11 @@ uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out
    mp_assert(level < d->n_levels);
    for (s = 0; s < d->sets[level]; s++) {
       const mp_setdiag_set *st = &d->level[level][s];
+      uint64_t group = s >> GROUP_SHIFT;
+      if (!(d->seen[level][group >> 6] >> (group & 63) & 1)) {
+         s |= GROUP_SETS - 1;   /* no conflict in the group */
+         continue;
+      }
       if (st->conflicts == 0)
          continue;
       /* insertion into the n best, most conflicts first, lower set first */

@@ -508,6 +508,9 @@ static geometry *geometries(size_t *n)
                         cfg2(1, lvl(3072, 12, 64, 1), lvl(10240, 20, 64, 1)), 260 };
    g[i++] = (geometry){ "2 levels, 2-way + 8-way",
                         cfg2(1, lvl(1024, 2, 64, 1), lvl(4096, 8, 64, 1)), 160 };
+   /* more sets than one of the groups mp_cache_finish skips when empty */
+   g[i++] = (geometry){ "2 levels, L2 of 256 sets",
+                        cfg2(1, lvl(8192, 4, 64, 1), lvl(65536, 4, 64, 1)), 600 };
    g[i++] = (geometry){ "3 levels, 32-byte lines",
                         cfg3(1, lvl(512, 2, 32, 1), lvl(2048, 4, 32, 1),
                              lvl(8192, 8, 32, 1)), 600 };

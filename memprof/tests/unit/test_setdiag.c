@@ -101,6 +101,30 @@ END_TEST
 /* Sampled miss causes: the counts come out scaled to the level's
    estimate, rounded; the other levels and the ranking are untouched;
    a reset forgets the scale. */
+/* Sets far from set 0, in a level of many sets: the ranking reads only
+   the groups of sets that saw a conflict, and must still find them. */
+START_TEST(test_far_sets)
+{
+   uint64_t sets[1] = { SETS1 };
+   mp_setdiag *d = mp_setdiag_new(1, sets);
+   mp_setdiag_set top[4];
+   int i;
+   for (i = 0; i < 3; i++)
+      mp_setdiag_conflict(d, 0, 1000 + 5 * SETS1, 1);
+   mp_setdiag_conflict(d, 0, 70, 2);
+   ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 4), 2);
+   ck_assert_uint_eq(top[0].set, 1000);
+   ck_assert_uint_eq(top[0].conflicts, 3);
+   ck_assert_uint_eq(top[1].set, 70);
+   ck_assert_uint_eq(top[1].slot[0].var, 2);
+   mp_setdiag_reset(d);
+   mp_setdiag_conflict(d, 0, 500, 3);
+   ck_assert_uint_eq(mp_setdiag_top(d, 0, top, 4), 1);
+   ck_assert_uint_eq(top[0].set, 500);
+   mp_setdiag_free(d);
+}
+END_TEST
+
 START_TEST(test_scale)
 {
    uint64_t sets[2] = { 8, 8 };
@@ -137,6 +161,7 @@ int main(void)
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_random_against_reference);
    tcase_add_test(tc, test_space_saving);
+   tcase_add_test(tc, test_far_sets);
    tcase_add_test(tc, test_scale);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
