@@ -173,6 +173,10 @@ static Bool parse_sample(const HChar *s)
    mp_clo_window_gap = 50000000;
    if (VG_(strncmp)(s, "periodic", 8) == 0) {
       mp_clo_sample_mode = MP_SAMPLE_PERIODIC;
+      /* 1% of a long run: the windows cost the full analysis's time, the
+         gaps little, and on long runs the error is the windows' cold
+         start, the same at a period of 50m (docs/performance.md). */
+      mp_clo_window_gap = 100000000;
       return parse_windows(s + 8, MP_WINDOW_PERIODIC);
    }
    if (VG_(strncmp)(s, "windows", 7) == 0) {
@@ -411,7 +415,7 @@ void mp_clo_print_usage(void)
 "                               with Fibonacci gaps up to G (MACPO,\n"
 "                               100000,400000); periodic, windows: run every\n"
 "                               analysis only in windows of W instructions,\n"
-"                               one every P (1m,50m), or with Fibonacci gaps\n"
+"                               one every P (1m,100m), or with Fibonacci gaps\n"
 "                               up to G (1m,50m), the instrumentation dormant\n"
 "                               between them (k, m, g suffixes) [off: exact]\n"
 "    --strides=yes|no           stride histograms per variable [yes]\n"
