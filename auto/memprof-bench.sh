@@ -8,12 +8,16 @@
 #   cache    cache-only: --reuse=no --strides=no --loops=no --what-if=none
 #            --sharing=no (every access still attributed to its variable);
 #   sampled  the defaults with --sample=periodic (every analysis in windows
-#            of 1M instructions, one every 50M: the setting for long runs);
+#            of 1M instructions, one every 100M: the setting for long runs);
 # then memprof's ratios to cachegrind and none, and the sampled run's error
 # against the full one (auto/memprof-sample-error.py: misses per level,
 # top-10 variables, reuse histogram); the full run's memory per touched
 # line, and (with triad or chase) the metadata per line with the fixed
-# costs excluded, from two sizes of the workload.  Numbers are printed, never
+# costs excluded, from two sizes of the workload.  Cachegrind picks its
+# geometry from CPUID and memprof from /sys, which can differ (a VM's
+# CPUID has reported a 508 MiB last level): Cachegrind is also run with
+# memprof's L1 and last level as its D1 and LL, and the ratios to that
+# printed apart.  Numbers are printed, never
 # asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
 # [workload...] (default: all of them).
 set -e
@@ -56,6 +60,7 @@ cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
 workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
 errors=""
 memory=""
+same=""
 printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workload \
    native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
    "RSS MB" "cg MB"
@@ -70,6 +75,8 @@ for prog in $workloads; do
    set -- $(measure $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
    set -- $(measure $mp $bin); tf=$1; mf=$2
    cp $out/memprof.out.bench $out/full.json
+   geometry=$(python3 -c "import json; L = json.load(open('$out/full.json'))['config']['levels']; print('--D1=%d,%d,%d --LL=%d,%d,%d' % tuple(L[i][k] for i in (0, -1) for k in ('size', 'assoc', 'line')))")
+   set -- $(measure $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin); tg=$1
    set -- $(measure $mp $cache_only $bin); to=$1
    set -- $(measure $mp --sample=periodic $bin); ts=$1
    cp $out/memprof.out.bench $out/sampled.json
@@ -79,6 +86,9 @@ for prog in $workloads; do
          p, t0, tn, tc, tk, tf, to, ts, tf / tc, to / tc, ts / tn, tf / tn, mf / 1024, mc / 1024 }'
    errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
 "
+   same="$same$(awk -v p=$prog -v tg="$tg" -v tf="$tf" -v to="$to" -v g="$geometry" 'BEGIN {
+      printf "%-10s %6.2f | %5.1f %5.1f   (%s)", p, tg, tf / tg, to / tg, g }')
+"
    # Metadata per touched line: memprof's peak RSS above --tool=none's,
    # over the distinct cache lines the variables touched.
    lines=$(python3 -c "import json; print(sum(v.get('lines') or 0 for v in json.load(open('$out/full.json'))['variables']))")
@@ -86,6 +96,7 @@ for prog in $workloads; do
       printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
 "
 done
+printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s\n%s' workload cg= full/cg= cache/cg= "$same"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
 printf '\nmemory of the full run (fixed costs included):\n%s' "$memory"
 
