@@ -148,12 +148,6 @@
 #define MAX_LINES   (1u << 30)    /* lines per level, so a node fits W_NODE */
 #define CHUNK_SHIFT 12            /* lines per chunk of cold bits: 4096 */
 #define CHUNK_LINES (1u << CHUNK_SHIFT)
-/* Sets per bit of an instance's filled groups.  A run that touches few
-   sets of a large level (a 32 MiB L3 is 16 MB of sets in zero pages)
-   would otherwise read, and fault in, all of them at the end: on this
-   VM a third of memprof's own time on a short program. */
-#define GROUP_SHIFT 6
-#define GROUP_SETS  (1u << GROUP_SHIFT)
 
 /* The L1-hit path is inlined whole into mp_cache_access, the rest is
    kept out of line (measured: a third fewer instructions per hit). */
@@ -218,9 +212,10 @@ typedef struct {
                          when the instance is made; -1 before, or if its
                          shadow is sampled or it has none */
    lineset inval;     /* invalidated here and not refilled since */
-   uint64_t *filled;  /* bit g: a line was filled in one of the sets
-                         [g * GROUP_SETS, (g + 1) * GROUP_SETS); the scan
-                         at the end reads those groups only */
+   uint64_t *filled;  /* the groups of sets a line was filled in
+                         (mp_set_groups_*): mp_cache_finish reads those
+                         only, where reading every set of a 32 MiB L3
+                         faulted in 16 MB of zero pages at the end */
    uint8_t *cores;    /* cold-bit mask of the active cores using this
                          instance (width bytes) */
    uint32_t active;   /* active cores using this instance */
@@ -686,12 +681,6 @@ static uint64_t instance_map_bytes(uint64_t sets, uint32_t assoc, uint32_t k)
    return k * LEVEL_STAGGER + sets * set_block_bytes(assoc);
 }
 
-/* Words of an instance's filled groups. */
-static uint64_t filled_words(uint64_t sets)
-{
-   return ((sets + GROUP_SETS - 1) / GROUP_SETS + 63) / 64;
-}
-
 static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
 {
    level *lv = &c->lv[k];
@@ -700,8 +689,9 @@ static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
       of a large cache pays for those only. */
    in->sets = (uint8_t *)mp_zalloc_table("mp.cache.ways", bytes) + k * LEVEL_STAGGER;
    c->bytes += bytes;
-   in->filled = mp_calloc("mp.cache.filled", filled_words(lv->sets), sizeof(uint64_t));
-   c->bytes += filled_words(lv->sets) * sizeof(uint64_t);
+   in->filled = mp_calloc("mp.cache.filled", mp_set_groups_words(lv->sets),
+                          sizeof(uint64_t));
+   c->bytes += mp_set_groups_words(lv->sets) * sizeof(uint64_t);
    if (lv->sets > 1)
       fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
    if (lv->sets > 1 && lv->sample_shift == 0)
@@ -856,8 +846,7 @@ static way_meta *fill(mp_cache *c, instance **path, uint32_t k, uint32_t w,
    level *lv = &c->lv[k];
    set_ref s = set_of(lv, path[k], line);
    way_meta *m = &s.meta[w];
-   uint64_t group = (line & lv->set_mask) >> GROUP_SHIFT;
-   path[k]->filled[group >> 6] |= 1ULL << (group & 63);
+   mp_set_groups_mark(path[k]->filled, line & lv->set_mask);
    if (s.tag[w] != NO_TAG) {
       retire(c, k, m);
       if (m->bits & W_DIRTY) {
@@ -1111,9 +1100,8 @@ void mp_cache_finish(mp_cache *c)
             continue;
          for (set = 0; set < c->lv[k].sets; set++) {
             set_ref s;
-            uint64_t group = set >> GROUP_SHIFT;
-            if (!(in->filled[group >> 6] >> (group & 63) & 1)) {
-               set |= GROUP_SETS - 1;   /* no line ever entered the group */
+            if (!mp_set_groups_used(in->filled, set)) {
+               set |= MP_SET_GROUP - 1;   /* no line ever entered the group */
                continue;
             }
             s = set_number(&c->lv[k], in, set);

@@ -9,22 +9,20 @@
    set (a 32 MiB 16-way L3 has 32768 sets: under 3 MiB), in zero pages
    that become resident only for the sets that see a conflict.  Only conflict
    misses reach it, so its cost is paid on the misses the user wants
-   explained, not on every access.  A bit per GROUP_SETS sets says which
-   records hold a conflict: the ranking reads those only, rather than
-   fault in every page of a large level at the end.
+   explained, not on every access.  A bit per group of sets says which
+   records hold a conflict (mp_set_groups_*): the ranking reads those
+   only, rather than fault in every page of a large level at the end.
 */
 #include "mp_setdiag.h"
+#include "mp_util.h"
 
 #define MAX_LEVELS 3
-#define GROUP_SHIFT 6
-#define GROUP_SETS  (1u << GROUP_SHIFT)
 
 struct mp_setdiag {
    uint32_t n_levels;
    uint64_t sets[MAX_LEVELS];
    mp_setdiag_set *level[MAX_LEVELS];
-   uint64_t *seen[MAX_LEVELS];   /* bit g: a conflict in sets
-                                    [g * GROUP_SETS, (g + 1) * GROUP_SETS) */
+   uint64_t *seen[MAX_LEVELS];   /* the groups of sets with a conflict */
    double scale[MAX_LEVELS];   /* of the counts mp_setdiag_top reports */
 };
 
@@ -34,10 +32,9 @@ static size_t level_bytes(const mp_setdiag *d, uint32_t k)
    return d->sets[k] * sizeof(mp_setdiag_set);
 }
 
-/* Words of level k's seen bits. */
 static size_t seen_words(const mp_setdiag *d, uint32_t k)
 {
-   return ((d->sets[k] + GROUP_SETS - 1) / GROUP_SETS + 63) / 64;
+   return mp_set_groups_words(d->sets[k]);
 }
 
 mp_setdiag *mp_setdiag_new(uint32_t n_levels, const uint64_t *sets)
@@ -95,11 +92,10 @@ void mp_setdiag_conflict(mp_setdiag *d, uint32_t level, uint64_t line, uint32_t 
 {
    mp_setdiag_set *st;
    uint32_t i, last = MP_SETDIAG_SLOTS - 1;
-   uint64_t set, group;
+   uint64_t set;
    mp_assert(level < d->n_levels);
    set = line & (d->sets[level] - 1);
-   group = set >> GROUP_SHIFT;
-   d->seen[level][group >> 6] |= 1ULL << (group & 63);
+   mp_set_groups_mark(d->seen[level], set);
    st = &d->level[level][set];
    st->conflicts++;
    for (i = 0; i < MP_SETDIAG_SLOTS; i++) {
@@ -142,9 +138,8 @@ uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out
    mp_assert(level < d->n_levels);
    for (s = 0; s < d->sets[level]; s++) {
       const mp_setdiag_set *st = &d->level[level][s];
-      uint64_t group = s >> GROUP_SHIFT;
-      if (!(d->seen[level][group >> 6] >> (group & 63) & 1)) {
-         s |= GROUP_SETS - 1;   /* no conflict in the group */
+      if (!mp_set_groups_used(d->seen[level], s)) {
+         s |= MP_SET_GROUP - 1;   /* no conflict in the group */
          continue;
       }
       if (st->conflicts == 0)

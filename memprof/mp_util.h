@@ -34,4 +34,29 @@ static inline uint64_t mp_mix64(uint64_t x)
    return x;
 }
 
+/* Which groups of MP_SET_GROUP sets of a cache level were used: one bit
+   each.  A level's per-set tables are mostly untouched zero pages in a
+   large level, and a scan at the end of the run reads (and faults in)
+   only the groups marked. */
+#define MP_SET_GROUP_SHIFT 6
+#define MP_SET_GROUP       (1u << MP_SET_GROUP_SHIFT)
+
+/* Words of the bits of a level of sets sets. */
+static inline uint64_t mp_set_groups_words(uint64_t sets)
+{
+   return ((sets + MP_SET_GROUP - 1) / MP_SET_GROUP + 63) / 64;
+}
+
+static inline void mp_set_groups_mark(uint64_t *bits, uint64_t set)
+{
+   uint64_t g = set >> MP_SET_GROUP_SHIFT;
+   bits[g >> 6] |= 1ULL << (g & 63);
+}
+
+static inline int mp_set_groups_used(const uint64_t *bits, uint64_t set)
+{
+   uint64_t g = set >> MP_SET_GROUP_SHIFT;
+   return (int)(bits[g >> 6] >> (g & 63) & 1);
+}
+
 #endif /* MP_UTIL_H */

@@ -98,9 +98,6 @@ START_TEST(test_space_saving)
 }
 END_TEST
 
-/* Sampled miss causes: the counts come out scaled to the level's
-   estimate, rounded; the other levels and the ranking are untouched;
-   a reset forgets the scale. */
 /* Sets far from set 0, in a level of many sets: the ranking reads only
    the groups of sets that saw a conflict, and must still find them. */
 START_TEST(test_far_sets)
@@ -125,6 +122,9 @@ START_TEST(test_far_sets)
 }
 END_TEST
 
+/* Sampled miss causes: the counts come out scaled to the level's
+   estimate, rounded; the other levels and the ranking are untouched;
+   a reset forgets the scale. */
 START_TEST(test_scale)
 {
    uint64_t sets[2] = { 8, 8 };
