@@ -473,7 +473,7 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    cc->cycles += latency[o->served_by];
    lc->cycles += latency[o->served_by];
    lc->invalidations += o->invalidations;
-   if (o->missed[0] && o->cause[0] == MP_MISS_COHERENCE)
+   if (o->cause[0] == MP_MISS_COHERENCE)   /* L1 missed: hits returned above */
       lc->coherence_misses++;
 }
 
