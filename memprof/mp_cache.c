@@ -1019,19 +1019,21 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       end_exclusive(c, core, line, bits);
 }
 
-static INLINE void access_line(mp_cache *c, instance **path, uint32_t core,
-                               uint64_t line, int is_write, uint32_t owner,
-                               mp_cache_outcome *out)
+/* Returns the line's meta in L1 if it hit there, else NULL. */
+static INLINE const way_meta *access_line(mp_cache *c, instance **path, uint32_t core,
+                                          uint64_t line, int is_write, uint32_t owner,
+                                          mp_cache_outcome *out)
 {
    set_ref l1 = set_of(&c->lv[0], path[0], line);
    int w = find_way(&l1, line);
    if (w < 0) {
       miss_line(c, path, core, line, is_write, owner, out);
-      return;
+      return NULL;
    }
    hit(c, path[0], &l1, (uint32_t)w, line);
    if (is_write)
       write_l1(c, core, line, &l1.meta[w], NULL, out);
+   return &l1.meta[w];
 }
 
 /* Adds an access that missed L1 to the totals of the levels it reached. */
@@ -1072,7 +1074,8 @@ void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
    line = addr >> c->line_shift;
    last = (addr + size - (size > 0)) >> c->line_shift;
    if (last == line) {
-      access_line(c, path, core, line, is_write, owner, out);
+      const way_meta *m = access_line(c, path, core, line, is_write, owner, out);
+      out->owner_hit = m != NULL && m->owner == owner;
    } else {
       if (last < line)   /* wrapped past the top of the address space */
          last = EMPTY >> c->line_shift;

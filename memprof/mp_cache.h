@@ -104,6 +104,10 @@ typedef struct {
                                                 missing level k, else NONE */
    uint32_t writebacks[MP_CACHE_MAX_LEVELS]; /* dirty lines evicted from level k */
    uint32_t invalidations;  /* copies removed from other cores' caches */
+   /* 1 if the access touched one line and hit it in L1 in a way that an
+      access with the same owner filled: that owner has touched the line
+      before, which the caller's footprint need not look up again. */
+   uint8_t  owner_hit;
 } mp_cache_outcome;
 
 /* Totals of one level over all its instances, summed from the outcomes

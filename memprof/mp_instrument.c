@@ -190,6 +190,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    mp_line_counts *lc;
    UInt served = 0;   /* level that served the access; n_levels: memory */
    UInt cycles = 0;   /* its estimated memory cycles */
+   Bool in_footprint = False;   /* its line is known to be in e.var's footprint */
 
    if (!collecting(tid))
       return;
@@ -242,6 +243,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
       served = o.served_by;
+      in_footprint = o.owner_hit;
       cycles = mp_g_hier.latency[served];
       ii->scattered = served >= scattered_level;
       if (o.missed[0]) {
@@ -281,7 +283,11 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       if (mp_g_loops)
          mp_loopnest_access(e.tid, ii, &e, cycles, start);
    }
-   mp_vars_access(mp_g_vars, &e, lc);   /* last: its footprint may have been prefetched */
+   /* Last: its footprint may have been prefetched. */
+   if (in_footprint)
+      mp_vars_access_in_footprint(mp_g_vars, &e, lc);
+   else
+      mp_vars_access(mp_g_vars, &e, lc);
 }
 
 /*------------------------------------------------------------*/

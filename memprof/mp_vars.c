@@ -419,7 +419,7 @@ void mp_vars_prefetch(const mp_vars *vs, const mp_event *e)
       mp_granmap_prefetch(vs->fp_owner, l << MP_GRANULE_SHIFT);
 }
 
-void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+static inline mp_var *count_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
 {
    mp_var *v = mp_vars_get(vs, e->var);
    if (!lc)
@@ -427,7 +427,19 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
    count(&v->c, e);
    count(&lc->c, e);
    note_thread(v, e->tid);
-   note_lines(vs, v, e);
+   return v;
+}
+
+void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+{
+   note_lines(vs, count_access(vs, e, lc), e);
+}
+
+void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+{
+   mp_var *v = count_access(vs, e, lc);
+   /* Kept as note_lines would: the next access's cheapest filter. */
+   v->last_line_plus1 = mp_event_first_line(e, vs->line_shift) + 1;
 }
 
 static mp_cache_counts *cache_counts(mp_var *v)

@@ -160,6 +160,12 @@ mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc);
    previous one. */
 void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
 
+/* The same for an access of one line that the variable's footprint
+   already holds, as the caller knows (the simulated L1 hit the line in
+   a way this variable filled: mp_cache_outcome.owner_hit).  No footprint
+   probe: on scattered accesses that probe is a host cache miss. */
+void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
+
 /* Starts bringing into the host's cache what mp_vars_access(e) will
    read about the footprint, so that the caller can run the other
    analyses of e before it: on scattered accesses that read is a host

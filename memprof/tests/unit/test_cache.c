@@ -191,6 +191,8 @@ static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
       if (w >= 0) {
          uint32_t *n;
          rway *set = ref_set(r, k, in, line, &n), x = set[w];
+         if (k == 0)
+            out->owner_hit = x.owner == owner;
          if (!r->fifo || k > 0) {
             memmove(&set[1], &set[0], (size_t)w * sizeof(rway));
             set[0] = x;
@@ -275,6 +277,8 @@ static void ref_access(ref *r, uint32_t core, uint64_t addr, uint32_t size,
    memset(out, 0, sizeof *out);
    for (l = first; l <= last; l++)
       ref_line(r, core, l, is_write, owner, out);
+   if (last != first)
+      out->owner_hit = 0;   /* said of one-line accesses only */
    for (k = 0; k < r->n_levels && out->served_by >= k; k++) {
       r->tot[k].accesses++;
       if (out->served_by > k) {
@@ -384,7 +388,8 @@ static acc *make_trace(uint64_t seed, size_t n, uint32_t cores, uint32_t line,
 static int outcome_eq(const mp_cache_outcome *a, const mp_cache_outcome *b, uint32_t n_levels)
 {
    uint32_t k;
-   if (a->served_by != b->served_by || a->invalidations != b->invalidations)
+   if (a->served_by != b->served_by || a->invalidations != b->invalidations
+       || a->owner_hit != b->owner_hit)
       return 0;
    for (k = 0; k < n_levels; k++)
       if (a->missed[k] != b->missed[k] || a->cause[k] != b->cause[k]
@@ -395,9 +400,10 @@ static int outcome_eq(const mp_cache_outcome *a, const mp_cache_outcome *b, uint
 
 static void print_outcome(const char *who, const mp_cache_outcome *o)
 {
-   fprintf(stderr, "  %s: served %u missed %u%u%u cause %u%u%u wb %u,%u,%u inv %u\n", who,
-           o->served_by, o->missed[0], o->missed[1], o->missed[2], o->cause[0], o->cause[1],
-           o->cause[2], o->writebacks[0], o->writebacks[1], o->writebacks[2], o->invalidations);
+   fprintf(stderr, "  %s: served %u missed %u%u%u cause %u%u%u wb %u,%u,%u inv %u owner hit %u\n",
+           who, o->served_by, o->missed[0], o->missed[1], o->missed[2], o->cause[0],
+           o->cause[1], o->cause[2], o->writebacks[0], o->writebacks[1], o->writebacks[2],
+           o->invalidations, o->owner_hit);
 }
 
 /* Runs the trace through engine and reference; returns the number of
@@ -410,6 +416,7 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
    const char *err = NULL;
    mp_cache *c;
    uint64_t bad = 0, misses = 0, inv = 0, wb = 0, coh = 0, conf = 0, cold = 0, cap = 0;
+   uint64_t owner_hits = 0, other_hits = 0;   /* L1 hits by the filler's owner, others */
    size_t i;
    uint32_t k;
 
@@ -434,6 +441,8 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
          bad++;
       }
       misses += e.missed[0];
+      owner_hits += e.owner_hit;
+      other_hits += !e.missed[0] && !e.owner_hit;
       inv += e.invalidations;
       wb += e.writebacks[0] + e.writebacks[1] + e.writebacks[2];
       for (k = 0; k < cfg.n_levels; k++) {
@@ -470,6 +479,8 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
                     what, (unsigned long long)misses, n);
       ck_assert_msg(wb > 0 && cold > 0 && cap > 0, "%s: wb %llu cold %llu capacity %llu", what,
                     (unsigned long long)wb, (unsigned long long)cold, (unsigned long long)cap);
+      ck_assert_msg(owner_hits > 0 && other_hits > 0, "%s: L1 hits by the owner %llu, others %llu",
+                    what, (unsigned long long)owner_hits, (unsigned long long)other_hits);
       if (cfg.level[0].size / cfg.level[0].line / cfg.level[0].assoc > 1)
          ck_assert_msg(conf > 0, "%s: no conflict miss", what);
       if (cfg.cores / cfg.level[0].shared_by > 1)
