@@ -13,7 +13,9 @@
 # against the full one (auto/memprof-sample-error.py: misses per level,
 # top-10 variables, reuse histogram); the full run's memory per touched
 # line, and (with triad or chase) the metadata per line with the fixed
-# costs excluded, from two sizes of the workload.  Cachegrind picks its
+# costs excluded, from two sizes of the workload.  Two more real programs
+# can be named, not run by default (a full run of each takes minutes):
+# xz6 (xz -6) and bzip2 (bzip2 -9), on the first 1 MB of the same text.  Cachegrind picks its
 # geometry from CPUID and memprof from /sys, which can differ (a VM's
 # CPUID has reported a 508 MiB last level): Cachegrind is also run with
 # memprof's L1 and last level as its D1 and LL, and the ratios to that
@@ -22,6 +24,16 @@
 # [workload...] (default: all of them).
 set -e
 cd "$(dirname "$0")/.."
+workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
+for prog in $workloads; do
+   case $prog in
+   matmul|triad|chase|allocs|particles|falseshare|gzip9) ;;
+   xz6|bzip2)
+      command -v ${prog%6} >/dev/null || {
+         echo "memprof-bench: needs ${prog%6} (apt-get install ${prog%6}$([ $prog = xz6 ] && echo -utils))" >&2; exit 1; } ;;
+   *) echo "memprof-bench: unknown workload $prog (matmul triad chase allocs particles falseshare gzip9 xz6 bzip2)" >&2; exit 2 ;;
+   esac
+done
 sh auto/memprof-build.sh >/dev/null
 for c in /usr/bin/time gzip; do
    command -v $c >/dev/null || { echo "memprof-bench: needs $c (apt-get install time gzip)" >&2; exit 1; }
@@ -36,6 +48,7 @@ gcc -O2 -g -pthread -o $out/falseshare bench/falseshare.c
 if [ ! -f $out/gzip-input ]; then
    python3 auto/memprof-text.py $((4 << 20)) $out/gzip-input
 fi
+head -c $((1 << 20)) $out/gzip-input >$out/text-1m
 
 # measure CMD...: prints "seconds peak_rss_kB" of one run, or of the
 # fastest of three when it takes under 3 s: a single short run right
@@ -57,7 +70,6 @@ measure() {
 vg=./vg-in-place
 mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
 cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
-workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
 errors=""
 memory=""
 same=""
@@ -69,6 +81,8 @@ for prog in $workloads; do
    # wrapper would start every tool twice)
    bin=$out/$prog
    [ "$prog" = gzip9 ] && bin="gzip -9 -c $out/gzip-input"
+   [ "$prog" = xz6 ] && bin="xz -6 -c $out/text-1m"
+   [ "$prog" = bzip2 ] && bin="bzip2 -9 -c $out/text-1m"
    set -- $(measure $bin); t0=$1
    set -- $(measure $vg --tool=none $bin); tn=$1; mn=$2
    set -- $(measure $vg --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
