@@ -32,27 +32,6 @@ static void ref_count(mp_counts *c, const mp_event *e)
    else             { c->reads++;  c->read_bytes += e->size; }
 }
 
-static void ref_access(reference *r, const mp_event *e)
-{
-   uint64_t l;
-   ref_count(&r->var[e->var], e);
-   ref_count(&r->at[e->var][e->loc], e);
-   r->thread_seen[e->var][e->tid] = 1;
-   for (l = e->addr / LINE; l <= (e->addr + e->size - 1) / LINE; l++) {
-      size_t k;
-      int found = 0;
-      for (k = 0; k < r->n_pairs; k++)
-         if (r->pairs[2 * k] == e->var && r->pairs[2 * k + 1] == l)
-            found = 1;
-      if (!found) {
-         r->pairs = realloc(r->pairs, (r->n_pairs + 1) * 2 * sizeof(uint64_t));
-         r->pairs[2 * r->n_pairs] = e->var;
-         r->pairs[2 * r->n_pairs + 1] = l;
-         r->n_pairs++;
-      }
-   }
-}
-
 static int ref_has_pair(const reference *r, uint32_t var, uint64_t line)
 {
    size_t k;
@@ -60,6 +39,22 @@ static int ref_has_pair(const reference *r, uint32_t var, uint64_t line)
       if (r->pairs[2 * k] == var && r->pairs[2 * k + 1] == line)
          return 1;
    return 0;
+}
+
+static void ref_access(reference *r, const mp_event *e)
+{
+   uint64_t l;
+   ref_count(&r->var[e->var], e);
+   ref_count(&r->at[e->var][e->loc], e);
+   r->thread_seen[e->var][e->tid] = 1;
+   for (l = e->addr / LINE; l <= (e->addr + e->size - 1) / LINE; l++) {
+      if (!ref_has_pair(r, e->var, l)) {
+         r->pairs = realloc(r->pairs, (r->n_pairs + 1) * 2 * sizeof(uint64_t));
+         r->pairs[2 * r->n_pairs] = e->var;
+         r->pairs[2 * r->n_pairs + 1] = l;
+         r->n_pairs++;
+      }
+   }
 }
 
 static uint64_t ref_lines(const reference *r, uint32_t var)
@@ -148,6 +143,7 @@ static void random_run(int shared, int seed)
    rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)seed;
    for (i = 0; i < 20000; i++) {
       mp_event e, ref_e;
+      mp_line_counts *lc;
       uint32_t li;
       random_event(&e, loc_ids, &li, shared);
       ref_e = e;
@@ -159,13 +155,13 @@ static void random_run(int shared, int seed)
       /* An access of one line the variable touched before may come
          through the entry that skips the footprint (the tool's L1 hits
          on a line the variable filled): the footprint must not change. */
+      lc = (i & 1) ? mp_vars_line_counts(vs, e.var, e.loc) : NULL;
       if (e.addr / LINE == (e.addr + e.size - 1) / LINE
           && ref_has_pair(r, e.var, e.addr / LINE) && (i & 2)) {
-         mp_vars_access_in_footprint(vs, &e, (i & 1) ? mp_vars_line_counts(vs, e.var, e.loc)
-                                                     : NULL);
+         mp_vars_access_in_footprint(vs, &e, lc);
          in_footprint++;
       } else {
-         mp_vars_access(vs, &e, (i & 1) ? mp_vars_line_counts(vs, e.var, e.loc) : NULL);
+         mp_vars_access(vs, &e, lc);
       }
       ref_access(r, &ref_e);
    }
