@@ -13,14 +13,14 @@
 # against the full one (auto/memprof-sample-error.py: misses per level,
 # top-10 variables, reuse histogram); the full run's memory per touched
 # line, and (with triad or chase) the metadata per line with the fixed
-# costs excluded, from two sizes of the workload.  Two more real programs
-# can be named, not run by default (a full run of each takes minutes):
-# xz6 (xz -6) and bzip2 (bzip2 -9), on the first 1 MB of the same text.  Cachegrind picks its
-# geometry from CPUID and memprof from /sys, which can differ (a VM's
-# CPUID has reported a 508 MiB last level): Cachegrind is also run with
-# memprof's L1 and last level as its D1 and LL, and the ratios to that
-# printed apart.  Numbers are printed, never
-# asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
+# costs excluded, from two sizes of the workload.  Two more real
+# programs can be named, not run by default (a full run of each takes
+# minutes): xz6 (xz -6) and bzip2 (bzip2 -9), on the first 1 MB of the
+# same text.  Cachegrind picks its geometry from CPUID and memprof from
+# /sys, which can differ (a VM's CPUID has reported a 508 MiB last
+# level): Cachegrind is also run with memprof's L1 and last level as its
+# D1 and LL, and the ratios to that printed apart.  Numbers are printed,
+# never asserted: timing belongs to no test.  Usage: sh auto/memprof-bench.sh
 # [workload...] (default: all of them).
 set -e
 cd "$(dirname "$0")/.."
@@ -28,9 +28,10 @@ workloads=${*:-"matmul triad chase allocs particles falseshare gzip9"}
 for prog in $workloads; do
    case $prog in
    matmul|triad|chase|allocs|particles|falseshare|gzip9) ;;
-   xz6|bzip2)
-      command -v ${prog%6} >/dev/null || {
-         echo "memprof-bench: needs ${prog%6} (apt-get install ${prog%6}$([ $prog = xz6 ] && echo -utils))" >&2; exit 1; } ;;
+   xz6)   command -v xz >/dev/null || {
+             echo "memprof-bench: needs xz (apt-get install xz-utils)" >&2; exit 1; } ;;
+   bzip2) command -v bzip2 >/dev/null || {
+             echo "memprof-bench: needs bzip2 (apt-get install bzip2)" >&2; exit 1; } ;;
    *) echo "memprof-bench: unknown workload $prog (matmul triad chase allocs particles falseshare gzip9 xz6 bzip2)" >&2; exit 2 ;;
    esac
 done
