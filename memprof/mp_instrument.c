@@ -337,6 +337,11 @@ static mp_instr *instr_for(Addr iaddr)
    n->ii.iaddr = iaddr;
    if (!VG_(get_fnname)(ep, iaddr, &fn))
       fn = NULL;
+   /* A PLT stub's jump to the resolver (PLT0) goes backwards, and all
+      code without a symbol would be one function "???" spanning
+      objects: neither has loops of the program. */
+   n->ii.no_loops = fn == NULL
+                    || VG_(DebugInfo_sect_kind)(NULL, iaddr) == Vg_SectPLT;
    /* get_fnname's buffer is overwritten by the next call: intern now. */
    n->ii.fn = mp_vars_location(mp_g_vars, NULL, fn ? fn : "???");
    if (!VG_(get_fnname)(ep, iaddr, &fn))
@@ -473,6 +478,15 @@ static void add_call0(IRSB *sb, const HChar *name, void *fn)
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* The guest's stack pointer at this point of the superblock, in a
+   temporary (helper arguments must be atoms). */
+static IRExpr *guest_sp(IRSB *sb)
+{
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(cur_layout->offset_SP, Ity_I64)));
+   return IRExpr_RdTmp(t);
+}
+
 /* A call to an analysis helper: skipped between sampling windows. */
 static void add_call(IRSB *sb, const HChar *name, void *fn, Int regparms,
                      IRExpr **args, IRExpr *guard)
@@ -490,9 +504,11 @@ static void add_call(IRSB *sb, const HChar *name, void *fn, Int regparms,
    is a rep-prefixed string instruction, not a loop of the program. */
 static UInt back_edge_loop(const mp_instr *ii, Addr ia, Addr target)
 {
-   if (!mp_g_loops || ii == NULL || target >= ia)
+   const mp_instr *to;
+   if (!mp_g_loops || ii == NULL || ii->no_loops || target >= ia)
       return MP_LOOP_NONE;
-   if (instr_for(target)->fn != ii->fn)
+   to = instr_for(target);
+   if (to->no_loops || to->fn != ii->fn)
       return MP_LOOP_NONE;
    return mp_loopnest_back_edge(ia, target, ii->fn);
 }
@@ -679,8 +695,9 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                each loop head inside it (a loop entered by falling into
                its head). */
             if (first_imark || mp_loopnest_is_head(ii->fn, ia))
-               add_call(sbOut, "mp_loop_at", mp_loop_at, 1,
-                        mkIRExprVec_1(mkIRExpr_HWord((HWord)ii)), NULL);
+               add_call(sbOut, "mp_loop_at", mp_loop_at, 2,
+                        mkIRExprVec_2(mkIRExpr_HWord((HWord)ii), guest_sp(sbOut)),
+                        NULL);
          }
          if (!skip)
             pending++;

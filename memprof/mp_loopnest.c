@@ -109,10 +109,13 @@ void mp_loopnest_note_line(UInt fn, Addr a)
 /*--- Called from the generated code                       ---*/
 /*------------------------------------------------------------*/
 
-VG_REGPARM(1) void mp_loop_at(mp_instr *ii)
+/* sp is the guest's stack pointer there: frames of activations that
+   returned or were unwound end first (R0 of mp_loops.h). */
+VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp)
 {
-   mp_loops_at_site(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), ii->fn,
-                    ii->iaddr, &ii->at_site);
+   UInt tid = mp_thread_serial(VG_(get_running_tid)());
+   mp_loops_unwind(mp_g_loops, tid, sp);
+   mp_loops_at_site(mp_g_loops, tid, ii->fn, ii->iaddr, &ii->at_site);
 }
 
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop)

@@ -33,8 +33,9 @@ void mp_loopnest_note_line(UInt fn, Addr a);
 
 /* Called from the generated code: a superblock starts at instruction
    ii, or ii is a loop head (ii keeps the memo of its innermost loop); a
-   back edge of loop is taken; fn returns. */
-VG_REGPARM(1) void mp_loop_at(mp_instr *ii);
+   back edge of loop is taken; fn returns.  sp is the guest stack
+   pointer at ii. */
+VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
 

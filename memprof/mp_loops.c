@@ -115,6 +115,7 @@ typedef struct {
 typedef struct {
    mp_loop_frame *frames;    /* outermost first */
    uint32_t n, cap;
+   uint64_t sp;              /* the stack pointer last given to mp_loops_unwind */
    /* The last at_slow that changed or checked the stack: its innermost
       loop, and the generation and stack height it left.  While all
       three still hold, the stack is what that call made it, and the
@@ -135,6 +136,7 @@ struct mp_loops {
    uint32_t gen;             /* generation of the static forest, >= 1 */
    thread_state **threads;   /* indexed by tid, NULL until used */
    uint32_t n_threads;
+   uint32_t deepest;         /* the most frames one thread has had at once */
    uint32_t *chain;          /* scratch: a loop and its ancestors */
    uint32_t cap_chain;
    mp_loops_exit_fn exit_fn;
@@ -183,6 +185,7 @@ void mp_loops_set_exit_hook(mp_loops *l, mp_loops_exit_fn fn, void *arg)
 }
 
 uint32_t mp_loops_count(const mp_loops *l) { return l->n_loops; }
+uint32_t mp_loops_deepest(const mp_loops *l) { return l->deepest; }
 
 const mp_loop *mp_loops_get(const mp_loops *l, uint32_t loop)
 {
@@ -448,9 +451,12 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
       t->frames = mp_realloc("mp.loops.frames", t->frames, t->cap * sizeof(mp_loop_frame));
    }
    fr = &t->frames[t->n++];
+   if (t->n > l->deepest)
+      l->deepest = t->n;
    fr->loop = loop;
    fr->instance = ++L->entries;
    fr->iterations = 0;
+   fr->sp = t->sp;
 }
 
 /* Ends the instances above stack index n (exclusive). */
@@ -498,8 +504,9 @@ static uint32_t run_base(const mp_loops *l, const thread_state *t, uint32_t fn, 
 
 /* The rules of mp_loops.h.  The top frame in fn: R1 on fn's run of
    frames.  Otherwise the thread is in a callee, or back from one: an
-   address outside fn's loops changes nothing (R2); one inside the
-   nearest active loop of fn down the stack is a return into it (R3);
+   address outside fn's loops changes nothing (R2); one inside a loop
+   of the nearest run of fn's frames down the stack is a return into
+   it (R3), even when the run's top is an inner loop the return leaves;
    anything else is a call into fn, whose loops go on top. */
 static void at_rules(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
                      uint32_t inner)
@@ -514,13 +521,14 @@ static void at_rules(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
    for (k = t->n; k > 0 && frame_fn(l, t, k - 1) != fn; k--)
       ;
    if (k > 0) {                                                  /* R3? */
-      for (p = inner; p != MP_LOOP_NONE && p != t->frames[k - 1].loop; p = l->loops[p].parent)
-         ;
-      if (p != MP_LOOP_NONE) {
-         pop_to(l, t, tid, k);
-         reconcile(l, t, tid, run_base(l, t, fn, k - 1), inner);
-         return;
-      }
+      uint32_t base = run_base(l, t, fn, k - 1), j;
+      for (p = inner; p != MP_LOOP_NONE; p = l->loops[p].parent)
+         for (j = base; j < k; j++)
+            if (t->frames[j].loop == p) {
+               pop_to(l, t, tid, k);
+               reconcile(l, t, tid, base, inner);
+               return;
+            }
    }
    reconcile(l, t, tid, t->n, inner);                            /* R2: a call */
 }
@@ -575,6 +583,17 @@ void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
       site->gen = l->gen;
    }
    at_slow(l, t, tid, fn, site->loop);
+}
+
+void mp_loops_unwind(mp_loops *l, uint32_t tid, uint64_t sp)
+{
+   thread_state *t = thread_for(l, tid);
+   uint32_t n = t->n;
+   t->sp = sp;
+   while (n > 0 && t->frames[n - 1].sp < sp)
+      n--;
+   if (n < t->n)
+      pop_to(l, t, tid, n);
 }
 
 void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)

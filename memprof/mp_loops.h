@@ -32,8 +32,13 @@
    at the bottom, -O1 and above).  Only the machine code is seen, so no
    layout-independent trip count is possible.
 
-   Rules (and their limits) for calls and returns, with only code
-   addresses to go on:
+   Rules (and their limits) for calls and returns.  R0 is exact and
+   needs the stack pointer; R1-R4 go on code addresses alone.
+   R0  mp_loops_unwind(sp): the frames at the top of the stack begun
+       with a lower stack pointer than sp end.  Their activation is
+       gone, however it went: ret, longjmp, exception unwinding, a tail
+       jump through a PLT stub.  This keeps the stack as deep as the
+       program's calls times its loop depth, whatever the code does.
    R1  An address of function F pops F's frames at the top of the stack
        whose ranges do not contain it, and pushes the loops of F that
        contain it (innermost loop by range, then its ancestors).
@@ -42,22 +47,20 @@
        without loops of its own) does not end the loop.  The callee's
        loops are pushed above the caller's.
    R3  Returning into a loop: when the top frame belongs to another
-       function and the address lies inside the nearest active loop of
-       F further down the stack, the frames above it are popped: their
-       functions returned from the middle of their loops (early
-       return, longjmp).
+       function and the address lies inside an active loop of F in the
+       nearest run of F's frames further down the stack, the frames
+       above that run are popped: their functions returned from the
+       middle of their loops (early return, longjmp).
    R4  Optional, exact: mp_loops_return(fn), if the adapter reports
        function returns, pops F's frames at the top of the stack.
    Limits: recursion from inside a loop of F to F itself is read by R1
    as leaving the loop (the instance ends at the call, a new one starts
    after the return: entries are over-counted, iterations are not lost).
-   Without R4, a return from the middle of a loop into a caller that
-   has no active loop leaves the frame active until its function runs
-   again outside that loop (its exit comes late; R3 may even misread the
-   next call of that function from a loop as a return).  Two loops of
-   one function whose ranges overlap without nesting (irreducible
-   layouts) are not nested: at an address in both, the smaller one is
-   active.
+   Without R0 and R4, a return from the middle of a loop into a caller
+   that has no active loop leaves the frame active until its function
+   runs again outside that loop.  Two loops of one function whose ranges
+   overlap without nesting (irreducible layouts) are not nested: at an
+   address in both, the smaller one is active.
 
    Cost.  mp_loops_at: O(1) with no hashing while the address stays
    inside the innermost active loop and that loop has no inner loop;
@@ -97,6 +100,8 @@ typedef struct {
    uint64_t instance;        /* the loop's entries count when it began:
                                 1, 2, ...; unique per loop over threads */
    uint64_t iterations;      /* back edges taken so far in this instance */
+   uint64_t sp;              /* the thread's stack pointer when it began
+                                (mp_loops_unwind), 0 if never told */
 } mp_loop_frame;
 
 typedef struct mp_loops mp_loops;
@@ -125,6 +130,9 @@ uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
 void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc);
 
 uint32_t       mp_loops_count(const mp_loops *l);
+/* The most active frames one thread has had at once: bounded by the
+   program's call depth times its loop depth (R0), not by its work. */
+uint32_t       mp_loops_deepest(const mp_loops *l);
 const mp_loop *mp_loops_get(const mp_loops *l, uint32_t loop);
 
 /* The innermost loop of fn containing addr, MP_LOOP_NONE if none. */
@@ -148,6 +156,16 @@ typedef struct {
 /* mp_loops_at for a site whose memo the caller keeps: no hashing. */
 void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
                       mp_loops_site *site);
+
+/* Thread tid runs with its stack pointer at sp (the stack grows down).
+   A frame begun with the stack pointer below sp belongs to a function
+   activation that is gone: returned, or left by longjmp, by exception
+   unwinding or by a tail jump whose target returned; those instances
+   end here, whatever the code addresses said.  Frames begun from now on
+   record sp.  Call it before mp_loops_at* with the same thread; without
+   it, only the address rules below end instances.  O(1) plus the frames
+   ended. */
+void mp_loops_unwind(mp_loops *l, uint32_t tid, uint64_t sp);
 
 /* Thread tid took the back edge of loop (the adapter knows the id from
    mp_loops_add_back_edge).  If the loop is not the innermost active

@@ -827,6 +827,9 @@ static void print_stats(void)
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
+   if (mp_g_loops)
+      VG_(dmsg)("memprof: loops: %u found, deepest stack of active loops %u\n",
+                mp_loops_count(mp_g_loops), mp_loops_deepest(mp_g_loops));
    if (mp_g_reuse) {
       mp_reuse_stats st;
       mp_reuse_get_stats(mp_g_reuse, &st);

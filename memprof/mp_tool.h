@@ -40,6 +40,8 @@ typedef struct {
                                 position is checked here */
    UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
+   Bool     no_loops;   /* in a PLT stub, or in code without a function
+                           symbol: its backward jumps are no loops */
    Bool     pushes;     /* stores at the SP it has just lowered (push, call) */
    Bool     pops;       /* loads at the SP it then raises (pop, ret) */
    UInt     frame_var;  /* pushes/pops: its function's frame variable + 1,
