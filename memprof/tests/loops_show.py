@@ -6,13 +6,18 @@
 # `post:` step of the regression tests of SPEC 5.8-5.10.
 #
 # Usage:
-#   loops_show.py FILE [--loops SRC] [--struct NAME]... 
+#   loops_show.py FILE [--loops SRC] [--trips SRC] [--unnamed] [--struct NAME]...
 #
 #   --loops SRC    the loops whose file is SRC, by first line:
 #                  "loop L1-L2 fn=F depth=D entries=E iterations=I
 #                   streams=S flagged=B"
 #                  and under each its formulas:
 #                  "  formula WHERE VAR FORMULA base=B"
+#   --trips SRC    the same loops, their trip counts alone (for programs
+#                  whose streams depend on a library's internals):
+#                  "loop L1-L2 fn=F depth=D entries=E iterations=I"
+#   --unnamed      "loops without a function: N" (PLT stubs and code
+#                  without a symbol must have none)
 #   --struct NAME  "NAME struct size=S split=TEXT" then one line per field
 #                  "  field OFFSET NAME size=Z share=P%" (share rounded
 #                  to a percent) and one per field pair with affinity
@@ -31,6 +36,19 @@ def fail(msg):
     print("loops_show: error: " + msg)
     sys.stderr.write("loops_show: " + msg + "\n")
     sys.exit(1)
+
+
+def show_trips(doc, src):
+    loops = [l for l in doc.get("loops", []) if l["file"] == src]
+    for l in sorted(loops, key=lambda l: (l["first_line"], l["last_line"], l["depth"])):
+        print("loop %d-%d fn=%s depth=%d entries=%d iterations=%d"
+              % (l["first_line"], l["last_line"], l["function"], l["depth"], l["entries"],
+                 l["iterations"]))
+
+
+def show_unnamed(doc):
+    print("loops without a function: %d"
+          % sum(1 for l in doc.get("loops", []) if l["function"] in (None, "", "???")))
 
 
 def show_loops(doc, src):
@@ -85,8 +103,14 @@ def main(argv):
     args = argv[2:]
     i = 0
     while i < len(args):
+        if args[i] == "--unnamed":
+            show_unnamed(doc)
+            i += 1
+            continue
         if args[i] == "--loops" and i + 1 < len(args):
             show_loops(doc, args[i + 1])
+        elif args[i] == "--trips" and i + 1 < len(args):
+            show_trips(doc, args[i + 1])
         elif args[i] == "--struct" and i + 1 < len(args):
             show_struct(doc, args[i + 1])
         else:

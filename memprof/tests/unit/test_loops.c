@@ -644,6 +644,158 @@ START_TEST(test_recursion_limit)
 }
 END_TEST
 
+/*------------------------------------------------------------*/
+/*--- Unwinding by the stack pointer vs a model of the calls ---*/
+/*------------------------------------------------------------*/
+
+/* Random call traces over N_FNS functions, each with an outer loop
+   [0x100, 0x1f0] and an inner one [0x140, 0x180] at 0x10000 * (fn + 1).
+   The reference is the program's own call stack: activations, each at
+   loop depth 0, 1 or 2.  The active frames must always be the chains of
+   the activations, bottom up, and the entries what the depth changes
+   imply, however activations end: a ret the engine is told of
+   (mp_loops_return), a jump it is not told of (a PLT stub's indirect
+   jump, a tail call), or a longjmp or exception dropping several at
+   once.  Recursion is left out: the address rules read it as leaving
+   the loop (test_recursion_limit). */
+#define N_FNS     6
+#define MAX_CALLS 5
+
+typedef struct {
+   uint32_t fn, depth;
+   uint64_t sp;
+} ref_activation;
+
+static const uint64_t depth_addr[3] = { 0x020, 0x110, 0x150 };
+
+static uint64_t fn_base(uint32_t fn) { return 0x10000 * (uint64_t)(fn + 1); }
+
+/* The number of ways the active frames differ from the activations'
+   chains. */
+static int unwind_check(mp_loops *l, uint32_t loops[N_FNS][2],
+                        const ref_activation *act, uint32_t n_act)
+{
+   const mp_loop_frame *fr;
+   uint32_t n = mp_loops_active(l, 1, &fr), i, d, k = 0;
+   int bad = 0;
+   for (i = 0; i < n_act; i++)
+      for (d = 0; d < act[i].depth; d++, k++)
+         bad += k >= n || fr[k].loop != loops[act[i].fn][d];
+   return bad + (n != k);
+}
+
+static void run_unwind(uint64_t seed, int corrupt)
+{
+   mp_loops *l = mp_loops_new();
+   uint32_t loops[N_FNS][2], f, step, i, n_act = 1, deepest = 0, frames;
+   int bad = 0;
+   uint64_t entries[N_FNS][2] = { { 0 } };
+   ref_activation act[MAX_CALLS];
+   rng_state = seed;
+   for (f = 0; f < N_FNS; f++) {
+      loops[f][1] = mp_loops_add_back_edge(l, f, fn_base(f) + 0x180, fn_base(f) + 0x140,
+                                           NULL, NULL);
+      loops[f][0] = mp_loops_add_back_edge(l, f, fn_base(f) + 0x1f0, fn_base(f) + 0x100,
+                                           NULL, NULL);
+   }
+   act[0].fn = 0;
+   act[0].depth = 0;
+   act[0].sp = 0x7fff0000;
+   for (step = 0; step < 4000; step++) {
+      ref_activation *top = &act[n_act - 1];
+      uint32_t op = (uint32_t)(rng() % 8);
+      if (op < 4) {                            /* move within the function */
+         uint32_t d = (uint32_t)(rng() % 3);
+         for (i = top->depth; i < d; i++)
+            entries[top->fn][i]++;
+         /* leaving the inner loop to the outer one and coming back is
+            a new execution of the inner loop, as in the engine */
+         top->depth = d;
+      } else if (op < 6 && n_act < MAX_CALLS) {   /* a call */
+         uint32_t g;
+         int on_stack;
+         do {
+            g = (uint32_t)(rng() % N_FNS);
+            for (on_stack = 0, i = 0; i < n_act; i++)
+               on_stack |= act[i].fn == g;
+         } while (on_stack);
+         act[n_act].fn = g;
+         act[n_act].depth = 0;
+         act[n_act].sp = top->sp - 8 - 16 * (rng() % 8);
+         top = &act[n_act++];
+      } else if (n_act > 1) {                  /* the end of activations */
+         uint32_t how = (uint32_t)(rng() % 3), k = 1;
+         if (how == 0)                         /* ret, reported */
+            mp_loops_return(l, 1, top->fn);
+         else if (how == 2)                    /* longjmp, exception */
+            k = 1 + (uint32_t)(rng() % (n_act - 1));
+         n_act -= k;
+         top = &act[n_act - 1];
+      }
+      if (!(corrupt && step >= 2000))          /* the engine not told */
+         mp_loops_unwind(l, 1, top->sp);
+      mp_loops_at(l, 1, top->fn, fn_base(top->fn) + depth_addr[top->depth]);
+      bad += unwind_check(l, loops, act, n_act);
+      for (frames = 0, i = 0; i < n_act; i++)
+         frames += act[i].depth;
+      if (frames > deepest)
+         deepest = frames;
+   }
+   if (corrupt) {
+      ck_assert_int_gt(bad, 0);
+      mp_loops_free(l);
+      return;
+   }
+   ck_assert_int_eq(bad, 0);
+   ck_assert_uint_eq(mp_loops_deepest(l), deepest);
+   ck_assert_uint_le(deepest, 2 * MAX_CALLS);
+   for (f = 0; f < N_FNS; f++)
+      for (i = 0; i < 2; i++)
+         ck_assert_uint_eq(mp_loops_get(l, loops[f][i])->entries, entries[f][i]);
+   mp_loops_free(l);
+}
+
+START_TEST(test_unwind_random) { run_unwind(0x5eed + 7919 * (uint64_t)_i, 0); }
+END_TEST
+/* A missed unwind leaves a dead activation's frames: the check sees it. */
+START_TEST(test_unwind_mismatch_is_detected) { run_unwind(0x5eed, 1); }
+END_TEST
+
+/* The shape that once grew without bound: main's loop nest calls, from
+   its inner loop, a PLT-like stub (a function with a backward jump of
+   its own) that leaves by an indirect jump into a callee, which
+   returns straight to main.  Only the stack pointer tells the stub's
+   frames are gone; main's outer loop keeps one execution. */
+START_TEST(test_unwind_stub_loop)
+{
+   uint32_t O, I, S, k;
+   g_l = mp_loops_new();
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+   S = mp_loops_add_back_edge(g_l, 3, 0x3010, 0x3000, NULL, NULL);
+   mp_loops_unwind(g_l, g_tid, 0x8000);
+   at(1, 0x100);
+   for (k = 0; k < 1000; k++) {
+      mp_loops_unwind(g_l, g_tid, 0x8000);
+      at(1, 0x110);
+      at(1, 0x130);                            /* inner loop: call the stub */
+      mp_loops_unwind(g_l, g_tid, 0x7ff8);
+      at(3, 0x3004);                           /* in the stub's "loop" */
+      at(2, 0x2000);                           /* jmp *GOT: the callee */
+      mp_loops_unwind(g_l, g_tid, 0x8000);     /* its ret, to main */
+      at(1, 0x170);                            /* after the inner loop */
+      ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), O);
+      back(O);
+   }
+   ck_assert_uint_le(mp_loops_deepest(g_l), 3);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->entries, 1);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->entries, 1000);
+   ck_assert_uint_eq(mp_loops_get(g_l, S)->entries, 1000);
+   ck_assert_uint_eq(mp_loops_get(g_l, S)->exits, 1000);
+   mp_loops_free(g_l);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("loops");
@@ -660,6 +812,9 @@ int main(void)
    tcase_add_loop_test(tc, test_trace_coarse_and_late_discovery, 0, 2);
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_recursion_limit);
+   tcase_add_loop_test(tc, test_unwind_random, 0, 20);
+   tcase_add_test(tc, test_unwind_mismatch_is_detected);
+   tcase_add_test(tc, test_unwind_stub_loop);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
