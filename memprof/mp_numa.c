@@ -155,4 +155,3 @@ void mp_numa_forget(mp_numa *n, uint64_t addr, uint64_t len)
 
 uint64_t mp_numa_pages(const mp_numa *n) { return n->n_used; }
 uint64_t mp_numa_bytes(const mp_numa *n) { return n->n_slots * sizeof(slot); }
-uint32_t mp_numa_page_size(const mp_numa *n) { return 1u << n->page_shift; }

@@ -34,7 +34,6 @@ void     mp_numa_forget(mp_numa *n, uint64_t addr, uint64_t len);
 
 uint64_t mp_numa_pages(const mp_numa *n);      /* pages with a home */
 uint64_t mp_numa_bytes(const mp_numa *n);      /* metadata, for -v */
-uint32_t mp_numa_page_size(const mp_numa *n);
 
 /* Forgets every home (a forked child: its pages are copies, homes
    are set again by its own first touches, as the kernel's COW does). */
