@@ -608,7 +608,7 @@ static void print_advice(const mp_report_config *cfg)
       VG_(umsg)("     %s\n", a[i].evidence);
       VG_(umsg)("     fix: %s\n", a[i].fix);
    }
-   if (a) VG_(free)(a);
+   mp_advice_free(a, n);
    mp_share_free(ss);
 }
 
