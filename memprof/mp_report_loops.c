@@ -96,10 +96,13 @@ static formula_ref *fitting_formulas(const mp_report_config *cfg, uint32_t *n_ou
 }
 
 /* The formula's terms in the counters, without its constant (reported
-   apart as the base): "8*i1 + 1088*i2 + 217600*i3". */
-static void formula_terms(const mp_formula_instr *fi, char *buf, size_t size)
+   apart as the base): "8*i1 + 1088*i2 + 217600*i3", in a new
+   allocation (freed with mp_free). */
+static char *formula_terms(const mp_formula_instr *fi)
 {
-   char *cut;
+   char one, *buf, *cut;
+   size_t size = (size_t)mp_formula_format(fi, &one, 1) + 1;
+   buf = mp_malloc("mp.report.formula", size);
    mp_formula_format(fi, buf, size);
    cut = buf + mp_strlen(buf);
    while (cut > buf && !(cut[-1] == ' ' && cut - buf >= 2 && (cut[-2] == '+' || cut[-2] == '-')))
@@ -113,22 +116,24 @@ static void formula_terms(const mp_formula_instr *fi, char *buf, size_t size)
       if (!has_var && cut - buf >= 3)
          cut[-3] = '\0';
    }
+   return buf;
 }
 
 static void write_formula(mp_json *j, const mp_vars *vs, const mp_report_config *cfg,
                           const mp_formula_instr *fi)
 {
-   char text[256];
+   char *text;
    double ratio = 0;
    uint32_t loc, var, fn;
    uint64_t iaddr;
    cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn);
-   formula_terms(fi, text, sizeof text);
+   text = formula_terms(fi);
    mp_formula_fits(fi, &ratio);
    mp_json_begin_object(j);
    mp_json_kv_string(j, "where", mp_vars_location_where(vs, loc));
    mp_json_kv_string(j, "variable", var < mp_vars_count(vs) ? mp_vars_get(vs, var)->name : NULL);
    mp_json_kv_string(j, "formula", text);
+   mp_free(text);
    /* The address (or offset in the block) at all counters 0: counters
       count back edges, so with the loop test at the bottom (-O0) the
       first pass has counter 1 and the base is one step before. */
