@@ -124,22 +124,21 @@ static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
 /*------------------------------------------------------------*/
 
 /* "; replaying its 12,288 accesses split: L1 misses 8,192 -> 4,096,
-   cycles 1,2M -> 0,6M (-50%)", or "" when no replay was made. */
-static void replay_text(const advisor *ad, uint32_t var, const char *what,
-                        const mp_whatif_run *before, const mp_whatif_run *after,
-                        char *buf, size_t size)
+   cycles 1,2M -> 0,6M (-50%)", or "" when no replay was made; the
+   caller frees it. */
+static char *replay_text(const advisor *ad, uint32_t var, const char *what,
+                         const mp_whatif_run *before, const mp_whatif_run *after)
 {
    char b1[32], b2[32], b3[32], b4[32], b5[32];
    long long pct;
-   buf[0] = '\0';
    if (before == NULL || ad->cfg->cache == NULL)
-      return;
+      return mp_strdup("mp.advice.replay", "");
    /* VG_(snprintf) has no %+.0f: the percentage is rounded by hand. */
    pct = before->cycles == 0 ? 0
        : (long long)((after->cycles >= before->cycles ? after->cycles - before->cycles
                                                        : before->cycles - after->cycles)
                      * 100 + before->cycles / 2) / (long long)before->cycles;
-   mp_snprintf(buf, size, "; replaying its %s%s accesses %s: L1 misses %s -> %s, "
+   return mp_asprintf("; replaying its %s%s accesses %s: L1 misses %s -> %s, "
                "cycles %s -> %s (%s%lld%%)",
                mp_whatif_complete(ad->cfg->whatif, var) ? "" : "first ",
                mp_commas(before->accesses, b1, sizeof b1), what,
@@ -162,22 +161,23 @@ static void rule_false_sharing(advisor *ad, const mp_var *v, double score)
    if (fa == 0)
       return;
    a = new_advice(ad, MP_ADVICE_FALSE_SHARING, v, score);
-   mp_snprintf(a->text, sizeof a->text,
+   a->text = mp_asprintf(
                "false sharing: threads write different bytes of the same cache lines of %s",
                v->name);
    {
       mp_whatif_run before, after;
-      char replay[200];
-      replay_text(ad, v->id, "padded", mp_report_whatif_pad(v, ad->cfg, &before, &after)
-                  ? &before : NULL, &after, replay, sizeof replay);
-      mp_snprintf(a->evidence, sizeof a->evidence,
+      char *replay = replay_text(ad, v->id, "padded",
+                                 mp_report_whatif_pad(v, ad->cfg, &before, &after)
+                                 ? &before : NULL, &after);
+      a->evidence = mp_asprintf(
                   "%s of its %llu shared line%s falsely shared; %s line transfer%s between "
                   "threads (a lower bound: Valgrind runs one thread at a time)%s",
                   mp_commas(fa, b1, sizeof b1), (unsigned long long)shared,
                   shared == 1 ? "" : "s", mp_commas(v->transfers, b2, sizeof b2),
                   v->transfers == 1 ? "" : "s", replay);
+      mp_free(replay);
    }
-   mp_snprintf(a->fix, sizeof a->fix,
+   a->fix = mp_asprintf(
                "give each thread's data cache lines of its own: pad per-thread elements "
                "to the line size (alignas(%u)), or hand out contiguous blocks instead of "
                "interleaved elements", ad->cfg->line_size);
@@ -199,16 +199,16 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
    if (n->remote < MIN_EVENTS || n->remote * 10 < all)
       return;
    a = new_advice(ad, MP_ADVICE_NUMA_FIRST_TOUCH, v, score);
-   mp_snprintf(a->text, sizeof a->text,
+   a->text = mp_asprintf(
                "NUMA: one thread placed all of %s on its socket, other sockets use it remotely",
                v->name);
-   mp_snprintf(a->evidence, sizeof a->evidence,
+   a->evidence = mp_asprintf(
                "NUMA hit ratio %.1f%%: %s of %s accesses remote; thread %u placed all %s of "
                "its pages on socket %u", 100.0 * (double)n->local / (double)all,
                mp_commas(n->remote, b1, sizeof b1), mp_commas(all, b2, sizeof b2),
                n->placer[0].tid, mp_commas(n->placer[0].pages, b3, sizeof b3),
                n->placer[0].socket);
-   mp_snprintf(a->fix, sizeof a->fix,
+   a->fix = mp_asprintf(
                "initialise it in parallel, each thread first touching the part it later "
                "computes on (parallel first touch), or interleave its pages "
                "(numactl --interleave=all)");
@@ -283,22 +283,22 @@ static void rule_long_stride(advisor *ad, const mp_var *v, double score)
          return;
    }
    a = new_advice(ad, MP_ADVICE_LONG_STRIDE, v, score);
-   mp_snprintf(a->text, sizeof a->text,
+   a->text = mp_asprintf(
                "long stride: %s is walked %lld bytes at a time, a cache line is used for "
                "one element and left", v->name, (long long)dom);
    if (cc && ad->cfg->cache)
-      mp_snprintf(a->evidence, sizeof a->evidence,
+      a->evidence = mp_asprintf(
                   "dominant stride %lld B (%.1f lines) in %.0f%% of its strides; L1: %.2f "
                   "hits per line filled, %s misses in %s accesses", (long long)dom,
                   (double)dom / ad->cfg->line_size, 100.0 * (double)count / (double)d->first_strides,
                   hits_per_fill, mp_commas(cc->misses[0], b1, sizeof b1),
                   mp_commas(mp_counts_accesses(&v->c), b2, sizeof b2));
    else
-      mp_snprintf(a->evidence, sizeof a->evidence,
+      a->evidence = mp_asprintf(
                   "dominant stride %lld B (%.1f lines) in %.0f%% of its strides",
                   (long long)dom, (double)dom / ad->cfg->line_size,
                   100.0 * (double)count / (double)d->first_strides);
-   mp_snprintf(a->fix, sizeof a->fix,
+   a->fix = mp_asprintf(
                "make the innermost loop walk it contiguously: interchange the loops, or "
                "change its layout (transpose it; a structure of arrays)");
    fill_where(ad->vs, a, by_long_strides);
@@ -356,13 +356,13 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
          continue;
       partner = conflict_partner(ad, v, k, &set);
       a = new_advice(ad, MP_ADVICE_CONFLICT_SETS, v, score);
-      mp_snprintf(a->text, sizeof a->text,
+      a->text = mp_asprintf(
                   "conflict misses: %s maps to the same %s sets%s%s, which evict each other",
                   v->name, mp_report_level_name(k),
                   partner && mp_strcmp(partner, v->name) ? " as " : "",
                   partner && mp_strcmp(partner, v->name) ? partner : "");
       if (partner)
-         mp_snprintf(a->evidence, sizeof a->evidence,
+         a->evidence = mp_asprintf(
                      "%s: %s of its %s misses (%.0f%%) are conflict misses; one of the "
                      "hottest sets, %u, holds %s%s%s", mp_report_level_name(k),
                      mp_commas(c, b1, sizeof b1), mp_commas(cc->misses[k], b2, sizeof b2),
@@ -370,12 +370,12 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                      mp_strcmp(partner, v->name) ? " and " : " alone",
                      mp_strcmp(partner, v->name) ? partner : "");
       else
-         mp_snprintf(a->evidence, sizeof a->evidence,
+         a->evidence = mp_asprintf(
                      "%s: %s of its %s misses (%.0f%%) are conflict misses",
                      mp_report_level_name(k), mp_commas(c, b1, sizeof b1),
                      mp_commas(cc->misses[k], b2, sizeof b2),
                      100.0 * (double)c / (double)cc->misses[k]);
-      mp_snprintf(a->fix, sizeof a->fix,
+      a->fix = mp_asprintf(
                   "pad it: add a cache line to its leading dimension or between the "
                   "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
                   "aliasing)");
@@ -426,26 +426,28 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    for (k = 0; k < hc->n_levels; k++) {
       uint64_t cap = cc->cause[k][MP_MISS_CAPACITY], lo, hi;
       uint64_t lines = hc->level[k].size / hc->level[k].line;
-      char b1[32], b2[32], b3[32], far[96];
+      char b1[32], b2[32], b3[32], *far;
       mp_advice *a;
       if (cap < MIN_EVENTS || 2 * cap < cc->misses[k])
          continue;
-      far[0] = '\0';
       if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
-         mp_snprintf(far, sizeof far, "; the median of its reuses beyond %s lines "
+         far = mp_asprintf("; the median of its reuses beyond %s lines "
                      "is at %s-%s lines", mp_commas(lines, b1, sizeof b1),
                      mp_commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
                      : mp_commas(hi, b3, sizeof b3));
+      else
+         far = mp_strdup("mp.advice.far", "");
       a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
-      mp_snprintf(a->text, sizeof a->text,
+      a->text = mp_asprintf(
                   "capacity misses: %s is reused, but only after more data than %s holds "
                   "has been touched", v->name, mp_report_level_name(k));
-      mp_snprintf(a->evidence, sizeof a->evidence,
+      a->evidence = mp_asprintf(
                   "%s: %s capacity misses (%.0f%% of its misses), %s holds %s lines%s",
                   mp_report_level_name(k), mp_commas(cap, b1, sizeof b1),
                   100.0 * (double)cap / (double)cc->misses[k], mp_report_level_name(k),
                   mp_commas(lines, b2, sizeof b2), far);
-      mp_snprintf(a->fix, sizeof a->fix,
+      mp_free(far);
+      a->fix = mp_asprintf(
                   "block (tile) the loop nest around its accesses so that the data reused "
                   "between iterations fits in %s (reuse distance below %llu lines)",
                   mp_report_level_name(k), (unsigned long long)lines);
@@ -460,28 +462,33 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    cycles must be in fields the inference placed. */
 static void rule_split(advisor *ad, const mp_var *v, double score)
 {
-   char split[512], replay[200];
+   char *split, *replay;
    uint32_t groups;
    double covered;
    mp_whatif_run before, after;
    int replayed = 0;
    mp_advice *a;
    if (ad->cfg->structs == NULL || mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
-       || !mp_report_struct_split(v, ad->cfg, split, sizeof split, &groups, &covered,
-                                  &before, &after, &replayed)
-       || groups < 2 || covered < 0.5)
+       || !mp_report_struct_split(v, ad->cfg, &split, &groups, &covered,
+                                  &before, &after, &replayed))
       return;
-   replay_text(ad, v->id, "split", replayed ? &before : NULL, &after, replay, sizeof replay);
+   if (groups < 2 || covered < 0.5) {
+      mp_free(split);
+      return;
+   }
+   replay = replay_text(ad, v->id, "split", replayed ? &before : NULL, &after);
    a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
-   mp_snprintf(a->text, sizeof a->text,
+   a->text = mp_asprintf(
                "structure splitting: the loops use different fields of %s's elements",
                v->name);
-   mp_snprintf(a->evidence, sizeof a->evidence,
+   a->evidence = mp_asprintf(
                "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
                "of its memory cycles%s", split, 100.0 * covered, replay);
-   mp_snprintf(a->fix, sizeof a->fix,
+   a->fix = mp_asprintf(
                "split the structure into one array per group, %s, so that each loop "
                "brings only the fields it uses into the cache", split);
+   mp_free(split);
+   mp_free(replay);
    fill_where(ad->vs, a, by_l1_misses);
 }
 
@@ -514,16 +521,16 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
       a->var = MP_ADVICE_NO_VAR;
       a->loop = i;
       a->score = share;
-      mp_snprintf(a->text, sizeof a->text,
+      a->text = mp_asprintf(
                   "too many streams: the loop at %s:%u-%u walks more arrays at once than "
                   "the prefetcher follows", l->file ? l->file : "?", l->first_line,
                   l->last_line);
-      mp_snprintf(a->evidence, sizeof a->evidence,
+      a->evidence = mp_asprintf(
                   "up to %u concurrent strided streams in one execution (mean %.1f), "
                   "above --prefetch-streams=%u", st->max_streams,
                   st->instances ? (double)st->streams_sum / (double)st->instances : 0.0,
                   mp_streams_config(cfg->streams)->threshold);
-      mp_snprintf(a->fix, sizeof a->fix,
+      a->fix = mp_asprintf(
                   "split the loop (loop fission) so that each loop walks at most %u "
                   "arrays, or merge arrays walked together into one array of structures",
                   mp_streams_config(cfg->streams)->threshold);
@@ -611,6 +618,18 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
    return ad.out;
 }
 
+void mp_advice_free(mp_advice *a, uint32_t n)
+{
+   uint32_t i;
+   for (i = 0; i < n; i++) {
+      mp_free(a[i].text);
+      mp_free(a[i].evidence);
+      mp_free(a[i].fix);
+   }
+   if (a)
+      mp_free(a);
+}
+
 void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
                      const mp_loops *loops)
 {
@@ -628,9 +647,9 @@ void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t
          mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
       if (a[i].var == MP_ADVICE_NO_VAR && loops) {
          const mp_loop *l = mp_loops_get(loops, a[i].loop);
-         char where[300];
-         mp_snprintf(where, sizeof where, "%s:%u", l->file ? l->file : "?", l->first_line);
+         char *where = mp_asprintf("%s:%u", l->file ? l->file : "?", l->first_line);
          mp_json_string(j, where);
+         mp_free(where);
       }
       mp_json_end_array(j);
       if (a[i].var == MP_ADVICE_NO_VAR)

@@ -21,7 +21,6 @@
 
 #define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */
 #define MP_ADVICE_WHERE     3      /* source lines named per advice */
-#define MP_ADVICE_TEXT      320
 
 typedef enum {
    MP_ADVICE_FALSE_SHARING,
@@ -43,9 +42,9 @@ typedef struct {
    uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
    uint32_t n_where;
    double   score;                    /* the variable's share of the run */
-   char text[MP_ADVICE_TEXT];         /* the pathology, one line */
-   char evidence[MP_ADVICE_TEXT];     /* the numbers */
-   char fix[MP_ADVICE_TEXT];          /* the known workaround */
+   char *text;                        /* the pathology, one line */
+   char *evidence;                    /* the numbers */
+   char *fix;                         /* the known workaround */
 } mp_advice;
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */
@@ -53,9 +52,11 @@ const char *mp_advice_kind_name(mp_advice_kind k);
 
 /* Every piece of advice the metrics support, most important first;
    *n_out is their number.  share may be NULL (no sharing tracked).
-   The caller frees the array with mp_free. */
+   The caller frees them with mp_advice_free. */
 mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
                      const mp_share_summary *share, uint32_t *n_out);
+
+void mp_advice_free(mp_advice *a, uint32_t n);
 
 /* Writes "advice": [...] (docs/json-format.md). */
 void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,

@@ -154,7 +154,8 @@
 #define OUT_OF_LINE __attribute__((noinline))
 #define INLINE      inline __attribute__((always_inline))
 
-static char err_buf[192];
+/* The last configuration error, whole. */
+static char *err_text;
 
 /*------------------------------------------------------------*/
 /*--- Types                                                ---*/
@@ -1205,11 +1206,15 @@ void mp_cache_free(mp_cache *c)
 
 static const char *fail(const char *fmt, ...)
 {
+   mp_strbuf b = MP_STRBUF_INIT;
    va_list ap;
    va_start(ap, fmt);
-   mp_vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+   mp_strbuf_vprintf(&b, fmt, ap);
    va_end(ap);
-   return err_buf;
+   if (err_text)
+      mp_free(err_text);
+   err_text = mp_strbuf_take(&b);
+   return err_text;
 }
 
 static void level_name(const mp_cache_cfg *cfg, uint32_t k, char name[16])
@@ -1402,8 +1407,6 @@ int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char *
 {
    const char *p = spec;
    uint64_t size, assoc, line, mult = 1;
-   char shown[41];
-   uint32_t i;
 
    if (mp_strcmp(spec, "none") == 0) {
       out->size = 0;
@@ -1435,10 +1438,7 @@ int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char *
    return 0;
 
 bad:
-   for (i = 0; i < 40 && spec[i]; i++)
-      shown[i] = spec[i];
-   shown[i] = 0;
-   *err = fail("'%s%s' is not a cache geometry: expected size,assoc,line "
-               "(e.g. 32k,8,64) or none", shown, spec[i] ? "..." : "");
+   *err = fail("'%s' is not a cache geometry: expected size,assoc,line "
+               "(e.g. 32k,8,64) or none", spec);
    return -1;
 }

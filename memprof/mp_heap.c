@@ -40,6 +40,7 @@
 
 #include "mp_naming.h"
 #include "mp_tool.h"
+#include "mp_util.h"
 
 #define MAX_CALLERS 64   /* --num-callers is at most 500; deeper frames
                             name nothing, the ECU still tells sites apart */
@@ -67,35 +68,43 @@ static PoolAlloc   *block_pool;
 /*--- Naming a site                                        ---*/
 /*------------------------------------------------------------*/
 
-/* Reads line 'line' of dir/file into buf; False if unreadable. */
-static Bool read_source_line(const HChar *dir, const HChar *file, UInt line,
-                             HChar *buf, Int n)
+/* Line 'line' of dir/file, whole (freed by the caller), or NULL if
+   unreadable. */
+static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
 {
-   HChar path[1024], chunk[4096];
+   HChar *path, chunk[4096];
+   mp_strbuf text = MP_STRBUF_INIT;
    SysRes sr;
-   Int fd, got, i, k = 0;
+   Int fd, got, i, from;
    UInt cur = 1;
    if (file[0] == '/' || dir == NULL || dir[0] == '\0')
-      VG_(snprintf)(path, sizeof path, "%s", file);
+      path = mp_asprintf("%s", file);
    else
-      VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
+      path = mp_asprintf("%s/%s", dir, file);
    sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   VG_(free)(path);
    if (sr_isError(sr))
-      return False;
+      return NULL;
    fd = sr_Res(sr);
    while (cur <= line && (got = VG_(read)(fd, chunk, sizeof chunk)) > 0) {
-      for (i = 0; i < got && cur <= line; i++) {
-         if (chunk[i] == '\n') {
-            cur++;
+      for (i = 0, from = 0; i < got && cur <= line; i++) {
+         if (chunk[i] != '\n')
             continue;
-         }
-         if (cur == line && k < n - 1)
-            buf[k++] = chunk[i];
+         if (cur == line)
+            mp_strbuf_add(&text, chunk + from, i - from);
+         cur++;
+         from = i + 1;
       }
+      if (cur == line && from < got)
+         mp_strbuf_add(&text, chunk + from, got - from);
    }
    VG_(close)(fd);
-   buf[k] = '\0';
-   return cur > line || k > 0;
+   if (cur <= line && text.len == 0) {
+      if (text.s)
+         VG_(free)(text.s);
+      return NULL;
+   }
+   return mp_strbuf_take(&text);
 }
 
 /* The allocating frame: the first one outside Valgrind's malloc
@@ -141,39 +150,46 @@ static mp_var *new_site(const Addr *ips, Int n)
    Int f = allocating_frame(ips, n), i;
    const HChar *file, *dir, *fn;
    UInt line;
-   HChar where[1024], name[1100], src[512], ident[256];
+   HChar *where = NULL, *name, *src, *ident = NULL;
    Bool have_where;
    mp_var *v;
 
    have_where = VG_(get_filename_linenum)(ep, ips[f], &file, &dir, &line);
    if (have_where) {
-      VG_(snprintf)(where, sizeof where, "%s:%u", file, line);
+      where = mp_asprintf("%s:%u", file, line);
       /* The k-th site found on a line is named after the line's k-th
          allocation statement: "a = malloc(n); b = malloc(n);" runs in
          that order (a line with more sites than statements: the
          first). */
-      if (read_source_line(dir, file, line, src, sizeof src)
-          && (mp_name_from_source_line_nth(src, mp_is_fortran_file(file),
-                                           sites_on_line(where), ident, sizeof ident)
-              /* one statement reached from several call stacks (a
-                 wrapper like xmalloc): each site takes its name */
-              || mp_name_from_source_line(src, mp_is_fortran_file(file),
-                                          ident, sizeof ident)))
-         VG_(snprintf)(name, sizeof name, "%s", ident);
+      src = read_source_line(dir, file, line);
+      if (src) {
+         ident = mp_name_from_source_line_nth(src, mp_is_fortran_file(file),
+                                              sites_on_line(where));
+         /* one statement reached from several call stacks (a wrapper
+            like xmalloc): each site takes its name */
+         if (!ident)
+            ident = mp_name_from_source_line(src, mp_is_fortran_file(file));
+         VG_(free)(src);
+      }
+      if (ident)
+         name = ident;
       else
-         VG_(snprintf)(name, sizeof name, "heap@%s", where);
+         name = mp_asprintf("heap@%s", where);
    } else if (VG_(get_fnname)(ep, ips[f], &fn)) {
-      VG_(snprintf)(name, sizeof name, "heap@%s", fn);
+      name = mp_asprintf("heap@%s", fn);
    } else {
       const HChar *obj, *base;
       if (VG_(get_objname)(ep, ips[f], &obj)) {
          base = VG_(strrchr)(obj, '/');
-         VG_(snprintf)(name, sizeof name, "heap@%s", base ? base + 1 : obj);
+         name = mp_asprintf("heap@%s", base ? base + 1 : obj);
       } else {
-         VG_(snprintf)(name, sizeof name, "heap@%#lx", ips[f]);
+         name = mp_asprintf("heap@%#lx", ips[f]);
       }
    }
-   v = mp_vars_add(mp_g_vars, MP_VAR_HEAP, name, have_where ? where : NULL, 0);
+   v = mp_vars_add(mp_g_vars, MP_VAR_HEAP, name, where, 0);
+   VG_(free)(name);
+   if (where)
+      VG_(free)(where);
    v->n_alloc_stack = n - f;
    v->alloc_stack = VG_(malloc)("mp.heap.stack", (n - f) * sizeof(char *));
    for (i = f; i < n; i++)

@@ -45,6 +45,7 @@
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_tool.h"
+#include "mp_util.h"
 #include "mp_window.h"
 
 /*------------------------------------------------------------*/
@@ -304,15 +305,15 @@ typedef struct {
 static VgHashTable *instrs;
 ULong stats__instrs = 0;
 
-static const HChar *describe_where(Addr iaddr, HChar *buf, Int n)
+/* "file:line" of iaddr (freed by the caller), or NULL. */
+static HChar *describe_where(Addr iaddr)
 {
    const HChar *file, *dir;
    UInt line;
    DiEpoch ep = VG_(current_DiEpoch)();
    if (!VG_(get_filename_linenum)(ep, iaddr, &file, &dir, &line))
       return NULL;
-   VG_(snprintf)(buf, n, "%s:%u", file, line);
-   return buf;
+   return mp_asprintf("%s:%u", file, line);
 }
 
 /* True if iaddr belongs to one of Valgrind's preloaded objects. */
@@ -326,7 +327,7 @@ static Bool in_vgpreload(Addr iaddr)
 static mp_instr *instr_for(Addr iaddr)
 {
    instr_node *n = VG_(HT_lookup)(instrs, iaddr);
-   HChar where[512];
+   HChar *where;
    const HChar *fn;
    DiEpoch ep = VG_(current_DiEpoch)();
    if (n)
@@ -344,9 +345,12 @@ static mp_instr *instr_for(Addr iaddr)
                     || VG_(DebugInfo_sect_kind)(NULL, iaddr) == Vg_SectPLT;
    /* get_fnname's buffer is overwritten by the next call: intern now. */
    n->ii.fn = mp_vars_location(mp_g_vars, NULL, fn ? fn : "???");
+   where = describe_where(iaddr);
    if (!VG_(get_fnname)(ep, iaddr, &fn))
       fn = NULL;
-   n->ii.loc = mp_vars_location(mp_g_vars, describe_where(iaddr, where, sizeof where), fn);
+   n->ii.loc = mp_vars_location(mp_g_vars, where, fn);
+   if (where)
+      VG_(free)(where);
    n->ii.cache_gen = (UInt)-1;
    if (mp_g_loops)
       mp_loopnest_register_instr(&n->ii);

@@ -26,6 +26,7 @@
 
 #include "mp_clo.h"
 #include "mp_loopnest.h"
+#include "mp_util.h"
 
 mp_loops   *mp_g_loops;
 mp_streams *mp_g_streams;
@@ -79,30 +80,34 @@ const mp_instr *mp_loopnest_instr(UInt id)
    return id < n_instr_ids ? instr_by_id[id] : NULL;
 }
 
-static const HChar *where_of(Addr a, HChar *buf, Int n)
+/* "file:line" of a (freed by the caller), or NULL. */
+static HChar *where_of(Addr a)
 {
    const HChar *file, *dir;
    UInt line;
    if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), a, &file, &dir, &line))
       return NULL;
-   VG_(snprintf)(buf, n, "%s:%u", file, line);
-   return buf;
+   return mp_asprintf("%s:%u", file, line);
 }
 
 UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
 {
-   HChar bw[512], tw[512];
-   return mp_loops_add_back_edge(mp_g_loops, fn, branch, target,
-                                 where_of(branch, bw, sizeof bw),
-                                 where_of(target, tw, sizeof tw));
+   HChar *bw = where_of(branch), *tw = where_of(target);
+   UInt loop = mp_loops_add_back_edge(mp_g_loops, fn, branch, target, bw, tw);
+   if (bw)
+      VG_(free)(bw);
+   if (tw)
+      VG_(free)(tw);
+   return loop;
 }
 
 void mp_loopnest_note_line(UInt fn, Addr a)
 {
-   HChar w[512];
-   const HChar *loc = where_of(a, w, sizeof w);
-   if (loc)
+   HChar *loc = where_of(a);
+   if (loc) {
       mp_loops_add_line(mp_g_loops, fn, a, loc);
+      VG_(free)(loc);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -255,37 +260,20 @@ int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *
 
 /* The name of the field at 'offset' of var's structures, from the debug
    info (--read-var-info=yes): Valgrind describes an address inside a
-   global or local as "... inside a[0].b, ...": the text after the last
-   '.' of that path names the field. */
-int mp_loopnest_field_name(uint32_t var, uint64_t offset, char *buf, size_t size)
+   global or local as inside "a[0].b": the text after the last '.' of
+   that path names the field. */
+char *mp_loopnest_field_name(uint32_t var, uint64_t offset)
 {
-   XArray *d1, *d2;
-   const HChar *text;
-   const HChar *p, *dot = NULL, *end;
-   Addr a;
-   int ok = 0;
-   if (var >= n_first_block || first_block[var] == 0)
-      return 0;
-   a = first_block[var] + offset;
-   d1 = VG_(newXA)(VG_(malloc), "mp.loopnest.dd", VG_(free), sizeof(HChar));
-   d2 = VG_(newXA)(VG_(malloc), "mp.loopnest.dd", VG_(free), sizeof(HChar));
-   if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)
-       && VG_(sizeXA)(d1) > 0) {
-      text = VG_(indexXA)(d1, 0);
-      p = VG_(strstr)(text, "inside ");
-      if (p) {
-         p += 7;
-         for (end = p; *end && *end != ',' && *end != ' '; end++)
-            if (*end == '.')
-               dot = end;
-         if (dot && end > dot + 1 && (size_t)(end - dot) <= size) {
-            VG_(memcpy)(buf, dot + 1, end - dot - 1);
-            buf[end - dot - 1] = '\0';
-            ok = 1;
-         }
-      }
-   }
-   VG_(deleteXA)(d1);
-   VG_(deleteXA)(d2);
-   return ok;
+   HChar *what, *file, *dot, *field = NULL;
+   UInt line;
+   if (var >= n_first_block || first_block[var] == 0
+       || !mp_registry_describe(first_block[var] + offset, &what, &file, &line))
+      return NULL;
+   dot = VG_(strrchr)(what, '.');
+   if (dot && dot[1])
+      field = VG_(strdup)("mp.loopnest.field", dot + 1);
+   VG_(free)(what);
+   if (file)
+      VG_(free)(file);
+   return field;
 }

@@ -58,6 +58,6 @@ void mp_loopnest_reset(void);
 /* For the report (mp_report_config callbacks). */
 int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
                            uint32_t *fn);
-int mp_loopnest_field_name(uint32_t var, uint64_t offset, char *buf, size_t size);
+char *mp_loopnest_field_name(uint32_t var, uint64_t offset);
 
 #endif /* MP_LOOPNEST_H */

@@ -75,25 +75,28 @@ void mp_sharing_start(void)
 #define MAX_RANGE_NAME 65536   /* bytes of a user name kept */
 
 /* name as it may go to a terminal or a log line: control bytes (ESC
-   sequences, newlines) become \xNN; cut to fit out. */
-static const HChar *printable(const HChar *name, HChar *out, SizeT size)
+   sequences, newlines) become \xNN; valid until the next call. */
+static mp_strbuf shown_name = MP_STRBUF_INIT;
+
+static const HChar *printable(const HChar *name)
 {
-   SizeT o = 0;
-   for (; *name && o + 5 < size; name++) {
+   shown_name.len = 0;
+   mp_strbuf_add(&shown_name, "", 0);
+   for (; *name; name++) {
       UChar c = (UChar)*name;
       if (c < 0x20 || c == 0x7f)
-         o += VG_(snprintf)(out + o, size - o, "\\x%02x", c);
+         mp_strbuf_printf(&shown_name, "\\x%02x", c);
       else
-         out[o++] = (HChar)c;
+         mp_strbuf_add(&shown_name, name, 1);
    }
-   out[o] = '\0';
-   return out;
+   return shown_name.s;
 }
 
 /* Copies the client's NUL-terminated string at a into buf: byte by
    byte, each checked to be readable client memory (a bad pointer must
-   not crash the tool), cut at size - 1 bytes; "unnamed" for NULL, an
-   empty string or an unreadable one. */
+   not crash the tool); a string of size bytes or more (no terminator
+   in sight) is cut, the cut marked with an ellipsis; "unnamed" for
+   NULL, an empty string or an unreadable one. */
 static void client_string(Addr a, HChar *buf, SizeT size)
 {
    SizeT n = 0;
@@ -105,6 +108,8 @@ static void client_string(Addr a, HChar *buf, SizeT size)
       n++;
    }
    buf[n] = '\0';
+   if (n + 1 == size)
+      mp_utf8_cut(buf, size - 2);
    if (n == 0)
       VG_(strcpy)(buf, "unnamed");
 }
@@ -125,10 +130,9 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
       HChar *name = VG_(malloc)("mp.main.rangename", MAX_RANGE_NAME);
       client_string(args[3], name, MAX_RANGE_NAME);
       if (!mp_registry_name_range(args[1], args[2], name)) {
-         HChar shown[512];
          VG_(umsg)("Warning: MEMPROF_NAME_RANGE(%#lx, %lu, \"%s\") ignored: "
                    "empty or overlapping a range named before\n",
-                   args[1], args[2], printable(name, shown, sizeof shown));
+                   args[1], args[2], printable(name));
          *ret = 1;
       }
       VG_(free)(name);
@@ -365,14 +369,15 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
    while (*p) {
       if (p[0] == '%' && p[1] == 'q' && p[2] == '{') {
          const HChar *end = VG_(strchr)(p + 3, '}');
-         HChar var[256];
+         HChar *var;
          const HChar *val;
          SizeT n = end ? (SizeT)(end - (p + 3)) : 0;
-         if (end == NULL || n == 0 || n >= sizeof var) {
+         if (end == NULL || n == 0) {
             VG_(fmsg)("Bad option: %s=%s\n", option, value);
             VG_(fmsg)("a %%q{...} is not closed or names no variable\n");
             VG_(exit)(1);
          }
+         var = VG_(malloc)("mp.expand.var", n + 1);
          VG_(memcpy)(var, p + 3, n);
          var[n] = '\0';
          val = VG_(getenv)(var);
@@ -381,6 +386,7 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
             VG_(fmsg)("environment variable %s is not set\n", var);
             VG_(exit)(1);
          }
+         VG_(free)(var);
          for (; *val; val++) {
             /* a '%' in the value is literal */
             if (*val == '%')
@@ -516,7 +522,7 @@ static void print_cache_totals(void)
 static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 {
    uint32_t i, k, n_top = 0;
-   HChar b1[32], b2[32], b3[48], b4[32], pn[512];
+   HChar b1[32], b2[32], b3[48], b4[32];
    if (mp_g_sharing) {
       mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
       const mp_var *top[SUMMARY_SHARED_VARS];
@@ -543,14 +549,13 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
       if (n_top == 0) {
          VG_(umsg)("False sharing: none\n");
       } else {
-         HChar line[512];
-         Int at = 0;
+         mp_strbuf line = MP_STRBUF_INIT;
          for (k = 0; k < n_top; k++)
-            at += VG_(snprintf)(line + at, sizeof line - at, "%s%s (%s line%s)",
-                                k ? ", " : "", printable(top[k]->name, pn, sizeof pn),
-                                commas(top_false[k], b1, sizeof b1),
-                                top_false[k] == 1 ? "" : "s");
-         VG_(umsg)("False sharing: %s\n", line);
+            mp_strbuf_printf(&line, "%s%s (%s line%s)", k ? ", " : "",
+                             printable(top[k]->name), commas(top_false[k], b1, sizeof b1),
+                             top_false[k] == 1 ? "" : "s");
+         VG_(umsg)("False sharing: %s\n", line.s);
+         VG_(free)(line.s);
       }
       mp_share_free(ss);
    }
@@ -573,7 +578,7 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
                    100.0 * (double)local / (double)(local + remote),
                    commas(local, b1, sizeof b1), commas(remote, b2, sizeof b2),
                    worst ? "; most remote: " : "",
-                   worst ? printable(worst->name, pn, sizeof pn) : "",
+                   worst ? printable(worst->name) : "",
                    worst ? " " : "",
                    worst ? (VG_(snprintf)(b3, sizeof b3, "(%s)",
                                           commas(worst_remote, b4, sizeof b4)), b3) : "");
@@ -587,7 +592,6 @@ static void print_advice(const mp_report_config *cfg)
 {
    mp_share_summary *ss = mp_g_sharing ? mp_share_summarise(mp_g_sharing, mp_g_vars) : NULL;
    uint32_t n, i;
-   HChar pn[512];
    mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n);
    if (n > 0)
       VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
@@ -603,12 +607,12 @@ static void print_advice(const mp_report_config *cfg)
          VG_(umsg)("  %u. %s\n", i + 1, a[i].text);
       else
          VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
-                   printable(mp_vars_get(mp_g_vars, a[i].var)->name, pn, sizeof pn),
+                   printable(mp_vars_get(mp_g_vars, a[i].var)->name),
                    where ? " (" : "", where ? where : "", where ? ")" : "");
       VG_(umsg)("     %s\n", a[i].evidence);
       VG_(umsg)("     fix: %s\n", a[i].fix);
    }
-   if (a) VG_(free)(a);
+   mp_advice_free(a, n);
    mp_share_free(ss);
 }
 
@@ -619,7 +623,7 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size,
                                         by_cycles, &n_rows);
    ULong reads = 0, writes = 0;
-   HChar b1[32], b2[32], b3[32], pn[512];
+   HChar b1[32], b2[32], b3[32];
    for (i = 0; i < n_rows; i++) {
       reads += rows[i].c.reads;
       writes += rows[i].c.writes;
@@ -668,7 +672,7 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
          }
          VG_(umsg)("%s  %-6s %s%s%s%s\n", cols,
                    v ? mp_var_kind_name(v->kind) : "other",
-                   v ? printable(v->name, pn, sizeof pn) : "other (folded)",
+                   v ? printable(v->name) : "other (folded)",
                    v && v->where ? " (" : "", v && v->where ? v->where : "",
                    v && v->where ? ")" : "");
       }

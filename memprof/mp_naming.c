@@ -30,15 +30,16 @@ static char lower(char c)
    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
-static int copy_out(const char *from, size_t n, char *out, size_t out_size)
+/* The n bytes at from, in a new allocation; NULL if n is 0. */
+static char *copy_out(const char *from, size_t n)
 {
-   if (n == 0 || out_size == 0)
-      return 0;
-   if (n > out_size - 1)
-      n = out_size - 1;
+   char *out;
+   if (n == 0)
+      return NULL;
+   out = mp_malloc("mp.naming.name", n + 1);
    mp_memcpy(out, from, n);
    out[n] = '\0';
-   return 1;
+   return out;
 }
 
 /* Case-insensitive search for the word "allocate" followed by '('. */
@@ -64,11 +65,11 @@ static const char *find_fortran_allocate(const char *line)
    return NULL;
 }
 
-static int fortran_name(const char *line, char *out, size_t out_size)
+static char *fortran_name(const char *line)
 {
    const char *p = find_fortran_allocate(line), *start;
    if (!p)
-      return 0;
+      return NULL;
    while (*p == ' ' || *p == '\t')
       p++;
    start = p;
@@ -76,8 +77,8 @@ static int fortran_name(const char *line, char *out, size_t out_size)
    while (is_ident_char(*p) || *p == '%')
       p++;
    if (p == start || !is_ident_start(*start))
-      return 0;
-   return copy_out(start, (size_t)(p - start), out, out_size);
+      return NULL;
+   return copy_out(start, (size_t)(p - start));
 }
 
 /* The position of the assignment's '=', or NULL. */
@@ -183,23 +184,23 @@ int mp_is_fortran_file(const char *file)
                                  && ext[2] >= '0' && ext[2] <= '9')));
 }
 
-int mp_name_from_source_line(const char *line, int is_fortran,
-                             char *out, size_t out_size)
+char *mp_name_from_source_line(const char *line, int is_fortran)
 {
    const char *eq, *end, *start;
-   if (is_fortran && fortran_name(line, out, out_size))
-      return 1;
+   char *name;
+   if (is_fortran && (name = fortran_name(line)) != NULL)
+      return name;
    eq = find_assign(line);
    if (!eq)
-      return 0;
+      return NULL;
    end = eq;
    while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
       end--;
    start = lvalue_start(line, end);
    if (!start)
-      return 0;
+      return NULL;
    start = with_derefs(line, start);
-   return copy_out(start, (size_t)(end - start), out, out_size);
+   return copy_out(start, (size_t)(end - start));
 }
 
 /* The allocations of a line are its statements, separated by ';'
@@ -249,26 +250,25 @@ static int may_allocate(const char *piece)
    return 0;
 }
 
-int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
-                                 char *out, size_t out_size)
+char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth)
 {
    const char *p = line;
-   char stmt[512];
    unsigned found = 0;
    if (is_fortran || nth == 0)
-      return nth == 0 && mp_name_from_source_line(line, is_fortran, out, out_size);
+      return nth == 0 ? mp_name_from_source_line(line, is_fortran) : NULL;
    while (*p) {
       /* A piece after a ',' keeps it: next_piece_end skips it. */
       const char *end = next_piece_end(*p == ',' ? p + 1 : p);
-      size_t len = (size_t)(end - p);
-      if (len >= sizeof stmt)
-         len = sizeof stmt - 1;
-      mp_memcpy(stmt, p, len);
-      stmt[len] = '\0';
-      if (may_allocate(stmt) && mp_name_from_source_line(stmt, 0, out, out_size)
-          && found++ == nth)
-         return 1;
+      char *stmt = copy_out(p, (size_t)(end - p)), *name = NULL;
+      if (stmt && may_allocate(stmt))
+         name = mp_name_from_source_line(stmt, 0);
+      if (stmt)
+         mp_free(stmt);
+      if (name && found++ == nth)
+         return name;
+      if (name)
+         mp_free(name);
       p = *end == ';' ? end + 1 : end;
    }
-   return 0;
+   return NULL;
 }

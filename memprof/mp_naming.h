@@ -23,21 +23,19 @@
      buf = realloc(buf, n);            -> buf
      *pp = malloc(n);                  -> *pp
      allocate(a(n), b(m))   (Fortran)  -> a      (the first object)
-   Returns 1 and writes a NUL-terminated name to out (truncated to
-   out_size - 1 bytes) when one is found, else returns 0 (e.g. a bare
-   "return malloc(n);" or an assignment spread over several lines). */
-int mp_name_from_source_line(const char *line, int is_fortran,
-                             char *out, size_t out_size);
+   Returns the name, whole, in a new allocation (freed with mp_free)
+   when one is found, else NULL (e.g. a bare "return malloc(n);" or an
+   assignment spread over several lines). */
+char *mp_name_from_source_line(const char *line, int is_fortran);
 
 /* The same for the nth (0-based) allocation of a line that holds
    several: statements split at ';' ("a = malloc(n); b = malloc(n);")
    and declarators at ',' ("double *a = malloc(n), *b = malloc(n);"),
    outside parentheses and quotes, counting only the pieces whose
    assignment makes a call or a 'new'.  nth 0 is the function above.
-   Returns 0 when the line has fewer such pieces (or is Fortran and
+   Returns NULL when the line has fewer such pieces (or is Fortran and
    nth > 0). */
-int mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth,
-                                 char *out, size_t out_size);
+char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth);
 
 /* 1 if the file name has a Fortran extension (.f, .f90, .F03, .for...). */
 int mp_is_fortran_file(const char *file);

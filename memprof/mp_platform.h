@@ -44,6 +44,7 @@
 #define mp_strcmp(a, b)        strcmp(a, b)
 #define mp_snprintf            snprintf
 #define mp_vsnprintf           vsnprintf
+#define mp_vcbprintf           mp_host_vcbprintf
 
 /* Zeroed memory for a large table of which a run may touch little (a
    simulated cache's ways, per-set counters): its pages cost neither
@@ -78,6 +79,26 @@ static inline char *mp_host_xstrdup(const char *s)
    return p;
 }
 
+/* As Valgrind's VG_(vcbprintf): the formatted text, one character at a
+   time, to sink. */
+static inline void mp_host_vcbprintf(void (*sink)(char c, void *opaque), void *opaque,
+                                     const char *fmt, va_list ap)
+{
+   va_list aq;
+   int n, i;
+   char *s;
+   va_copy(aq, ap);
+   n = vsnprintf(NULL, 0, fmt, aq);
+   va_end(aq);
+   if (n <= 0)
+      return;
+   s = mp_host_xmalloc((size_t)n + 1);
+   vsnprintf(s, (size_t)n + 1, fmt, ap);
+   for (i = 0; i < n; i++)
+      sink(s[i], opaque);
+   free(s);
+}
+
 #else /* inside the Valgrind tool */
 
 #include "pub_tool_basics.h"
@@ -102,6 +123,7 @@ static inline char *mp_host_xstrdup(const char *s)
 #define mp_strcmp(a, b)        VG_(strcmp)(a, b)
 #define mp_snprintf            VG_(snprintf)
 #define mp_vsnprintf           VG_(vsnprintf)
+#define mp_vcbprintf           VG_(vcbprintf)
 
 /* Fresh anonymous pages: zero without a memset, resident only once
    written (VG_(calloc) would write every byte at once). */

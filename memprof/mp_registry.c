@@ -36,6 +36,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
@@ -43,6 +44,7 @@
 #include "mp_granmap.h"
 #include "mp_rangemap.h"
 #include "mp_tool.h"
+#include "mp_util.h"
 
 /* The core's symbol-table walk is not in the tool headers, though the
    static core library exports it; these prototypes match Valgrind
@@ -280,33 +282,143 @@ void mp_registry_note_munmap(Addr a, SizeT len)
    objects_stale = True;
 }
 
+/*------------------------------------------------------------*/
+/*--- Questions to the debug information                   ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind's evaluator of DWARF location expressions prints a warning
+   line ("evaluate_Dwarf3_Expr: unhandled DW_OP_ 0xa3") for each
+   operation it does not implement, each time it meets one: gcc -O2
+   describes many locals with DW_OP_entry_value (0xa3) and DW_OP_piece
+   (0x93), and the questions below are asked per code address, so a
+   trivial program printed thousands of them.  Such a local lives in
+   registers, or only partly in memory: it is no stack block either
+   way, and nothing memprof reports depends on it.  The core prints
+   the warning only when not producing XML, so the flag is raised
+   around the questions: the tool writes no XML, and all the flag
+   changes in them is that warning and the form of a data description
+   (which mp_registry_describe reads in that form). */
+static Bool quiet_begin(void)
+{
+   Bool was = VG_(clo_xml);
+   VG_(clo_xml) = True;
+   return was;
+}
+
+static void quiet_end(Bool was)
+{
+   VG_(clo_xml) = was;
+}
+
+/* The text between open and close in s (close searched after open),
+   or NULL; *end is after close. */
+static const HChar *between(const HChar *s, const HChar *open, const HChar *close,
+                            SizeT *len, const HChar **end)
+{
+   const HChar *a = VG_(strstr)(s, open), *b;
+   if (!a)
+      return NULL;
+   a += VG_(strlen)(open);
+   b = VG_(strstr)(a, close);
+   if (!b)
+      return NULL;
+   *len = b - a;
+   if (end)
+      *end = b + VG_(strlen)(close);
+   return a;
+}
+
+/* A copy of the n bytes at s with the XML escapes Valgrind writes
+   (&amp; &lt; &gt;, and &quot; &apos; for good measure) undone. */
+static HChar *unescape(const HChar *s, SizeT n)
+{
+   static const struct { const HChar *esc; HChar c; } escs[] = {
+      { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+      { "&quot;", '"' }, { "&apos;", '\'' },
+   };
+   HChar *out = VG_(malloc)("mp.reg.unescape", n + 1);
+   SizeT i = 0, o = 0, k;
+   while (i < n) {
+      for (k = 0; k < sizeof escs / sizeof escs[0]; k++) {
+         SizeT el = VG_(strlen)(escs[k].esc);
+         if (i + el <= n && VG_(strncmp)(s + i, escs[k].esc, el) == 0) {
+            out[o++] = escs[k].c;
+            i += el;
+            break;
+         }
+      }
+      if (k == sizeof escs / sizeof escs[0])
+         out[o++] = s[i++];
+   }
+   out[o] = '\0';
+   return out;
+}
+
+/* The question is asked in the core's XML form (see quiet_begin), whose
+   pieces are delimited whatever the names hold (spaces, quotes,
+   commas, colons):
+     <auxwhat>Location 0x.. is 0 bytes inside global var "g"</auxwhat>
+     <auxwhat>Location 0x.. is 8 bytes inside a[1].y,</auxwhat>
+     <xauxwhat><text>declared at f.c:3</text> <file>f.c</file>
+        <line>3</line> </xauxwhat>
+   (a local's description ends "in frame #1 of thread 1"). */
+Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line)
+{
+   XArray *d1 = VG_(newXA)(VG_(malloc), "mp.reg.desc1", VG_(free), sizeof(HChar));
+   XArray *d2 = VG_(newXA)(VG_(malloc), "mp.reg.desc2", VG_(free), sizeof(HChar));
+   Bool was = quiet_begin(), ok = False;
+   *what = *file = NULL;
+   *line = 0;
+   if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)
+       && VG_(sizeXA)(d1) > 0) {
+      const HChar *t1 = VG_(indexXA)(d1, 0);
+      const HChar *t2 = VG_(sizeXA)(d2) > 0 ? VG_(indexXA)(d2, 0) : "";
+      SizeT n;
+      const HChar *p = between(t1, "<auxwhat>", "</auxwhat>", &n, NULL);
+      const HChar *in;
+      if (p && (in = VG_(strstr)(p, " inside ")) != NULL && in < p + n) {
+         const HChar *end = p + n;
+         in += 8;
+         if (end > in && end[-1] == ',')
+            end--;
+         if ((VG_(strncmp)(in, "global var \"", 12) == 0
+              || VG_(strncmp)(in, "local var \"", 11) == 0)
+             && end > in && end[-1] == '"') {
+            in = VG_(strchr)(in, '"') + 1;
+            end--;
+         }
+         if (end > in) {
+            *what = unescape(in, end - in);
+            ok = True;
+         }
+      }
+      p = between(t2, "<file>", "</file>", &n, NULL);
+      if (ok && p && n > 0) {
+         const HChar *l = between(t2, "<line>", "</line>", &n, NULL);
+         *file = unescape(p, VG_(strstr)(p, "</file>") - p);
+         *line = l ? (UInt)VG_(strtoll10)(l, NULL) : 0;
+      }
+   }
+   quiet_end(was);
+   VG_(deleteXA)(d1);
+   VG_(deleteXA)(d2);
+   return ok;
+}
+
 /* With --read-var-info=yes, a global's declaration file:line, once. */
 static void describe_global(global_sym *g, Addr a)
 {
-   XArray *d1, *d2;
-   const HChar *at;
+   HChar *what, *file;
+   UInt line;
    mp_var *v = mp_vars_get(mp_g_vars, g->var);
    g->described = True;
-   d1 = VG_(newXA)(VG_(malloc), "mp.reg.desc1", VG_(free), sizeof(HChar));
-   d2 = VG_(newXA)(VG_(malloc), "mp.reg.desc2", VG_(free), sizeof(HChar));
-   if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)) {
-      at = VG_(strstr)((const HChar *)VG_(indexXA)(d2, 0), "declared at ");
-      if (at && !v->where) {
-         HChar buf[512];
-         Int k = 0;
-         at += 12;
-         while (at[k] && at[k] != ',' && at[k] != ' ' && at[k] != '\n'
-                && k < (Int)sizeof buf - 1) {
-            buf[k] = at[k];
-            k++;
-         }
-         buf[k] = '\0';
-         if (k > 0)
-            v->where = VG_(strdup)("mp.reg.where", buf);
-      }
-   }
-   VG_(deleteXA)(d1);
-   VG_(deleteXA)(d2);
+   if (!mp_registry_describe(a, &what, &file, &line))
+      return;
+   if (file && !v->where)
+      v->where = mp_asprintf("%s:%u", file, line);
+   VG_(free)(what);
+   if (file)
+      VG_(free)(file);
 }
 
 /*------------------------------------------------------------*/
@@ -323,14 +435,18 @@ typedef struct {
    PtrdiffT base;     /* from SP or FP */
    SizeT    size;     /* bytes */
    Bool     sp_rel;
-   UInt     var;
+   UInt     var;      /* NO_VAR until its first access (see local_var) */
+   HChar   *name;     /* while var is NO_VAR: the core's name */
 } local_block;
+
+#define NO_VAR ((UInt)-1)
 
 typedef struct frame_info_ {
    VgHashNode node;   /* key: code address */
    UInt frame_var;
    UInt n_locals;
    local_block *locals;
+   HChar *fn;         /* the function's name, while a local has no var */
 } frame_info;
 
 /* One thread's unwound frames, valid while its SP and the accessing
@@ -368,13 +484,9 @@ static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
    UInt key = mp_vars_location(mp_g_vars, fn, local);
    stack_var_node *n = VG_(HT_lookup)(stack_vars, key);
    if (!n) {
-      HChar name[600];
-      mp_var *v;
-      if (local)
-         VG_(snprintf)(name, sizeof name, "%s", local);
-      else
-         VG_(snprintf)(name, sizeof name, "stack:%s", fn);
-      v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, local ? size : 0);
+      HChar *name = local ? mp_asprintf("%s", local) : mp_asprintf("stack:%s", fn);
+      mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, local ? size : 0);
+      VG_(free)(name);
       v->function = VG_(strdup)("mp.reg.stackfn", fn);
       n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
       n->node.key = key;
@@ -384,32 +496,87 @@ static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
    return n->var;
 }
 
+/* The core names a stack block by the first 15 bytes of its variable's
+   name (StackBlock.name); a longer name is asked for at the block's
+   first access, when its address is known: a data description names
+   the variable whole. */
+#define CORE_NAME_MAX (sizeof(((StackBlock *)0)->name) - 1)
+
+static UInt local_var(frame_info *fi, local_block *b, Addr a)
+{
+   HChar *what, *file, *full = NULL;
+   UInt line;
+   SizeT n = VG_(strlen)(b->name);
+   if (mp_registry_describe(a, &what, &file, &line)) {
+      /* "name", or "name[3].x" for a part of it */
+      SizeT k = 0;
+      while (what[k] && what[k] != '[' && what[k] != '.')
+         k++;
+      what[k] = '\0';
+      if (k >= n && VG_(strncmp)(what, b->name, n) == 0)
+         full = what;
+      else
+         VG_(free)(what);
+      if (file)
+         VG_(free)(file);
+   }
+   if (!full) {
+      /* not found whole: the cut is marked */
+      full = mp_asprintf("%s\xe2\x80\xa6", b->name);
+   }
+   b->var = stack_var(fi->fn, full, b->size);
+   VG_(free)(full);
+   VG_(free)(b->name);
+   b->name = NULL;
+   return b->var;
+}
+
 static frame_info *frame_info_for(Addr ip)
 {
    frame_info *fi = VG_(HT_lookup)(frame_infos, ip);
    const HChar *name;
-   HChar fn[256];
    XArray *blocks;
    Word i;
    if (fi)
       return fi;
    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &name))
       name = "???";
-   VG_(snprintf)(fn, sizeof fn, "%s", name);
    fi = VG_(calloc)("mp.reg.frame", 1, sizeof *fi);
    fi->node.key = ip;
-   fi->frame_var = stack_var(fn, NULL, 0);
-   blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+   /* the core's name is overwritten by its next answer */
+   fi->fn = VG_(strdup)("mp.reg.fn", name);
+   fi->frame_var = stack_var(fi->fn, NULL, 0);
+   {
+      Bool was = quiet_begin();
+      blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+      quiet_end(was);
+   }
    if (blocks && VG_(sizeXA)(blocks) > 0) {
+      Bool keep_fn = False;
       fi->n_locals = VG_(sizeXA)(blocks);
       fi->locals = VG_(malloc)("mp.reg.locals", fi->n_locals * sizeof(local_block));
       for (i = 0; i < VG_(sizeXA)(blocks); i++) {
          StackBlock *b = VG_(indexXA)(blocks, i);
-         fi->locals[i].base = b->base;
-         fi->locals[i].size = b->szB;
-         fi->locals[i].sp_rel = b->spRel;
-         fi->locals[i].var = stack_var(fn, b->name, b->szB);
+         local_block *l = &fi->locals[i];
+         l->base = b->base;
+         l->size = b->szB;
+         l->sp_rel = b->spRel;
+         l->name = NULL;
+         if (VG_(strlen)(b->name) < CORE_NAME_MAX) {
+            l->var = stack_var(fi->fn, b->name, b->szB);
+         } else {
+            l->var = NO_VAR;
+            l->name = VG_(strdup)("mp.reg.localname", b->name);
+            keep_fn = True;
+         }
       }
+      if (!keep_fn) {
+         VG_(free)(fi->fn);
+         fi->fn = NULL;
+      }
+   } else {
+      VG_(free)(fi->fn);
+      fi->fn = NULL;
    }
    if (blocks)
       VG_(deleteXA)(blocks);
@@ -417,8 +584,11 @@ static frame_info *frame_info_for(Addr ip)
    return fi;
 }
 
-/* The variable of address a in frame i of c, which spans [lo, hi). */
-static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi)
+/* The variable of address a in frame i of c, which spans [lo, hi); ip:
+   the instruction making the access when c is the running thread's,
+   else 0. */
+static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
+                         ThreadId tid, Addr ip)
 {
    frame_info *fi = c->fis[i] ? c->fis[i] : (c->fis[i] = frame_info_for(c->ips[i]));
    mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
@@ -433,10 +603,17 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi)
          fv->size = hi - a;
    }
    for (k = 0; k < fi->n_locals; k++) {
-      const local_block *b = &fi->locals[k];
+      local_block *b = &fi->locals[k];
       Addr start = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
-      if (a >= start && a < start + b->size)
+      if (a >= start && a < start + b->size) {
+         if (b->var == NO_VAR) {
+            /* the description unwinds the thread from its IP */
+            if (ip)
+               VG_(set_IP)(tid, ip);
+            return local_var(fi, b, a);
+         }
          return b->var;
+      }
    }
    return fi->frame_var;
 }
@@ -499,8 +676,8 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
    }
    for (i = 0; i + 1 < c->n; i++)
       if (a < c->sps[i + 1])
-         return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1]);
-   return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max);
+         return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], tid, ii->iaddr);
+   return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max, tid, ii->iaddr);
 }
 
 /* Threads alive, the main one included. */
@@ -547,8 +724,8 @@ static UInt resolve_foreign_stack(ThreadId tid, Addr a)
       }
       for (i = 0; i + 1 < c->n; i++)
          if (a < c->sps[i + 1])
-            return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1]);
-      return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], hi + 1);
+            return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], t, 0);
+      return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], hi + 1, t, 0);
    }
    return (UInt)-1;
 }
@@ -580,11 +757,11 @@ static UInt section_var(Addr a)
    key = mp_vars_location(mp_g_vars, base, sect);
    n = VG_(HT_lookup)(section_vars, key);
    if (!n) {
-      HChar name[600];
-      VG_(snprintf)(name, sizeof name, "%s:%s", base, sect);
+      HChar *name = mp_asprintf("%s:%s", base, sect);
       n = VG_(malloc)("mp.reg.sectvar", sizeof *n);
       n->node.key = key;
       n->var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, name, NULL, 0)->id;
+      VG_(free)(name);
       VG_(HT_add_node)(section_vars, n);
    }
    return n->var;

@@ -907,7 +907,7 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
       uint32_t n_adv;
       mp_advice *adv = mp_advise(vs, cfg, share, &n_adv);
       mp_advice_write(j, vs, adv, n_adv, cfg->loops);
-      if (adv) mp_free(adv);
+      mp_advice_free(adv, n_adv);
    }
    mp_json_end_object(j);
    mp_share_free(share);

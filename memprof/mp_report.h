@@ -83,8 +83,8 @@ typedef struct {
    int (*instr_info)(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
                      uint32_t *fn);
    /* The name of the field at offset of var's structure (debug info),
-      into buf; 0 if unknown.  May be NULL. */
-   int (*field_name)(uint32_t var, uint64_t offset, char *buf, size_t size);
+      allocated (freed with mp_free); NULL if unknown.  May be NULL. */
+   char *(*field_name)(uint32_t var, uint64_t offset);
    /* Recorded accesses for what-if replays (--what-if), or NULL; which
       replays to make. */
    const mp_whatif *whatif;

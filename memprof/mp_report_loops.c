@@ -96,10 +96,13 @@ static formula_ref *fitting_formulas(const mp_report_config *cfg, uint32_t *n_ou
 }
 
 /* The formula's terms in the counters, without its constant (reported
-   apart as the base): "8*i1 + 1088*i2 + 217600*i3". */
-static void formula_terms(const mp_formula_instr *fi, char *buf, size_t size)
+   apart as the base): "8*i1 + 1088*i2 + 217600*i3", in a new
+   allocation (freed with mp_free). */
+static char *formula_terms(const mp_formula_instr *fi)
 {
-   char *cut;
+   char one, *buf, *cut;
+   size_t size = (size_t)mp_formula_format(fi, &one, 1) + 1;
+   buf = mp_malloc("mp.report.formula", size);
    mp_formula_format(fi, buf, size);
    cut = buf + mp_strlen(buf);
    while (cut > buf && !(cut[-1] == ' ' && cut - buf >= 2 && (cut[-2] == '+' || cut[-2] == '-')))
@@ -113,22 +116,24 @@ static void formula_terms(const mp_formula_instr *fi, char *buf, size_t size)
       if (!has_var && cut - buf >= 3)
          cut[-3] = '\0';
    }
+   return buf;
 }
 
 static void write_formula(mp_json *j, const mp_vars *vs, const mp_report_config *cfg,
                           const mp_formula_instr *fi)
 {
-   char text[256];
+   char *text;
    double ratio = 0;
    uint32_t loc, var, fn;
    uint64_t iaddr;
    cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn);
-   formula_terms(fi, text, sizeof text);
+   text = formula_terms(fi);
    mp_formula_fits(fi, &ratio);
    mp_json_begin_object(j);
    mp_json_kv_string(j, "where", mp_vars_location_where(vs, loc));
    mp_json_kv_string(j, "variable", var < mp_vars_count(vs) ? mp_vars_get(vs, var)->name : NULL);
    mp_json_kv_string(j, "formula", text);
+   mp_free(text);
    /* The address (or offset in the block) at all counters 0: counters
       count back edges, so with the loop test at the bottom (-O0) the
       first pass has counter 1 and the base is one step before. */
@@ -236,11 +241,8 @@ static char **field_names(const mp_report_config *cfg, uint32_t var,
 {
    char **names = mp_calloc("mp.report.fnames", l->n_fields + 1, sizeof *names);
    uint32_t i;
-   for (i = 0; i < l->n_fields && cfg->field_name; i++) {
-      char buf[128];
-      if (cfg->field_name(var, l->fields[i].offset, buf, sizeof buf))
-         names[i] = mp_strdup("mp.report.fname", buf);
-   }
+   for (i = 0; i < l->n_fields && cfg->field_name; i++)
+      names[i] = cfg->field_name(var, l->fields[i].offset);
    return names;
 }
 
@@ -253,27 +255,25 @@ static void free_names(char **names, uint32_t n)
    mp_free(names);
 }
 
-/* "{ a, c } / { b, d }", fields by name or +offset. */
-static void split_text(const mp_struct_layout *l, char **names, char *buf, size_t size)
+/* "{ a, c } / { b, d }", fields by name or +offset; the caller frees
+   it. */
+static char *split_text(const mp_struct_layout *l, char **names)
 {
-   size_t at = 0;
+   mp_strbuf b = MP_STRBUF_INIT;
    uint32_t g, k;
-   buf[0] = '\0';
-   for (g = 0; g < l->n_groups && at + 1 < size; g++) {
-      at += (size_t)mp_snprintf(buf + at, size - at, "%s{ ", g ? " / " : "");
-      for (k = l->group_start[g]; k < l->group_start[g + 1] && at + 1 < size; k++) {
+   for (g = 0; g < l->n_groups; g++) {
+      mp_strbuf_printf(&b, "%s{ ", g ? " / " : "");
+      for (k = l->group_start[g]; k < l->group_start[g + 1]; k++) {
          uint32_t fi = l->group_fields[k];
          if (names[fi])
-            at += (size_t)mp_snprintf(buf + at, size - at, "%s%s",
-                                      k > l->group_start[g] ? ", " : "", names[fi]);
+            mp_strbuf_printf(&b, "%s%s", k > l->group_start[g] ? ", " : "", names[fi]);
          else
-            at += (size_t)mp_snprintf(buf + at, size - at, "%s+%llu",
-                                      k > l->group_start[g] ? ", " : "",
-                                      (unsigned long long)l->fields[fi].offset);
+            mp_strbuf_printf(&b, "%s+%llu", k > l->group_start[g] ? ", " : "",
+                             (unsigned long long)l->fields[fi].offset);
       }
-      if (at + 1 < size)
-         at += (size_t)mp_snprintf(buf + at, size - at, " }");
+      mp_strbuf_printf(&b, " }");
    }
+   return mp_strbuf_take(&b);
 }
 
 /* Fields that overlap are not a structure's: a 16-byte vector store
@@ -360,7 +360,7 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
 {
    mp_struct_layout l;
    char **names;
-   char text[512];
+   char *text;
    uint32_t i, k;
    mp_memset(&l, 0, sizeof l);
    /* A structure inferred from a few accesses (start-up code walking
@@ -414,8 +414,9 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
       mp_json_end_array(j);
    }
    mp_json_end_array(j);
-   split_text(&l, names, text, sizeof text);
+   text = split_text(&l, names);
    mp_json_kv_string(j, "split", text);
+   mp_free(text);
    {
       mp_whatif_run before, after;
       if (mp_report_whatif_split(v, cfg, &l, &before, &after))
@@ -427,7 +428,7 @@ void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config 
 }
 
 int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
-                           char *text, size_t size, uint32_t *n_groups, double *covered,
+                           char **text, uint32_t *n_groups, double *covered,
                            mp_whatif_run *before, mp_whatif_run *after, int *replayed)
 {
    mp_struct_layout l;
@@ -437,7 +438,7 @@ int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
       return 0;
    mp_structs_cover_overlaps(&l);
    names = field_names(cfg, v->id, &l);
-   split_text(&l, names, text, size);
+   *text = split_text(&l, names);
    *n_groups = l.n_groups;
    *covered = l.covered;
    *replayed = mp_report_whatif_split(v, cfg, &l, before, after);

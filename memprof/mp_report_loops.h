@@ -20,13 +20,14 @@ void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_report_config
 /* variables[].struct, if the variable looks like an array of structures. */
 void mp_report_write_struct(mp_json *j, const mp_var *v, const mp_report_config *cfg);
 
-/* The suggested split of v's structure as text ("{ a, c } / { b, d }"),
+/* The suggested split of v's structure as text ("{ a, c } / { b, d }",
+   in *text, freed by the caller),
    its number of groups and the share of v's cycles the fields cover,
    and the what-if replay of the split (*replayed 0 when not made);
    0 if v is not an array of structures (or its fields overlap: vector
    accesses to a plain array). */
 int mp_report_struct_split(const mp_var *v, const mp_report_config *cfg,
-                           char *text, size_t size, uint32_t *n_groups, double *covered,
+                           char **text, uint32_t *n_groups, double *covered,
                            mp_whatif_run *before, mp_whatif_run *after, int *replayed);
 
 /* Replays v's recorded accesses as they were and with layout l split

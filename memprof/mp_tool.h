@@ -107,6 +107,12 @@ void mp_registry_note_munmap(Addr a, SizeT len);
 /* A thread starts (+1) or ends (-1): with one thread alive no address
    can be on another thread's stack. */
 void mp_registry_threads(ThreadId tid, Int delta);
+/* What the debug information (--read-var-info=yes) says of address a:
+   the variable's path ("g", "a[3].x") in *what and, when known, the
+   file and line it is declared at in *file and *line (*file NULL
+   otherwise); each allocated, freed by the caller.  False if nothing
+   is known of a. */
+Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line);
 
 /* The tool's own counters, printed at exit under -v. */
 extern ULong stats__resolves;       /* accesses not answered by ii's cache */

@@ -70,3 +70,73 @@ const char *mp_commas(uint64_t n, char *buf, size_t size)
       buf[k < size ? k : size - 1] = '\0';
    return buf;
 }
+
+/*------------------------------------------------------------*/
+/*--- Text of any length                                   ---*/
+/*------------------------------------------------------------*/
+
+void mp_strbuf_add(mp_strbuf *b, const char *text, size_t len)
+{
+   if (b->len + len + 1 > b->cap) {
+      size_t cap = b->cap ? b->cap : 64;
+      while (cap < b->len + len + 1)
+         cap *= 2;
+      b->s = mp_realloc("mp.strbuf", b->s, cap);
+      b->cap = cap;
+   }
+   mp_memcpy(b->s + b->len, text, len);
+   b->len += len;
+   b->s[b->len] = '\0';
+}
+
+static void strbuf_sink(char c, void *opaque)
+{
+   mp_strbuf_add(opaque, &c, 1);
+}
+
+void mp_strbuf_vprintf(mp_strbuf *b, const char *fmt, va_list ap)
+{
+   mp_vcbprintf(strbuf_sink, b, fmt, ap);
+}
+
+void mp_strbuf_printf(mp_strbuf *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   mp_strbuf_vprintf(b, fmt, ap);
+   va_end(ap);
+}
+
+char *mp_strbuf_take(mp_strbuf *b)
+{
+   char *s = b->s;
+   if (s == NULL)
+      s = mp_strdup("mp.strbuf", "");
+   b->s = NULL;
+   b->len = b->cap = 0;
+   return s;
+}
+
+char *mp_asprintf(const char *fmt, ...)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   va_list ap;
+   va_start(ap, fmt);
+   mp_strbuf_vprintf(&b, fmt, ap);
+   va_end(ap);
+   return mp_strbuf_take(&b);
+}
+
+int mp_utf8_cut(char *s, size_t max)
+{
+   static const char ellipsis[] = "\xe2\x80\xa6";
+   size_t n = mp_strlen(s);
+   if (n <= max || max < sizeof ellipsis)
+      return 0;
+   n = max - (sizeof ellipsis - 1);
+   /* back to the first byte of a sequence: never 10xxxxxx */
+   while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+      n--;
+   mp_memcpy(s + n, ellipsis, sizeof ellipsis);
+   return 1;
+}

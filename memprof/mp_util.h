@@ -22,6 +22,40 @@ void mp_sort(void *base, size_t n, size_t size,
    counts), into buf; returns buf. */
 const char *mp_commas(uint64_t n, char *buf, size_t size);
 
+/* Text of any length, built by appending: names and messages are never
+   cut to a buffer's size.  Start with MP_STRBUF_INIT; s is NULL until
+   something is appended (mp_strbuf_text gives "" then); the caller owns
+   s and frees it with mp_free. */
+typedef struct {
+   char *s;
+   size_t len, cap;
+} mp_strbuf;
+
+#define MP_STRBUF_INIT { NULL, 0, 0 }
+
+void mp_strbuf_printf(mp_strbuf *b, const char *fmt, ...)
+#ifdef __GNUC__
+   __attribute__((format(printf, 2, 3)))
+#endif
+   ;
+void mp_strbuf_vprintf(mp_strbuf *b, const char *fmt, va_list ap);
+void mp_strbuf_add(mp_strbuf *b, const char *text, size_t len);
+/* b's text, owned by the caller from now on (never NULL). */
+char *mp_strbuf_take(mp_strbuf *b);
+
+/* The formatted text in a new allocation (freed with mp_free). */
+char *mp_asprintf(const char *fmt, ...)
+#ifdef __GNUC__
+   __attribute__((format(printf, 1, 2)))
+#endif
+   ;
+
+/* Where a length limit must stay (a client's string read byte by byte,
+   a column), the text cut to at most max bytes (max >= 4) in place,
+   ending with "\u2026" (the UTF-8 ellipsis) when anything was cut, and
+   never inside a UTF-8 sequence; returns 1 if it cut. */
+int mp_utf8_cut(char *s, size_t max);
+
 /* MurmurHash3's 64-bit finalizer: every output bit depends on every
    input bit, so a strided run of keys (lines, ids) spreads evenly. */
 static inline uint64_t mp_mix64(uint64_t x)

@@ -1252,7 +1252,7 @@ START_TEST(test_parse)
    ck_assert_int_eq(mp_cache_parse_level("None", &L, &err), -1);
    ck_assert_int_eq(mp_cache_parse_level("0123456789012345678901234567890123456789xyz",
                                          &L, &err), -1);
-   ck_assert_str_eq(err, "'0123456789012345678901234567890123456789...' is not a cache "
+   ck_assert_str_eq(err, "'0123456789012345678901234567890123456789xyz' is not a cache "
                          "geometry: expected size,assoc,line (e.g. 32k,8,64) or none");
 }
 END_TEST

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_naming: the identifier a heap site is named after. */
 #include "mp_test.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,51 +41,65 @@ static const naming_case cases[] = {
 
 START_TEST(test_cases)
 {
-   char out[64];
    const naming_case *c = &cases[_i];
-   int r = mp_name_from_source_line(c->line, c->fortran, out, sizeof out);
+   char *out = mp_name_from_source_line(c->line, c->fortran);
    if (c->name) {
-      ck_assert_msg(r == 1, "no name found in '%s'", c->line);
+      ck_assert_msg(out != NULL, "no name found in '%s'", c->line);
       ck_assert_str_eq(out, c->name);
    } else {
-      ck_assert_msg(r == 0, "'%s' named '%s', expected none", c->line, out);
+      ck_assert_msg(out == NULL, "'%s' named '%s', expected none", c->line, out);
    }
+   free(out);
 }
 END_TEST
 
-START_TEST(test_truncation)
+/* A name is never cut, however long, nor a statement of a long line. */
+START_TEST(test_long_names)
 {
-   char out[4];
-   ck_assert_int_eq(mp_name_from_source_line("abcdef = malloc(1);", 0, out, sizeof out), 1);
-   ck_assert_str_eq(out, "abc");
+   char name[1001], line[3100], *out;
+   size_t k;
+   for (k = 0; k < 1000; k++)
+      name[k] = (char)('a' + k % 26);
+   name[1000] = '\0';
+   snprintf(line, sizeof line, "%s = malloc(1);", name);
+   out = mp_name_from_source_line(line, 0);
+   ck_assert(out != NULL);
+   ck_assert_str_eq(out, name);
+   free(out);
+   /* the second of two allocations, each statement over 512 bytes */
+   snprintf(line, sizeof line, "x%s = malloc(1); y%s = malloc(2);", name, name);
+   out = mp_name_from_source_line_nth(line, 0, 1);
+   ck_assert(out != NULL);
+   ck_assert_int_eq(out[0], 'y');
+   ck_assert_str_eq(out + 1, name);
+   free(out);
 }
 END_TEST
 
 /* The nth allocation on a C line is named want (NULL: none). */
 static void expect_nth(const char *line, unsigned n, const char *want)
 {
-   char out[64];
+   char *out = mp_name_from_source_line_nth(line, 0, n);
    if (!want) {
-      ck_assert(!mp_name_from_source_line_nth(line, 0, n, out, sizeof out));
+      ck_assert(out == NULL);
       return;
    }
-   ck_assert_msg(mp_name_from_source_line_nth(line, 0, n, out, sizeof out),
-                 "no name %u in: %s", n, line);
+   ck_assert_msg(out != NULL, "no name %u in: %s", n, line);
    ck_assert_str_eq(out, want);
+   free(out);
 }
 
 /* Several allocations on one line: the nth statement's name. */
 START_TEST(test_nth)
 {
    const char *line = "   a = malloc(n * sizeof *a); b = malloc(n); c = (double *)calloc(n, 8);";
-   char out[64];
    expect_nth(line, 0, "a");
    expect_nth(line, 1, "b");
    expect_nth(line, 2, "c");
    expect_nth(line, 3, NULL);
    /* the for header's ';' are inside parentheses: one statement */
    expect_nth("for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);", 1, "q");
-   ck_assert(!mp_name_from_source_line_nth("x = malloc(1);", 1, 1, out, sizeof out));
+   ck_assert(mp_name_from_source_line_nth("x = malloc(1);", 1, 1) == NULL);
 }
 END_TEST
 
@@ -94,7 +109,7 @@ START_TEST(test_nth_declarators)
 {
    const char *decl = "   double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), "
                       "*c = calloc(N, sizeof *c);";
-   char out[64];
+   char *out;
    expect_nth(decl, 0, "a");
    expect_nth(decl, 1, "b");
    expect_nth(decl, 2, "c");
@@ -102,8 +117,10 @@ START_TEST(test_nth_declarators)
    expect_nth("double *x = malloc(n), s = 0.0, **y = (double **)malloc(n);", 1, "y");
    expect_nth("int *v = new int[n], *w = new int[m];", 1, "w");
    /* a declarator without an initializer before the allocated one */
-   ck_assert(mp_name_from_source_line("int *p, *q = malloc(4);", 0, out, sizeof out));
+   out = mp_name_from_source_line("int *p, *q = malloc(4);", 0);
+   ck_assert(out != NULL);
    ck_assert_str_eq(out, "q");
+   free(out);
 }
 END_TEST
 
@@ -125,7 +142,7 @@ int main(void)
    Suite *s = suite_create("naming");
    TCase *tc = tcase_create("core");
    tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof cases / sizeof cases[0]));
-   tcase_add_test(tc, test_truncation);
+   tcase_add_test(tc, test_long_names);
    tcase_add_test(tc, test_fortran_files);
    tcase_add_test(tc, test_nth);
    tcase_add_test(tc, test_nth_declarators);
