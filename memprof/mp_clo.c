@@ -12,6 +12,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_replacemalloc.h"
 
@@ -35,6 +36,7 @@ Int          mp_clo_L3_shared_by = 0;
 UInt         mp_clo_latency[5] = { 4, 12, 40, 200, 300 };
 UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
+const HChar *mp_clo_thread_map_arg = NULL;
 Bool         mp_clo_reuse = True;
 Bool         mp_clo_sharing = True;
 Bool         mp_clo_strides = True;
@@ -287,6 +289,23 @@ static Bool parse_whatif(const HChar *s)
    return mp_clo_whatif_split || mp_clo_whatif_pad;
 }
 
+void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
+{
+   SizeT n = VG_(strlen)(option) + (value ? VG_(strlen)(value) : 0) + 2;
+   HChar *arg = VG_(malloc)("mp.clo.bad", n);
+   HChar why[512];
+   va_list vargs;
+   va_start(vargs, format);
+   VG_(vsnprintf)(why, sizeof why, format, vargs);
+   va_end(vargs);
+   VG_(snprintf)(arg, n, "%s%s%s", option, value ? "=" : "", value ? value : "");
+   /* In the parsing mode the core's message is fatal and goes to
+      stderr, whatever --log-file says. */
+   VG_(set_Clo_Mode)(cloP);
+   VG_(fmsg_bad_option)(arg, "%s\n", why);
+   VG_(exit)(1);   /* not reached */
+}
+
 /* Options whose value must not be empty: VG_BINT_CLO reads "" as 0. */
 static const HChar *const numeric_options[] = {
    "--summary=", "--min-var-size=", "--cores=", "--cores-per-socket=",
@@ -340,8 +359,8 @@ Bool mp_clo_process(const HChar *arg)
       if (why)
          VG_(fmsg_bad_option)(arg, "%s\n", why);
    }
-   else if VG_STR_CLO(arg, "--thread-map", tmp_str) {
-      if (!parse_thread_map(tmp_str))
+   else if VG_STR_CLO(arg, "--thread-map", mp_clo_thread_map_arg) {
+      if (!parse_thread_map(mp_clo_thread_map_arg))
          VG_(fmsg_bad_option)(arg, "expected thread:core pairs such as 1:0,2:1 "
                               "(threads numbered from 1 in creation order)\n");
    }

@@ -368,19 +368,13 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
          HChar var[256];
          const HChar *val;
          SizeT n = end ? (SizeT)(end - (p + 3)) : 0;
-         if (end == NULL || n == 0 || n >= sizeof var) {
-            VG_(fmsg)("Bad option: %s=%s\n", option, value);
-            VG_(fmsg)("a %%q{...} is not closed or names no variable\n");
-            VG_(exit)(1);
-         }
+         if (end == NULL || n == 0 || n >= sizeof var)
+            mp_bad_option(option, value, "a %%q{...} is not closed or names no variable");
          VG_(memcpy)(var, p + 3, n);
          var[n] = '\0';
          val = VG_(getenv)(var);
-         if (val == NULL) {
-            VG_(fmsg)("Bad option: %s=%s\n", option, value);
-            VG_(fmsg)("environment variable %s is not set\n", var);
-            VG_(exit)(1);
-         }
+         if (val == NULL)
+            mp_bad_option(option, value, "environment variable %s is not set", var);
          for (; *val; val++) {
             /* a '%' in the value is literal */
             if (*val == '%')
@@ -421,13 +415,8 @@ static void check_writable(const HChar *option, const HChar *value)
    }
    tmp = temp_name_for(path);
    sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
-   if (sr_isError(sr)) {
-      /* VG_(fmsg_bad_option) does not exit once options are processed. */
-      VG_(fmsg)("Bad option: %s=%s\n", option, value);
-      VG_(fmsg)("cannot create a file in the directory of %s\n", path);
-      VG_(fmsg)("Use --help for more information or consult the user manual.\n");
-      VG_(exit)(1);
-   }
+   if (sr_isError(sr))
+      mp_bad_option(option, value, "cannot create a file in the directory of %s", path);
    VG_(close)(sr_Res(sr));
    VG_(unlink)(tmp);
    VG_(free)(tmp);
@@ -439,12 +428,9 @@ static void check_output_writable(void)
    out_file_template = expand_env_now("--memprof-out-file", mp_clo_out_file);
    check_writable("--memprof-out-file", out_file_template);
    if (mp_clo_affinity_dot) {
-      if (!mp_clo_loops) {
-         VG_(fmsg)("Bad option: --affinity-dot=%s\n", mp_clo_affinity_dot);
-         VG_(fmsg)("the structure analysis needs --loops=yes\n");
-         VG_(fmsg)("Use --help for more information or consult the user manual.\n");
-         VG_(exit)(1);
-      }
+      if (!mp_clo_loops)
+         mp_bad_option("--affinity-dot", mp_clo_affinity_dot,
+                       "the structure analysis needs --loops=yes");
       dot_file_template = expand_env_now("--affinity-dot", mp_clo_affinity_dot);
       check_writable("--affinity-dot", dot_file_template);
    }
@@ -865,10 +851,41 @@ static void mp_fini(Int exitcode)
 /*--- Setup                                                ---*/
 /*------------------------------------------------------------*/
 
+/* The checks that need every option: the output names, the cache
+   geometry (even with --cache-sim=no).  Once. */
+static void check_options(void)
+{
+   static Bool done = False;
+   Clo_Mode mode = VG_(Clo_Mode)();
+   if (done)
+      return;
+   done = True;
+   /* As while the options are parsed: the core's own refusals (a bad %
+      in a file name, from VG_(expand_file_name)) are fatal, on stderr. */
+   VG_(set_Clo_Mode)(cloP);
+   check_output_writable();
+   mp_hierarchy_init();
+   VG_(set_Clo_Mode)(mode);
+}
+
+/* Valgrind prints its banner after the options are parsed and before
+   the tool's post_clo_init, and calls no tool function in between: a
+   refusal there would follow the banner, where the parsing's refusals
+   come alone.  The link wraps VG_(print_preamble)
+   (-Wl,--wrap=vgPlain_print_preamble, Makefile.am) to run the checks
+   first; post_clo_init runs them too, in case a core calls the banner
+   by another way. */
+void __real_vgPlain_print_preamble(Bool logging_to_fd);
+void __wrap_vgPlain_print_preamble(Bool logging_to_fd);
+void __wrap_vgPlain_print_preamble(Bool logging_to_fd)
+{
+   check_options();
+   __real_vgPlain_print_preamble(logging_to_fd);
+}
+
 static void mp_post_clo_init(void)
 {
-   check_output_writable();
-   mp_hierarchy_init();   /* checks the cache options even with --cache-sim=no */
+   check_options();
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    if (mp_clo_strides)
    {
@@ -892,10 +909,7 @@ static void mp_post_clo_init(void)
       rc.window = mp_clo_sample_window;
       rc.max_gap = mp_clo_sample_max_gap;
       mp_g_reuse = mp_reuse_new(&rc, &err);
-      if (!mp_g_reuse) {
-         VG_(fmsg)("Bad option: --sample\n%s\n", err);
-         VG_(exit)(1);
-      }
+      tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
    }
    if (mp_g_hier.cores / mp_g_hier.cores_per_socket >= 2) {
       UInt mem = mp_g_hier.cache ? mp_g_hier.latency[mp_g_hier.n_levels]

@@ -76,7 +76,8 @@ process through %p), a shell pipeline of real programs under
 --trace-children=yes, 64 threads, 10 million malloc/free pairs (timed),
 2 GiB touched page by page (memory bound).  Every option of mp_clo.c
 with bad values must stop Valgrind before the client runs, with exit
-status 1, a message naming the option and no output file.  Unwritable
+status 1, no output file, and first on stderr (no banner before it) a
+message naming the option and its value, then the reason.  Unwritable
 output paths: what the tool does today is checked and described where
 each case is.  Hostile names (quotes, backslashes, control characters,
 bytes that are not UTF-8, HTML) given to MEMPROF_NAME_RANGE must come
@@ -840,8 +841,9 @@ class Suite:
     # -- bad options --------------------------------------------------------
 
     # Every option of mp_clo.c (and --alignment, of the malloc
-    # replacement) with values it must refuse.  The name in the first
-    # column must appear in the message.
+    # replacement) with values it must refuse.  The message must come
+    # first on stderr, before any banner, and name the option with its
+    # value: "valgrind: Bad option: <name>=<value>", then the reason.
     BAD_OPTIONS = [
         ("--memprof-out-file", ["", "%x", "%", "%q{", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/x",
                                 "/etc/passwd/x", "/proc/version"]),
@@ -851,10 +853,12 @@ class Suite:
         ("--min-var-size", ["-1", "1k", "4611686018427387905"]),
         ("--cache-sim", ["2", "on"]),
         ("--L1", ["32768,8", "32768,8,63", "0,8,64", "none", "abc", "32768,3,64",
-                  "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,"]),
-        ("--L2", ["32768,8,128", "64g,16,64", "1m,16"]),
+                  "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,",
+                  "0,0,0"]),
+        ("--L2", ["32768,8,128", "64g,16,64", "1m,16", "0,8,64"]),
         ("--L3", ["32768,8,64x", "1024g,16,64", "8t,16,64"]),
-        ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296"]),
+        ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296",
+                   "64,4,4095", "48,4,4096"]),
         ("--cores", ["0", "1025", "x", "-1"]),
         ("--cores-per-socket", ["0", "1025", "3"]),
         ("--L2-shared-by", ["0", "1025"]),
@@ -881,8 +885,10 @@ class Suite:
         ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot"]),
         ("--alignment", ["3", "8192"]),
     ]
-    # Combinations that are refused although each value alone is fine.
+    # Combinations that are refused although each value alone is fine;
+    # the message names the last argument of the first column's option.
     BAD_COMBINATIONS = [
+        ("--L2", ["--L1=32k,8,64", "--L2=1m,16,128", "--L3=none"]),
         ("--L3", ["--L1=32768,8,64", "--L2=none", "--L3=32768,8,64"]),
         ("--L2-shared-by", ["--L2=none", "--L2-shared-by=1"]),
         ("--L3-shared-by", ["--L2=32768,8,64", "--L3=none", "--L3-shared-by=1"]),
@@ -903,6 +909,21 @@ class Suite:
         ("--L2-shared-by", ["--cores=2", "--L2-shared-by=3"]),   # says --L2
         ("--L3-shared-by", ["--cores=2", "--L3-shared-by=3"]),   # says --L3
     ]
+
+    # What the reason line must say, for the values whose message once
+    # said something else (or nothing precise).
+    BAD_REASONS = {
+        "--L1=0,0,0": "size 0",
+        "--L2=0,8,64": "size 0",
+        "--TLB=64,4,4095": "page size 4095",
+        "--TLB=48,4,4096": "12 sets",
+        "--latency=L1:-4": "'-4' is not a number of cycles",
+        "--latency=L1:4,L1:5": "L1 is given twice",
+        "--latency=mem:200,L2:12,mem:300": "mem is given twice",
+        "--cores-per-socket=3": "not a multiple",
+        "--L2-shared-by=3": "does not divide",
+        "--L3-shared-by=3": "does not divide",
+    }
 
     def bad_options(self, cases=None, label="bad option"):
         if not self.life:
@@ -927,16 +948,24 @@ class Suite:
                 problems.append("%s" % describe_rc(mp.rc))
             if b"client ran" in mp.out:
                 problems.append("the client ran")
-            if not any(l.startswith(("valgrind: Bad option: " + name,
-                                     "valgrind: Unknown option: " + name))
-                       or ("== Bad option: " + name) in l for l in err.split("\n")):
-                problems.append("no 'Bad option: %s' message" % name)
+            # The argument named: the last one of that option.
+            arg = [o for o in opts if o.split("=", 1)[0] == name][-1]
+            lines = err.split("\n")
+            if lines[0] not in ("valgrind: Bad option: " + arg,
+                                "valgrind: Unknown option: " + arg):
+                problems.append("the first line is not 'Bad option: %s'" % arg)
+            elif lines[0].startswith("valgrind: Bad option: ") and (
+                    len(lines) < 2 or not lines[1].startswith("valgrind: ")
+                    or lines[1].startswith("valgrind: Use --help")):
+                problems.append("no reason on the second line")
+            elif arg in self.BAD_REASONS and self.BAD_REASONS[arg] not in lines[1]:
+                problems.append("the reason does not say %r" % self.BAD_REASONS[arg])
             if "impossible" in err or "Assertion" in err:
                 problems.append("crash")
             if left:
                 problems.append("left %s" % left)
             by_option.setdefault(name, []).append(
-                (" ".join(opts), problems, err.strip().split("\n")[-3:]))
+                (" ".join(opts), problems, err.strip().split("\n")[:3]))
         for name, results in by_option.items():
             failed = [(o, p, e) for o, p, e in results if p]
             shown = ", ".join(repr(o.split("=", 1)[1]) if o.startswith(name + "=") and
@@ -944,7 +973,8 @@ class Suite:
             if len(shown) > 110:
                 shown = shown[:107] + "..."
             self.r.check(not failed, "%s %s: %d case%s refused before the client "
-                         "ran, exit 1, the option named, no file (%s)"
+                         "ran, exit 1, first on stderr the option and value named, then "
+                         "why, no file (%s)"
                          % (label, name, len(results), "" if len(results) == 1 else "s",
                             shown),
                          "\n".join("%s: %s; stderr: %s" % (o, "; ".join(p), " | ".join(e))
