@@ -114,6 +114,20 @@ static UInt host_sharing(const mp_host_caches *host, UInt k, UInt cores)
    return by >= 1 && by <= cores && cores % by == 0 ? by : 1;
 }
 
+/* 32768 -> "32 KiB", for messages. */
+static const HChar *size_text(ULong b, HChar *buf, Int n)
+{
+   if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+      VG_(snprintf)(buf, n, "%llu GiB", b >> 30);
+   else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+      VG_(snprintf)(buf, n, "%llu MiB", b >> 20);
+   else if (b >= (1ULL << 10) && b % (1ULL << 10) == 0)
+      VG_(snprintf)(buf, n, "%llu KiB", b >> 10);
+   else
+      VG_(snprintf)(buf, n, "%llu B", b);
+   return buf;
+}
+
 /* The engine refused the hierarchy with err, which starts with the
    level's name ("L2: ..."): refuses the option that made it so, with
    its value. */
@@ -145,6 +159,34 @@ static void refuse_geometry(const char *err, const Bool from_option[3])
          mp_bad_option(level_opts[j], mp_clo_level[j], "%s; the L%u is the host's: give "
                        "--L%u too", err, k + 1, k + 1);
    mp_bad_option(level_opts[k], NULL, "%s (the host's L%u)", err, k + 1);
+}
+
+/* Each level must hold at least as much as the one above it: a smaller
+   one is a mistake (a k for an m), whose misses would mean nothing.  The
+   host's own levels are taken as they are. */
+static void check_level_order(const mp_cache_cfg *cfg, const Bool from_option[3])
+{
+   UInt k;
+   HChar big[32], small[32];
+   for (k = 1; k < cfg->n_levels; k++) {
+      const mp_cache_level_cfg *up = &cfg->level[k - 1], *lo = &cfg->level[k];
+      if (lo->size >= up->size || (!from_option[k] && !from_option[k - 1]))
+         continue;
+      size_text(up->size, big, sizeof big);
+      size_text(lo->size, small, sizeof small);
+      if (from_option[k])
+         mp_bad_option(level_opts[k], mp_clo_level[k],
+                       "the L%u (%s) is smaller than the L%u above it (%s%s%s%s%s): each "
+                       "level must be at least as large as the one above", k + 1, small, k,
+                       big, from_option[k - 1] ? ", " : ", the host's",
+                       from_option[k - 1] ? level_opts[k - 1] : "",
+                       from_option[k - 1] ? "=" : "",
+                       from_option[k - 1] ? mp_clo_level[k - 1] : "");
+      mp_bad_option(level_opts[k - 1], mp_clo_level[k - 1],
+                    "the L%u (%s) is larger than the host's L%u below it (%s): each level "
+                    "must be at least as large as the one above (give --L%u too, or "
+                    "--L%u=none)", k, big, k + 1, small, k + 1, k + 1);
+   }
 }
 
 void mp_hierarchy_init(void)
@@ -214,6 +256,7 @@ void mp_hierarchy_init(void)
    h->cache = mp_cache_new(&cfg, &err);
    if (!h->cache)
       refuse_geometry(err, from_option);
+   check_level_order(&cfg, from_option);
    build_tlb(h);
    if (!mp_clo_cache_sim) {
       mp_cache_free(h->cache);

@@ -854,7 +854,7 @@ class Suite:
         ("--cache-sim", ["2", "on"]),
         ("--L1", ["32768,8", "32768,8,63", "0,8,64", "none", "abc", "32768,3,64",
                   "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,",
-                  "0,0,0"]),
+                  "0,0,0", "16g,8,64"]),
         ("--L2", ["32768,8,128", "64g,16,64", "1m,16", "0,8,64"]),
         ("--L3", ["32768,8,64x", "1024g,16,64", "8t,16,64"]),
         ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296",
@@ -888,6 +888,9 @@ class Suite:
     # Combinations that are refused although each value alone is fine;
     # the message names the last argument of the first column's option.
     BAD_COMBINATIONS = [
+        ("--L2", ["--L1=1m,8,64", "--L2=32k,8,64"]),
+        ("--L2", ["--L1=32k,8,64", "--L2=16k,8,64"]),
+        ("--L3", ["--L2=2m,16,64", "--L3=1m,16,64"]),
         ("--L2", ["--L1=32k,8,64", "--L2=1m,16,128", "--L3=none"]),
         ("--L3", ["--L1=32768,8,64", "--L2=none", "--L3=32768,8,64"]),
         ("--L2-shared-by", ["--L2=none", "--L2-shared-by=1"]),
@@ -914,7 +917,11 @@ class Suite:
     # said something else (or nothing precise).
     BAD_REASONS = {
         "--L1=0,0,0": "size 0",
+        "--L1=16g,8,64": "larger than the host's L2",
         "--L2=0,8,64": "size 0",
+        "--L2=32k,8,64": "smaller than the L1",
+        "--L2=16k,8,64": "smaller than the L1",
+        "--L3=1m,16,64": "smaller than the L2",
         "--TLB=64,4,4095": "page size 4095",
         "--TLB=48,4,4096": "12 sets",
         "--latency=L1:-4": "'-4' is not a number of cycles",
