@@ -399,13 +399,17 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
 }
 
 /* An output file (--memprof-out-file, --affinity-dot) must be creatable
-   before the client runs: a bad directory or %q{UNSET} stops now, with
-   the option's name, not at exit with the results lost. */
+   before the client runs: a directory, a bad directory or %q{UNSET}
+   stops now, with the option's name, not at exit with the results
+   lost. */
 static void check_writable(const HChar *option, const HChar *value)
 {
    HChar *path = VG_(expand_file_name)(option, value);
    HChar *tmp;
-   SysRes sr;
+   struct vg_stat st;
+   SysRes sr = VG_(stat)(path, &st);
+   if (!sr_isError(sr) && VKI_S_ISDIR(st.mode))
+      mp_bad_option(option, value, "%s is a directory: expected a file name", path);
    if (write_through(path)) {
       /* /dev/null and links are written through at exit: no temporary
          file in their directory (/dev is not writable for most users).

@@ -846,7 +846,7 @@ class Suite:
     # value: "valgrind: Bad option: <name>=<value>", then the reason.
     BAD_OPTIONS = [
         ("--memprof-out-file", ["", "%x", "%", "%q{", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/x",
-                                "/etc/passwd/x", "/proc/version"]),
+                                "/etc/passwd/x", "/proc/version", ".", "/tmp"]),
         ("--summary", ["-1", "x", "1000001", "1e3"]),
         ("--collect-atstart", ["maybe", "1", ""]),
         ("--toggle-collect", [""]),
@@ -882,7 +882,7 @@ class Suite:
         ("--loops", ["2", "maybe"]),
         ("--prefetch-streams", ["0", "1000001", "x"]),
         ("--what-if", ["foo", "", "split,foo", "split,", "pad;split"]),
-        ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot"]),
+        ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot", "."]),
         ("--alignment", ["3", "8192"]),
     ]
     # Combinations that are refused although each value alone is fine;
@@ -927,6 +927,9 @@ class Suite:
         "--latency=L1:-4": "'-4' is not a number of cycles",
         "--latency=L1:4,L1:5": "L1 is given twice",
         "--latency=mem:200,L2:12,mem:300": "mem is given twice",
+        "--memprof-out-file=.": "is a directory",
+        "--memprof-out-file=/tmp": "is a directory",
+        "--affinity-dot=.": "is a directory",
         "--cores-per-socket=3": "not a multiple",
         "--L2-shared-by=3": "does not divide",
         "--L3-shared-by=3": "does not divide",
@@ -1036,20 +1039,23 @@ class Suite:
                      "output directory removed while the client runs: exit 0 and stdout kept, "
                      "'cannot create ....tmp.<pid>: no output written' on stderr",
                      tail(mp.err))
-        # The output name is an existing directory: the start-up check
-        # passes (the temporary file can be created beside it), the
-        # rename at exit fails: the message says so, nothing is left.
+        # The output name is an existing directory: refused before the
+        # client runs, as a directory that does not exist is, in one
+        # message naming the option and its value; nothing is left.
         isdir = os.path.join(d, "isdir")
         os.makedirs(isdir, exist_ok=True)
         mp = self.memprof(["--memprof-out-file=" + isdir], [life, "ok"], d)
-        err = mp.err.decode("utf-8", "replace")
+        lines = mp.err.decode("utf-8", "replace").split("\n")
         left = sorted(os.listdir(d))
-        self.r.check(mp.rc == 0 and mp.out == b"client ran\n"
-                     and "cannot write %s: no output written" % isdir in err
+        self.r.check(mp.rc == 1 and mp.out == b""
+                     and lines[0] == "valgrind: Bad option: --memprof-out-file=" + isdir
+                     and lines[1] == "valgrind: %s is a directory: expected a file name" % isdir
                      and left == ["isdir"] and not os.listdir(isdir),
-                     "output name is a directory: exit 0 and stdout kept, 'cannot write ...: no "
-                     "output written', no temporary file left",
-                     "%s, left %s\n%s" % (describe_rc(mp.rc), left, tail(mp.err)))
+                     "output name is a directory: refused before the client runs, exit 1, "
+                     "'Bad option: --memprof-out-file=<dir>' first on stderr, "
+                     "'<dir> is a directory', nothing left",
+                     "%s, stdout %r, left %s\n%s" % (describe_rc(mp.rc), mp.out, left,
+                                                     tail(mp.err)))
         os.rmdir(isdir)
         # A truncated and a future-version copy of a real output file:
         # memprof_annotate says what is wrong in one line, exit 1.  (Empty,
