@@ -231,10 +231,30 @@ static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 {
 }
 
+/* The output names with %q{VAR} replaced by the variable's value at
+   start-up (the client may change its environment before it exits);
+   %p and %% are left for VG_(expand_file_name) at write time, so a
+   forked child still writes under its own pid.  An unset variable is an
+   error now, naming the option. */
+static const HChar *out_file_template, *dot_file_template;
+static Bool has_pid(const HChar *template);
+static HChar *output_name(const HChar *option, const HChar *template);
+
 /* A forked child reports its own accesses only: the parent's file
-   already holds what happened before the fork. */
+   already holds what happened before the fork.  It never replaces that
+   file: when the name has no %p, the child writes <name>.<pid>
+   (output_name), and says so once, now. */
+static Bool forked_child;
+
 static void mp_atfork_child(ThreadId tid)
 {
+   forked_child = True;
+   if (!has_pid(out_file_template)) {
+      HChar *path = output_name("--memprof-out-file", out_file_template);
+      VG_(umsg)("memprof: forked child %d writes %s (--memprof-out-file has no %%p)\n",
+                VG_(getpid)(), path);
+      VG_(free)(path);
+   }
    mp_vars_reset_counts(mp_g_vars);
    if (mp_g_stride)
       mp_stride_reset(mp_g_stride);
@@ -350,13 +370,6 @@ static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 
 /* Fails before the client runs if the output cannot be created, rather
    than losing the whole run at exit. */
-/* The output names with %q{VAR} replaced by the variable's value at
-   start-up (the client may change its environment before it exits);
-   %p and %% are left for VG_(expand_file_name) at write time, so a
-   forked child still writes under its own pid.  An unset variable is an
-   error now, naming the option. */
-static const HChar *out_file_template, *dot_file_template;
-
 static const HChar *expand_env_now(const HChar *option, const HChar *value)
 {
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.expand", VG_(free), sizeof(HChar));
@@ -396,6 +409,36 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
    res = VG_(strdup)("mp.expand", VG_(indexXA)(buf, 0));
    VG_(deleteXA)(buf);
    return res;
+}
+
+/* Whether an output name has a %p (not a %%p, which is a literal). */
+static Bool has_pid(const HChar *template)
+{
+   const HChar *p;
+   for (p = template; *p; p++)
+      if (p[0] == '%') {
+         if (p[1] == 'p')
+            return True;
+         if (p[1] != '\0')
+            p++;
+      }
+   return False;
+}
+
+/* The path an output is written to now: the name with %p and %%
+   expanded, and in a forked child, if the name has no %p, ".<pid>"
+   added (the parent writes the name itself). */
+static HChar *output_name(const HChar *option, const HChar *template)
+{
+   HChar *path = VG_(expand_file_name)(option, template);
+   if (forked_child && !has_pid(template)) {
+      SizeT n = VG_(strlen)(path) + 16;
+      HChar *own = VG_(malloc)("mp.main.forkpath", n);
+      VG_(snprintf)(own, n, "%s.%d", path, VG_(getpid)());
+      VG_(free)(path);
+      path = own;
+   }
+   return path;
 }
 
 /* An output file (--memprof-out-file, --affinity-dot) must be creatable
@@ -680,7 +723,7 @@ static void dot_emit(void *arg, const char *text, size_t len)
 
 static void write_affinity_dot(const mp_report_config *cfg)
 {
-   HChar *path = VG_(expand_file_name)("--affinity-dot", dot_file_template);
+   HChar *path = output_name("--affinity-dot", dot_file_template);
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
    uint32_t n_rows, i, n = 0;
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, 1, &n_rows);
@@ -710,7 +753,7 @@ static int block_of(uint64_t addr, uint64_t *start)
 static void write_output(Bool summary)
 {
    mp_report_cache rc;
-   HChar *path = VG_(expand_file_name)("--memprof-out-file", out_file_template);
+   HChar *path = output_name("--memprof-out-file", out_file_template);
    if (VG_(clo_trace_children) && VG_(strcmp)(end_by, "exec") == 0) {
       SizeT n = VG_(strlen)(path) + 24;
       HChar *pre = VG_(malloc)("mp.main.execpath", n);

@@ -93,6 +93,7 @@ import hashlib
 import json
 import lzma
 import os
+import re
 import resource
 import shutil
 import signal
@@ -710,6 +711,53 @@ class Suite:
                      and kinds == {"parent": 1, "child": 3} and not problems,
                      "fork of 3 children: stdout as natively, 4 files (%p), the parent's with "
                      "parent_work only, each child's with child_work only",
+                     "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
+                                                          problems, tail(mp.err)))
+
+        # fork with a fixed name (no %p): the parent keeps the name, each
+        # child writes <name>.<pid> and says so in one line; nothing is
+        # lost.
+        clean()
+        n = 8
+        native = run([life, "fork", str(n)], d)
+        mp = self.memprof(["--memprof-out-file=fixed.json", "--summary=0"],
+                          [life, "fork", str(n)], d)
+        err = mp.err.decode("utf-8", "replace")
+        files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
+        said = sorted(int(m.group(1)) for m in re.finditer(
+            r"memprof: forked child (\d+) writes %s\.(\d+) \(--memprof-out-file has no %%p\)"
+            % re.escape(os.path.join(d, "fixed.json")), err) if m.group(1) == m.group(2))
+        problems = []
+        doc, why = load_json(os.path.join(d, "fixed.json"))
+        if doc is None:
+            problems.append("fixed.json: %s" % why)
+        else:
+            pw, cw = one_var(doc, "parent_work"), one_var(doc, "child_work")
+            if doc["pid"] != mp.pid or not pw or pw["writes"] != 100 or cw:
+                problems.append("fixed.json: pid %d (valgrind %d), parent_work %s, child_work %s"
+                                % (doc["pid"], mp.pid, pw, cw))
+        children = []
+        for f in files:
+            if f == "fixed.json":
+                continue
+            suffix = f[len("fixed.json."):]
+            cdoc, why = load_json(os.path.join(d, f))
+            if not suffix.isdigit() or cdoc is None:
+                problems.append("%s: %s" % (f, why))
+                continue
+            pw, cw = one_var(cdoc, "parent_work"), one_var(cdoc, "child_work")
+            if cdoc["pid"] != int(suffix) or pw or not cw or cw["writes"] != 1024:
+                problems.append("%s: pid %d, parent_work %s, child_work %s"
+                                % (f, cdoc["pid"], pw, cw))
+            children.append(int(suffix))
+        if len(children) != n or said != sorted(children):
+            problems.append("%d child files %s, the children said %s"
+                            % (len(children), sorted(children), said))
+        problems += temporaries(d)
+        self.r.check(mp.rc == native.rc == 0 and mp.out == native.out and not problems,
+                     "fork of %d children with a fixed name: the parent's data in the name, "
+                     "each child's in <name>.<pid> (one stderr line per child saying so), "
+                     "nothing lost" % n,
                      "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
                                                           problems, tail(mp.err)))
 
