@@ -209,6 +209,38 @@ extern Bool VG_(clo_trace_children);
    file written before each exec is named <file>.exec-<n> instead. */
 static UInt execs;
 
+/* The output names with %q{VAR} replaced by the variable's value at
+   start-up (the client may change its environment before it exits);
+   %p and %% are left for VG_(expand_file_name) at write time, so a
+   forked child still writes under its own pid.  An unset variable is an
+   error now, naming the option. */
+static const HChar *out_file_template, *dot_file_template;
+static Bool forked_child;
+static Bool has_pid(const HChar *template);
+static HChar *output_name(const HChar *option, const HChar *template);
+
+/* A forked child whose output name has no %p writes <name>.<pid>; the
+   program it execs under --trace-children=yes is a new Valgrind that
+   knows nothing of the fork and would write <name>, the parent's file.
+   It gets the child's name as a last option of those the core passes
+   on (VG_(args_for_valgrind)), %% for a %. */
+static void pass_own_name(const HChar *option, const HChar *template)
+{
+   HChar *path = output_name(option, template), *arg, *q;
+   const HChar *p;
+   SizeT n = VG_(strlen)(option) + 2 * VG_(strlen)(path) + 2;
+   arg = VG_(malloc)("mp.main.execarg", n);
+   q = arg + VG_(sprintf)(arg, "%s=", option);
+   for (p = path; *p; p++) {
+      if (*p == '%')
+         *q++ = '%';
+      *q++ = *p;
+   }
+   *q = '\0';
+   VG_(addToXA)(VG_(args_for_valgrind), &arg);
+   VG_(free)(path);
+}
+
 static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
@@ -216,6 +248,12 @@ static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs
       execs++;
       write_output(False);
       end_by = "signal";
+      if (forked_child && VG_(clo_trace_children)) {
+         if (!has_pid(out_file_template))
+            pass_own_name("--memprof-out-file", out_file_template);
+         if (dot_file_template && !has_pid(dot_file_template))
+            pass_own_name("--affinity-dot", dot_file_template);
+      }
    }
    if (syscallno == __NR_exit_group) {
       saw_exit = True;
@@ -231,20 +269,10 @@ static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 {
 }
 
-/* The output names with %q{VAR} replaced by the variable's value at
-   start-up (the client may change its environment before it exits);
-   %p and %% are left for VG_(expand_file_name) at write time, so a
-   forked child still writes under its own pid.  An unset variable is an
-   error now, naming the option. */
-static const HChar *out_file_template, *dot_file_template;
-static Bool has_pid(const HChar *template);
-static HChar *output_name(const HChar *option, const HChar *template);
-
 /* A forked child reports its own accesses only: the parent's file
    already holds what happened before the fork.  It never replaces that
    file: when the name has no %p, the child writes <name>.<pid>
    (output_name), and says so once, now. */
-static Bool forked_child;
 
 static void mp_atfork_child(ThreadId tid)
 {

@@ -761,6 +761,37 @@ class Suite:
                      "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
                                                           problems, tail(mp.err)))
 
+        # The same name under --trace-children=yes, the children of a
+        # shell exec'ing the client: each exec'd program writes its
+        # fork's <name>.<pid>, not the shell's file.
+        clean()
+        shell = "%s ok; %s ok; :" % (life, life)
+        mp = self.memprof(["--trace-children=yes", "--memprof-out-file=fixed.json",
+                           "--summary=0"], ["/bin/sh", "-c", shell], d)
+        files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
+        problems = []
+        commands = {}
+        for f in files:
+            fdoc, why = load_json(os.path.join(d, f))
+            if fdoc is None:
+                problems.append("%s: %s" % (f, why))
+            else:
+                commands[f] = fdoc.get("command", "")
+        owned = [f for f in files if re.fullmatch(r"fixed\.json\.\d+", f)]
+        if not commands.get("fixed.json", "").startswith("/bin/sh"):
+            problems.append("fixed.json is not the shell's: %r" % commands.get("fixed.json"))
+        if len(owned) != 2 or any(commands.get(f) != life + " ok" for f in owned) \
+                or sorted(f + ".exec-1" for f in owned) != \
+                sorted(f for f in files if f.endswith(".exec-1")):
+            problems.append("the children's files %s" % commands)
+        problems += temporaries(d)
+        self.r.check(mp.rc == 0 and mp.out == b"client ran\nclient ran\n" and not problems,
+                     "a shell under --trace-children=yes with a fixed name: the shell's data in "
+                     "the name, each exec'd child's in <name>.<pid> (the forked shell's in "
+                     "<name>.<pid>.exec-1)",
+                     "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
+                                                          problems, tail(mp.err)))
+
         # A shell pipeline of real programs, every process traced.
         clean()
         if shutil.which("gzip") and shutil.which("cksum"):
