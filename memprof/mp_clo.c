@@ -12,6 +12,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_replacemalloc.h"
 
@@ -35,6 +36,7 @@ Int          mp_clo_L3_shared_by = 0;
 UInt         mp_clo_latency[5] = { 4, 12, 40, 200, 300 };
 UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
+const HChar *mp_clo_thread_map_arg = NULL;
 Bool         mp_clo_reuse = True;
 Bool         mp_clo_sharing = True;
 Bool         mp_clo_strides = True;
@@ -54,15 +56,33 @@ Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
 
+/* The text at s up to the first of stops (or the end), at most
+   size - 1 bytes of it, for a message. */
+static const HChar *token(const HChar *s, const HChar *stops, HChar *buf, SizeT size)
+{
+   SizeT n = 0;
+   while (s[n] && !VG_(strchr)(stops, s[n]) && n + 1 < size) {
+      buf[n] = s[n];
+      n++;
+   }
+   buf[n] = '\0';
+   return buf;
+}
+
 /* --latency=L1:4,L2:12,L3:40,mem:200,remote:300 (any subset, any
-   order); False if malformed. */
-static Bool parse_latency(const HChar *s)
+   order, each key once); NULL if well formed, else what is wrong. */
+static const HChar *parse_latency(const HChar *s)
 {
    static const HChar *const keys[5] = { "L1", "L2", "L3", "mem", "remote" };
+   static HChar why[160];
+   HChar tok[41];
+   Bool seen[5] = { False, False, False, False, False };
    if (*s == '\0')
-      return False;
+      return "the list is empty: expected a list such as "
+             "L1:4,L2:12,L3:40,mem:200,remote:300";
    while (*s) {
       Int k, matched = -1;
+      const HChar *start = s;
       HChar *end;
       Long v;
       for (k = 0; k < 5; k++) {
@@ -73,19 +93,37 @@ static Bool parse_latency(const HChar *s)
             break;
          }
       }
-      if (matched < 0)
-         return False;
+      token(start, ":,", tok, sizeof tok);
+      for (k = 0; matched < 0 && k < 5; k++)
+         if (VG_(strcmp)(tok, keys[k]) == 0) {
+            VG_(snprintf)(why, sizeof why, "%s: expected a colon and cycles, as in %s:%u",
+                          tok, tok, mp_clo_latency[k]);
+            return why;
+         }
+      if (matched < 0) {
+         VG_(snprintf)(why, sizeof why, "'%s' is not a key: expected L1, L2, L3, mem "
+                       "or remote, as in L1:4,L2:12,L3:40,mem:200,remote:300", tok);
+         return why;
+      }
+      if (seen[matched]) {
+         VG_(snprintf)(why, sizeof why, "%s is given twice", keys[matched]);
+         return why;
+      }
+      seen[matched] = True;
       v = VG_(strtoll10)(s, &end);
-      if (end == s || v < 0 || v > 1000000)
-         return False;
+      if (end == s || v < 0 || v > 1000000 || (*end != ',' && *end != '\0')) {
+         VG_(snprintf)(why, sizeof why, "%s: '%s' is not a number of cycles from 0 "
+                       "to 1000000", keys[matched], token(s, ",", tok, sizeof tok));
+         return why;
+      }
       mp_clo_latency[matched] = (UInt)v;
       s = end;
-      if (*s == ',' && s[1] != '\0')
+      if (*s == ',' && s[1] == '\0')
+         return "the list ends with a comma";
+      if (*s == ',')
          s++;
-      else if (*s != '\0')
-         return False;
    }
-   return True;
+   return NULL;
 }
 
 /* --thread-map=1:0,2:1: thread (creation number) to core; False if
@@ -195,7 +233,8 @@ static Bool parse_sample(const HChar *s)
       if (*s++ != ':')
          return False;
       mp_clo_sample_rate = VG_(strtod)(s, &end);
-      return end != s && *end == '\0' && mp_clo_sample_rate > 0.0
+      /* At least 2^-32: the hash of a line is compared with RATE * 2^32. */
+      return end != s && *end == '\0' && mp_clo_sample_rate * 4294967296.0 >= 1.0
              && mp_clo_sample_rate <= 1.0;
    }
    if (VG_(strncmp)(s, "bursty", 6) == 0) {
@@ -250,6 +289,23 @@ static Bool parse_whatif(const HChar *s)
    return mp_clo_whatif_split || mp_clo_whatif_pad;
 }
 
+void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
+{
+   SizeT n = VG_(strlen)(option) + (value ? VG_(strlen)(value) : 0) + 2;
+   HChar *arg = VG_(malloc)("mp.clo.bad", n);
+   HChar why[512];
+   va_list vargs;
+   va_start(vargs, format);
+   VG_(vsnprintf)(why, sizeof why, format, vargs);
+   va_end(vargs);
+   VG_(snprintf)(arg, n, "%s%s%s", option, value ? "=" : "", value ? value : "");
+   /* In the parsing mode the core's message is fatal and goes to
+      stderr, whatever --log-file says. */
+   VG_(set_Clo_Mode)(cloP);
+   VG_(fmsg_bad_option)(arg, "%s\n", why);
+   VG_(exit)(1);   /* not reached */
+}
+
 /* Options whose value must not be empty: VG_BINT_CLO reads "" as 0. */
 static const HChar *const numeric_options[] = {
    "--summary=", "--min-var-size=", "--cores=", "--cores-per-socket=",
@@ -299,12 +355,12 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BINT_CLO(arg, "--L2-shared-by", mp_clo_L2_shared_by, 1, 1024) {}
    else if VG_BINT_CLO(arg, "--L3-shared-by", mp_clo_L3_shared_by, 1, 1024) {}
    else if VG_STR_CLO(arg, "--latency", tmp_str) {
-      if (!parse_latency(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected a list such as "
-                              "L1:4,L2:12,L3:40,mem:200,remote:300\n");
+      const HChar *why = parse_latency(tmp_str);
+      if (why)
+         VG_(fmsg_bad_option)(arg, "%s\n", why);
    }
-   else if VG_STR_CLO(arg, "--thread-map", tmp_str) {
-      if (!parse_thread_map(tmp_str))
+   else if VG_STR_CLO(arg, "--thread-map", mp_clo_thread_map_arg) {
+      if (!parse_thread_map(mp_clo_thread_map_arg))
          VG_(fmsg_bad_option)(arg, "expected thread:core pairs such as 1:0,2:1 "
                               "(threads numbered from 1 in creation order)\n");
    }
@@ -330,7 +386,7 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_STR_CLO(arg, "--sample", tmp_str) {
       if (!parse_sample(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (0 < RATE <= 1), "
+         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (2^-32 <= RATE <= 1), "
                               "bursty[:WINDOW[,MAXGAP]] (accesses), "
                               "periodic[:WINDOW[,PERIOD]] (instructions, PERIOD > "
                               "WINDOW) or windows[:WINDOW[,MAXGAP]] (instructions)\n");

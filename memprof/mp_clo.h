@@ -33,6 +33,7 @@ extern Int          mp_clo_L3_shared_by;      /* --L3-shared-by */
 extern UInt         mp_clo_latency[5];        /* --latency: L1 L2 L3 mem remote, cycles */
 extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: thread, core */
 extern Int          mp_clo_n_thread_map;
+extern const HChar *mp_clo_thread_map_arg;    /* its value, for messages */
 extern Bool         mp_clo_reuse;             /* --reuse */
 extern Bool         mp_clo_sharing;           /* --sharing */
 extern Bool         mp_clo_strides;           /* --strides */
@@ -57,6 +58,15 @@ extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
 extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */
 
 Bool mp_clo_process(const HChar *arg);
+
+/* Refuses --option=value as the core refuses a bad option during the
+   parsing: on stderr, "Bad option: --option=value", then why (printf
+   style, one line), then where to look; exit status 1.  A NULL value
+   names the option alone (a level taken from the host).  For the checks
+   that need every option (mp_main.c runs them before Valgrind prints
+   its banner). */
+void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
+   PRINTF_CHECK(3, 4) __attribute__((noreturn));
 void mp_clo_print_usage(void);
 void mp_clo_print_debug_usage(void);
 

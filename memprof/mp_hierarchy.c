@@ -26,15 +26,17 @@ mp_hierarchy mp_g_hier;
 static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
 static mp_cache_cfg built_tlb;   /* and mp_g_hier.tlb */
 
-static void bad_cache_option(const HChar *opt, const HChar *value, const HChar *why)
+/* Refuses an integer option: --option=<n>. */
+static void bad_int_option(const HChar *opt, Int n, const HChar *why)
 {
-   VG_(fmsg)("Bad option: %s%s%s\n", opt, value ? "=" : "", value ? value : "");
-   VG_(fmsg)("%s\n", why);
-   VG_(fmsg)("Use --help for more information or consult the user manual.\n");
-   VG_(exit)(1);
+   HChar value[16];
+   VG_(snprintf)(value, sizeof value, "%d", n);
+   mp_bad_option(opt, value, "%s", why);
 }
 
 static void build_tlb(mp_hierarchy *h);
+
+static const HChar *const level_opts[3] = { "--L1", "--L2", "--L3" };
 
 /* The tables of a cache instance are mapped at the first access of one
    of its cores, while the program runs.  Checks now that the system
@@ -69,7 +71,7 @@ static void check_address_space(const mp_cache_cfg *cfg)
                  failed + 1,
                  (ULong)(mp_cache_instance_table_bytes(cfg, failed) + (1 << 20) - 1) >> 20,
                  copies == 2 ? " (twice with --what-if)" : "");
-   bad_cache_option(opt, mp_clo_level[failed], why);
+   mp_bad_option(opt, mp_clo_level[failed], "%s", why);
 }
 
 static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
@@ -87,14 +89,14 @@ static void invalidated(void *arg, uint32_t level, uint32_t owner)
 static Bool level_geometry(UInt k, const mp_host_caches *host,
                            mp_cache_level_cfg *l, Bool *from_option)
 {
-   static const HChar *const opts[3] = { "--L1", "--L2", "--L3" };
    const char *err;
    VG_(memset)(l, 0, sizeof *l);
    *from_option = mp_clo_level[k] != NULL;
    if (mp_clo_level[k]) {
       if (mp_cache_parse_level(mp_clo_level[k], l, &err) != 0)
-         bad_cache_option(opts[k], mp_clo_level[k], err);
-      return l->size != 0;
+         mp_bad_option(level_opts[k], mp_clo_level[k], "%s", err);
+      /* "none" only: a size of 0 is an error of the engine's check */
+      return VG_(strcmp)(mp_clo_level[k], "none") != 0;
    }
    if (k >= host->n_levels)
       return False;
@@ -112,13 +114,90 @@ static UInt host_sharing(const mp_host_caches *host, UInt k, UInt cores)
    return by >= 1 && by <= cores && cores % by == 0 ? by : 1;
 }
 
+/* 32768 -> "32 KiB", for messages. */
+static const HChar *size_text(ULong b, HChar *buf, Int n)
+{
+   if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+      VG_(snprintf)(buf, n, "%llu GiB", b >> 30);
+   else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+      VG_(snprintf)(buf, n, "%llu MiB", b >> 20);
+   else if (b >= (1ULL << 10) && b % (1ULL << 10) == 0)
+      VG_(snprintf)(buf, n, "%llu KiB", b >> 10);
+   else
+      VG_(snprintf)(buf, n, "%llu B", b);
+   return buf;
+}
+
+/* The engine refused the hierarchy with err, which starts with the
+   level's name ("L2: ..."): refuses the option that made it so, with
+   its value. */
+static void refuse_geometry(const char *err, const Bool from_option[3])
+{
+   const Int shared_by[3] = { 0, mp_clo_L2_shared_by, mp_clo_L3_shared_by };
+   UInt k, j;
+   if (err[0] != 'L' || err[1] < '1' || err[1] > '3') {
+      if (mp_clo_cores)
+         bad_int_option("--cores", mp_clo_cores, err);
+      mp_bad_option("--L1", mp_clo_level[0], "%s", err);
+   }
+   k = (UInt)(err[1] - '1');
+   if (VG_(strstr)(err, "shared by")) {
+      /* The level's sharing, the one above's, else the sockets'. */
+      for (j = k + 1; j-- > 1; )
+         if (shared_by[j])
+            bad_int_option(j == 1 ? "--L2-shared-by" : "--L3-shared-by", shared_by[j], err);
+      if (mp_clo_cores_per_socket)
+         bad_int_option("--cores-per-socket", mp_clo_cores_per_socket, err);
+      if (mp_clo_cores)
+         bad_int_option("--cores", mp_clo_cores, err);
+   }
+   if (from_option[k])
+      mp_bad_option(level_opts[k], mp_clo_level[k], "%s", err);
+   /* A level of the host's that does not fit a level given. */
+   for (j = 0; j < 3; j++)
+      if (from_option[j])
+         mp_bad_option(level_opts[j], mp_clo_level[j], "%s; the L%u is the host's: give "
+                       "--L%u too", err, k + 1, k + 1);
+   mp_bad_option(level_opts[k], NULL, "%s (the host's L%u)", err, k + 1);
+}
+
+/* Each level must hold at least as much as the one above it: a smaller
+   one is a mistake (a k for an m), whose misses would mean nothing.  The
+   host's own levels are taken as they are. */
+static void check_level_order(const mp_cache_cfg *cfg, const Bool from_option[3])
+{
+   UInt k;
+   HChar big[32], small[32];
+   for (k = 1; k < cfg->n_levels; k++) {
+      const mp_cache_level_cfg *up = &cfg->level[k - 1], *lo = &cfg->level[k];
+      if (lo->size >= up->size || (!from_option[k] && !from_option[k - 1]))
+         continue;
+      size_text(up->size, big, sizeof big);
+      size_text(lo->size, small, sizeof small);
+      if (from_option[k])
+         mp_bad_option(level_opts[k], mp_clo_level[k],
+                       "the L%u (%s) is smaller than the L%u above it (%s%s%s%s%s): each "
+                       "level must be at least as large as the one above", k + 1, small, k,
+                       big, from_option[k - 1] ? ", " : ", the host's",
+                       from_option[k - 1] ? level_opts[k - 1] : "",
+                       from_option[k - 1] ? "=" : "",
+                       from_option[k - 1] ? mp_clo_level[k - 1] : "");
+      mp_bad_option(level_opts[k - 1], mp_clo_level[k - 1],
+                    "the L%u (%s) is larger than the host's L%u below it (%s): each level "
+                    "must be at least as large as the one above (give --L%u too, or "
+                    "--L%u=none)", k, big, k + 1, small, k + 1, k + 1);
+   }
+}
+
 void mp_hierarchy_init(void)
 {
    mp_host_caches host;
    mp_cache_cfg cfg;
    mp_hierarchy *h = &mp_g_hier;
    UInt k, any_option = 0, any_host = 0;
+   Bool from_option[3] = { False, False, False };
    const char *err;
+   HChar why[160];
 
    VG_(memset)(h, 0, sizeof *h);
    mp_host_caches_detect(&host);
@@ -126,31 +205,35 @@ void mp_hierarchy_init(void)
             : host.cpus < MP_CACHE_MAX_CORES ? host.cpus : MP_CACHE_MAX_CORES;
    h->cores_per_socket = mp_clo_cores_per_socket ? (UInt)mp_clo_cores_per_socket
                                                   : h->cores;
-   if (h->cores % h->cores_per_socket != 0)
-      bad_cache_option("--cores-per-socket", NULL,
-                       "the number of cores must be a multiple of the cores per socket");
+   if (h->cores % h->cores_per_socket != 0) {
+      VG_(snprintf)(why, sizeof why, "the %u cores%s are not a multiple of the cores "
+                    "per socket", h->cores, mp_clo_cores ? "" : " (the host's CPUs)");
+      bad_int_option("--cores-per-socket", mp_clo_cores_per_socket, why);
+   }
    for (k = 0; k < MP_MAX_THREAD_MAP && k < (UInt)mp_clo_n_thread_map; k++)
       if (mp_clo_thread_map[k][1] >= h->cores)
-         bad_cache_option("--thread-map", NULL, "a core number is not below --cores");
+         mp_bad_option("--thread-map", mp_clo_thread_map_arg, "thread %u: core %u is not "
+                       "below the %u cores%s", mp_clo_thread_map[k][0],
+                       mp_clo_thread_map[k][1], h->cores,
+                       mp_clo_cores ? "" : " (the host's CPUs; see --cores)");
 
    VG_(memset)(&cfg, 0, sizeof cfg);
    for (k = 0; k < 3; k++) {
       mp_cache_level_cfg l;
-      Bool from_option;
-      if (!level_geometry(k, &host, &l, &from_option)) {
+      if (!level_geometry(k, &host, &l, &from_option[k])) {
          if (k == 0)
-            bad_cache_option("--L1", mp_clo_level[0], "the L1 cannot be none");
+            mp_bad_option("--L1", mp_clo_level[0], "the L1 cannot be none");
          /* Nothing below a missing level: saying otherwise is an error. */
          if (k == 1 && mp_clo_level[2] && VG_(strcmp)(mp_clo_level[2], "none") != 0)
-            bad_cache_option("--L3", mp_clo_level[2], "an L3 needs an L2 (--L2 is none)");
+            mp_bad_option("--L3", mp_clo_level[2], "an L3 needs an L2 (--L2 is none)");
          if (k == 1 && mp_clo_L2_shared_by)
-            bad_cache_option("--L2-shared-by", NULL, "there is no L2 to share");
+            bad_int_option("--L2-shared-by", mp_clo_L2_shared_by, "there is no L2 to share");
          if (mp_clo_L3_shared_by)
-            bad_cache_option("--L3-shared-by", NULL, "there is no L3 to share");
+            bad_int_option("--L3-shared-by", mp_clo_L3_shared_by, "there is no L3 to share");
          break;
       }
-      any_option |= from_option;
-      any_host |= !from_option;
+      any_option |= from_option[k];
+      any_host |= !from_option[k];
       l.shared_by = k == 0 ? 1
                   : k == 1 ? (mp_clo_L2_shared_by ? (UInt)mp_clo_L2_shared_by
                               : host_sharing(&host, 1, h->cores))
@@ -171,16 +254,9 @@ void mp_hierarchy_init(void)
    h->fallback_why = any_host ? host.why : NULL;
    built_cfg = cfg;
    h->cache = mp_cache_new(&cfg, &err);
-   if (!h->cache) {
-      /* The engine's message names the level ("L2: ..."): the option
-         is the level's, or its sharing's when the sharing is wrong. */
-      HChar opt[24];
-      if (err[0] == 'L' && VG_(strstr)(err, "shared by"))
-         VG_(snprintf)(opt, sizeof opt, "--%c%c-shared-by", err[0], err[1]);
-      else
-         VG_(snprintf)(opt, sizeof opt, "--%c%c", err[0], err[1]);
-      bad_cache_option(err[0] == 'L' ? opt : "--cores", NULL, err);
-   }
+   if (!h->cache)
+      refuse_geometry(err, from_option);
+   check_level_order(&cfg, from_option);
    build_tlb(h);
    if (!mp_clo_cache_sim) {
       mp_cache_free(h->cache);
@@ -213,16 +289,29 @@ static void build_tlb(mp_hierarchy *h)
       return;
    entries = VG_(strtoll10)(s, &end);
    if (end == s || *end != ',')
-      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+      mp_bad_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
    s = end + 1;
    assoc = VG_(strtoll10)(s, &end);
    if (end == s || *end != ',')
-      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+      mp_bad_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
    s = end + 1;
    page = VG_(strtoll10)(s, &end);
-   if (end == s || *end != '\0' || entries < 1 || assoc < 1 || page < 8
-       || entries > (1 << 24) || page > (1LL << 30))
-      bad_cache_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+   if (end == s || *end != '\0')
+      mp_bad_option("--TLB", mp_clo_tlb, "expected entries,assoc,page (e.g. 64,4,4096) or none");
+   /* In the TLB's terms, before the engine's check of a cache (whose
+      lines are the pages) says the rest. */
+   if (entries < 1 || entries > (1 << 24))
+      mp_bad_option("--TLB", mp_clo_tlb, "%lld entries, expected 1 to %d", entries, 1 << 24);
+   if (assoc < 1 || assoc > entries)
+      mp_bad_option("--TLB", mp_clo_tlb, "associativity %lld, expected 1 to the %lld entries",
+                    assoc, entries);
+   if (entries % assoc != 0 || ((entries / assoc) & (entries / assoc - 1)) != 0)
+      mp_bad_option("--TLB", mp_clo_tlb, "%lld entries of associativity %lld make %lld%s "
+                    "sets, not a power of two", entries, assoc, entries / assoc,
+                    entries % assoc ? " and a fraction of" : "");
+   if (page < 8 || page > (1LL << 30) || (page & (page - 1)) != 0)
+      mp_bad_option("--TLB", mp_clo_tlb, "page size %lld, expected a power of two from "
+                    "8 to 2^30 bytes", page);
    VG_(memset)(&tc, 0, sizeof tc);
    tc.n_levels = 1;
    tc.cores = h->cores;
@@ -233,7 +322,7 @@ static void build_tlb(mp_hierarchy *h)
    tc.level[0].shared_by = 1;
    h->tlb = mp_cache_new(&tc, &err);
    if (!h->tlb)
-      bad_cache_option("--TLB", mp_clo_tlb, err);
+      mp_bad_option("--TLB", mp_clo_tlb, "%s", err);
    h->tlb_entries = (uint64_t)entries;
    h->tlb_assoc = (uint32_t)assoc;
    h->tlb_page = (uint32_t)page;

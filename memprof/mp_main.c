@@ -213,6 +213,38 @@ extern Bool VG_(clo_trace_children);
    file written before each exec is named <file>.exec-<n> instead. */
 static UInt execs;
 
+/* The output names with %q{VAR} replaced by the variable's value at
+   start-up (the client may change its environment before it exits);
+   %p and %% are left for VG_(expand_file_name) at write time, so a
+   forked child still writes under its own pid.  An unset variable is an
+   error now, naming the option. */
+static const HChar *out_file_template, *dot_file_template;
+static Bool forked_child;
+static Bool has_pid(const HChar *template);
+static HChar *output_name(const HChar *option, const HChar *template);
+
+/* A forked child whose output name has no %p writes <name>.<pid>; the
+   program it execs under --trace-children=yes is a new Valgrind that
+   knows nothing of the fork and would write <name>, the parent's file.
+   It gets the child's name as a last option of those the core passes
+   on (VG_(args_for_valgrind)), %% for a %. */
+static void pass_own_name(const HChar *option, const HChar *template)
+{
+   HChar *path = output_name(option, template), *arg, *q;
+   const HChar *p;
+   SizeT n = VG_(strlen)(option) + 2 * VG_(strlen)(path) + 2;
+   arg = VG_(malloc)("mp.main.execarg", n);
+   q = arg + VG_(sprintf)(arg, "%s=", option);
+   for (p = path; *p; p++) {
+      if (*p == '%')
+         *q++ = '%';
+      *q++ = *p;
+   }
+   *q = '\0';
+   VG_(addToXA)(VG_(args_for_valgrind), &arg);
+   VG_(free)(path);
+}
+
 static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
@@ -220,6 +252,12 @@ static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs
       execs++;
       write_output(False);
       end_by = "signal";
+      if (forked_child && VG_(clo_trace_children)) {
+         if (!has_pid(out_file_template))
+            pass_own_name("--memprof-out-file", out_file_template);
+         if (dot_file_template && !has_pid(dot_file_template))
+            pass_own_name("--affinity-dot", dot_file_template);
+      }
    }
    if (syscallno == __NR_exit_group) {
       saw_exit = True;
@@ -236,9 +274,19 @@ static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 }
 
 /* A forked child reports its own accesses only: the parent's file
-   already holds what happened before the fork. */
+   already holds what happened before the fork.  It never replaces that
+   file: when the name has no %p, the child writes <name>.<pid>
+   (output_name), and says so once, now. */
+
 static void mp_atfork_child(ThreadId tid)
 {
+   forked_child = True;
+   if (!has_pid(out_file_template)) {
+      HChar *path = output_name("--memprof-out-file", out_file_template);
+      VG_(umsg)("memprof: forked child %d writes %s (--memprof-out-file has no %%p)\n",
+                VG_(getpid)(), path);
+      VG_(free)(path);
+   }
    mp_vars_reset_counts(mp_g_vars);
    if (mp_g_stride)
       mp_stride_reset(mp_g_stride);
@@ -354,13 +402,6 @@ static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 
 /* Fails before the client runs if the output cannot be created, rather
    than losing the whole run at exit. */
-/* The output names with %q{VAR} replaced by the variable's value at
-   start-up (the client may change its environment before it exits);
-   %p and %% are left for VG_(expand_file_name) at write time, so a
-   forked child still writes under its own pid.  An unset variable is an
-   error now, naming the option. */
-static const HChar *out_file_template, *dot_file_template;
-
 static const HChar *expand_env_now(const HChar *option, const HChar *value)
 {
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.expand", VG_(free), sizeof(HChar));
@@ -372,20 +413,14 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
          HChar *var;
          const HChar *val;
          SizeT n = end ? (SizeT)(end - (p + 3)) : 0;
-         if (end == NULL || n == 0) {
-            VG_(fmsg)("Bad option: %s=%s\n", option, value);
-            VG_(fmsg)("a %%q{...} is not closed or names no variable\n");
-            VG_(exit)(1);
-         }
+         if (end == NULL || n == 0)
+            mp_bad_option(option, value, "a %%q{...} is not closed or names no variable");
          var = VG_(malloc)("mp.expand.var", n + 1);
          VG_(memcpy)(var, p + 3, n);
          var[n] = '\0';
          val = VG_(getenv)(var);
-         if (val == NULL) {
-            VG_(fmsg)("Bad option: %s=%s\n", option, value);
-            VG_(fmsg)("environment variable %s is not set\n", var);
-            VG_(exit)(1);
-         }
+         if (val == NULL)
+            mp_bad_option(option, value, "environment variable %s is not set", var);
          VG_(free)(var);
          for (; *val; val++) {
             /* a '%' in the value is literal */
@@ -410,14 +445,48 @@ static const HChar *expand_env_now(const HChar *option, const HChar *value)
    return res;
 }
 
+/* Whether an output name has a %p (not a %%p, which is a literal). */
+static Bool has_pid(const HChar *template)
+{
+   const HChar *p;
+   for (p = template; *p; p++)
+      if (p[0] == '%') {
+         if (p[1] == 'p')
+            return True;
+         if (p[1] != '\0')
+            p++;
+      }
+   return False;
+}
+
+/* The path an output is written to now: the name with %p and %%
+   expanded, and in a forked child, if the name has no %p, ".<pid>"
+   added (the parent writes the name itself). */
+static HChar *output_name(const HChar *option, const HChar *template)
+{
+   HChar *path = VG_(expand_file_name)(option, template);
+   if (forked_child && !has_pid(template)) {
+      SizeT n = VG_(strlen)(path) + 16;
+      HChar *own = VG_(malloc)("mp.main.forkpath", n);
+      VG_(snprintf)(own, n, "%s.%d", path, VG_(getpid)());
+      VG_(free)(path);
+      path = own;
+   }
+   return path;
+}
+
 /* An output file (--memprof-out-file, --affinity-dot) must be creatable
-   before the client runs: a bad directory or %q{UNSET} stops now, with
-   the option's name, not at exit with the results lost. */
+   before the client runs: a directory, a bad directory or %q{UNSET}
+   stops now, with the option's name, not at exit with the results
+   lost. */
 static void check_writable(const HChar *option, const HChar *value)
 {
    HChar *path = VG_(expand_file_name)(option, value);
    HChar *tmp;
-   SysRes sr;
+   struct vg_stat st;
+   SysRes sr = VG_(stat)(path, &st);
+   if (!sr_isError(sr) && VKI_S_ISDIR(st.mode))
+      mp_bad_option(option, value, "%s is a directory: expected a file name", path);
    if (write_through(path)) {
       /* /dev/null and links are written through at exit: no temporary
          file in their directory (/dev is not writable for most users).
@@ -427,13 +496,8 @@ static void check_writable(const HChar *option, const HChar *value)
    }
    tmp = temp_name_for(path);
    sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0666);
-   if (sr_isError(sr)) {
-      /* VG_(fmsg_bad_option) does not exit once options are processed. */
-      VG_(fmsg)("Bad option: %s=%s\n", option, value);
-      VG_(fmsg)("cannot create a file in the directory of %s\n", path);
-      VG_(fmsg)("Use --help for more information or consult the user manual.\n");
-      VG_(exit)(1);
-   }
+   if (sr_isError(sr))
+      mp_bad_option(option, value, "cannot create a file in the directory of %s", path);
    VG_(close)(sr_Res(sr));
    VG_(unlink)(tmp);
    VG_(free)(tmp);
@@ -445,12 +509,9 @@ static void check_output_writable(void)
    out_file_template = expand_env_now("--memprof-out-file", mp_clo_out_file);
    check_writable("--memprof-out-file", out_file_template);
    if (mp_clo_affinity_dot) {
-      if (!mp_clo_loops) {
-         VG_(fmsg)("Bad option: --affinity-dot=%s\n", mp_clo_affinity_dot);
-         VG_(fmsg)("the structure analysis needs --loops=yes\n");
-         VG_(fmsg)("Use --help for more information or consult the user manual.\n");
-         VG_(exit)(1);
-      }
+      if (!mp_clo_loops)
+         mp_bad_option("--affinity-dot", mp_clo_affinity_dot,
+                       "the structure analysis needs --loops=yes");
       dot_file_template = expand_env_now("--affinity-dot", mp_clo_affinity_dot);
       check_writable("--affinity-dot", dot_file_template);
    }
@@ -694,7 +755,7 @@ static void dot_emit(void *arg, const char *text, size_t len)
 
 static void write_affinity_dot(const mp_report_config *cfg)
 {
-   HChar *path = VG_(expand_file_name)("--affinity-dot", dot_file_template);
+   HChar *path = output_name("--affinity-dot", dot_file_template);
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
    uint32_t n_rows, i, n = 0;
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, 1, &n_rows);
@@ -724,7 +785,7 @@ static int block_of(uint64_t addr, uint64_t *start)
 static void write_output(Bool summary)
 {
    mp_report_cache rc;
-   HChar *path = VG_(expand_file_name)("--memprof-out-file", out_file_template);
+   HChar *path = output_name("--memprof-out-file", out_file_template);
    if (VG_(clo_trace_children) && VG_(strcmp)(end_by, "exec") == 0) {
       SizeT n = VG_(strlen)(path) + 24;
       HChar *pre = VG_(malloc)("mp.main.execpath", n);
@@ -872,10 +933,41 @@ static void mp_fini(Int exitcode)
 /*--- Setup                                                ---*/
 /*------------------------------------------------------------*/
 
+/* The checks that need every option: the output names, the cache
+   geometry (even with --cache-sim=no).  Once. */
+static void check_options(void)
+{
+   static Bool done = False;
+   Clo_Mode mode = VG_(Clo_Mode)();
+   if (done)
+      return;
+   done = True;
+   /* As while the options are parsed: the core's own refusals (a bad %
+      in a file name, from VG_(expand_file_name)) are fatal, on stderr. */
+   VG_(set_Clo_Mode)(cloP);
+   check_output_writable();
+   mp_hierarchy_init();
+   VG_(set_Clo_Mode)(mode);
+}
+
+/* Valgrind prints its banner after the options are parsed and before
+   the tool's post_clo_init, and calls no tool function in between: a
+   refusal there would follow the banner, where the parsing's refusals
+   come alone.  The link wraps VG_(print_preamble)
+   (-Wl,--wrap=vgPlain_print_preamble, Makefile.am) to run the checks
+   first; post_clo_init runs them too, in case a core calls the banner
+   by another way. */
+void __real_vgPlain_print_preamble(Bool logging_to_fd);
+void __wrap_vgPlain_print_preamble(Bool logging_to_fd);
+void __wrap_vgPlain_print_preamble(Bool logging_to_fd)
+{
+   check_options();
+   __real_vgPlain_print_preamble(logging_to_fd);
+}
+
 static void mp_post_clo_init(void)
 {
-   check_output_writable();
-   mp_hierarchy_init();   /* checks the cache options even with --cache-sim=no */
+   check_options();
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    if (mp_clo_strides)
    {
@@ -899,10 +991,7 @@ static void mp_post_clo_init(void)
       rc.window = mp_clo_sample_window;
       rc.max_gap = mp_clo_sample_max_gap;
       mp_g_reuse = mp_reuse_new(&rc, &err);
-      if (!mp_g_reuse) {
-         VG_(fmsg)("Bad option: --sample\n%s\n", err);
-         VG_(exit)(1);
-      }
+      tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
    }
    if (mp_g_hier.cores / mp_g_hier.cores_per_socket >= 2) {
       UInt mem = mp_g_hier.cache ? mp_g_hier.latency[mp_g_hier.n_levels]

@@ -76,7 +76,8 @@ process through %p), a shell pipeline of real programs under
 --trace-children=yes, 64 threads, 10 million malloc/free pairs (timed),
 2 GiB touched page by page (memory bound).  Every option of mp_clo.c
 with bad values must stop Valgrind before the client runs, with exit
-status 1, a message naming the option and no output file.  Unwritable
+status 1, no output file, and first on stderr (no banner before it) a
+message naming the option and its value, then the reason.  Unwritable
 output paths: what the tool does today is checked and described where
 each case is.  Hostile names (quotes, backslashes, control characters,
 bytes that are not UTF-8, HTML) given to MEMPROF_NAME_RANGE must come
@@ -92,6 +93,7 @@ import hashlib
 import json
 import lzma
 import os
+import re
 import resource
 import shutil
 import signal
@@ -712,6 +714,84 @@ class Suite:
                      "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
                                                           problems, tail(mp.err)))
 
+        # fork with a fixed name (no %p): the parent keeps the name, each
+        # child writes <name>.<pid> and says so in one line; nothing is
+        # lost.
+        clean()
+        n = 8
+        native = run([life, "fork", str(n)], d)
+        mp = self.memprof(["--memprof-out-file=fixed.json", "--summary=0"],
+                          [life, "fork", str(n)], d)
+        err = mp.err.decode("utf-8", "replace")
+        files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
+        said = sorted(int(m.group(1)) for m in re.finditer(
+            r"memprof: forked child (\d+) writes %s\.(\d+) \(--memprof-out-file has no %%p\)"
+            % re.escape(os.path.join(d, "fixed.json")), err) if m.group(1) == m.group(2))
+        problems = []
+        doc, why = load_json(os.path.join(d, "fixed.json"))
+        if doc is None:
+            problems.append("fixed.json: %s" % why)
+        else:
+            pw, cw = one_var(doc, "parent_work"), one_var(doc, "child_work")
+            if doc["pid"] != mp.pid or not pw or pw["writes"] != 100 or cw:
+                problems.append("fixed.json: pid %d (valgrind %d), parent_work %s, child_work %s"
+                                % (doc["pid"], mp.pid, pw, cw))
+        children = []
+        for f in files:
+            if f == "fixed.json":
+                continue
+            suffix = f[len("fixed.json."):]
+            cdoc, why = load_json(os.path.join(d, f))
+            if not suffix.isdigit() or cdoc is None:
+                problems.append("%s: %s" % (f, why))
+                continue
+            pw, cw = one_var(cdoc, "parent_work"), one_var(cdoc, "child_work")
+            if cdoc["pid"] != int(suffix) or pw or not cw or cw["writes"] != 1024:
+                problems.append("%s: pid %d, parent_work %s, child_work %s"
+                                % (f, cdoc["pid"], pw, cw))
+            children.append(int(suffix))
+        if len(children) != n or said != sorted(children):
+            problems.append("%d child files %s, the children said %s"
+                            % (len(children), sorted(children), said))
+        problems += temporaries(d)
+        self.r.check(mp.rc == native.rc == 0 and mp.out == native.out and not problems,
+                     "fork of %d children with a fixed name: the parent's data in the name, "
+                     "each child's in <name>.<pid> (one stderr line per child saying so), "
+                     "nothing lost" % n,
+                     "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
+                                                          problems, tail(mp.err)))
+
+        # The same name under --trace-children=yes, the children of a
+        # shell exec'ing the client: each exec'd program writes its
+        # fork's <name>.<pid>, not the shell's file.
+        clean()
+        shell = "%s ok; %s ok; :" % (life, life)
+        mp = self.memprof(["--trace-children=yes", "--memprof-out-file=fixed.json",
+                           "--summary=0"], ["/bin/sh", "-c", shell], d)
+        files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
+        problems = []
+        commands = {}
+        for f in files:
+            fdoc, why = load_json(os.path.join(d, f))
+            if fdoc is None:
+                problems.append("%s: %s" % (f, why))
+            else:
+                commands[f] = fdoc.get("command", "")
+        owned = [f for f in files if re.fullmatch(r"fixed\.json\.\d+", f)]
+        if not commands.get("fixed.json", "").startswith("/bin/sh"):
+            problems.append("fixed.json is not the shell's: %r" % commands.get("fixed.json"))
+        if len(owned) != 2 or any(commands.get(f) != life + " ok" for f in owned) \
+                or sorted(f + ".exec-1" for f in owned) != \
+                sorted(f for f in files if f.endswith(".exec-1")):
+            problems.append("the children's files %s" % commands)
+        problems += temporaries(d)
+        self.r.check(mp.rc == 0 and mp.out == b"client ran\nclient ran\n" and not problems,
+                     "a shell under --trace-children=yes with a fixed name: the shell's data in "
+                     "the name, each exec'd child's in <name>.<pid> (the forked shell's in "
+                     "<name>.<pid>.exec-1)",
+                     "memprof %s %r, files %s, %s\n%s" % (describe_rc(mp.rc), mp.out, files,
+                                                          problems, tail(mp.err)))
+
         # A shell pipeline of real programs, every process traced.
         clean()
         if shutil.which("gzip") and shutil.which("cksum"):
@@ -840,26 +920,30 @@ class Suite:
     # -- bad options --------------------------------------------------------
 
     # Every option of mp_clo.c (and --alignment, of the malloc
-    # replacement) with values it must refuse.  The name in the first
-    # column must appear in the message.
+    # replacement) with values it must refuse.  The message must come
+    # first on stderr, before any banner, and name the option with its
+    # value: "valgrind: Bad option: <name>=<value>", then the reason.
     BAD_OPTIONS = [
         ("--memprof-out-file", ["", "%x", "%", "%q{", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/x",
-                                "/etc/passwd/x", "/proc/version"]),
+                                "/etc/passwd/x", "/proc/version", ".", "/tmp"]),
         ("--summary", ["-1", "x", "1000001", "1e3"]),
         ("--collect-atstart", ["maybe", "1", ""]),
         ("--toggle-collect", [""]),
         ("--min-var-size", ["-1", "1k", "4611686018427387905"]),
         ("--cache-sim", ["2", "on"]),
         ("--L1", ["32768,8", "32768,8,63", "0,8,64", "none", "abc", "32768,3,64",
-                  "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,"]),
-        ("--L2", ["32768,8,128", "64g,16,64", "1m,16"]),
+                  "32768,8,64,1", "1t,8,64", "32768,32768,1", "-32768,8,64", "32k,8,64,",
+                  "0,0,0", "16g,8,64"]),
+        ("--L2", ["32768,8,128", "64g,16,64", "1m,16", "0,8,64"]),
         ("--L3", ["32768,8,64x", "1024g,16,64", "8t,16,64"]),
-        ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296"]),
+        ("--TLB", ["64,4", "0,4,4096", "64,3,4096", "64,4,1000", "64,4,4294967296",
+                   "64,4,4095", "48,4,4096"]),
         ("--cores", ["0", "1025", "x", "-1"]),
         ("--cores-per-socket", ["0", "1025", "3"]),
         ("--L2-shared-by", ["0", "1025"]),
         ("--L3-shared-by", ["0", "2000"]),
-        ("--latency", ["L1:x", "L4:3", "L1:4;L2:3", "L1:-1", "L1:1000001", "L1:", "mem"]),
+        ("--latency", ["L1:x", "L4:3", "L1:4;L2:3", "L1:-1", "L1:1000001", "L1:", "mem",
+                       "L1:-4", "L1:4,L1:5", "mem:200,L2:12,mem:300"]),
         ("--thread-map", ["", "0:1", "1:", "1:100001", "1-2", "1:0,,", "1:9999"]),
         ("--reuse", ["maybe", "1"]),
         ("--sharing", ["1", "maybe"]),
@@ -868,7 +952,8 @@ class Suite:
                       "bursty:10,-1", "bursty:10,", "bursty:x", "bursty:10,5x", "shardsx", "",
                       "periodic:0", "periodic:10,10", "periodic:10,5", "periodic:1m,",
                       "periodic:1x", "periodic:2000000t", "periodic:", "periodicx",
-                      "windows:0", "windows:1m,0", "windows:-1", "windows:1m,2m,3m"]),
+                      "windows:0", "windows:1m,0", "windows:-1", "windows:1m,2m,3m",
+                      "shards:1e-10"]),
         ("--stride-history", ["0", "17", "x"]),
         ("--stride-mode", ["foo", ""]),
         ("--stride-threshold", ["0", "1099511627777", "x"]),
@@ -876,11 +961,16 @@ class Suite:
         ("--loops", ["2", "maybe"]),
         ("--prefetch-streams", ["0", "1000001", "x"]),
         ("--what-if", ["foo", "", "split,foo", "split,", "pad;split"]),
-        ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot"]),
+        ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot", "."]),
         ("--alignment", ["3", "8192"]),
     ]
-    # Combinations that are refused although each value alone is fine.
+    # Combinations that are refused although each value alone is fine;
+    # the message names the last argument of the first column's option.
     BAD_COMBINATIONS = [
+        ("--L2", ["--L1=1m,8,64", "--L2=32k,8,64"]),
+        ("--L2", ["--L1=32k,8,64", "--L2=16k,8,64"]),
+        ("--L3", ["--L2=2m,16,64", "--L3=1m,16,64"]),
+        ("--L2", ["--L1=32k,8,64", "--L2=1m,16,128", "--L3=none"]),
         ("--L3", ["--L1=32768,8,64", "--L2=none", "--L3=32768,8,64"]),
         ("--L2-shared-by", ["--L2=none", "--L2-shared-by=1"]),
         ("--L3-shared-by", ["--L2=32768,8,64", "--L3=none", "--L3-shared-by=1"]),
@@ -901,6 +991,28 @@ class Suite:
         ("--L2-shared-by", ["--cores=2", "--L2-shared-by=3"]),   # says --L2
         ("--L3-shared-by", ["--cores=2", "--L3-shared-by=3"]),   # says --L3
     ]
+
+    # What the reason line must say, for the values whose message once
+    # said something else (or nothing precise).
+    BAD_REASONS = {
+        "--L1=0,0,0": "size 0",
+        "--L1=16g,8,64": "larger than the host's L2",
+        "--L2=0,8,64": "size 0",
+        "--L2=32k,8,64": "smaller than the L1",
+        "--L2=16k,8,64": "smaller than the L1",
+        "--L3=1m,16,64": "smaller than the L2",
+        "--TLB=64,4,4095": "page size 4095",
+        "--TLB=48,4,4096": "12 sets",
+        "--latency=L1:-4": "'-4' is not a number of cycles",
+        "--latency=L1:4,L1:5": "L1 is given twice",
+        "--latency=mem:200,L2:12,mem:300": "mem is given twice",
+        "--memprof-out-file=.": "is a directory",
+        "--memprof-out-file=/tmp": "is a directory",
+        "--affinity-dot=.": "is a directory",
+        "--cores-per-socket=3": "not a multiple",
+        "--L2-shared-by=3": "does not divide",
+        "--L3-shared-by=3": "does not divide",
+    }
 
     def bad_options(self, cases=None, label="bad option"):
         if not self.life:
@@ -925,16 +1037,24 @@ class Suite:
                 problems.append("%s" % describe_rc(mp.rc))
             if b"client ran" in mp.out:
                 problems.append("the client ran")
-            if not any(l.startswith(("valgrind: Bad option: " + name,
-                                     "valgrind: Unknown option: " + name))
-                       or ("== Bad option: " + name) in l for l in err.split("\n")):
-                problems.append("no 'Bad option: %s' message" % name)
+            # The argument named: the last one of that option.
+            arg = [o for o in opts if o.split("=", 1)[0] == name][-1]
+            lines = err.split("\n")
+            if lines[0] not in ("valgrind: Bad option: " + arg,
+                                "valgrind: Unknown option: " + arg):
+                problems.append("the first line is not 'Bad option: %s'" % arg)
+            elif lines[0].startswith("valgrind: Bad option: ") and (
+                    len(lines) < 2 or not lines[1].startswith("valgrind: ")
+                    or lines[1].startswith("valgrind: Use --help")):
+                problems.append("no reason on the second line")
+            elif arg in self.BAD_REASONS and self.BAD_REASONS[arg] not in lines[1]:
+                problems.append("the reason does not say %r" % self.BAD_REASONS[arg])
             if "impossible" in err or "Assertion" in err:
                 problems.append("crash")
             if left:
                 problems.append("left %s" % left)
             by_option.setdefault(name, []).append(
-                (" ".join(opts), problems, err.strip().split("\n")[-3:]))
+                (" ".join(opts), problems, err.strip().split("\n")[:3]))
         for name, results in by_option.items():
             failed = [(o, p, e) for o, p, e in results if p]
             shown = ", ".join(repr(o.split("=", 1)[1]) if o.startswith(name + "=") and
@@ -942,7 +1062,8 @@ class Suite:
             if len(shown) > 110:
                 shown = shown[:107] + "..."
             self.r.check(not failed, "%s %s: %d case%s refused before the client "
-                         "ran, exit 1, the option named, no file (%s)"
+                         "ran, exit 1, first on stderr the option and value named, then "
+                         "why, no file (%s)"
                          % (label, name, len(results), "" if len(results) == 1 else "s",
                             shown),
                          "\n".join("%s: %s; stderr: %s" % (o, "; ".join(p), " | ".join(e))
@@ -997,20 +1118,23 @@ class Suite:
                      "output directory removed while the client runs: exit 0 and stdout kept, "
                      "'cannot create ....tmp.<pid>: no output written' on stderr",
                      tail(mp.err))
-        # The output name is an existing directory: the start-up check
-        # passes (the temporary file can be created beside it), the
-        # rename at exit fails: the message says so, nothing is left.
+        # The output name is an existing directory: refused before the
+        # client runs, as a directory that does not exist is, in one
+        # message naming the option and its value; nothing is left.
         isdir = os.path.join(d, "isdir")
         os.makedirs(isdir, exist_ok=True)
         mp = self.memprof(["--memprof-out-file=" + isdir], [life, "ok"], d)
-        err = mp.err.decode("utf-8", "replace")
+        lines = mp.err.decode("utf-8", "replace").split("\n")
         left = sorted(os.listdir(d))
-        self.r.check(mp.rc == 0 and mp.out == b"client ran\n"
-                     and "cannot write %s: no output written" % isdir in err
+        self.r.check(mp.rc == 1 and mp.out == b""
+                     and lines[0] == "valgrind: Bad option: --memprof-out-file=" + isdir
+                     and lines[1] == "valgrind: %s is a directory: expected a file name" % isdir
                      and left == ["isdir"] and not os.listdir(isdir),
-                     "output name is a directory: exit 0 and stdout kept, 'cannot write ...: no "
-                     "output written', no temporary file left",
-                     "%s, left %s\n%s" % (describe_rc(mp.rc), left, tail(mp.err)))
+                     "output name is a directory: refused before the client runs, exit 1, "
+                     "'Bad option: --memprof-out-file=<dir>' first on stderr, "
+                     "'<dir> is a directory', nothing left",
+                     "%s, stdout %r, left %s\n%s" % (describe_rc(mp.rc), mp.out, left,
+                                                     tail(mp.err)))
         os.rmdir(isdir)
         # A truncated and a future-version copy of a real output file:
         # memprof_annotate says what is wrong in one line, exit 1.  (Empty,
