@@ -400,8 +400,9 @@ static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
    return ok;
 }
 
-/* Fails before the client runs if the output cannot be created, rather
-   than losing the whole run at exit. */
+/* value with each %q{VAR} replaced by VAR's value now, at start-up (a
+   '%' in that value made literal), so that an unset variable is a bad
+   option before the client runs, not a lost output at exit. */
 static const HChar *expand_env_now(const HChar *option, const HChar *value)
 {
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.expand", VG_(free), sizeof(HChar));
