@@ -17,6 +17,7 @@
 #include "pub_tool_replacemalloc.h"
 
 #include "mp_clo.h"
+#include "mp_util.h"
 #include "mp_window.h"
 
 const HChar *mp_clo_out_file = "memprof.out.%p";
@@ -56,26 +57,27 @@ Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
 
-/* The text at s up to the first of stops (or the end), at most
-   size - 1 bytes of it, for a message. */
-static const HChar *token(const HChar *s, const HChar *stops, HChar *buf, SizeT size)
+/* A copy of the text at s up to the first of stops (or the end), for
+   a message. */
+static HChar *token(const HChar *s, const HChar *stops)
 {
    SizeT n = 0;
-   while (s[n] && !VG_(strchr)(stops, s[n]) && n + 1 < size) {
-      buf[n] = s[n];
+   HChar *t;
+   while (s[n] && !VG_(strchr)(stops, s[n]))
       n++;
-   }
-   buf[n] = '\0';
-   return buf;
+   t = VG_(malloc)("mp.clo.token", n + 1);
+   VG_(memcpy)(t, s, n);
+   t[n] = '\0';
+   return t;
 }
 
 /* --latency=L1:4,L2:12,L3:40,mem:200,remote:300 (any subset, any
-   order, each key once); NULL if well formed, else what is wrong. */
+   order, each key once); NULL if well formed, else what is wrong (the
+   run stops there: it is never freed). */
 static const HChar *parse_latency(const HChar *s)
 {
    static const HChar *const keys[5] = { "L1", "L2", "L3", "mem", "remote" };
-   static HChar why[160];
-   HChar tok[41];
+   HChar *tok;
    Bool seen[5] = { False, False, False, False, False };
    if (*s == '\0')
       return "the list is empty: expected a list such as "
@@ -93,29 +95,22 @@ static const HChar *parse_latency(const HChar *s)
             break;
          }
       }
-      token(start, ":,", tok, sizeof tok);
+      tok = token(start, ":,");
       for (k = 0; matched < 0 && k < 5; k++)
-         if (VG_(strcmp)(tok, keys[k]) == 0) {
-            VG_(snprintf)(why, sizeof why, "%s: expected a colon and cycles, as in %s:%u",
-                          tok, tok, mp_clo_latency[k]);
-            return why;
-         }
-      if (matched < 0) {
-         VG_(snprintf)(why, sizeof why, "'%s' is not a key: expected L1, L2, L3, mem "
-                       "or remote, as in L1:4,L2:12,L3:40,mem:200,remote:300", tok);
-         return why;
-      }
-      if (seen[matched]) {
-         VG_(snprintf)(why, sizeof why, "%s is given twice", keys[matched]);
-         return why;
-      }
+         if (VG_(strcmp)(tok, keys[k]) == 0)
+            return mp_asprintf("%s: expected a colon and cycles, as in %s:%u",
+                               tok, tok, mp_clo_latency[k]);
+      if (matched < 0)
+         return mp_asprintf("'%s' is not a key: expected L1, L2, L3, mem or remote, "
+                            "as in L1:4,L2:12,L3:40,mem:200,remote:300", tok);
+      VG_(free)(tok);
+      if (seen[matched])
+         return mp_asprintf("%s is given twice", keys[matched]);
       seen[matched] = True;
       v = VG_(strtoll10)(s, &end);
-      if (end == s || v < 0 || v > 1000000 || (*end != ',' && *end != '\0')) {
-         VG_(snprintf)(why, sizeof why, "%s: '%s' is not a number of cycles from 0 "
-                       "to 1000000", keys[matched], token(s, ",", tok, sizeof tok));
-         return why;
-      }
+      if (end == s || v < 0 || v > 1000000 || (*end != ',' && *end != '\0'))
+         return mp_asprintf("%s: '%s' is not a number of cycles from 0 to 1000000",
+                            keys[matched], token(s, ","));
       mp_clo_latency[matched] = (UInt)v;
       s = end;
       if (*s == ',' && s[1] == '\0')
@@ -292,12 +287,13 @@ static Bool parse_whatif(const HChar *s)
 void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
 {
    SizeT n = VG_(strlen)(option) + (value ? VG_(strlen)(value) : 0) + 2;
-   HChar *arg = VG_(malloc)("mp.clo.bad", n);
-   HChar why[512];
+   HChar *arg = VG_(malloc)("mp.clo.bad", n), *why;
+   mp_strbuf b = MP_STRBUF_INIT;
    va_list vargs;
    va_start(vargs, format);
-   VG_(vsnprintf)(why, sizeof why, format, vargs);
+   mp_strbuf_vprintf(&b, format, vargs);
    va_end(vargs);
+   why = mp_strbuf_take(&b);
    VG_(snprintf)(arg, n, "%s%s%s", option, value ? "=" : "", value ? value : "");
    /* In the parsing mode the core's message is fatal and goes to
       stderr, whatever --log-file says. */
