@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   Every access is attributed to exactly one variable (SPEC 4), looked
+   Every access is attributed to exactly one variable, looked
    up in this order:
      1. user-named ranges (MEMPROF_NAME_RANGE), which may lie inside a
         heap block or a global;
@@ -484,9 +484,11 @@ static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
    UInt key = mp_vars_location(mp_g_vars, fn, local);
    stack_var_node *n = VG_(HT_lookup)(stack_vars, key);
    if (!n) {
-      HChar *name = local ? mp_asprintf("%s", local) : mp_asprintf("stack:%s", fn);
-      mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_STACK, name, NULL, local ? size : 0);
-      VG_(free)(name);
+      HChar *frame = local ? NULL : mp_asprintf("stack:%s", fn);
+      mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_STACK, local ? local : frame, NULL,
+                              local ? size : 0);
+      if (frame)
+         VG_(free)(frame);
       v->function = VG_(strdup)("mp.reg.stackfn", fn);
       n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
       n->node.key = key;

@@ -24,7 +24,7 @@ const char *mp_commas(uint64_t n, char *buf, size_t size);
 
 /* Text of any length, built by appending: names and messages are never
    cut to a buffer's size.  Start with MP_STRBUF_INIT; s is NULL until
-   something is appended (mp_strbuf_text gives "" then); the caller owns
+   something is appended (mp_strbuf_take gives "" then); the caller owns
    s and frees it with mp_free. */
 typedef struct {
    char *s;
