@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Speed and memory of memprof against Valgrind's own tools on the same
-# workloads (issue 9 / SPEC 7): wall-clock seconds and peak RSS of each
+# workloads: wall-clock seconds and peak RSS of each
 # run, for native, --tool=none, cachegrind --cache-sim=yes, callgrind
 # --cache-sim=yes, and memprof in three modes:
 #   full     every analysis on, the defaults;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """memprof-sample-error.py FULL SAMPLED: the error of a sampled memprof
-run against a full one of the same program (issue 9: "with the error
-against full mode stated").  Prints one line of
+run against a full one of the same program, the error the manual
+states for the sampled modes.  Prints one line of
 
   level MPKI     per cache level, the relative error of the sampled
                  run's misses per thousand instructions (of the analysed

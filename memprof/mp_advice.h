@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   SPEC 5.11, after PAMDA's pathology table and MACPO's process: rules
+   After PAMDA's pathology table and MACPO's process: rules
    over the metrics, each naming the pathology, the variable, the source
    lines, the evidence (the numbers that triggered it) and the known
    workaround.  A rule fires only for a variable that matters (at least

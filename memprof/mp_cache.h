@@ -7,7 +7,7 @@
 
    One to three levels of set-associative LRU caches, write-allocate,
    write-back, per-core private or shared instances, with simplified
-   write-invalidate coherence between instances (SPEC 5.4).  Each
+   write-invalidate coherence between instances.  Each
    access returns where it was served from, which levels it missed and
    why (cold / capacity / conflict / coherence, or capacity-or-conflict
    when the split is sampled), the write-backs and

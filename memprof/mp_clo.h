@@ -20,7 +20,7 @@ extern Bool         mp_clo_collect_atstart;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;
 extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
-/* The simulated machine (SPEC 3); 0 or NULL: the host's / the default. */
+/* The simulated machine; 0 or NULL: the host's / the default. */
 #define MP_MAX_THREAD_MAP 256
 extern Bool         mp_clo_cache_sim;         /* --cache-sim */
 extern Bool         mp_clo_miss_causes_sampled; /* --miss-causes=sampled */

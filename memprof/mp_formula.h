@@ -6,7 +6,7 @@
 
    MAQAO's MTL describes each memory instruction of a loop nest by an
    affine formula of the loop counters, e.g. 8*i1 + 1088*i2 + 217600*i3
-   (SPEC 5.10): the coefficient of a counter is the instruction's stride
+  : the coefficient of a counter is the instruction's stride
    in bytes along that loop, so a big coefficient on the innermost loop
    shows at once a nest that wants interchanging.
 

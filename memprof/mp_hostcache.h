@@ -4,7 +4,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   The default simulated hierarchy is the host's own (SPEC 3): read from
+   The default simulated hierarchy is the host's own: read from
    /sys/devices/system/cpu, validated, else a fixed fallback that the
    summary and the JSON name as such.
 */

@@ -19,7 +19,7 @@
    vgpreload_*.so objects) are not instrumented: their accesses are the
    tool's bookkeeping, not the program's.
 
-   Collection (SPEC 3): on or off for the whole process through
+   Collection: on or off for the whole process through
    --collect-atstart and MEMPROF_START/STOP; with --toggle-collect, a
    thread collects only while it is inside a matching function (between
    entry and return, detected as the thread's SP rising above its SP at

@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   The adapter side of SPEC 5.8-5.10: owns the loop engine (mp_loops),
+   The adapter side of the loop analyses: owns the loop engine (mp_loops),
    the streams per loop (mp_streams), the structure inference
    (mp_structs) and the access formulas (mp_formula); mp_instrument.c
    calls in here at instrumentation time (each back edge it finds) and

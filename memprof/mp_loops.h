@@ -5,7 +5,7 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The loop nest of the guest program, learnt from its machine code, and
-   which loops each thread is executing (SPEC 5.8; MACPO 5.2 counts
+   which loops each thread is executing (MACPO 5.2 counts
    streams per loop, MTL writes access formulas over loop counters).
 
    Static part.  The adapter reports every backward branch it instruments

@@ -7,7 +7,7 @@
 
    A heap variable is named after what the program calls it: the
    identifier the allocation's result is assigned to on the source line
-   of the allocation call (SPEC 4).  Pure text processing, unit-tested
+   of the allocation call.  Pure text processing, unit-tested
    on the host.
 */
 #ifndef MP_NAMING_H

@@ -4,7 +4,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   SPEC 5.7 (MACPO 5.4).  Linux places a page on the NUMA node of the
+   NUMA locality (MACPO 5.4).  Linux places a page on the NUMA node of the
    thread that first touches it; memprof does the same with simulated
    sockets: the first access to a page makes the accessing thread's
    socket its home, and every later access is local (same socket) or

@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   MACPO's multicore reuse distance (SPEC 5.3; Table II and III of the
+   MACPO's multicore reuse distance (Table II and III of the
    paper).  The caller passes cache-line numbers; every access gets a
    kind and a distance in lines:
 

@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   Per-set conflict diagnosis (SPEC 5.4, beyond the anchors): for each
+   Per-set conflict diagnosis (beyond the anchors): for each
    cache level, the conflict misses of every set, and for each set the
    variables suffering most of them, so the report can say "L1 set 12:
    50,688 conflict misses: big 40,000, table 10,688".  The variables of a

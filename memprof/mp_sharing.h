@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   SPEC 5.5 and 5.6 (MACPO 5.3, Sandberg & Kaxiras).  Per cache line,
+   False and true sharing (MACPO 5.3, Sandberg & Kaxiras).  Per cache line,
    which threads read and wrote which bytes: a line written by one
    thread and accessed by another is shared.  Each pair of its threads
    of which one wrote shares it truly when a byte one wrote was touched

@@ -4,7 +4,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   MACPO's stream count (section 5.2; SPEC 5.8): a hardware prefetcher
+   MACPO's stream count (section 5.2): a hardware prefetcher
    follows a limited number of streams at once, so a loop that walks
    more arrays in step than that (MACPO saw a penalty above 6; the
    default threshold is 16, --prefetch-streams) is better split (loop
@@ -39,7 +39,7 @@
      enclosing loop still owns the accesses of its own body (b[i] in
      "for i { b[i]; for j ... }"), over its whole instance.
    - Two instructions on the same array (the load and the store of
-     a[i] += x) are two streams, as SPEC 5.8 defines them.
+     a[i] += x) are two streams, as the manual defines them.
 
    Cost: O(1) expected per access (a direct index on thread and loop,
    then one open-addressing probe on (instruction, variable)); O(1) per

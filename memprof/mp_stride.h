@@ -4,7 +4,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   Balle & Steely's memory-access histograms (SPEC 5.2): for every
+   Balle & Steely's memory-access histograms: for every
    variable, loads and stores apart, K histograms; histogram k counts the
    byte distance between an access and the k-th previous access of the
    same kind to the same variable by the same thread.  Bins: one per byte

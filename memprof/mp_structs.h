@@ -6,7 +6,7 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    Roy & Liu's StructSlim (CGO 2016, seeds/002) on a full trace instead
-   of PMU samples (SPEC 5.9).  The engine owns, per variable, the
+   of PMU samples.  The engine owns, per variable, the
    streams that access it and, on request, infers the layout of the
    structure the variable is an array of:
 

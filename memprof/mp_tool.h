@@ -76,14 +76,14 @@ static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 }
 
 extern mp_vars *mp_g_vars;
-extern mp_stride *mp_g_stride;     /* the stride engine (SPEC 5.2) */
-extern mp_reuse *mp_g_reuse;       /* reuse distances (SPEC 5.3), or NULL */
-/* Sharing between threads (SPEC 5.5, 5.6): NULL until the program
+extern mp_stride *mp_g_stride;     /* the stride engine */
+extern mp_reuse *mp_g_reuse;       /* reuse distances, or NULL */
+/* Sharing between threads: NULL until the program
    creates its second thread (and with --sharing=no). */
 extern mp_sharing *mp_g_sharing;
 /* Accesses recorded for what-if replays (--what-if), or NULL. */
 extern mp_whatif *mp_g_whatif;
-/* NUMA page homes (SPEC 5.7): NULL unless two or more sockets. */
+/* NUMA page homes: NULL unless two or more sockets. */
 extern mp_numa *mp_g_numa;
 /* What a remote access served from memory costs over a local one. */
 extern UInt mp_g_numa_extra_cycles;

@@ -6,7 +6,7 @@
 
    A "variable" is what memprof reports on: a global, a heap allocation
    site, a stack frame or named local, a user-named range, or "other".
-   The table owns, per variable, the counts of SPEC 5.1 (reads, writes,
+   The table owns, per variable, the basic counts (reads, writes,
    bytes, accessing threads, distinct cache lines touched) and the same
    counts per source location of the accessing instruction.
 
@@ -37,7 +37,7 @@ typedef struct {
    uint64_t read_bytes, write_bytes; /* bytes */
 } mp_counts;
 
-/* What the simulated cache hierarchy did for one variable (SPEC 5.4);
+/* What the simulated cache hierarchy did for one variable;
    level k is 0-based, index n_levels of 'served' is memory. */
 typedef struct {
    uint64_t hits[MP_CACHE_MAX_LEVELS];       /* accesses that reached level k and hit */
@@ -54,7 +54,7 @@ typedef struct {
    uint64_t cycles;                          /* estimated, from the latencies */
 } mp_cache_counts;
 
-/* Reuse distances of one variable's accesses (SPEC 5.3), one per cache
+/* Reuse distances of one variable's accesses, one per cache
    line touched; raw counts (the caller scales them by the sampling
    weight when it reports). */
 typedef struct {
@@ -84,7 +84,7 @@ typedef struct mp_line_counts {
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 
-/* Where one variable's pages live (SPEC 5.7): accesses from the home
+/* Where one variable's pages live: accesses from the home
    socket of the page and from others; the pages its accesses placed,
    by placing thread. */
 #define MP_NUMA_PLACERS 8

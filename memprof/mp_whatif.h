@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   SPEC 5.9: advice that carries its own evidence.  The accesses of each
+   Advice that carries its own evidence.  The accesses of each
    variable are recorded (address, its block, size, kind, core) up to a
    budget; at exit a suggested layout (a structure split into one array
    per field group, a falsely shared line padded per thread) is replayed

@@ -5,7 +5,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   --sample=periodic and --sample=windows (SPEC 3): the program's guest
+   --sample=periodic and --sample=windows: the program's guest
    instructions are cut into analysed windows and skipped gaps.  During
    a gap the instrumentation is dormant (the access helpers are skipped
    by a guard, no analysis runs), which is what brings the cost near

@@ -3,7 +3,7 @@
 #
 # loops_show.py -- prints the loops, streams, access formulas and
 # inferred structures of a memprof output file as stable text, for the
-# `post:` step of the regression tests of SPEC 5.8-5.10.
+# `post:` step of the regression tests of the loop analyses.
 #
 # Usage:
 #   loops_show.py FILE [--loops SRC] [--trips SRC] [--unnamed] [--struct NAME]...

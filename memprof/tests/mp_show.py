@@ -36,7 +36,7 @@
 #     order; where=- when the file has null)
 #   with --stack, for a heap variable, its allocation stack, one frame a
 #     line, "    at FN (FILE:LINE)", code addresses removed;
-#   with --strides, the variable's stride histograms (SPEC 5.2), or
+#   with --strides, the variable's stride histograms, or
 #     "    strides -" when it has none:
 #     "    KIND K LO-HI COUNT"  one line per nonzero bin of histogram K
 #                             (1-based) of KIND (load, then store), LO-inf

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """reuse_show.py [--totals] FILE VAR...: prints the reuse distances
-(SPEC 5.3) of the named variables of a memprof JSON file, and the reuse
+of the named variables of a memprof JSON file, and the reuse
 configuration, in a stable form for .post.exp files.  With --totals, the
 shared histogram is reduced to its total (its distances depend on the C
 library's accesses in between)."""

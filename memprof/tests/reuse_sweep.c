@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
-   reuse_sweep: reuse distances in cache lines (SPEC 5.3).  a is 8 KiB,
+   reuse_sweep: reuse distances in cache lines.  a is 8 KiB,
    64-byte aligned: 128 lines.  The loop reads a[0], a[8], ..., one
    double per line, 4 times over.
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
-   reuse_threads: shared versus private reuse (SPEC 5.3).  A worker
+   reuse_threads: shared versus private reuse.  A worker
    thread writes every line of X (128 lines, one double each); once it
    has been joined, main reads X twice.
 

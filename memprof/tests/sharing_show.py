@@ -3,7 +3,7 @@
 #
 # sharing_show.py -- prints the sharing, NUMA and communication data of a
 # memprof output file as stable text, for the `post:` step of the
-# regression tests on threads (SPEC 5.5-5.7).
+# regression tests on threads.
 #
 # Usage:
 #   sharing_show.py FILE [--var NAME]... [--numa NAME]... [--pairs SRC]

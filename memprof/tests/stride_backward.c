@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
-   stride_backward: negative strides (SPEC 5.2: the bin is chosen by the
+   stride_backward: negative strides (the bin is chosen by the
    stride's magnitude, the negative ones are also counted apart, per
    histogram).  Default options: K = 5, filtered, threshold 128.
 

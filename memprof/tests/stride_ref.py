@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # stride_ref.py -- an independent check of memprof's stride histograms
-# (SPEC 5.2, Balle & Steely) for global variables of a test program.
+# (Balle & Steely) for global variables of a test program.
 #
 # Usage:
 #   stride_ref.py --json FILE [--var NAME]... [--valgrind CMD]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
-   stride_rowcol: Balle & Steely's stride histograms (SPEC 5.2) of a 2-D
+   stride_rowcol: Balle & Steely's stride histograms of a 2-D
    array swept by rows, then by columns.
 
    m is double[64][64] (row-major: m[i][j] at byte 512*i + 8*j, 32768

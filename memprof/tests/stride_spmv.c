@@ -3,7 +3,7 @@
    stride_spmv: the sparse matrix-vector loop of Balle & Steely's Figure 1
    ("Analyzing Memory Access Patterns of Programs on Alpha-based
    Architectures"), in C with small deterministic sizes, and the stride
-   histograms (SPEC 5.2) of its arrays Q, COLSTR and P.
+   histograms of its arrays Q, COLSTR and P.
 
    Translation: the Fortran arrays are column-major, so COLSTR(j,k1) is
    COLSTR[k1][j] here (contiguous in j), likewise ROWIDX, AA and YTEMP;

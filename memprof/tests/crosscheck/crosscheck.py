@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Cross-check of memprof's cache model against Cachegrind (SPEC 7).
+"""Cross-check of memprof's cache model against Cachegrind.
 
 For each workload, runs Cachegrind and memprof with the same geometry
 (D1 = L1, LL = L2, no L3, one core) and compares the total data misses:

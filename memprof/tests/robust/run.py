@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Robustness suite (SPEC 7 "Robustness", issue 10): memprof on real
+"""Robustness suite: memprof on real
 programs nobody here wrote, on processes that fork, exec, die of signals,
 run 64 threads, allocate ten million blocks or touch 2 GiB, on bad
 options and unwritable output paths, and on hostile variable names.
@@ -980,8 +980,8 @@ class Suite:
         ("--affinity-dot", ["--loops=no", "--affinity-dot=a.dot"]),
         ("--bogus", ["--bogus=1"]),
     ]
-    # Bad values memprof accepted, or refused naming another option,
-    # until issue 10's fixes: checked in the default run.
+    # Bad values memprof once accepted, or refused naming another
+    # option: checked in the default run.
     KNOWN_BAD_OPTIONS = [
         ("--summary", ["--summary="]),               # read as 0 (VG_BINT_CLO)
         ("--min-var-size", ["--min-var-size="]),     # read as 0
@@ -1072,7 +1072,7 @@ class Suite:
     def cache_address_space(self):
         """A simulated level whose tables the system refuses is a bad
         option, refused before the client runs, not an out-of-memory
-        abort in the middle of the run (issue 9).  Under a 4 GiB limit
+        abort in the middle of the run.  Under a 4 GiB limit
         of address space an L3 of 8g takes 4.3 GiB (8.6 with --what-if);
         one of 1g takes 0.5 GiB and runs."""
         if not self.life:
@@ -1207,7 +1207,7 @@ class Suite:
 
     def found_bugs(self):
         """Checks for the bugs this suite found and that were fixed
-        (issue 10): they stay in the default run."""
+       : they stay in the default run."""
         if not self.life:
             return
         d = self.workdir("bugs")
