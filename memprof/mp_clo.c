@@ -14,7 +14,6 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_replacemalloc.h"
 
 #include "mp_clo.h"
 #include "mp_util.h"
@@ -397,8 +396,7 @@ Bool mp_clo_process(const HChar *arg)
       mp_clo_stride_threshold = (ULong)tmp_long;
    }
    else
-      /* --alignment and the other options of the malloc replacement. */
-      return VG_(replacement_malloc_process_cmd_line_option)(arg);
+      return False;
    return True;
 }
 

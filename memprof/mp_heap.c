@@ -4,23 +4,27 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   memprof replaces malloc and friends (Valgrind's vgpreload mechanism,
-   as DHAT and Memcheck) so that it sees every block's life.  All the
-   blocks allocated from one call stack (depth --num-callers) form one
-   heap variable, the "allocation site".  The site is named after the
-   identifier its result is assigned to on the source line of the
-   allocating call (mp_naming.c), else heap@file:line.
+   The program runs with its own allocator: the wrappers of
+   vgpreload_memprof (mp_preload.c) tell this file, by client requests,
+   each block that an allocation function returned and each one about
+   to be freed, so it sees every block's life at the addresses a native
+   run has.  All the blocks allocated from one call stack (depth
+   --num-callers) form one heap variable, the "allocation site".  The
+   site is named after the identifier its result is assigned to on the
+   source line of the allocating call (mp_naming.c), else
+   heap@file:line.
 
-   realloc moves every block (a new block at the realloc's site, the
-   contents copied, the old block freed), so a realloc'd buffer is the
-   variable of its latest realloc site, as a user reading the source
-   expects.  Cost: a stack unwind and a hash lookup per allocation, an
-   interval-map insert/remove per allocation/free.  The stack is looked
-   up as unwound, frames below main included; only a stack not seen
-   before is cut at main and looked up again (a symbol look-up per frame,
-   the main cost of a small allocation when done every time), so a site
-   is still the stack from main up.  Block records come from a pool, not
-   from Valgrind's arena.
+   realloc ends the old block's life and begins the new one's at the
+   realloc's site, so a realloc'd buffer is the variable of its latest
+   realloc site, as a user reading the source expects; the copy it
+   makes is the allocator's own traffic.  Cost: a stack unwind and a
+   hash lookup per allocation, an interval-map insert/remove per
+   allocation/free.  The stack is looked up as unwound, frames below
+   main included; only a stack not seen before is cut at main and
+   looked up again (a symbol look-up per frame, the main cost of a
+   small allocation when done every time), so a site is still the stack
+   from main up.  Block records come from a pool, not from Valgrind's
+   arena.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -33,11 +37,12 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_poolalloc.h"
-#include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
+#include "mp_clreq.h"
 #include "mp_naming.h"
 #include "mp_tool.h"
 #include "mp_util.h"
@@ -107,16 +112,40 @@ static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
    return mp_strbuf_take(&text);
 }
 
-/* The allocating frame: the first one outside Valgrind's malloc
-   replacement (whose frames come first in the stack). */
+/* Whether fn is an allocation function itself (its caller allocates):
+   malloc calling itself through an alias, operator new calling malloc,
+   realloc(NULL, n) calling malloc. */
+static Bool is_allocator_fn(const HChar *fn)
+{
+   static const HChar *const names[] = {
+      "malloc", "calloc", "realloc", "reallocarray", "free", "memalign",
+      "aligned_alloc", "posix_memalign", "valloc", "pvalloc",
+      "__libc_malloc", "__libc_calloc", "__libc_realloc",
+      "__libc_memalign", "_mid_memalign", NULL
+   };
+   Int i;
+   if (VG_(strncmp)(fn, "operator new", 12) == 0
+       || VG_(strncmp)(fn, "operator delete", 15) == 0)
+      return True;
+   for (i = 0; names[i]; i++)
+      if (VG_(strcmp)(fn, names[i]) == 0)
+         return True;
+   return False;
+}
+
+/* The allocating frame: the first one that is neither memprof's
+   wrapper (in vgpreload_memprof) nor an allocation function that the
+   wrapped one was called from. */
 static Int allocating_frame(const Addr *ips, Int n)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    Int i;
    for (i = 0; i < n; i++) {
-      const HChar *obj;
+      const HChar *obj, *fn;
       if (VG_(get_objname)(ep, ips[i], &obj)
           && VG_(strstr)(obj, "vgpreload_") != NULL)
+         continue;
+      if (VG_(get_fnname)(ep, ips[i], &fn) && is_allocator_fn(fn))
          continue;
       return i;
    }
@@ -241,107 +270,138 @@ static UInt site_of_caller(ThreadId tid)
 /*--- Block life                                           ---*/
 /*------------------------------------------------------------*/
 
-static void *new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
+/* Per thread, the block its last allocation report named and its
+   realloc in progress.  Allocation functions that call one another
+   (operator new calls malloc, realloc(NULL, n) calls malloc) report one
+   block once per level, innermost first, with nothing in between: a
+   report of the thread's last block is such an echo, and the innermost
+   report (whose stack names the same caller, the allocator's frames
+   being skipped) stands. */
+typedef struct {
+   Addr last_alloc;
+   heap_block *realloc_old;   /* the block realloc may give back */
+} heap_thread;
+
+static heap_thread *threads;   /* VG_N_THREADS + 1, known after the options */
+
+static heap_thread *thread_of(ThreadId tid)
 {
-   void *p = VG_(cli_malloc)(align, size);
-   heap_block *b;
-   mp_var *v;
-   if (!p)
-      return NULL;
-   if (zeroed)
-      VG_(memset)(p, 0, size);
-   stats__blocks++;
-   b = VG_(allocEltPA)(block_pool);
-   b->node.key = (UWord)p;
-   b->size = size;
-   b->var = site_of_caller(tid);
+   if (!threads)
+      threads = VG_(calloc)("mp.heap.threads", VG_N_THREADS + 1, sizeof *threads);
+   return &threads[tid];
+}
+
+static void register_block(heap_block *b)
+{
+   mp_var *v = mp_vars_get(mp_g_vars, b->var);
    VG_(HT_add_node)(blocks, b);
    /* A zero-sized block still has an address that may be touched by
       mistake; it owns one byte so that the touch is attributed. */
-   mp_registry_add_heap((Addr)p, size ? size : 1, b->var);
+   mp_registry_add_heap(b->node.key, b->size ? b->size : 1, b->var);
+   v->live_bytes += b->size;
+   if (v->live_bytes > v->size)
+      v->size = v->live_bytes;
+}
+
+/* Removes b from the registry and the live bytes; the record is the
+   caller's to free or to register again. */
+static heap_block *unregister_block(Addr p)
+{
+   heap_block *b = VG_(HT_remove)(blocks, p);
+   if (!b)
+      return NULL;
+   mp_registry_remove_heap(p, b->size ? b->size : 1);
+   if (mp_g_sharing)
+      mp_sharing_forget(mp_g_sharing, p, b->size);
+   mp_vars_get(mp_g_vars, b->var)->live_bytes -= b->size;
+   return b;
+}
+
+static void new_block(ThreadId tid, Addr p, SizeT size)
+{
+   heap_block *b;
+   mp_var *v;
+   if (p == 0)
+      return;
+   if (thread_of(tid)->last_alloc == p && VG_(HT_lookup)(blocks, p))
+      return;   /* an outer allocation function's echo */
+   thread_of(tid)->last_alloc = p;
+   /* A block at p still live here was freed in a way no wrapper saw
+      (an allocator memprof does not know): it is gone. */
+   b = unregister_block(p);
+   if (b)
+      VG_(freeEltPA)(block_pool, b);
+   stats__blocks++;
+   b = VG_(allocEltPA)(block_pool);
+   b->node.key = p;
+   b->size = size;
+   b->var = site_of_caller(tid);
+   register_block(b);
    v = mp_vars_get(mp_g_vars, b->var);
    v->blocks++;
    v->alloc_bytes += size;
-   v->live_bytes += size;
-   if (v->live_bytes > v->size)
-      v->size = v->live_bytes;
-   return p;
+   mp_registry_note_arena(p);
 }
 
-/* False if p is not a block of ours (a bad free: left alone, as the
-   client would crash or corrupt the heap without Valgrind anyway). */
-static Bool free_block(void *p)
+/* A free of a block memprof never saw (freed twice, or not from a
+   wrapped allocator) is left alone: the program's allocator decides. */
+static void free_block(ThreadId tid, Addr p)
 {
-   heap_block *b = VG_(HT_remove)(blocks, (UWord)p);
-   mp_var *v;
-   if (!b)
+   heap_block *b = unregister_block(p);
+   if (thread_of(tid)->last_alloc == p)
+      thread_of(tid)->last_alloc = 0;
+   if (b)
+      VG_(freeEltPA)(block_pool, b);
+}
+
+/* realloc ends the old block's life before it runs, as free does: the
+   copy it makes is the allocator's work, and the address may be reused
+   at once.  If the call fails the block lives on, unchanged. */
+static void realloc_begin(ThreadId tid, Addr old)
+{
+   heap_thread *t = thread_of(tid);
+   if (t->realloc_old)   /* a realloc that never returned (longjmp) */
+      VG_(freeEltPA)(block_pool, t->realloc_old);
+   t->realloc_old = old ? unregister_block(old) : NULL;
+   if (t->last_alloc == old)
+      t->last_alloc = 0;
+}
+
+static void realloc_end(ThreadId tid, Addr p, Addr old, SizeT size)
+{
+   heap_thread *t = thread_of(tid);
+   heap_block *b = t->realloc_old;
+   t->realloc_old = NULL;
+   if (p == 0 && size != 0 && b) {
+      register_block(b);   /* failed: the old block is still the program's */
+      return;
+   }
+   if (b)
+      VG_(freeEltPA)(block_pool, b);
+   /* The new block is the realloc site's (unless an inner malloc
+      reported it already: realloc(NULL, n)). */
+   new_block(tid, p, size);
+}
+
+Bool mp_heap_client_request(ThreadId tid, const UWord *args)
+{
+   switch (args[0]) {
+   case MP_USERREQ__ALLOC:
+      new_block(tid, args[1], args[2]);
+      return True;
+   case MP_USERREQ__FREE:
+      if (args[1])
+         free_block(tid, args[1]);
+      return True;
+   case MP_USERREQ__REALLOC_BEGIN:
+      realloc_begin(tid, args[1]);
+      return True;
+   case MP_USERREQ__REALLOC_END:
+      realloc_end(tid, args[1], args[2], args[3]);
+      return True;
+   default:
       return False;
-   mp_registry_remove_heap((Addr)p, b->size ? b->size : 1);
-   if (mp_g_sharing)
-      mp_sharing_forget(mp_g_sharing, (Addr)p, b->size);
-   v = mp_vars_get(mp_g_vars, b->var);
-   v->live_bytes -= b->size;
-   VG_(freeEltPA)(block_pool, b);
-   VG_(cli_free)(p);
-   return True;
-}
-
-static void *mp_malloc_w(ThreadId tid, SizeT n)
-{
-   return new_block(tid, n, VG_(clo_alignment), False);
-}
-
-static void *mp_aligned_w(ThreadId tid, SizeT n, SizeT align)
-{
-   return new_block(tid, n, align, False);
-}
-
-static void *mp_memalign_w(ThreadId tid, SizeT align, SizeT n)
-{
-   return new_block(tid, n, align, False);
-}
-
-static void *mp_calloc_w(ThreadId tid, SizeT nmemb, SizeT size1)
-{
-   ULong total = (ULong)nmemb * size1;
-   if (size1 != 0 && total / size1 != nmemb)
-      return NULL;   /* overflow: calloc fails, as libc's */
-   return new_block(tid, total, VG_(clo_alignment), True);
-}
-
-static void mp_free_w(ThreadId tid, void *p)
-{
-   if (p)
-      free_block(p);
-}
-
-static void mp_free_aligned_w(ThreadId tid, void *p, SizeT align)
-{
-   if (p)
-      free_block(p);
-}
-
-static void *mp_realloc_w(ThreadId tid, void *p_old, SizeT new_size)
-{
-   heap_block *old;
-   void *p_new;
-   if (p_old == NULL)
-      return mp_malloc_w(tid, new_size);
-   old = VG_(HT_lookup)(blocks, (UWord)p_old);
-   if (!old)
-      return NULL;   /* not ours: fail rather than corrupt */
-   p_new = new_block(tid, new_size, VG_(clo_alignment), False);
-   if (!p_new)
-      return NULL;
-   VG_(memcpy)(p_new, p_old, old->size < new_size ? old->size : new_size);
-   free_block(p_old);
-   return p_new;
-}
-
-static SizeT mp_usable_size_w(ThreadId tid, void *p)
-{
-   heap_block *b = VG_(HT_lookup)(blocks, (UWord)p);
-   return b ? b->size : 0;
+   }
 }
 
 void mp_heap_pre_clo_init(void)
@@ -351,10 +411,4 @@ void mp_heap_pre_clo_init(void)
                            VG_(free));
    sites = VG_(HT_construct)("mp.heap.sites");
    line_sites = VG_(HT_construct)("mp.heap.linesites");
-   VG_(needs_malloc_replacement)(mp_malloc_w, mp_malloc_w, mp_aligned_w,
-                                 mp_malloc_w, mp_aligned_w, mp_memalign_w,
-                                 mp_calloc_w, mp_free_w, mp_free_w,
-                                 mp_free_aligned_w, mp_free_w,
-                                 mp_free_aligned_w, mp_realloc_w,
-                                 mp_usable_size_w, 0);
 }

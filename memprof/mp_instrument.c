@@ -15,9 +15,10 @@
    Ifx_Modify).  A read-modify-write instruction is two accesses, a load
    then a store, as it is to the memory system.
 
-   The instructions of Valgrind's own malloc replacement (the
-   vgpreload_*.so objects) are not instrumented: their accesses are the
-   tool's bookkeeping, not the program's.
+   The instructions of Valgrind's preloaded objects (vgpreload_*.so:
+   memprof's allocation wrappers, the core's) are not instrumented:
+   their accesses are the tool's bookkeeping, not the program's.  The
+   allocator they wrap is the program's, and is.
 
    Collection: on or off for the whole process through
    --collect-atstart and MEMPROF_START/STOP; with --toggle-collect, a

@@ -119,6 +119,8 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
    if (!VG_IS_TOOL_USERREQ('M', 'P', args[0]))
       return False;
    *ret = 0;
+   if (mp_heap_client_request(tid, args))
+      return True;
    switch (args[0]) {
    case VG_USERREQ__MEMPROF_START:
       mp_set_collecting(True);

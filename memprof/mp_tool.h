@@ -5,8 +5,8 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The Valgrind adapter is mp_main.c (setup, client requests, exit),
-   mp_clo.c (options), mp_instrument.c (VEX IR), mp_heap.c (malloc
-   replacement, heap sites) and mp_registry.c (address -> variable).
+   mp_clo.c (options), mp_instrument.c (VEX IR), mp_heap.c (the
+   allocation wrappers' reports, heap sites) and mp_registry.c (address -> variable).
    Only these files include pub_tool_*.h.
 */
 #ifndef MP_TOOL_H
@@ -96,6 +96,11 @@ void mp_registry_init(void);
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
 void mp_registry_add_heap(Addr a, SizeT len, UInt var);
 void mp_registry_remove_heap(Addr a, SizeT len);
+/* The block at a came from the program's allocator: the anonymous
+   mapping holding it is an arena, whose memory outside live blocks is
+   the allocator's own (its headers, free lists, the copies of
+   realloc). */
+void mp_registry_note_arena(Addr a);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
@@ -122,6 +127,8 @@ extern ULong stats__blocks;         /* heap blocks allocated */
 
 /* mp_heap.c */
 void mp_heap_pre_clo_init(void);
+/* The preload's requests (mp_clreq.h); False if args[0] is not one. */
+Bool mp_heap_client_request(ThreadId tid, const UWord *args);
 
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
