@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
-   heap_alloc: one block from each allocation function that Valgrind's
-   malloc replacement intercepts, each its own allocation site.
+   heap_alloc: one block from each C allocation function that memprof
+   wraps, each its own allocation site.
 
    A heap variable is named after the identifier assigned on the line of
    the allocating call and its where is that file:line.  posix_memalign
@@ -28,12 +28,12 @@
    for 64, valloc gives a page:
      ma 320/64 = 5, posix_memalign 400/64 -> 7, aa 512/64 = 8,
      va 560/64 -> 9.
-   malloc/calloc/realloc blocks are only 16-byte aligned (Valgrind's
-   default --alignment), so their line count depends on where the
-   allocator puts them: not asserted.  threads = 1 for all.
+   malloc/calloc/realloc blocks are only 16-byte aligned (glibc's
+   malloc), so their line count depends on where the allocator puts
+   them: not asserted.  threads = 1 for all.
 
-   calloc'd memory is zero (zeroed by the tool, not by client stores), so
-   stdout is "calloc sum 0.0".
+   calloc'd memory is zero (zeroed by calloc: the allocator's stores,
+   or fresh pages, not c's), so stdout is "calloc sum 0.0".
 */
 #include <malloc.h>
 #include <stdio.h>

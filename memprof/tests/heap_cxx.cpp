@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
    heap_cxx: operator new[] and operator new, freed by delete[] and
-   delete.  Both go through Valgrind's malloc replacement; each call is
-   one allocation site named after the identifier assigned on its line.
+   delete, wrapped by memprof with the malloc they call (one block a
+   call): one allocation site named after the identifier on its line.
 
    arr = new int[100] (line 35): size = alloc_bytes = 400, blocks 1.
      line 39 (arr[i] = i)    100 writes of 4 bytes

@@ -2,8 +2,8 @@
 
    heap_sites: what makes an allocation site.  A site is one allocation
    call stack; its where is the line of the allocating call in the first
-   frame outside the malloc replacement, its name the identifier assigned
-   on that line (else heap@FILE:LINE).
+   frame outside memprof's wrappers and the allocation functions, its
+   name the identifier assigned on that line (else heap@FILE:LINE).
 
    node (heap_sites.c:56, the malloc in the loop of main): one site for
      all 1000 blocks of 16 bytes, all live together:

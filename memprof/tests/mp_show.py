@@ -55,6 +55,11 @@
 #   "strides history=K mode=M threshold=T" (or "strides -" when the file
 #   has none), after the --config line.
 #
+#   with --accessed NAME (may be given several times), after the rest, one
+#     line per variable called NAME whose counts depend on code the test
+#     does not own (the allocator's): "NAME read=yes|no written=yes|no",
+#     or "NAME absent".
+#
 # Selection: --var NAME selects the variables called NAME, in the order
 # the --var options are given; a NAME with no variable prints
 # "NAME absent" (a variable with no access is not in the file).  Several
@@ -80,7 +85,8 @@ ALL_FIELDS = ("kind", "where", "size", "reads", "writes", "read_bytes",
 HEAP_ONLY = ("blocks", "alloc_bytes")
 USAGE = ("usage: mp_show.py FILE_OR_GLOB... [--var NAME]... [--kind KIND]... "
          "[--per-line] [--lines-in FILE[:LINE]]... [--fields F,...] [--stack] "
-         "[--totals F,...] [--config] [--command] [--strides]\n")
+         "[--totals F,...] [--config] [--command] [--strides] "
+         "[--accessed NAME]...\n")
 
 
 class Invalid(Exception):
@@ -282,6 +288,14 @@ def show(doc, opts):
             out.extend(stride_lines(v))
         if opts["per_line"]:
             out.extend(per_line_rows(v, opts["lines_in"], opts["strides"]))
+    for name in opts["accessed"]:
+        found = [v for v in doc["variables"] if v["name"] == name]
+        if not found:
+            out.append("%s absent" % name)
+        for v in found:
+            out.append("%s read=%s written=%s"
+                       % (name, "yes" if v["reads"] > 0 else "no",
+                          "yes" if v["writes"] > 0 else "no"))
     return out
 
 
@@ -289,7 +303,7 @@ def parse_args(argv):
     opts = {"vars": [], "kinds": [], "per_line": False, "lines_in": [],
             "fields": list(ALL_FIELDS), "stack": False, "totals": None,
             "config": False, "command": False, "strides": False,
-            "files": []}
+            "accessed": [], "files": []}
     i = 0
 
     def value():
@@ -326,6 +340,8 @@ def parse_args(argv):
             opts["command"] = True
         elif a == "--strides":
             opts["strides"] = True
+        elif a == "--accessed":
+            opts["accessed"].append(value())
         elif a in ("-h", "--help"):
             sys.stdout.write(USAGE)
             sys.exit(0)

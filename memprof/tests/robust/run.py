@@ -919,8 +919,7 @@ class Suite:
 
     # -- bad options --------------------------------------------------------
 
-    # Every option of mp_clo.c (and --alignment, of the malloc
-    # replacement) with values it must refuse.  The message must come
+    # Every option of mp_clo.c with values it must refuse.  The message must come
     # first on stderr, before any banner, and name the option with its
     # value: "valgrind: Bad option: <name>=<value>", then the reason.
     BAD_OPTIONS = [
@@ -962,7 +961,6 @@ class Suite:
         ("--prefetch-streams", ["0", "1000001", "x"]),
         ("--what-if", ["foo", "", "split,foo", "split,", "pad;split"]),
         ("--affinity-dot", ["", "%x", "%q{MP_ROBUST_UNSET}", "/nonexistent-dir/a.dot", "."]),
-        ("--alignment", ["3", "8192"]),
     ]
     # Combinations that are refused although each value alone is fine;
     # the message names the last argument of the first column's option.
