@@ -340,7 +340,6 @@ static void new_block(ThreadId tid, Addr p, SizeT size)
    v = mp_vars_get(mp_g_vars, b->var);
    v->blocks++;
    v->alloc_bytes += size;
-   mp_registry_note_arena(p);
 }
 
 /* A free of a block memprof never saw (freed twice, or not from a

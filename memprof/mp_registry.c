@@ -17,10 +17,11 @@
      4. globals and statics: the data symbols of every loaded object,
         read from its symbol table (works without -g); the stack never
         overlaps them, and is checked first because it is cheaper;
-     5. the allocator's arenas outside live blocks (chunk headers, free
-        lists, the tcache, the copies realloc makes): the anonymous
-        mappings that held a block, one variable, "malloc (allocator
-        internals)";
+     5. the allocator's memory outside live blocks: the header before
+        each block, the bytes after its end in its last granule, and
+        whatever held a block that was freed (free lists, the copies
+        realloc makes), until it is unmapped or is a block again: one
+        variable, "malloc (allocator internals)";
      6. the section of a loaded object the address lies in, for data
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
@@ -70,7 +71,8 @@ ULong stats__resolves = 0;
 ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
-/* Live heap blocks: per granule, the block's slot + 1; a slot holds the
+/* Live heap blocks: per granule, the block's slot + 1 (or
+   ALLOCATOR_GRANULE: the allocator's memory); a slot holds the
    block's variable and start, so one O(1) look-up answers both (the
    start is what structure and formula analysis measure offsets from).
    Slots of freed blocks are reused: memory is 16 bytes per live block
@@ -90,11 +92,11 @@ static mp_granmap  *heap_granules;
    used: 1 GB of map).  Few blocks are that big, so the O(log n) look-up
    is rare, and an instruction caches the block's range like a global's. */
 #define BIG_BLOCK (1UL << 20)
+#define ALLOCATOR_GRANULE 0xFFFFFFFFu
 static mp_rangemap *big_blocks;
 static heap_slot   *heap_slots;
 static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
-static mp_rangemap *arenas;       /* mappings that held a block; no value */
 static UInt other_var, allocator_var;
 
 /*------------------------------------------------------------*/
@@ -260,28 +262,6 @@ static int collect_unmapped(uint64_t start, uint64_t len, void *value, void *arg
    return start >= w->hi;
 }
 
-static int collect_overlapping(uint64_t start, uint64_t len, void *value, void *arg)
-{
-   unmap_walk *w = arg;
-   if (start < w->hi && start + len > w->lo)
-      VG_(addToXA)(w->doomed, &start);
-   return start >= w->hi;
-}
-
-/* Forgets the arenas with a byte in [lo, hi). */
-static void drop_arenas(Addr lo, Addr hi)
-{
-   unmap_walk w;
-   Word i;
-   w.lo = lo;
-   w.hi = hi;
-   w.doomed = VG_(newXA)(VG_(malloc), "mp.reg.arenas", VG_(free), sizeof(Addr));
-   mp_rangemap_foreach(arenas, collect_overlapping, &w);
-   for (i = 0; i < VG_(sizeXA)(w.doomed); i++)
-      mp_rangemap_remove(arenas, *(Addr *)VG_(indexXA)(w.doomed, i), NULL, NULL);
-   VG_(deleteXA)(w.doomed);
-}
-
 void mp_registry_note_munmap(Addr a, SizeT len)
 {
    unmap_walk w;
@@ -296,7 +276,8 @@ void mp_registry_note_munmap(Addr a, SizeT len)
                              NULL, &g))
          VG_(free)(g);
    }
-   drop_arenas(w.lo, w.hi);
+   /* Memory mapped again later is not the allocator's. */
+   mp_granmap_set(heap_granules, a, len, 0);
    for (i = VG_(sizeXA)(objects) - 1; i >= 0; i--) {
       loaded_object *o = VG_(indexXA)(objects, i);
       if (o->text_avma >= w.lo && o->text_avma < w.hi)
@@ -840,10 +821,16 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       return var;
    }
    var = mp_granmap_get(heap_granules, a);
-   /* A block's last granule may also hold the next chunk's header. */
-   if (var != 0 && a - heap_slots[var - 1].start < heap_slots[var - 1].len) {
-      if (cacheable) cache_heap(ii, var - 1); else cache_nothing(ii);
-      return heap_slots[var - 1].var;
+   if (var != 0) {
+      /* A block's last granule may also hold the next chunk's header. */
+      if (var != ALLOCATOR_GRANULE
+          && a - heap_slots[var - 1].start < heap_slots[var - 1].len) {
+         if (cacheable) cache_heap(ii, var - 1); else cache_nothing(ii);
+         return heap_slots[var - 1].var;
+      }
+      /* blocks come and go there: nothing to cache */
+      cache_nothing(ii);
+      return allocator_var;
    }
    if (mp_rangemap_count(big_blocks) > 0
        && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
@@ -875,12 +862,6 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       if (cacheable) cache_range(ii, start, len, g->var); else cache_nothing(ii);
       return g->var;
    }
-   if (mp_rangemap_count(arenas) > 0
-       && mp_rangemap_lookup(arenas, a, NULL, NULL, NULL)) {
-      /* blocks come and go in an arena: nothing to cache */
-      cache_nothing(ii);
-      return allocator_var;
-   }
    var = section_var(a);
    /* An object's data stays its data until a munmap (which bumps the
       generation); the exact address is cached, so that a PLT stub
@@ -907,7 +888,8 @@ Bool mp_registry_block_of(Addr a, Addr *start)
    }
    {
       UInt slot = mp_granmap_get(heap_granules, a);
-      if (slot != 0 && a - heap_slots[slot - 1].start >= heap_slots[slot - 1].len)
+      if (slot == ALLOCATOR_GRANULE
+          || (slot != 0 && a - heap_slots[slot - 1].start >= heap_slots[slot - 1].len))
          return False;
       if (slot == 0) {
          if (!mp_rangemap_lookup(big_blocks, a, &s, NULL, NULL))
@@ -932,7 +914,8 @@ Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
    if (ii->cache_hi - ii->cache_lo > 1 && mp_instr_cache_holds(ii, a))
       return ii->cache_lo;
    slot = mp_granmap_get(heap_granules, a);
-   if (slot != 0 && a - heap_slots[slot - 1].start < heap_slots[slot - 1].len)
+   if (slot != 0 && slot != ALLOCATOR_GRANULE
+       && a - heap_slots[slot - 1].start < heap_slots[slot - 1].len)
       return heap_slots[slot - 1].start;
    return mp_registry_block_of(a, &start) ? start : 0;
 }
@@ -962,9 +945,16 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
    heap_slots[slot].len = len;
    heap_slots[slot].var = var;
    heap_slots[slot].next_free = 0;
+   /* The chunk header before the block is the allocator's (unless it
+      shares its granule with the block before, which has it). */
+   if (a >= 16 && mp_granmap_get(heap_granules, a - 16) == 0)
+      mp_granmap_set(heap_granules, a - 16, 1, ALLOCATOR_GRANULE);
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
-                                              (void *)(UWord)(slot + 1)) == 0)
+                                              (void *)(UWord)(slot + 1)) == 0) {
+      /* where smaller blocks were freed: not the allocator's now */
+      mp_granmap_set(heap_granules, a, len, 0);
       return;
+   }
    mp_granmap_set(heap_granules, a, len, slot + 1);
 }
 
@@ -979,29 +969,13 @@ void mp_registry_remove_heap(Addr a, SizeT len)
       /* instructions may have cached the block's range */
       mp_g_registry_gen++;
    } else {
-      mp_granmap_set(heap_granules, a, len, 0);
+      /* the allocator's until it is a block again or unmapped */
+      mp_granmap_set(heap_granules, a, len, ALLOCATOR_GRANULE);
    }
    heap_slots[slot - 1].next_free = heap_free_slot;
    heap_free_slot = slot;
    /* instructions may have cached the block: no longer theirs */
    mp_g_heap_life[slot - 1]++;
-}
-
-void mp_registry_note_arena(Addr a)
-{
-   NSegment const *seg;
-   if (mp_rangemap_lookup(arenas, a, NULL, NULL, NULL))
-      return;
-   seg = VG_(am_find_nsegment)(a);
-   /* Only anonymous memory: an allocator handing out blocks from a
-      static pool leaves that pool to the global that holds it. */
-   if (!seg || seg->kind != SkAnonC)
-      return;
-   /* A mapping that grew (brk, an arena's heap made accessible) since
-      it was noted is noted again, whole. */
-   if (mp_rangemap_overlaps(arenas, seg->start, seg->end))
-      drop_arenas(seg->start, seg->end + 1);
-   mp_rangemap_insert(arenas, seg->start, seg->end - seg->start + 1, NULL);
 }
 
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
@@ -1049,7 +1023,6 @@ void mp_registry_init(void)
    frame_infos = VG_(HT_construct)("mp.reg.frames");
    section_vars = VG_(HT_construct)("mp.reg.sectvars");
    other_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, "other", NULL, 0)->id;
-   arenas = mp_rangemap_new();
    allocator_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER,
                                "malloc (allocator internals)", NULL, 0)->id;
 }

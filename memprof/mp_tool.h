@@ -96,11 +96,6 @@ void mp_registry_init(void);
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
 void mp_registry_add_heap(Addr a, SizeT len, UInt var);
 void mp_registry_remove_heap(Addr a, SizeT len);
-/* The block at a came from the program's allocator: the anonymous
-   mapping holding it is an arena, whose memory outside live blocks is
-   the allocator's own (its headers, free lists, the copies of
-   realloc). */
-void mp_registry_note_arena(Addr a);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
