@@ -158,6 +158,17 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 /*--- Address-space events                                 ---*/
 /*------------------------------------------------------------*/
 
+/* The brk segment is the allocator's main arena. */
+static void mp_new_mem_brk(Addr a, SizeT len, ThreadId tid)
+{
+   mp_registry_brk(a, len, True);
+}
+
+static void mp_die_mem_brk(Addr a, SizeT len)
+{
+   mp_registry_brk(a, len, False);
+}
+
 static void mp_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
                             ULong di_handle)
 {
@@ -1034,6 +1045,8 @@ static void mp_pre_clo_init(void)
    mp_heap_pre_clo_init();
    VG_(track_new_mem_mmap)(mp_new_mem_mmap);
    VG_(track_die_mem_munmap)(mp_die_mem_munmap);
+   VG_(track_new_mem_brk)(mp_new_mem_brk);
+   VG_(track_die_mem_brk)(mp_die_mem_brk);
    VG_(track_pre_thread_ll_create)(mp_pre_thread_ll_create);
    VG_(track_pre_thread_ll_exit)(mp_pre_thread_ll_exit);
    VG_(atfork)(NULL, NULL, mp_atfork_child);

@@ -20,8 +20,9 @@
      5. the allocator's memory outside live blocks: the header before
         each block, the bytes after its end in its last granule, and
         whatever held a block that was freed (free lists, the copies
-        realloc makes), until it is unmapped or is a block again: one
-        variable, "malloc (allocator internals)";
+        realloc makes), until it is unmapped or is a block again, and
+        the rest of the brk segment (glibc's main arena: its top, the
+        thread's tcache): one variable, "malloc (allocator internals)";
      6. the section of a loaded object the address lies in, for data
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
@@ -98,6 +99,7 @@ static heap_slot   *heap_slots;
 static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
 static UInt other_var, allocator_var;
+static Addr brk_lo, brk_hi;       /* the brk segment, [lo, hi) */
 
 /*------------------------------------------------------------*/
 /*--- Globals                                              ---*/
@@ -862,6 +864,10 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       if (cacheable) cache_range(ii, start, len, g->var); else cache_nothing(ii);
       return g->var;
    }
+   if (a >= brk_lo && a < brk_hi) {
+      cache_nothing(ii);
+      return allocator_var;
+   }
    var = section_var(a);
    /* An object's data stays its data until a munmap (which bumps the
       generation); the exact address is cached, so that a PLT stub
@@ -956,6 +962,18 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       return;
    }
    mp_granmap_set(heap_granules, a, len, slot + 1);
+}
+
+void mp_registry_brk(Addr a, SizeT len, Bool grew)
+{
+   if (grew) {
+      if (brk_hi == 0 || a < brk_lo)
+         brk_lo = a;
+      if (a + len > brk_hi)
+         brk_hi = a + len;
+   } else if (a + len >= brk_hi && a < brk_hi) {
+      brk_hi = a > brk_lo ? a : brk_lo;
+   }
 }
 
 void mp_registry_remove_heap(Addr a, SizeT len)

@@ -96,6 +96,8 @@ void mp_registry_init(void);
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
 void mp_registry_add_heap(Addr a, SizeT len, UInt var);
 void mp_registry_remove_heap(Addr a, SizeT len);
+/* The brk segment grew by [a, a+len) (grew True) or shrank by it. */
+void mp_registry_brk(Addr a, SizeT len, Bool grew);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
