@@ -9,8 +9,9 @@
 #
 # By default the unsubstituted memprof/memprof_annotate.in is run with
 # python3; set MEMPROF_ANNOTATE to a command (e.g. the built script) to
-# test that instead.  With UPDATE=1 the .exp files are (re)written from the
-# actual output -- check them by hand before committing.
+# test that instead (the callgrind_annotate checks run it with python3).
+# With UPDATE=1 the .exp files are (re)written from the actual output --
+# check them by hand before committing.
 
 set -u
 
@@ -183,6 +184,44 @@ run_case callgrind_diff      --callgrind --diff normal.json cache.json
 run_case callgrind_options   --callgrind --sort=reads --show=3 normal.json
 run_case callgrind_view_bad  --callgrind --callgrind-view=heap normal.json
 run_case callgrind_view_only --callgrind-view=data normal.json
+
+# check_callgrind NAME ARGS...: Valgrind's callgrind_annotate reads the
+# profile of both views (../callgrind_check.py ARGS): its totals and its
+# functions summed must be the JSON's, and the functions given their
+# counts; the output is compared with annotate/NAME.exp.  Skipped when
+# callgrind_annotate (part of Valgrind) is not installed.
+# callgrind_check.py runs the annotator with python3: the script's path.
+annotate_script=${MEMPROF_ANNOTATE:-$here/../../memprof_annotate.in}
+check_callgrind() {
+    local name=$1
+    shift
+    local actual="$tmp/$name.out" rc
+    (cd "$fixtures" && python3 "$here/../callgrind_check.py" "$@" \
+        "$annotate_script") >"$actual" 2>&1
+    rc=$?
+    if [ $rc -eq 77 ]; then
+        echo "SKIP $name: $(cat "$actual")"
+        return
+    fi
+    echo "[exit $rc]" >>"$actual"
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$actual" "$fixtures/$name.exp"
+    fi
+    if cmp -s "$fixtures/$name.exp" "$actual"; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        diff -u "$fixtures/$name.exp" "$actual" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
+
+check_callgrind callgrind_annotate callgrind.json \
+    --fn code:mvt.c:kernel --fn code:util.h:kernel \
+    --fn "data:mvt.c:A (mvt.c:105) [heap]" --fn "data:main.c:x [global]" \
+    --fn data:mvt.c:x
+check_callgrind callgrind_annotate_nocache normal.json
 
 # check_width NAME WIDTH ARGS...: no line of the annotated source (from
 # the first "Auto-annotated source" on) is wider than WIDTH columns.
