@@ -13,6 +13,8 @@
 #                              script says so and succeeds, and the tests
 #                              that need them are skipped.
 set -e
+# valgrind also brings callgrind_annotate, which the tests of
+# memprof_annotate --callgrind run on its output.
 pkgs="gcc g++ libc6-dev make autoconf automake pkg-config valgrind check python3 gfortran"
 test_pkgs=""
 case "${1:-}" in

@@ -9,8 +9,9 @@
 #
 # By default the unsubstituted memprof/memprof_annotate.in is run with
 # python3; set MEMPROF_ANNOTATE to a command (e.g. the built script) to
-# test that instead.  With UPDATE=1 the .exp files are (re)written from the
-# actual output -- check them by hand before committing.
+# test that instead (the callgrind_annotate checks run it with python3).
+# With UPDATE=1 the .exp files are (re)written from the actual output --
+# check them by hand before committing.
 
 set -u
 
@@ -164,6 +165,64 @@ run_case loops_bad       loops_bad.json
 run_case struct_bad      struct_bad.json
 run_case sampled         sampled.json
 
+# --callgrind: the Callgrind profile format.  callgrind.json is a
+# hand-written file (two cache levels; a heap array accessed from two
+# files, one of them inlined code, a global from two functions, a local,
+# a frame, a row without line information, and the fold without per_line
+# rows); callgrind_code.exp and callgrind_data.exp were derived from it
+# by hand: per function (per variable in the data view) and source line,
+# the sums of its rows; the rest of a variable its rows do not cover at
+# line 0 of ???; summary: the JSON's totals.
+run_case callgrind_code      --callgrind callgrind.json
+run_case callgrind_data      --callgrind --callgrind-view=data callgrind.json
+run_case callgrind_nocache   --callgrind normal.json
+run_case callgrind_merge     --callgrind --callgrind-view=data merge_a.json merge_b.json
+run_case callgrind_missing   --callgrind no-such-file.json
+run_case callgrind_invalid   --callgrind --callgrind-view=data invalid.json
+run_case callgrind_mixed     --callgrind cache.json normal.json
+run_case callgrind_diff      --callgrind --diff normal.json cache.json
+run_case callgrind_options   --callgrind --sort=reads --show=3 normal.json
+run_case callgrind_view_bad  --callgrind --callgrind-view=heap normal.json
+run_case callgrind_view_only --callgrind-view=data normal.json
+
+# check_callgrind NAME ARGS...: Valgrind's callgrind_annotate reads the
+# profile of both views (../callgrind_check.py ARGS): its totals and its
+# functions summed must be the JSON's, and the functions given their
+# counts; the output is compared with annotate/NAME.exp.  Skipped when
+# callgrind_annotate (part of Valgrind) is not installed.
+# callgrind_check.py runs the annotator with python3: the script's path.
+annotate_script=${MEMPROF_ANNOTATE:-$here/../../memprof_annotate.in}
+check_callgrind() {
+    local name=$1
+    shift
+    local actual="$tmp/$name.out" rc
+    (cd "$fixtures" && python3 "$here/../callgrind_check.py" "$@" \
+        "$annotate_script") >"$actual" 2>&1
+    rc=$?
+    if [ $rc -eq 77 ]; then
+        echo "SKIP $name: $(cat "$actual")"
+        return
+    fi
+    echo "[exit $rc]" >>"$actual"
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$actual" "$fixtures/$name.exp"
+    fi
+    if cmp -s "$fixtures/$name.exp" "$actual"; then
+        echo "PASS $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        diff -u "$fixtures/$name.exp" "$actual" | sed 's/^/    /'
+        failed=$((failed + 1))
+    fi
+}
+
+check_callgrind callgrind_annotate callgrind.json \
+    --fn code:mvt.c:kernel --fn code:util.h:kernel \
+    --fn "data:mvt.c:A (mvt.c:105) [heap]" --fn "data:main.c:x [global]" \
+    --fn data:mvt.c:x
+check_callgrind callgrind_annotate_nocache normal.json
+
 # check_width NAME WIDTH ARGS...: no line of the annotated source (from
 # the first "Auto-annotated source" on) is wider than WIDTH columns.
 # With START (check_width_from), from the first line holding START to the
@@ -219,8 +278,8 @@ check_width_from "loop (function)" width_loops_diff_60 60 --width=60 --diff loop
 help=$(COLUMNS=80 "${annotate[@]}" --help 2>&1)
 missing=""
 for word in --sort --threshold --show --diff --auto --include --width \
-        --version accesses cycles ll-misses reuse sharing remote loops \
-        Structure too-many-streams; do
+        --callgrind --callgrind-view L1miss Cyc --version accesses cycles \
+        ll-misses reuse sharing remote loops Structure too-many-streams; do
     case $help in
         *"$word"*) ;;
         *) missing="$missing $word" ;;
