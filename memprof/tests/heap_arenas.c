@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* heap_arenas: two threads each malloc a private counter and increment
    it 200,000 times, then print it.  With the program's own allocator
-   each thread allocates from its own glibc arena (or from an arena a
-   finished thread gave back, after that thread's blocks), never from
-   the line of another thread's block: c is two blocks (blocks 2,
+   each thread allocates from its own glibc arena, never from the line
+   of another thread's block.  (A thread that exits gives its arena
+   back, and Valgrind may run one thread to its end before the other
+   starts: a barrier keeps both alive until both have allocated, as a
+   parallel run does.) c is two blocks (blocks 2,
    alloc_bytes 16), 200,001 reads (the increments and printf's
    argument) and 200,001 writes (the "*c = 0" and the increments) per
    thread, and shares no line with anything another thread
@@ -13,11 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static pthread_barrier_t allocated;
+
 static void *work(void *arg)
 {
    long *c = malloc(sizeof(long));
    int i;
    (void)arg;
+   pthread_barrier_wait(&allocated);
    *c = 0;
    for (i = 0; i < 200000; i++)
       (*(volatile long *)c)++;
@@ -29,6 +34,7 @@ int main(void)
 {
    pthread_t t[2];
    int i;
+   pthread_barrier_init(&allocated, NULL, 2);
    for (i = 0; i < 2; i++)
       pthread_create(&t[i], NULL, work, NULL);
    for (i = 0; i < 2; i++)
