@@ -234,13 +234,13 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    if (mp_g_hier.tlb) {
       mp_cache_outcome t;
       mp_cache_access(mp_g_hier.tlb, thread_core[tid], a, e.size, e.is_write,
-                      e.var, &t);
+                      e.var, 0, &t);
       mp_vars_tlb_access(mp_g_vars, &e, t.missed[0]);
    }
    if (mp_g_hier.cache) {
       mp_cache_outcome o;
       mp_cache_access(mp_g_hier.cache, thread_core[tid], a, e.size,
-                      e.is_write, e.var, &o);
+                      e.is_write, e.var, e.iaddr, &o);
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
       served = o.served_by;
