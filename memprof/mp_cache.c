@@ -50,8 +50,10 @@
      differs from Cachegrind, which sends the whole access to LL when
      either of its two lines missed D1 (rare, and tiny).
    - Miss causes, per instance, tested in this order:
-     cold: the line was never in this instance.  A line enters an
-       instance only through an access by one of the instance's cores;
+     cold: the line was never in this instance (with a prefetcher: no
+       core of the instance accessed it).  A line enters an
+       instance only through an access by one of the instance's cores
+       (or a prefetch, which sets no cold bit: see below);
        conversely an access by such a core reaches the instance, or
        hits above it on a line that an earlier access brought through
        it (sharing nests).  So "never in instance i" is "no core of i

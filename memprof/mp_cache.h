@@ -94,7 +94,8 @@ typedef struct {
 
 typedef enum {
    MP_MISS_NONE,
-   MP_MISS_COLD,        /* the line was never in this cache instance */
+   MP_MISS_COLD,        /* no core of the instance accessed the line before
+                           (without a prefetcher: it was never there) */
    MP_MISS_CAPACITY,    /* a fully-associative LRU cache of the same size
                            would have missed too */
    MP_MISS_CONFLICT,    /* ... would have hit */

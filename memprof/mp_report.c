@@ -20,14 +20,17 @@
                         "per_line": [ { "where", "fn", "reads", ...,
                                         "strides": {classes} } ] } ] }
    with the cache simulation: config "levels" [{name, size, assoc, line,
-   shared_by, latency}], "memory_latency", "cores", "cores_per_socket",
+   shared_by, latency}], "prefetch" {kind, streams, level},
+   "memory_latency", "cores", "cores_per_socket",
    "levels_source"; variables[] "cache" {L1: {hits, misses, cold,
-   capacity, conflict, coherence, writebacks, fills, reused_fills,
-   fill_hits, hits_per_fill, reused_share}, ...}, "served", "invalidations",
-   "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
-   totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
-   invalidations, mpki, conflict_sets: [{set, conflicts, variables:
-   [{name, conflicts, error}]}]}}, "tlb" {accesses, misses, mpki}
+   capacity, conflict, coherence, writebacks, prefetched, covered, fills,
+   reused_fills, fill_hits, hits_per_fill, reused_share}, ...}, "served",
+   "invalidations", "cycles", "cpa"; per_line "misses" {L1, ...},
+   "cycles", "cpa"; totals "cache" {L1: {accesses, hits, misses, causes,
+   writebacks, invalidations, prefetched, mpki, conflict_sets: [{set,
+   conflicts, variables: [{name, conflicts, error}]}]}}, "prefetch"
+   {requests, issued, useful, useless}, "tlb" {accesses, misses, mpki}
+   (the prefetcher's counts only when config.prefetch.kind is not none)
    (with --TLB, also config.tlb and variables[].tlb {hits, misses}),
    "instructions", "cycles", "cpa" (mpki and
    instructions only when collection covered the whole run);
