@@ -16,8 +16,10 @@
    prefetch had brought into a deeper level costs that level's hit,
    and on hardware the prefetcher hides most of that too.  They compare
    them with the misses the level would have had without it
-   (mp_cache_counts_unprefetched), so a loop whose misses the
-   prefetcher mostly covers (a stream) is not blamed, at any level; the
+   (mp_cache_counts_unprefetched: with the prefetched hits at the level
+   and above, which never reached the levels below), so a loop whose
+   misses the prefetcher mostly covers (a stream) is not blamed, at any
+   level (an L3 included, which sees only the misses left); the
    ranking uses the cycles, which count a prefetched hit at its level's
    latency.  Without a prefetcher both are the plain misses.
 */

@@ -188,13 +188,19 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
 
 /* For the advice, which must blame what the program, not the
    prefetcher, leaves to fix: the misses cc would have had at level k
-   without the prefetcher (nearly: its prefetched hits there were
-   misses; the misses its useless prefetches caused were not), and the
-   misses at level k that no prefetch covered, in all and of cause c.
-   Without a prefetcher, misses[k] and cause[k][c]. */
+   without the prefetcher, nearly: its misses there plus its prefetched
+   hits there and above (each would have missed there and above, and
+   reached level k; it may have hit there, and the misses its useless
+   prefetches caused would not have been); and the misses at level k
+   that no prefetch covered, in all and of cause c.  Without a
+   prefetcher, misses[k] and cause[k][c]. */
 static inline uint64_t mp_cache_counts_unprefetched(const mp_cache_counts *cc, uint32_t k)
 {
-   return cc->misses[k] + cc->prefetched[k];
+   uint64_t n = cc->misses[k];
+   uint32_t j;
+   for (j = 0; j <= k; j++)
+      n += cc->prefetched[j];
+   return n;
 }
 
 static inline uint64_t mp_cache_counts_uncovered(const mp_cache_counts *cc, uint32_t k)
