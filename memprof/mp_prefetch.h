@@ -8,7 +8,7 @@
    Owns the detectors of the simulated hardware prefetcher: per core, a
    table of N streams trained on the core's demand misses, which says
    which lines to prefetch after each one.  Two kinds, each simple and
-   deterministic (docs/memprof.md, PREFETCHER, has the model):
+   deterministic (docs/memprof.md, Prefetcher, has the model):
 
    stream  a stream per 4 KiB region (the page it stays in).  A miss
            one or two lines after the region's previous miss steps
