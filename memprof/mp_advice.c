@@ -10,6 +10,18 @@
    mp_advice.  The thresholds are written next to each rule with the
    reason for them; docs/memprof.md (ADVICE) lists them for users.
    Runs once at exit: cost O(variables * per-line records).
+
+   With a prefetcher (--prefetch), the rules on misses count only those
+   it did not cover (mp_cache_counts_uncovered): a miss whose line a
+   prefetch had brought into a deeper level costs that level's hit,
+   and on hardware the prefetcher hides most of that too.  They compare
+   them with the misses the level would have had without it
+   (mp_cache_counts_unprefetched: with the prefetched hits at the level
+   and above, which never reached the levels below), so a loop whose
+   misses the prefetcher mostly covers (a stream) is not blamed, at any
+   level (an L3 included, which sees only the misses left); the
+   ranking uses the cycles, which count a prefetched hit at its level's
+   latency.  Without a prefetcher both are the plain misses.
 */
 #include "mp_advice.h"
 #include "mp_report_loops.h"
@@ -248,6 +260,13 @@ static int instructions_walk_long(const advisor *ad, const mp_var *v)
    return 2 * long_steps >= covered;
 }
 
+/* Whether the prefetcher covered some of cc's misses at level k: the
+   evidence then says that its counts are of the misses left. */
+static int some_covered(const mp_cache_counts *cc, uint32_t k)
+{
+   return mp_cache_counts_uncovered(cc, k) != mp_cache_counts_unprefetched(cc, k);
+}
+
 /* Long dominant stride with poor line reuse (MACPO 5.1, PAMDA): most
    strides jump a line or more and each filled line serves few hits. */
 static void rule_long_stride(advisor *ad, const mp_var *v, double score)
@@ -274,9 +293,12 @@ static void rule_long_stride(advisor *ad, const mp_var *v, double score)
    if (!instructions_walk_long(ad, v))
       return;
    if (cc && ad->cfg->cache) {
+      uint64_t uncovered = mp_cache_counts_uncovered(cc, 0);
       /* A line that serves 2 hits or more after its fill is reused well
-         enough (the walk comes back to it): not this pathology. */
-      if (cc->fills[0] == 0 || cc->misses[0] < MIN_EVENTS)
+         enough (the walk comes back to it): not this pathology.  Nor is
+         a stride the prefetcher follows, covering most of the misses. */
+      if (cc->fills[0] == 0 || uncovered < MIN_EVENTS
+          || 2 * uncovered < mp_cache_counts_unprefetched(cc, 0))
          return;
       hits_per_fill = (double)cc->fill_hits[0] / (double)cc->fills[0];
       if (hits_per_fill >= 2.0)
@@ -347,13 +369,20 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
    if (cc == NULL || rc == NULL)
       return;
    for (k = 0; k < rc->n_levels; k++) {
-      uint64_t c = cc->cause[k][MP_MISS_CONFLICT];
+      uint64_t c = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CONFLICT);
+      uint64_t all = mp_cache_counts_unprefetched(cc, k);
       uint32_t set = 0;
       const char *partner;
-      char b1[32], b2[32];
+      char b1[32], b2[32], *of;
       mp_advice *a;
-      if (c < MIN_EVENTS || 4 * c < cc->misses[k])
+      if (c < MIN_EVENTS || 4 * c < all)
          continue;
+      /* "of its 1,000 misses (50%) are conflict misses", or of the misses
+         without the prefetcher, those it left */
+      of = mp_asprintf(some_covered(cc, k) ? "of the %s misses it would have without "
+                       "the prefetcher (%.0f%%) are conflict misses the prefetcher did "
+                       "not cover" : "of its %s misses (%.0f%%) are conflict misses",
+                       mp_commas(all, b2, sizeof b2), 100.0 * (double)c / (double)all);
       partner = conflict_partner(ad, v, k, &set);
       a = new_advice(ad, MP_ADVICE_CONFLICT_SETS, v, score);
       a->text = mp_asprintf(
@@ -363,18 +392,14 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                   partner && mp_strcmp(partner, v->name) ? partner : "");
       if (partner)
          a->evidence = mp_asprintf(
-                     "%s: %s of its %s misses (%.0f%%) are conflict misses; one of the "
-                     "hottest sets, %u, holds %s%s%s", mp_report_level_name(k),
-                     mp_commas(c, b1, sizeof b1), mp_commas(cc->misses[k], b2, sizeof b2),
-                     100.0 * (double)c / (double)cc->misses[k], set, v->name,
-                     mp_strcmp(partner, v->name) ? " and " : " alone",
+                     "%s: %s %s; one of the hottest sets, %u, holds %s%s%s",
+                     mp_report_level_name(k), mp_commas(c, b1, sizeof b1), of, set,
+                     v->name, mp_strcmp(partner, v->name) ? " and " : " alone",
                      mp_strcmp(partner, v->name) ? partner : "");
       else
-         a->evidence = mp_asprintf(
-                     "%s: %s of its %s misses (%.0f%%) are conflict misses",
-                     mp_report_level_name(k), mp_commas(c, b1, sizeof b1),
-                     mp_commas(cc->misses[k], b2, sizeof b2),
-                     100.0 * (double)c / (double)cc->misses[k]);
+         a->evidence = mp_asprintf("%s: %s %s", mp_report_level_name(k),
+                                   mp_commas(c, b1, sizeof b1), of);
+      mp_free(of);
       a->fix = mp_asprintf(
                   "pad it: add a cache line to its leading dimension or between the "
                   "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
@@ -424,11 +449,12 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    if (cc == NULL || hc == NULL)
       return;
    for (k = 0; k < hc->n_levels; k++) {
-      uint64_t cap = cc->cause[k][MP_MISS_CAPACITY], lo, hi;
+      uint64_t cap = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CAPACITY), lo, hi;
+      uint64_t all = mp_cache_counts_unprefetched(cc, k);
       uint64_t lines = hc->level[k].size / hc->level[k].line;
       char b1[32], b2[32], b3[32], *far;
       mp_advice *a;
-      if (cap < MIN_EVENTS || 2 * cap < cc->misses[k])
+      if (cap < MIN_EVENTS || 2 * cap < all)
          continue;
       if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
          far = mp_asprintf("; the median of its reuses beyond %s lines "
@@ -441,11 +467,19 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       a->text = mp_asprintf(
                   "capacity misses: %s is reused, but only after more data than %s holds "
                   "has been touched", v->name, mp_report_level_name(k));
-      a->evidence = mp_asprintf(
-                  "%s: %s capacity misses (%.0f%% of its misses), %s holds %s lines%s",
-                  mp_report_level_name(k), mp_commas(cap, b1, sizeof b1),
-                  100.0 * (double)cap / (double)cc->misses[k], mp_report_level_name(k),
-                  mp_commas(lines, b2, sizeof b2), far);
+      if (some_covered(cc, k))
+         a->evidence = mp_asprintf(
+                     "%s: %s capacity misses the prefetcher did not cover (%.0f%% of the "
+                     "%s misses it would have without it), %s holds %s lines%s",
+                     mp_report_level_name(k), mp_commas(cap, b1, sizeof b1),
+                     100.0 * (double)cap / (double)all, mp_commas(all, b3, sizeof b3),
+                     mp_report_level_name(k), mp_commas(lines, b2, sizeof b2), far);
+      else
+         a->evidence = mp_asprintf(
+                     "%s: %s capacity misses (%.0f%% of its misses), %s holds %s lines%s",
+                     mp_report_level_name(k), mp_commas(cap, b1, sizeof b1),
+                     100.0 * (double)cap / (double)all, mp_report_level_name(k),
+                     mp_commas(lines, b2, sizeof b2), far);
       mp_free(far);
       a->fix = mp_asprintf(
                   "block (tile) the loop nest around its accesses so that the data reused "

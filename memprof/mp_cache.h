@@ -23,6 +23,7 @@
 #define MP_CACHE_H
 
 #include "mp_platform.h"
+#include "mp_prefetch.h"
 
 #define MP_CACHE_MAX_LEVELS 3
 #define MP_CACHE_MAX_CORES  1024
@@ -65,6 +66,17 @@ typedef struct {
       a level's shadow keeps at least MP_CACHE_SAMPLE_MIN_SHADOW lines
       (the shift is lowered for it if need be). */
    uint32_t sample_shift;
+   /* The hardware prefetcher, one per core (MP_PREFETCH_NONE, zero: no
+      prefetcher).  It trains on the core's demand misses: the accesses
+      that miss L1, and those that hit a line a prefetch brought into L1
+      that no access has touched since (those would have missed without
+      it).  It prefetches into L2, or into L1 when there is one level
+      (mp_cache_prefetch_level): a prefetch is not an access; it looks
+      the line up there, and if absent brings it in as a read miss would,
+      through the normal fill of that level and of the levels below that
+      miss it (LRU eviction, write-backs counted), marking it prefetched
+      at each; a prefetch of a line already there does nothing. */
+   mp_prefetch_cfg prefetch;
 } mp_cache_cfg;
 
 /* --miss-causes=sampled: 1/16 of the lines.  The smallest sampled level
@@ -82,7 +94,8 @@ typedef struct {
 
 typedef enum {
    MP_MISS_NONE,
-   MP_MISS_COLD,        /* the line was never in this cache instance */
+   MP_MISS_COLD,        /* no core of the instance accessed the line before
+                           (without a prefetcher: it was never there) */
    MP_MISS_CAPACITY,    /* a fully-associative LRU cache of the same size
                            would have missed too */
    MP_MISS_CONFLICT,    /* ... would have hit */
@@ -103,7 +116,15 @@ typedef struct {
    uint8_t  cause[MP_CACHE_MAX_LEVELS];      /* mp_miss_cause of the first line
                                                 missing level k, else NONE */
    uint32_t writebacks[MP_CACHE_MAX_LEVELS]; /* dirty lines evicted from level k */
-   uint32_t invalidations;  /* copies removed from other cores' caches */
+   uint32_t invalidations;  /* copies removed from other cores' caches,
+                               by the access or by its prefetches */
+   /* 1 if a line of the access hit level k on a line that a prefetch
+      brought there and that no access had touched since: a hit the
+      prefetcher provided (without it, a miss).  That touch ends the
+      line's prefetched state: it counts as the line's fill, not as a
+      hit of the reuse factor, and the line's owner becomes the
+      access's.  Only with a prefetcher. */
+   uint8_t  prefetched[MP_CACHE_MAX_LEVELS];
    /* 1 if the access touched one line and hit it in L1 in a way that an
       access with the same owner filled: that owner has touched the line
       before, which the caller's footprint need not look up again. */
@@ -118,7 +139,21 @@ typedef struct {
    uint64_t cause[MP_MISS_N_CAUSES];  /* misses by cause; [MP_MISS_NONE] is 0 */
    uint64_t writebacks;      /* dirty lines evicted from the level */
    uint64_t invalidations;   /* copies invalidated at the level */
+   uint64_t prefetched;      /* hits (accesses - misses) with
+                                outcome.prefetched set at the level */
 } mp_cache_totals;
+
+/* What the prefetcher did, at its level (mp_cache_prefetch_level). */
+typedef struct {
+   uint64_t requests;   /* lines the detectors asked for */
+   uint64_t issued;     /* ... that were not in the level: brought in */
+   uint64_t useful;     /* issued lines that a demand access then touched
+                           there (outcome.prefetched) */
+   uint64_t useless;    /* issued lines that left the level untouched:
+                           evicted, invalidated, or still there at
+                           mp_cache_finish (after which issued = useful
+                           + useless) */
+} mp_cache_prefetch_totals;
 
 typedef struct mp_cache mp_cache;
 
@@ -130,9 +165,11 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err);
 
 /* Simulates one access of size bytes at addr by core (< cores); size 0
    counts as 1.  owner is the caller's tag (a variable id) remembered by
-   the lines this access fills.  Fills *out. */
+   the lines this access fills.  pc: the address of the accessing
+   instruction, or 0 if unknown (the stride prefetcher's key).  Fills
+   *out. */
 void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
-                     int is_write, uint32_t owner, mp_cache_outcome *out);
+                     int is_write, uint32_t owner, uint64_t pc, mp_cache_outcome *out);
 
 /* Ends the run: retires every resident line through on_retire (dirty
    lines are not counted as write-backs).  No access may follow. */
@@ -164,6 +201,13 @@ uint32_t mp_cache_level_sample_shift(const mp_cache *c, uint32_t level);
    the misses; cause[MP_MISS_UNCLASSIFIED] is 0 after. */
 void mp_cache_split_unclassified(uint64_t cause[MP_MISS_N_CAUSES],
                                  const uint64_t ref[MP_MISS_N_CAUSES]);
+
+/* The prefetcher's configuration (kind MP_PREFETCH_NONE: none), the
+   level it fills (0-based: 1, or 0 with one level), and its totals so
+   far (zeros without one). */
+const mp_prefetch_cfg *mp_cache_prefetch_config(const mp_cache *c);
+uint32_t mp_cache_prefetch_level(const mp_cache *c);
+void mp_cache_get_prefetch_totals(const mp_cache *c, mp_cache_prefetch_totals *t);
 
 /* Bytes of metadata allocated, for -v statistics and tests. */
 uint64_t mp_cache_bytes(const mp_cache *c);

@@ -42,6 +42,7 @@ Bool         mp_clo_sharing = True;
 Bool         mp_clo_strides = True;
 Bool         mp_clo_loops = True;
 UInt         mp_clo_prefetch_streams = 16;
+mp_prefetch_cfg mp_clo_prefetch = { MP_PREFETCH_NONE, MP_PREFETCH_DEFAULT_STREAMS };
 const HChar *mp_clo_affinity_dot = NULL;
 Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
@@ -366,6 +367,11 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BINT_CLO(arg, "--prefetch-streams", tmp_long, 1, 1000000) {
       mp_clo_prefetch_streams = (UInt)tmp_long;
    }
+   else if VG_STR_CLO(arg, "--prefetch", tmp_str) {
+      const char *why;
+      if (mp_prefetch_parse(tmp_str, &mp_clo_prefetch, &why) != 0)
+         VG_(fmsg_bad_option)(arg, "%s\n", why);
+   }
    else if VG_STR_CLO(arg, "--what-if", tmp_str) {
       if (!parse_whatif(tmp_str))
          VG_(fmsg_bad_option)(arg, "expected none, split, pad or split,pad\n");
@@ -430,6 +436,13 @@ void mp_clo_print_usage(void)
 "    --cores-per-socket=<n>     cores per socket (NUMA node) [= cores]\n"
 "    --L2-shared-by=<n>         cores sharing one L2 [1]\n"
 "    --L3-shared-by=<n>         cores sharing one L3 [cores per socket]\n"
+"    --prefetch=none|stream|stride[,N]\n"
+"                               a hardware prefetcher per core, trained on its\n"
+"                               demand misses, filling L2 (L1 when alone):\n"
+"                               stream: a stream per 4 KiB page, two lines\n"
+"                               ahead; stride: a stride per instruction, one\n"
+"                               stride ahead; N streams per core, 1..64\n"
+"                               [none; N 16]\n"
 "    --latency=L1:4,L2:12,L3:40,mem:200,remote:300\n"
 "                               cycles of an access served by each level, for\n"
 "                               cycles per access [these]\n"

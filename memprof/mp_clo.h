@@ -11,6 +11,7 @@
 #define MP_CLO_H
 
 #include "pub_tool_basics.h"
+#include "mp_prefetch.h"
 
 #define MP_MAX_TOGGLE_PATTERNS 64
 
@@ -39,6 +40,7 @@ extern Bool         mp_clo_sharing;           /* --sharing */
 extern Bool         mp_clo_strides;           /* --strides */
 extern Bool         mp_clo_loops;             /* --loops */
 extern UInt         mp_clo_prefetch_streams;  /* --prefetch-streams */
+extern mp_prefetch_cfg mp_clo_prefetch;       /* --prefetch */
 extern const HChar *mp_clo_affinity_dot;      /* --affinity-dot, or NULL */
 extern Bool         mp_clo_whatif_split;      /* --what-if=split */
 extern Bool         mp_clo_whatif_pad;        /* --what-if=pad */

@@ -242,6 +242,7 @@ void mp_hierarchy_init(void)
    }
    cfg.cores = h->cores;
    cfg.sample_shift = mp_clo_miss_causes_sampled ? MP_CACHE_SAMPLED_SHIFT : 0;
+   cfg.prefetch = mp_clo_prefetch;
    cfg.on_retire = retire;
    cfg.on_invalidate = invalidated;
    h->n_levels = cfg.n_levels;

@@ -63,7 +63,7 @@ typedef struct {
 static Bool          client_on;       /* --collect-atstart, START/STOP */
 static Bool          ever_off;        /* collection was off at some point */
 
-/* Guest instructions executed (outside the malloc replacement), for
+/* Guest instructions executed (outside Valgrind's preloaded objects), for
    misses per thousand instructions.  Incremented by inline IR at each
    instruction, no helper call: exact and cheap. */
 ULong mp_g_instructions;
@@ -235,13 +235,13 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    if (mp_g_hier.tlb) {
       mp_cache_outcome t;
       mp_cache_access(mp_g_hier.tlb, thread_core[tid], a, e.size, e.is_write,
-                      e.var, &t);
+                      e.var, 0, &t);
       mp_vars_tlb_access(mp_g_vars, &e, t.missed[0]);
    }
    if (mp_g_hier.cache) {
       mp_cache_outcome o;
       mp_cache_access(mp_g_hier.cache, thread_core[tid], a, e.size,
-                      e.is_write, e.var, &o);
+                      e.is_write, e.var, e.iaddr, &o);
       mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
                            mp_g_hier.latency);
       served = o.served_by;

@@ -561,6 +561,20 @@ static void print_cache_totals(void)
                 t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0,
                 mpki);
    }
+   if (mp_cache_prefetch_config(mp_g_hier.cache)->kind != MP_PREFETCH_NONE) {
+      const mp_prefetch_cfg *pc = mp_cache_prefetch_config(mp_g_hier.cache);
+      mp_cache_prefetch_totals pt;
+      HChar b1[32], b2[32], b3[32], b4[32];
+      mp_cache_get_prefetch_totals(mp_g_hier.cache, &pt);
+      VG_(umsg)("Prefetcher (%s, %u streams per core, into %s): %s lines asked, %s "
+                "issued, %s useful (%.2f%%), %s useless\n",
+                mp_prefetch_kind_name(pc->kind), pc->streams,
+                mp_report_level_name(mp_cache_prefetch_level(mp_g_hier.cache)),
+                commas(pt.requests, b1, sizeof b1), commas(pt.issued, b2, sizeof b2),
+                commas(pt.useful, b3, sizeof b3),
+                pt.issued ? 100.0 * (double)pt.useful / (double)pt.issued : 0.0,
+                commas(pt.useless, b4, sizeof b4));
+   }
    for (k = 0; k < mp_g_hier.n_levels; k++) {
       mp_setdiag_set top;
       HChar b1[32], b2[32];

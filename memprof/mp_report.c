@@ -20,14 +20,17 @@
                         "per_line": [ { "where", "fn", "reads", ...,
                                         "strides": {classes} } ] } ] }
    with the cache simulation: config "levels" [{name, size, assoc, line,
-   shared_by, latency}], "memory_latency", "cores", "cores_per_socket",
+   shared_by, latency}], "prefetch" {kind, streams, level},
+   "memory_latency", "cores", "cores_per_socket",
    "levels_source"; variables[] "cache" {L1: {hits, misses, cold,
-   capacity, conflict, coherence, writebacks, fills, reused_fills,
-   fill_hits, hits_per_fill, reused_share}, ...}, "served", "invalidations",
-   "cycles", "cpa"; per_line "misses" {L1, ...}, "cycles", "cpa";
-   totals "cache" {L1: {accesses, hits, misses, causes, writebacks,
-   invalidations, mpki, conflict_sets: [{set, conflicts, variables:
-   [{name, conflicts, error}]}]}}, "tlb" {accesses, misses, mpki}
+   capacity, conflict, coherence, writebacks, prefetched, covered, fills,
+   reused_fills, fill_hits, hits_per_fill, reused_share}, ...}, "served",
+   "invalidations", "cycles", "cpa"; per_line "misses" {L1, ...},
+   "cycles", "cpa"; totals "cache" {L1: {accesses, hits, misses, causes,
+   writebacks, invalidations, prefetched, mpki, conflict_sets: [{set,
+   conflicts, variables: [{name, conflicts, error}]}]}}, "prefetch"
+   {requests, issued, useful, useless}, "tlb" {accesses, misses, mpki}
+   (the prefetcher's counts only when config.prefetch.kind is not none)
    (with --TLB, also config.tlb and variables[].tlb {hits, misses}),
    "instructions", "cycles", "cpa" (mpki and
    instructions only when collection covered the whole run);
@@ -301,6 +304,29 @@ static void write_counts(mp_json *j, const mp_counts *c)
    mp_json_kv_u64(j, "write_bytes", c->write_bytes);
 }
 
+/* Whether the simulated hierarchy has a prefetcher: its counts are
+   written only then. */
+static int prefetching(const mp_report_cache *rc)
+{
+   return rc->cache && mp_cache_prefetch_config(rc->cache)->kind != MP_PREFETCH_NONE;
+}
+
+static void write_prefetch_config(mp_json *j, const mp_report_cache *rc)
+{
+   const mp_prefetch_cfg *pc;
+   if (!rc->cache)
+      return;
+   pc = mp_cache_prefetch_config(rc->cache);
+   mp_json_key(j, "prefetch");
+   mp_json_begin_object(j);
+   mp_json_kv_string(j, "kind", mp_prefetch_kind_name(pc->kind));
+   if (pc->kind != MP_PREFETCH_NONE) {
+      mp_json_kv_u64(j, "streams", pc->streams);
+      mp_json_kv_string(j, "level", mp_report_level_name(mp_cache_prefetch_level(rc->cache)));
+   }
+   mp_json_end_object(j);
+}
+
 static void write_levels(mp_json *j, const mp_report_cache *rc)
 {
    uint32_t k;
@@ -322,6 +348,7 @@ static void write_levels(mp_json *j, const mp_report_cache *rc)
    mp_json_end_array(j);
    if (rc->cache)
       mp_json_kv_string(j, "miss_causes", mp_cache_sample_shift(rc->cache) ? "sampled" : "exact");
+   write_prefetch_config(j, rc);
    mp_json_kv_u64(j, "memory_latency", rc->latency[rc->n_levels]);
    mp_json_kv_u64(j, "cores", rc->cores);
    mp_json_kv_u64(j, "cores_per_socket", rc->cores_per_socket);
@@ -361,6 +388,13 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
       for (c = 1; c <= MP_MISS_COHERENCE; c++)
          mp_json_kv_u64(j, cause_names[c], cc->cause[k][c]);
       mp_json_kv_u64(j, "writebacks", cc->writebacks[k]);
+      if (prefetching(rc)) {
+         uint64_t covered = 0;
+         for (c = 0; c < MP_MISS_N_CAUSES; c++)
+            covered += cc->covered[k][c];
+         mp_json_kv_u64(j, "prefetched", cc->prefetched[k]);
+         mp_json_kv_u64(j, "covered", covered);
+      }
       mp_json_kv_u64(j, "fills", cc->fills[k]);
       mp_json_kv_u64(j, "reused_fills", cc->reused_fills[k]);
       mp_json_kv_u64(j, "fill_hits", cc->fill_hits[k]);
@@ -437,6 +471,8 @@ static void write_totals_cache(mp_json *j, const mp_vars *vs,
          mp_json_kv_u64(j, cause_names[c], t.cause[c]);
       mp_json_kv_u64(j, "writebacks", t.writebacks);
       mp_json_kv_u64(j, "invalidations", t.invalidations);
+      if (prefetching(rc))
+         mp_json_kv_u64(j, "prefetched", t.prefetched);
       if (rc->instructions)
          mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
       if (rc->conflicts)
@@ -444,6 +480,17 @@ static void write_totals_cache(mp_json *j, const mp_vars *vs,
       mp_json_end_object(j);
    }
    mp_json_end_object(j);
+   if (prefetching(rc)) {
+      mp_cache_prefetch_totals pt;
+      mp_cache_get_prefetch_totals(rc->cache, &pt);
+      mp_json_key(j, "prefetch");
+      mp_json_begin_object(j);
+      mp_json_kv_u64(j, "requests", pt.requests);
+      mp_json_kv_u64(j, "issued", pt.issued);
+      mp_json_kv_u64(j, "useful", pt.useful);
+      mp_json_kv_u64(j, "useless", pt.useless);
+      mp_json_end_object(j);
+   }
    if (rc->instructions)
       mp_json_kv_u64(j, "instructions", rc->instructions);
    if (rc->tlb) {
@@ -831,9 +878,11 @@ int mp_report_cache_cfg(const mp_report_config *cfg, mp_cache_cfg *out)
       out->level[k] = cfg->cache->level[k];
    out->cores = cfg->cache->cores;
    /* The replays classify as the run did (they report no split, but
-      the sampled shadow is the cheaper). */
-   if (cfg->cache->cache)
+      the sampled shadow is the cheaper), and prefetch as it did. */
+   if (cfg->cache->cache) {
       out->sample_shift = mp_cache_sample_shift(cfg->cache->cache);
+      out->prefetch = *mp_cache_prefetch_config(cfg->cache->cache);
+   }
    return 1;
 }
 

@@ -459,6 +459,8 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       to count. */
    if (!o->missed[0]) {
       cc->hits[0]++;
+      if (o->prefetched[0])   /* one level, prefetching into L1 */
+         cc->prefetched[0]++;
       cc->served[0]++;
       cc->cycles += latency[0];
       lc->cycles += latency[0];
@@ -474,6 +476,12 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    for (k = 0; k < n_levels; k++) {
       if (!o->missed[k]) {
          cc->hits[k]++;
+         if (o->prefetched[k]) {
+            uint32_t j;
+            cc->prefetched[k]++;
+            for (j = 0; j < k; j++)
+               cc->covered[j][o->cause[j]]++;
+         }
          break;
       }
       cc->misses[k]++;
@@ -496,8 +504,10 @@ void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
    for (i = 0; i < vs->n_vars; i++) {
       mp_cache_counts *cc = vs->vars[i]->cache;
       if (cc)
-         for (k = 0; k < n_levels; k++)
+         for (k = 0; k < n_levels; k++) {
             mp_cache_split_unclassified(cc->cause[k], level_cause[k]);
+            mp_cache_split_unclassified(cc->covered[k], level_cause[k]);
+         }
    }
 }
 

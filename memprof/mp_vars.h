@@ -48,6 +48,13 @@ typedef struct {
    uint64_t reused_fills[MP_CACHE_MAX_LEVELS]; /* ... hit at least once before leaving */
    uint64_t fill_hits[MP_CACHE_MAX_LEVELS];  /* hits on those lines while resident */
    uint64_t served[MP_CACHE_MAX_LEVELS + 1]; /* accesses served by level k / memory */
+   /* With a prefetcher: of hits[k], those on a line a prefetch brought
+      there, its first touch (mp_cache_outcome.prefetched): misses but
+      for the prefetcher; and of misses[k] by cause, those then served
+      by such a hit at a deeper level: misses the prefetcher covered,
+      at that level's latency instead of the one below. */
+   uint64_t prefetched[MP_CACHE_MAX_LEVELS];
+   uint64_t covered[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
    uint64_t invalidations;                   /* other caches' copies its writes removed */
    uint64_t invalidations_suffered;          /* its copies other cores' writes removed */
    uint64_t tlb_hits, tlb_misses;            /* with --TLB */
@@ -178,6 +185,39 @@ void mp_vars_prefetch(const mp_vars *vs, const mp_event *e);
 void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,
                           const uint32_t *latency);
+
+/* For the advice, which must blame what the program, not the
+   prefetcher, leaves to fix: the misses cc would have had at level k
+   without the prefetcher, nearly: its misses there plus its prefetched
+   hits there and above (each would have missed there and above, and
+   reached level k; it may have hit there, and the misses its useless
+   prefetches caused would not have been); and the misses at level k
+   that no prefetch covered, in all and of cause c.  Without a
+   prefetcher, misses[k] and cause[k][c]. */
+static inline uint64_t mp_cache_counts_unprefetched(const mp_cache_counts *cc, uint32_t k)
+{
+   uint64_t n = cc->misses[k];
+   uint32_t j;
+   for (j = 0; j <= k; j++)
+      n += cc->prefetched[j];
+   return n;
+}
+
+static inline uint64_t mp_cache_counts_uncovered(const mp_cache_counts *cc, uint32_t k)
+{
+   uint64_t n = 0;
+   uint32_t c;
+   for (c = 0; c < MP_MISS_N_CAUSES; c++)
+      n += cc->covered[k][c];
+   return cc->misses[k] - n;
+}
+
+static inline uint64_t mp_cache_counts_uncovered_cause(const mp_cache_counts *cc, uint32_t k,
+                                                       uint32_t c)
+{
+   /* The two splits of sampled causes are estimated apart: never below 0. */
+   return cc->cause[k][c] > cc->covered[k][c] ? cc->cause[k][c] - cc->covered[k][c] : 0;
+}
 
 /* Divides every variable's unclassified misses (sampled miss causes,
    MP_MISS_UNCLASSIFIED) between conflict and capacity, level by level,

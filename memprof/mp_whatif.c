@@ -205,8 +205,10 @@ int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,
       a.core = (uint32_t)(t->recs[i].block_core >> 48);
       if (a.core >= c.cores)
          a.core %= c.cores;
+      /* No instruction address is recorded: a stride prefetcher keys
+         its streams by region here. */
       mp_cache_access(cache, a.core, map ? map(arg, &a) : a.addr, a.size, a.is_write,
-                      var, &o);
+                      var, 0, &o);
       for (k = 0; k < c.n_levels && o.missed[k]; k++) {
          out->misses[k]++;
          if (o.cause[k] == MP_MISS_COHERENCE)

@@ -57,8 +57,10 @@ uint64_t mp_whatif_recorded(const mp_whatif *w, uint32_t var);
 int      mp_whatif_complete(const mp_whatif *w, uint32_t var);
 
 /* Replays var's recorded accesses through a new cache built from cfg
-   (its callbacks are not used), each at map(arg, access) (the identity
-   when map is NULL); latency[k]: cycles of an access served by level k,
+   (its callbacks are not used; its prefetcher, if any, is, its stride
+   streams keyed by region: no instruction address is recorded), each at
+   map(arg, access) (the identity when map is NULL); latency[k]: cycles
+   of an access served by level k,
    latency[n_levels] by memory.  Returns 0 if cfg is bad or nothing was
    recorded.  Cost: one cache access per recorded access. */
 int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,

@@ -95,6 +95,9 @@ run_case not_memprof     not_memprof.json
 run_case future_version  future_version.json
 run_case directory       .
 run_case sharing_bad     sharing_bad.json
+run_case prefetch        --show=2 prefetch.json
+run_case prefetch_merge  --show=1 prefetch.json prefetch.json
+run_case prefetch_bad    prefetch_bad.json
 run_case bad_width       --width=10 normal.json
 run_case bad_auto        --auto=maybe normal.json
 run_case bad_include     --auto=yes --include=no-such-dir normal.json

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_cache against a brute-force reference written here
    independently: a list per set, a plain MRU-first list for the
-   fully-associative shadow, plain lists of the lines ever filled and of
-   the lines invalidated per cache instance, linear searches everywhere,
-   and an invalidation search of every other instance on every write.
-   Random traces over several geometries and topologies must give the
-   same outcome on every access, the same totals and the same retire
-   counts; crafted traces check the numbers by hand. */
+   fully-associative shadow, plain lists of the lines each core has
+   accessed and of the lines invalidated per cache instance, linear
+   searches everywhere, and an invalidation search of every other
+   instance on every write.  With a prefetcher, the reference asks its
+   own copy of the detectors (mp_prefetch, tested in test_prefetch) and
+   fetches the lines it names as the header of mp_cache.h says.  Random
+   traces over several geometries and topologies, with and without a
+   prefetcher, must give the same outcome on every access, the same
+   totals, the same prefetch totals and the same retire counts; crafted
+   traces check the numbers by hand. */
 #include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +55,7 @@ typedef struct {
    int dirty;
    uint32_t owner;
    uint64_t hits;
+   int pref;            /* a prefetch filled it, no access touched it */
 } rway;
 
 typedef struct {
@@ -58,8 +63,6 @@ typedef struct {
    uint32_t *n;
    uint64_t *fa;        /* MRU first, fa_n of at most fa_cap */
    uint32_t fa_n, fa_cap;
-   uint64_t *seen;      /* every line ever filled here */
-   size_t n_seen;
    uint64_t *inval;     /* invalidated here and not refilled since */
    size_t n_inval;
 } rinst;
@@ -70,6 +73,11 @@ typedef struct {
    rinst *inst[3];
    mp_cache_totals tot[3];
    retire_counts rc;
+   uint64_t **accessed; /* per core: the lines it has accessed */
+   size_t *n_accessed;
+   mp_prefetch *pf;     /* the detectors, or NULL */
+   uint32_t pf_level;
+   mp_cache_prefetch_totals pft;
    int fifo;            /* deliberately broken: no LRU update on a hit */
 } ref;
 
@@ -107,6 +115,12 @@ static void ref_init(ref *r, const mp_cache_cfg *cfg)
    r->n_levels = cfg->n_levels;
    r->cores = cfg->cores;
    r->line = cfg->level[0].line;
+   r->accessed = calloc(r->cores, sizeof(uint64_t *));
+   r->n_accessed = calloc(r->cores, sizeof(size_t));
+   if (cfg->prefetch.kind != MP_PREFETCH_NONE) {
+      r->pf = mp_prefetch_new(&cfg->prefetch, cfg->cores, r->line);
+      r->pf_level = r->n_levels > 1 ? 1 : 0;
+   }
    for (k = 0; k < r->n_levels; k++) {
       const mp_cache_level_cfg *L = &cfg->level[k];
       r->assoc[k] = L->assoc;
@@ -130,10 +144,16 @@ static void ref_free(ref *r)
    for (k = 0; k < r->n_levels; k++) {
       for (i = 0; i < r->n_inst[k]; i++) {
          rinst *in = &r->inst[k][i];
-         free(in->ways); free(in->n); free(in->fa); free(in->seen); free(in->inval);
+         free(in->ways); free(in->n); free(in->fa); free(in->inval);
       }
       free(r->inst[k]);
    }
+   for (k = 0; k < r->cores; k++)
+      free(r->accessed[k]);
+   free(r->accessed);
+   free(r->n_accessed);
+   if (r->pf)
+      mp_prefetch_free(r->pf);
 }
 
 static rinst *ref_inst(ref *r, uint32_t k, uint32_t core)
@@ -158,11 +178,6 @@ static int ref_find(ref *r, uint32_t k, rinst *in, uint64_t line)
    return -1;
 }
 
-static void ref_retire(ref *r, uint32_t k, const rway *x)
-{
-   count_retire(&r->rc, k, x->owner, x->hits);
-}
-
 /* An LRU fully-associative cache; returns whether it hit. */
 static int ref_fa(rinst *in, uint64_t line)
 {
@@ -179,10 +194,97 @@ static int ref_fa(rinst *in, uint64_t line)
    return hit;
 }
 
-static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
-                     uint32_t owner, mp_cache_outcome *out)
+/* A prefetched line that leaves untouched is nobody's fill. */
+static void ref_retire(ref *r, uint32_t k, const rway *x)
+{
+   if (x->pref) {
+      if (k == r->pf_level)
+         r->pft.useless++;
+      return;
+   }
+   count_retire(&r->rc, k, x->owner, x->hits);
+}
+
+/* Whether a core using instance i of level k has accessed the line. */
+static int ref_cold(ref *r, uint32_t k, uint32_t i, uint64_t line)
+{
+   uint32_t c;
+   for (c = i * r->shared[k]; c < (i + 1) * r->shared[k]; c++)
+      if (list_has(r->accessed[c], r->n_accessed[c], line))
+         return 0;
+   return 1;
+}
+
+/* Evicts the LRU way of a full set (its write-back marks the nearest
+   deeper copy dirty), and puts x in front. */
+static void ref_fill(ref *r, uint32_t k, uint32_t core, rway x, mp_cache_outcome *out)
+{
+   rinst *in = ref_inst(r, k, core);
+   uint32_t *n;
+   rway *set = ref_set(r, k, in, x.line, &n);
+   if (*n == r->assoc[k]) {
+      rway *v = &set[*n - 1];
+      ref_retire(r, k, v);
+      if (v->dirty) {
+         uint32_t m;
+         out->writebacks[k]++;
+         r->tot[k].writebacks++;
+         for (m = k + 1; m < r->n_levels; m++) {
+            rinst *lower = ref_inst(r, m, core);
+            int w = ref_find(r, m, lower, v->line);
+            if (w >= 0) {
+               uint32_t *n2;
+               ref_set(r, m, lower, v->line, &n2)[w].dirty = 1;
+               break;
+            }
+         }
+      }
+      (*n)--;
+   }
+   memmove(&set[1], &set[0], *n * sizeof(rway));
+   set[0] = x;
+   (*n)++;
+}
+
+/* A prefetch of line by core: nothing if the prefetch level has it;
+   else the level below that has it is read (its LRU order and shadow,
+   no hit), and the levels from the prefetch level down to it are
+   filled, deepest first, marked prefetched. */
+static void ref_prefetch(ref *r, uint32_t core, uint64_t line, uint32_t owner,
+                         mp_cache_outcome *out)
+{
+   uint32_t p = r->pf_level, k, served;
+   r->pft.requests++;
+   if (ref_find(r, p, ref_inst(r, p, core), line) >= 0)
+      return;
+   r->pft.issued++;
+   for (k = p; k < r->n_levels; k++) {
+      rinst *in = ref_inst(r, k, core);
+      int w;
+      ref_fa(in, line);
+      w = ref_find(r, k, in, line);
+      if (w >= 0) {
+         uint32_t *n;
+         rway *set = ref_set(r, k, in, line, &n), x = set[w];
+         memmove(&set[1], &set[0], (size_t)w * sizeof(rway));
+         set[0] = x;
+         break;
+      }
+   }
+   served = k;
+   while (k-- > p) {
+      rinst *in = ref_inst(r, k, core);
+      list_remove(in->inval, &in->n_inval, line);
+      ref_fill(r, k, core, (rway){ line, 0, owner, 0, 1 }, out);
+   }
+   (void)served;
+}
+
+static void ref_line(ref *r, uint32_t core, uint64_t line, uint64_t addr, int is_write,
+                     uint32_t owner, uint64_t pc, mp_cache_outcome *out)
 {
    uint32_t k, served;
+   int train = 0;       /* a demand miss but for a prefetch */
    for (k = 0; k < r->n_levels; k++) {
       rinst *in = ref_inst(r, k, core);
       int fa_hit = ref_fa(in, line);
@@ -192,22 +294,31 @@ static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
          uint32_t *n;
          rway *set = ref_set(r, k, in, line, &n), x = set[w];
          if (k == 0)
-            out->owner_hit = x.owner == owner;
+            out->owner_hit = x.owner == owner && !x.pref;
          if (!r->fifo || k > 0) {
             memmove(&set[1], &set[0], (size_t)w * sizeof(rway));
             set[0] = x;
-            set[0].hits++;
+            w = 0;
+         }
+         if (set[w].pref) {
+            set[w].pref = 0;
+            set[w].owner = owner;
+            out->prefetched[k] = 1;
+            if (k == r->pf_level)
+               r->pft.useful++;
+            train |= k == 0;
          } else {
             set[w].hits++;
          }
          break;
       }
-      if (!list_has(in->seen, in->n_seen, line))
+      train = 1;
+      if (ref_cold(r, k, (uint32_t)(in - r->inst[k]), line))
          cause = MP_MISS_COLD;
       else if (list_remove(in->inval, &in->n_inval, line))
          cause = MP_MISS_COHERENCE;
-      else
-         cause = fa_hit ? MP_MISS_CONFLICT : MP_MISS_CAPACITY;
+      else   /* one set: no conflict misses (see the note on prefetches) */
+         cause = fa_hit && r->sets[k] > 1 ? MP_MISS_CONFLICT : MP_MISS_CAPACITY;
       if (!out->missed[k]) {
          out->missed[k] = 1;
          out->cause[k] = cause;
@@ -217,35 +328,10 @@ static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
    if (served > out->served_by)
       out->served_by = served;
    /* Fill the levels that missed, deepest first. */
-   while (k-- > 0) {
-      rinst *in = ref_inst(r, k, core);
-      uint32_t *n;
-      rway *set = ref_set(r, k, in, line, &n);
-      if (*n == r->assoc[k]) {
-         rway *v = &set[*n - 1];
-         ref_retire(r, k, v);
-         if (v->dirty) {
-            uint32_t m;
-            out->writebacks[k]++;
-            r->tot[k].writebacks++;
-            for (m = k + 1; m < r->n_levels; m++) {
-               rinst *lower = ref_inst(r, m, core);
-               int w = ref_find(r, m, lower, v->line);
-               if (w >= 0) {
-                  uint32_t *n2;
-                  ref_set(r, m, lower, v->line, &n2)[w].dirty = 1;
-                  break;
-               }
-            }
-         }
-         (*n)--;
-      }
-      memmove(&set[1], &set[0], *n * sizeof(rway));
-      set[0] = (rway){ line, 0, owner, 0 };
-      (*n)++;
-      if (!list_has(in->seen, in->n_seen, line))
-         list_add(&in->seen, &in->n_seen, line);
-   }
+   while (k-- > 0)
+      ref_fill(r, k, core, (rway){ line, 0, owner, 0, 0 }, out);
+   if (!list_has(r->accessed[core], r->n_accessed[core], line))
+      list_add(&r->accessed[core], &r->n_accessed[core], line);
    if (is_write) {
       uint32_t i;
       rinst *l1 = ref_inst(r, 0, core);
@@ -254,29 +340,36 @@ static void ref_line(ref *r, uint32_t core, uint64_t line, int is_write,
       for (k = 0; k < r->n_levels; k++)
          for (i = 0; i < r->n_inst[k]; i++) {
             rinst *in = &r->inst[k][i];
-            int w;
+            int w, pref;
             if (in == ref_inst(r, k, core) || (w = ref_find(r, k, in, line)) < 0)
                continue;
             rway *set = ref_set(r, k, in, line, &n);
+            pref = set[w].pref;
             ref_retire(r, k, &set[w]);
             memmove(&set[w], &set[w + 1], (*n - (uint32_t)w - 1) * sizeof(rway));
             (*n)--;
-            if (!list_has(in->inval, in->n_inval, line))
+            if (!pref && !list_has(in->inval, in->n_inval, line))
                list_add(&in->inval, &in->n_inval, line);
             r->tot[k].invalidations++;
             out->invalidations++;
          }
    }
+   if (r->pf && train) {
+      uint64_t want[MP_PREFETCH_MAX_DEGREE];
+      uint32_t m = mp_prefetch_miss(r->pf, core, addr, pc, want), i;
+      for (i = 0; i < m; i++)
+         ref_prefetch(r, core, want[i], owner, out);
+   }
 }
 
 static void ref_access(ref *r, uint32_t core, uint64_t addr, uint32_t size,
-                       int is_write, uint32_t owner, mp_cache_outcome *out)
+                       int is_write, uint32_t owner, uint64_t pc, mp_cache_outcome *out)
 {
    uint64_t l, first = addr / r->line, last = (addr + (size ? size : 1) - 1) / r->line;
    uint32_t k;
    memset(out, 0, sizeof *out);
    for (l = first; l <= last; l++)
-      ref_line(r, core, l, is_write, owner, out);
+      ref_line(r, core, l, l == first ? addr : l * r->line, is_write, owner, pc, out);
    if (last != first)
       out->owner_hit = 0;   /* said of one-line accesses only */
    for (k = 0; k < r->n_levels && out->served_by >= k; k++) {
@@ -284,6 +377,8 @@ static void ref_access(ref *r, uint32_t core, uint64_t addr, uint32_t size,
       if (out->served_by > k) {
          r->tot[k].misses++;
          r->tot[k].cause[out->cause[k]]++;
+      } else if (out->prefetched[k]) {
+         r->tot[k].prefetched++;
       }
    }
 }
@@ -337,6 +432,7 @@ typedef struct {
    uint32_t size;
    int is_write;
    uint32_t owner;
+   uint64_t pc;
 } acc;
 
 /* A trace mixing locality (recent addresses again), random lines over a
@@ -381,6 +477,34 @@ static acc *make_trace(uint64_t seed, size_t n, uint32_t cores, uint32_t line,
       t[i].addr = rng() % 4 ? a & ~(uint64_t)(t[i].size - 1) : a;
       t[i].is_write = rng() % 10 < 3;
       t[i].owner = (uint32_t)(rng() % N_OWNERS);
+      /* an instruction per kind of access (the stride prefetcher's
+         key; one for the streams), now and then none */
+      t[i].pc = rng() % 16 ? 0x400000 + 16 * (r % 8 == 5 ? 4 : r % 8) : 0;
+   }
+   return t;
+}
+
+/* make_trace's, a third of whose accesses are replaced by two walks
+   per core over a region 16 times larger (so that their lines miss): a
+   sequential one, 8 bytes at a time, and one of 3 lines and 8 bytes,
+   each from its own instruction; a walk starts over now and then. */
+static acc *make_prefetch_trace(uint64_t seed, size_t n, uint32_t cores, uint32_t line,
+                                uint64_t region_lines)
+{
+   acc *t = make_trace(seed, n, cores, line, region_lines);
+   uint64_t pos[64][2] = { { 0 } }, span = 16 * region_lines * line;
+   const uint64_t step[2] = { 8, 3 * (uint64_t)line + 8 };
+   size_t i;
+   for (i = 0; i < n; i++) {
+      uint32_t w = (uint32_t)(rng() % 2), c = t[i].core % 64;
+      if (rng() % 3)
+         continue;
+      if (rng() % 2000 == 0)
+         pos[c][w] = rng() % span;
+      pos[c][w] = (pos[c][w] + step[w]) % span;
+      t[i].addr = (1ULL << 30) * (w + 1) + pos[c][w];
+      t[i].size = 8;
+      t[i].pc = 0x500000 + 16 * w;
    }
    return t;
 }
@@ -393,17 +517,19 @@ static int outcome_eq(const mp_cache_outcome *a, const mp_cache_outcome *b, uint
       return 0;
    for (k = 0; k < n_levels; k++)
       if (a->missed[k] != b->missed[k] || a->cause[k] != b->cause[k]
-          || a->writebacks[k] != b->writebacks[k])
+          || a->writebacks[k] != b->writebacks[k] || a->prefetched[k] != b->prefetched[k])
          return 0;
    return 1;
 }
 
 static void print_outcome(const char *who, const mp_cache_outcome *o)
 {
-   fprintf(stderr, "  %s: served %u missed %u%u%u cause %u%u%u wb %u,%u,%u inv %u owner hit %u\n",
+   fprintf(stderr, "  %s: served %u missed %u%u%u cause %u%u%u wb %u,%u,%u inv %u owner hit %u "
+           "prefetched %u%u%u\n",
            who, o->served_by, o->missed[0], o->missed[1], o->missed[2], o->cause[0],
            o->cause[1], o->cause[2], o->writebacks[0], o->writebacks[1], o->writebacks[2],
-           o->invalidations, o->owner_hit);
+           o->invalidations, o->owner_hit, o->prefetched[0], o->prefetched[1],
+           o->prefetched[2]);
 }
 
 /* Runs the trace through engine and reference; returns the number of
@@ -417,6 +543,7 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
    mp_cache *c;
    uint64_t bad = 0, misses = 0, inv = 0, wb = 0, coh = 0, conf = 0, cold = 0, cap = 0;
    uint64_t owner_hits = 0, other_hits = 0;   /* L1 hits by the filler's owner, others */
+   mp_cache_prefetch_totals pt;
    size_t i;
    uint32_t k;
 
@@ -428,8 +555,10 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
    r->fifo = fifo;
    for (i = 0; i < n; i++) {
       mp_cache_outcome o, e;
-      mp_cache_access(c, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, &o);
-      ref_access(r, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, &e);
+      mp_cache_access(c, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner,
+                      t[i].pc, &o);
+      ref_access(r, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, t[i].pc,
+                 &e);
       if (!outcome_eq(&o, &e, cfg.n_levels)) {
          if (bad < 3 && !fifo) {
             fprintf(stderr, "%s: access %zu core %u addr %#llx size %u %s\n", what, i,
@@ -468,11 +597,25 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
          fprintf(stderr, "%s: retire counts differ\n", what);
       bad++;
    }
+   mp_cache_get_prefetch_totals(c, &pt);
+   if (memcmp(&pt, &r->pft, sizeof pt)) {
+      if (!fifo)
+         fprintf(stderr, "%s: prefetch totals differ: requests %llu/%llu issued %llu/%llu "
+                 "useful %llu/%llu useless %llu/%llu\n", what,
+                 (unsigned long long)pt.requests, (unsigned long long)r->pft.requests,
+                 (unsigned long long)pt.issued, (unsigned long long)r->pft.issued,
+                 (unsigned long long)pt.useful, (unsigned long long)r->pft.useful,
+                 (unsigned long long)pt.useless, (unsigned long long)r->pft.useless);
+      bad++;
+   }
    if (getenv("MP_TEST_VERBOSE"))
       fprintf(stderr, "%-45s L1 misses %6llu cold %6llu cap %6llu conf %6llu coh %5llu "
-              "wb %5llu inv %5llu\n", what, (unsigned long long)misses,
+              "wb %5llu inv %5llu prefetch %llu/%llu/%llu/%llu\n", what,
+              (unsigned long long)misses,
               (unsigned long long)cold, (unsigned long long)cap, (unsigned long long)conf,
-              (unsigned long long)coh, (unsigned long long)wb, (unsigned long long)inv);
+              (unsigned long long)coh, (unsigned long long)wb, (unsigned long long)inv,
+              (unsigned long long)pt.requests, (unsigned long long)pt.issued,
+              (unsigned long long)pt.useful, (unsigned long long)pt.useless);
    if (!fifo) {
       /* The trace must exercise what it is meant to test. */
       ck_assert_msg(misses > n / 50 && misses < n - n / 10, "%s: L1 misses %llu of %zu",
@@ -486,6 +629,12 @@ static uint64_t compare_run(const char *what, mp_cache_cfg cfg, const acc *t, si
       if (cfg.cores / cfg.level[0].shared_by > 1)
          ck_assert_msg(inv > 0 && coh > 0, "%s: %llu invalidations, %llu coherence misses",
                        what, (unsigned long long)inv, (unsigned long long)coh);
+      /* Prefetches, useful and useless, and all accounted for. */
+      if (cfg.prefetch.kind != MP_PREFETCH_NONE)
+         ck_assert_msg(pt.useful > 0 && pt.useless > 0 && pt.useful + pt.useless == pt.issued,
+                       "%s: prefetches issued %llu, useful %llu, useless %llu", what,
+                       (unsigned long long)pt.issued, (unsigned long long)pt.useful,
+                       (unsigned long long)pt.useless);
    }
    mp_cache_free(c);
    ref_free(r);
@@ -566,6 +715,31 @@ START_TEST(test_random_against_reference)
 }
 END_TEST
 
+/* The same with each prefetcher (a table of 4 streams, so that the
+   traces' streams also evict each other), one seed each. */
+START_TEST(test_prefetch_against_reference)
+{
+   static const mp_prefetch_kind kinds[] = { MP_PREFETCH_STREAM, MP_PREFETCH_STRIDE };
+   size_t n_geo, gi, s;
+   geometry *g = geometries(&n_geo);
+   const size_t n = 100000;
+   for (gi = 0; gi < n_geo; gi++)
+      for (s = 0; s < 2; s++) {
+         mp_cache_cfg cfg = g[gi].cfg;
+         acc *t = make_prefetch_trace(0x2545f4914f6cdd1dULL * (gi * 2 + s + 1), n,
+                                      cfg.cores, cfg.level[0].line, g[gi].region_lines);
+         char what[96];
+         uint64_t bad;
+         cfg.prefetch.kind = kinds[s];
+         cfg.prefetch.streams = 4;
+         snprintf(what, sizeof what, "%s, %s", g[gi].what, mp_prefetch_kind_name(kinds[s]));
+         bad = compare_run(what, cfg, t, n, 0);
+         ck_assert_msg(bad == 0, "%s: %llu disagreements", what, (unsigned long long)bad);
+         free(t);
+      }
+}
+END_TEST
+
 /* The reference broken on purpose (FIFO instead of LRU in L1) must
    disagree: the comparison can fail. */
 START_TEST(test_mismatch_is_detected)
@@ -602,7 +776,7 @@ static mp_cache_outcome run(mp_cache *c, uint32_t core, uint64_t addr, uint32_t 
                             int is_write, uint32_t owner)
 {
    mp_cache_outcome o;
-   mp_cache_access(c, core, addr, size, is_write, owner, &o);
+   mp_cache_access(c, core, addr, size, is_write, owner, 0, &o);
    return o;
 }
 
@@ -833,6 +1007,218 @@ START_TEST(test_lazy_instances)
 END_TEST
 
 /*------------------------------------------------------------*/
+/*--- The prefetcher, by hand                              ---*/
+/*------------------------------------------------------------*/
+
+static mp_cache_cfg with_prefetch(mp_cache_cfg cfg, mp_prefetch_kind kind)
+{
+   cfg.prefetch.kind = kind;
+   cfg.prefetch.streams = MP_PREFETCH_DEFAULT_STREAMS;
+   return cfg;
+}
+
+static mp_cache_outcome run_at(mp_cache *c, uint32_t core, uint64_t addr, int is_write,
+                               uint64_t pc)
+{
+   mp_cache_outcome o;
+   mp_cache_access(c, core, addr, 8, is_write, 0, pc, &o);
+   return o;
+}
+
+/* Four 4 KiB pages read 8 bytes at a time, through a 16-line L1 and a
+   1,024-line L2.  Every line misses L1.  In each page the stream
+   confirms at its third line; from then on each L1 miss asks for the
+   next two lines (the first of them already fetched by the miss
+   before, so dropped), the last line of the page asks for one, and the
+   page's lines 3..63 are all prefetched hits in L2: 61 per page, and
+   only lines 0, 1, 2 miss it. */
+START_TEST(test_prefetch_stream_walk)
+{
+   mp_cache *c = new_or_fail(with_prefetch(cfg2(1, SMALL_L1, lvl(65536, 8, 64, 1)),
+                                           MP_PREFETCH_STREAM));
+   mp_cache *none = new_or_fail(cfg2(1, SMALL_L1, lvl(65536, 8, 64, 1)));
+   mp_cache_prefetch_totals pt;
+   mp_cache_totals t, tn;
+   uint64_t a;
+   for (a = 0x100000; a < 0x100000 + 4 * 4096; a += 8) {
+      mp_cache_outcome o = run_at(c, 0, a, 0, 0x400000), on = run_at(none, 0, a, 0, 0);
+      uint64_t l = (a >> 6) % 64;
+      int first = a % 64 == 0;
+      ck_assert_uint_eq(o.missed[0], first);
+      ck_assert_uint_eq(o.missed[1], first && l < 3);
+      ck_assert_uint_eq(o.prefetched[1], first && l >= 3);
+      ck_assert_uint_eq(o.served_by, first ? (l < 3 ? 2 : 1) : 0);
+      ck_assert_uint_eq(on.served_by, first ? 2 : 0);
+   }
+   mp_cache_finish(c);
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.misses, 256);
+   ck_assert_uint_eq(t.prefetched, 0);
+   mp_cache_get_totals(c, 1, &t);
+   mp_cache_get_totals(none, 1, &tn);
+   ck_assert_uint_eq(t.accesses, 256);
+   ck_assert_uint_eq(t.misses, 12);
+   ck_assert_uint_eq(t.cause[MP_MISS_COLD], 12);
+   ck_assert_uint_eq(t.prefetched, 244);
+   ck_assert_uint_eq(tn.misses, 256);
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(pt.requests, 4 * (60 * 2 + 1));
+   ck_assert_uint_eq(pt.issued, 244);
+   ck_assert_uint_eq(pt.useful, 244);
+   ck_assert_uint_eq(pt.useless, 0);
+   ck_assert_uint_eq(mp_cache_prefetch_level(c), 1);
+   mp_cache_free(c);
+   mp_cache_free(none);
+}
+END_TEST
+
+/* The same walk with the stride prefetcher: one instruction, stride 64
+   on its misses, confirmed at the third; it then crosses into the next
+   pages, whose first line only misses L2 (its prefetch would leave the
+   page): 3 + 1 + 1 + 1 L2 misses. */
+START_TEST(test_prefetch_stride_walk)
+{
+   mp_cache *c = new_or_fail(with_prefetch(cfg2(1, SMALL_L1, lvl(65536, 8, 64, 1)),
+                                           MP_PREFETCH_STRIDE));
+   mp_cache_prefetch_totals pt;
+   mp_cache_totals t;
+   uint64_t a;
+   for (a = 0x100000; a < 0x100000 + 4 * 4096; a += 8)
+      run_at(c, 0, a, 0, 0x400000);
+   mp_cache_finish(c);
+   mp_cache_get_totals(c, 1, &t);
+   ck_assert_uint_eq(t.misses, 6);
+   ck_assert_uint_eq(t.prefetched, 250);
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(pt.issued, 250);
+   ck_assert_uint_eq(pt.useful, 250);
+   ck_assert_uint_eq(pt.useless, 0);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* Random lines over 64 MiB: next to no prefetch is issued, none useful. */
+START_TEST(test_prefetch_random)
+{
+   mp_cache *c = new_or_fail(with_prefetch(cfg2(1, lvl(32768, 8, 64, 1),
+                                                lvl(1 << 20, 16, 64, 1)),
+                                           MP_PREFETCH_STREAM));
+   mp_cache_prefetch_totals pt;
+   mp_cache_totals t;
+   int i;
+   rng_state = 99;
+   for (i = 0; i < 100000; i++)
+      run_at(c, 0, (rng() % (64 << 20)) & ~7ULL, 0, 0x400000);
+   mp_cache_finish(c);
+   mp_cache_get_totals(c, 1, &t);
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_lt(pt.issued, 20);
+   ck_assert_uint_lt(t.prefetched, 3);
+   ck_assert_uint_eq(pt.useful + pt.useless, pt.issued);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* With one level the prefetches go to L1, and the first touch of a
+   prefetched line, an L1 hit, trains the stream as a miss would: the
+   walk of one page misses L1 on lines 0, 1, 2 only.  The first touch is
+   not an owner hit (the footprint must see the line). */
+START_TEST(test_prefetch_one_level)
+{
+   mp_cache *c = new_or_fail(with_prefetch(cfg1(1, lvl(8192, 8, 64, 1)),
+                                           MP_PREFETCH_STREAM));
+   mp_cache_prefetch_totals pt;
+   mp_cache_totals t;
+   uint64_t a;
+   for (a = 0; a < 4096; a += 8) {
+      mp_cache_outcome o = run_at(c, 0, a, 0, 0);
+      int first = a % 64 == 0;
+      ck_assert_uint_eq(o.missed[0], first && a < 3 * 64);
+      ck_assert_uint_eq(o.prefetched[0], first && a >= 3 * 64);
+      ck_assert_uint_eq(o.owner_hit, !first);
+   }
+   mp_cache_finish(c);
+   mp_cache_get_totals(c, 0, &t);
+   ck_assert_uint_eq(t.misses, 3);
+   ck_assert_uint_eq(t.prefetched, 61);
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(mp_cache_prefetch_level(c), 0);
+   ck_assert_uint_eq(pt.issued, 61);
+   ck_assert_uint_eq(pt.useful, 61);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* Prefetched lines evicted untouched are useless, and nobody's fill:
+   the walk's lines 0, 1, 2 train the stream (lines 3 and 4 are
+   fetched into the 2-way L2 of 8 sets); then 16 lines of the same two
+   sets evict them.  Only demand fills are retired. */
+START_TEST(test_prefetch_useless)
+{
+   mp_cache_cfg cfg = with_prefetch(cfg2(1, lvl(256, 2, 64, 1), lvl(1024, 2, 64, 1)),
+                                    MP_PREFETCH_STREAM);
+   retire_counts rc;
+   mp_cache *c;
+   mp_cache_prefetch_totals pt;
+   uint64_t l, retired = 0;
+   uint32_t o;
+   memset(&rc, 0, sizeof rc);
+   cfg.on_retire = count_retire;
+   cfg.retire_arg = &rc;
+   c = new_or_fail(cfg);
+   for (l = 0; l < 3; l++)
+      run_at(c, 0, l * 64, 0, 0);
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(pt.issued, 2);
+   for (l = 0; l < 8; l++) {   /* sets 3 and 4, far away: no stream */
+      run_at(c, 0, (1000 + 8 * l) * 64 * 64 + 3 * 64, 0, 0);
+      run_at(c, 0, (1000 + 8 * l) * 64 * 64 + 4 * 64, 0, 0);
+   }
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(pt.useless, 2);
+   mp_cache_finish(c);
+   for (o = 0; o < N_OWNERS; o++)
+      retired += rc.retired[1][o];
+   ck_assert_uint_eq(retired, 3 + 16);   /* the demand lines of L2 only */
+   mp_cache_get_prefetch_totals(c, &pt);
+   ck_assert_uint_eq(pt.useful, 0);
+   ck_assert_uint_eq(pt.useless, 2);
+   mp_cache_free(c);
+}
+END_TEST
+
+/* A prefetched copy is a copy: another core's write removes it, though
+   the core that holds it never touched the line (no cold bit).  Core 1
+   walks lines 0-2 of a page: lines 3 and 4 come into its L2 and the
+   shared L3, marked.  Core 0 writes line 3: it hits L3, the first touch
+   there; core 1's L2 copy goes.  Core 1 then misses L2 on line 3 (cold:
+   it never accessed it), and line 4 is still a prefetched hit. */
+START_TEST(test_prefetch_coherence)
+{
+   mp_cache *c = new_or_fail(with_prefetch(cfg3(2, SMALL_L1, lvl(4096, 4, 64, 1),
+                                                lvl(16384, 8, 64, 2)),
+                                           MP_PREFETCH_STREAM));
+   mp_cache_outcome o;
+   uint64_t l;
+   for (l = 0; l < 3; l++)
+      run_at(c, 1, l * 64, 0, 0);
+   o = run_at(c, 0, 3 * 64, 1, 0);
+   ck_assert_uint_eq(o.served_by, 2);
+   ck_assert_uint_eq(o.prefetched[2], 1);
+   ck_assert_uint_eq(o.invalidations, 1);
+   o = run_at(c, 1, 3 * 64, 0, 0);
+   ck_assert_uint_eq(o.missed[1], 1);
+   ck_assert_uint_eq(o.cause[1], MP_MISS_COLD);
+   ck_assert_uint_eq(o.served_by, 2);
+   ck_assert_uint_eq(o.prefetched[2], 0);
+   o = run_at(c, 1, 4 * 64, 0, 0);
+   ck_assert_uint_eq(o.served_by, 1);
+   ck_assert_uint_eq(o.prefetched[1], 1);
+   mp_cache_free(c);
+}
+END_TEST
+
+/*------------------------------------------------------------*/
 /*--- Sampled miss causes                                  ---*/
 /*------------------------------------------------------------*/
 
@@ -858,7 +1244,7 @@ static void run_trace(mp_cache_cfg cfg, uint32_t shift, const acc *t, size_t n,
    c = new_or_fail(cfg);
    for (i = 0; i < n; i++)
       mp_cache_access(c, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner,
-                      &outs[i]);
+                      0, &outs[i]);
    mp_cache_finish(c);
    for (k = 0; k < cfg.n_levels; k++) {
       mp_cache_get_raw_totals(c, k, &r->raw[k]);
@@ -1049,7 +1435,7 @@ static void known_split(const acc *t, size_t n, run_result *ex, run_result *sa)
 
 static acc plain(uint64_t addr, uint32_t owner)
 {
-   acc a = { 0, addr, 8, 0, owner };
+   acc a = { 0, addr, 8, 0, owner, 0 };
    return a;
 }
 
@@ -1305,6 +1691,7 @@ int main(void)
    TCase *tc = tcase_create("core");
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, test_random_against_reference);
+   tcase_add_test(tc, test_prefetch_against_reference);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_cold_sweep);
    tcase_add_test(tc, test_capacity_sweep);
@@ -1314,6 +1701,12 @@ int main(void)
    tcase_add_test(tc, test_retire);
    tcase_add_test(tc, test_writeback);
    tcase_add_test(tc, test_lazy_instances);
+   tcase_add_test(tc, test_prefetch_stream_walk);
+   tcase_add_test(tc, test_prefetch_stride_walk);
+   tcase_add_test(tc, test_prefetch_random);
+   tcase_add_test(tc, test_prefetch_one_level);
+   tcase_add_test(tc, test_prefetch_useless);
+   tcase_add_test(tc, test_prefetch_coherence);
    tcase_add_test(tc, test_sampled_random);
    tcase_add_test(tc, test_sampled_structured);
    tcase_add_test(tc, test_sampled_levels);

@@ -39,7 +39,7 @@ START_TEST(test_identity_is_direct)
       int wr = rng() % 3 == 0;
       mp_cache_outcome o;
       mp_whatif_record(w, 7, addr, 0x10000, size, wr, core);
-      mp_cache_access(direct, core, addr, size, wr, 7, &o);
+      mp_cache_access(direct, core, addr, size, wr, 7, 0, &o);
       misses += o.missed[0];
       cycles += latency[o.served_by];
    }

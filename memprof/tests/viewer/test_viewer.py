@@ -363,6 +363,8 @@ class ViewerTest:
         """Sharing, NUMA, communication, matrix, advice, loops."""
         self.open()
         self.c.equal(self.load("rich.json"), "loaded", "rich.json loads")
+        self.c.check("Prefetcherstream, 16 streams per core, into L2" in self.text("#run"),
+                     "the configuration names the prefetcher", self.text("#run"))
         keys = self.b.js(JS_KEYS)
         self.c.check(all(k in keys for k in ("false", "true", "numa")),
                      "false/true sharing and NUMA columns are shown", repr(keys))
