@@ -193,9 +193,6 @@
 #define OUT_OF_LINE __attribute__((noinline))
 #define INLINE      inline __attribute__((always_inline))
 
-/* The last configuration error, whole. */
-static char *err_text;
-
 /*------------------------------------------------------------*/
 /*--- Types                                                ---*/
 /*------------------------------------------------------------*/
@@ -1421,19 +1418,6 @@ void mp_cache_free(mp_cache *c)
 /*--- Configuration                                        ---*/
 /*------------------------------------------------------------*/
 
-static const char *fail(const char *fmt, ...)
-{
-   mp_strbuf b = MP_STRBUF_INIT;
-   va_list ap;
-   va_start(ap, fmt);
-   mp_strbuf_vprintf(&b, fmt, ap);
-   va_end(ap);
-   if (err_text)
-      mp_free(err_text);
-   err_text = mp_strbuf_take(&b);
-   return err_text;
-}
-
 static void level_name(const mp_cache_cfg *cfg, uint32_t k, char name[16])
 {
    const char *s = cfg->level[k].name;
@@ -1478,18 +1462,18 @@ static const char *check_cfg(const mp_cache_cfg *cfg)
    uint64_t total = 0, largest = 0;
    uint32_t k, at = 0;
    if (cfg->n_levels < 1 || cfg->n_levels > MP_CACHE_MAX_LEVELS)
-      return fail("%u cache levels, expected 1 to %u", cfg->n_levels, MP_CACHE_MAX_LEVELS);
+      return mp_config_error("%u cache levels, expected 1 to %u", cfg->n_levels, MP_CACHE_MAX_LEVELS);
    if (cfg->cores < 1 || cfg->cores > MP_CACHE_MAX_CORES)
-      return fail("%u cores, expected 1 to %u", cfg->cores, MP_CACHE_MAX_CORES);
+      return mp_config_error("%u cores, expected 1 to %u", cfg->cores, MP_CACHE_MAX_CORES);
    if (cfg->sample_shift > MP_CACHE_MAX_SAMPLE_SHIFT)
-      return fail("miss-cause sample shift %u, expected 0 to %u", cfg->sample_shift,
+      return mp_config_error("miss-cause sample shift %u, expected 0 to %u", cfg->sample_shift,
                   MP_CACHE_MAX_SAMPLE_SHIFT);
    if (cfg->prefetch.kind > MP_PREFETCH_STRIDE)
-      return fail("prefetcher kind %u, expected 0 to %u", (unsigned)cfg->prefetch.kind,
+      return mp_config_error("prefetcher kind %u, expected 0 to %u", (unsigned)cfg->prefetch.kind,
                   (unsigned)MP_PREFETCH_STRIDE);
    if (cfg->prefetch.kind != MP_PREFETCH_NONE
        && (cfg->prefetch.streams < 1 || cfg->prefetch.streams > MP_PREFETCH_MAX_STREAMS))
-      return fail("prefetcher: %u streams per core, expected 1 to %u",
+      return mp_config_error("prefetcher: %u streams per core, expected 1 to %u",
                   cfg->prefetch.streams, MP_PREFETCH_MAX_STREAMS);
    for (k = 0; k < cfg->n_levels; k++) {
       const mp_cache_level_cfg *L = &cfg->level[k];
@@ -1499,37 +1483,37 @@ static const char *check_cfg(const mp_cache_cfg *cfg)
       if (k > 0)
          level_name(cfg, k - 1, above);
       if (L->size == 0)
-         return fail("%s: size 0, expected a nonzero size", name);
+         return mp_config_error("%s: size 0, expected a nonzero size", name);
       if (L->line == 0 || (L->line & (L->line - 1)))
-         return fail("%s: line size %u is not a power of two", name, L->line);
+         return mp_config_error("%s: line size %u is not a power of two", name, L->line);
       if (L->line < MP_CACHE_MIN_LINE)
-         return fail("%s: line size %u is below %u bytes", name, L->line, MP_CACHE_MIN_LINE);
+         return mp_config_error("%s: line size %u is below %u bytes", name, L->line, MP_CACHE_MIN_LINE);
       if (k > 0 && L->line != cfg->level[0].line) {
          char first[16];
          level_name(cfg, 0, first);
-         return fail("%s: line size %u differs from %s's %u "
+         return mp_config_error("%s: line size %u differs from %s's %u "
                      "(all levels must have the same line size)",
                      name, L->line, first, cfg->level[0].line);
       }
       if (L->assoc == 0)
-         return fail("%s: associativity 0, expected at least 1", name);
+         return mp_config_error("%s: associativity 0, expected at least 1", name);
       way_bytes = (uint64_t)L->assoc * L->line;
       if (L->size % way_bytes)
-         return fail("%s: size %llu is not a multiple of assoc * line (%u * %u)",
+         return mp_config_error("%s: size %llu is not a multiple of assoc * line (%u * %u)",
                      name, (unsigned long long)L->size, L->assoc, L->line);
       sets = L->size / way_bytes;
       if (sets & (sets - 1))
-         return fail("%s: %llu sets is not a power of two", name, (unsigned long long)sets);
+         return mp_config_error("%s: %llu sets is not a power of two", name, (unsigned long long)sets);
       if (L->size / L->line > MAX_LINES)
-         return fail("%s: %llu lines, at most %u supported", name,
+         return mp_config_error("%s: %llu lines, at most %u supported", name,
                      (unsigned long long)(L->size / L->line), MAX_LINES);
       if (L->shared_by == 0)
-         return fail("%s: shared by 0 cores, expected at least 1", name);
+         return mp_config_error("%s: shared by 0 cores, expected at least 1", name);
       if (cfg->cores % L->shared_by)
-         return fail("%s: shared by %u cores, which does not divide %u cores",
+         return mp_config_error("%s: shared by %u cores, which does not divide %u cores",
                      name, L->shared_by, cfg->cores);
       if (k > 0 && L->shared_by % cfg->level[k - 1].shared_by)
-         return fail("%s: shared by %u cores, not a multiple of %s's %u "
+         return mp_config_error("%s: shared by %u cores, not a multiple of %s's %u "
                      "(each %s must lie within one %s)", name, L->shared_by, above,
                      cfg->level[k - 1].shared_by, above, name);
    }
@@ -1546,7 +1530,7 @@ static const char *check_cfg(const mp_cache_cfg *cfg)
    if (total > MP_CACHE_MAX_TABLE_BYTES) {
       char name[16];
       level_name(cfg, at, name);
-      return fail("%s: too large to simulate: the tables of all the cache instances "
+      return mp_config_error("%s: too large to simulate: the tables of all the cache instances "
                   "would take %llu GiB of address space (%s %llu GiB), at most %llu GiB",
                   name, (unsigned long long)((total + (1ULL << 29)) >> 30), name,
                   (unsigned long long)((largest + (1ULL << 29)) >> 30),
@@ -1669,7 +1653,7 @@ int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char *
    return 0;
 
 bad:
-   *err = fail("'%s' is not a cache geometry: expected size,assoc,line "
+   *err = mp_config_error("'%s' is not a cache geometry: expected size,assoc,line "
                "(e.g. 32k,8,64) or none", spec);
    return -1;
 }

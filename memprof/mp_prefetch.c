@@ -48,8 +48,6 @@ struct mp_prefetch {
    uint64_t bytes;
 };
 
-static char *err_text;   /* the last parse error, whole */
-
 static uint32_t log2_of(uint64_t pow2)
 {
    uint32_t n = 0;
@@ -211,19 +209,6 @@ const char *mp_prefetch_kind_name(mp_prefetch_kind kind)
    return names[kind];
 }
 
-static const char *fail(const char *fmt, ...)
-{
-   mp_strbuf b = MP_STRBUF_INIT;
-   va_list ap;
-   va_start(ap, fmt);
-   mp_strbuf_vprintf(&b, fmt, ap);
-   va_end(ap);
-   if (err_text)
-      mp_free(err_text);
-   err_text = mp_strbuf_take(&b);
-   return err_text;
-}
-
 int mp_prefetch_parse(const char *spec, mp_prefetch_cfg *out, const char **err)
 {
    static const mp_prefetch_kind kinds[] = { MP_PREFETCH_STREAM, MP_PREFETCH_STRIDE };
@@ -253,18 +238,18 @@ int mp_prefetch_parse(const char *spec, mp_prefetch_cfg *out, const char **err)
       if (*s != '\0')
          goto bad_n;
       if (v < 1 || v > MP_PREFETCH_MAX_STREAMS) {
-         *err = fail("%s,%llu: %llu streams per core, expected 1 to %u", name,
+         *err = mp_config_error("%s,%llu: %llu streams per core, expected 1 to %u", name,
                      (unsigned long long)v, (unsigned long long)v, MP_PREFETCH_MAX_STREAMS);
          return -1;
       }
       out->streams = (uint32_t)v;
       return 0;
    bad_n:
-      *err = fail("'%s': expected %s,N with N the streams per core, 1 to %u", spec, name,
+      *err = mp_config_error("'%s': expected %s,N with N the streams per core, 1 to %u", spec, name,
                   MP_PREFETCH_MAX_STREAMS);
       return -1;
    }
-   *err = fail("'%s' is not a prefetcher: expected none, stream, stride, stream,N or "
+   *err = mp_config_error("'%s' is not a prefetcher: expected none, stream, stride, stream,N or "
                "stride,N (N streams per core, 1 to %u; %u if not given)", spec,
                MP_PREFETCH_MAX_STREAMS, MP_PREFETCH_DEFAULT_STREAMS);
    return -1;

@@ -127,6 +127,20 @@ char *mp_asprintf(const char *fmt, ...)
    return mp_strbuf_take(&b);
 }
 
+const char *mp_config_error(const char *fmt, ...)
+{
+   static char *text;
+   mp_strbuf b = MP_STRBUF_INIT;
+   va_list ap;
+   va_start(ap, fmt);
+   mp_strbuf_vprintf(&b, fmt, ap);
+   va_end(ap);
+   if (text)
+      mp_free(text);
+   text = mp_strbuf_take(&b);
+   return text;
+}
+
 int mp_utf8_cut(char *s, size_t max)
 {
    static const char ellipsis[] = "\xe2\x80\xa6";

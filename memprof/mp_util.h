@@ -50,6 +50,14 @@ char *mp_asprintf(const char *fmt, ...)
 #endif
    ;
 
+/* The text of a configuration error, formatted, kept until the next
+   one: what the engines' parsers hand back through their 'err'. */
+const char *mp_config_error(const char *fmt, ...)
+#ifdef __GNUC__
+   __attribute__((format(printf, 1, 2)))
+#endif
+   ;
+
 /* Where a length limit must stay (a client's string read byte by byte,
    a column), the text cut to at most max bytes (max >= 4) in place,
    ending with "\u2026" (the UTF-8 ellipsis) when anything was cut, and
