@@ -10,8 +10,11 @@
    before it: an identifier optionally followed by member accesses
    ('.x', '->x') and subscripts ('[...]'), with its dereferences ('*p')
    when no type precedes them (which would make the star a declarator).
-   In Fortran sources it takes the first object of an ALLOCATE statement.  Runs once per allocation
-   site, never on the hot path.
+   In Fortran sources it takes the objects of an ALLOCATE statement in
+   order.  A statement without an assignment, whose callee returned the
+   block, names it after the declaration macro, object, constructed
+   variable or out-parameter it holds.  Runs once per allocation site,
+   never on the hot path.
 */
 #include "mp_naming.h"
 
@@ -65,20 +68,92 @@ static const char *find_fortran_allocate(const char *line)
    return NULL;
 }
 
-static char *fortran_name(const char *line)
+/* The nth object of an ALLOCATE statement: "allocate(a(n), b(m),
+   stat=ierr)" allocates a then b (gfortran calls malloc for each in
+   that order); "stat=", "errmsg=", "source=" and "mold=" are not
+   objects. */
+static char *fortran_name(const char *line, unsigned nth)
 {
    const char *p = find_fortran_allocate(line), *start;
+   unsigned found = 0;
    if (!p)
       return NULL;
-   while (*p == ' ' || *p == '\t')
+   for (;;) {
+      int depth = 0;
+      while (*p == ' ' || *p == '\t')
+         p++;
+      start = p;
+      /* derived-type components: obj%field(n) */
+      while (is_ident_char(*p) || *p == '%')
+         p++;
+      if (p == start || !is_ident_start(*start))
+         return NULL;
+      {
+         const char *q = p;
+         while (*q == ' ' || *q == '\t')
+            q++;
+         if (*q != '=' && found++ == nth)
+            return copy_out(start, (size_t)(p - start));
+      }
+      /* on to the next top-level ',' */
+      for (; *p; p++) {
+         if (*p == '(')
+            depth++;
+         else if (*p == ')' && depth-- == 0)
+            return NULL;
+         else if (*p == ',' && depth == 0)
+            break;
+      }
+      if (*p != ',')
+         return NULL;
       p++;
-   start = p;
-   /* derived-type components: obj%field(n) */
-   while (is_ident_char(*p) || *p == '%')
-      p++;
-   if (p == start || !is_ident_start(*start))
-      return NULL;
-   return copy_out(start, (size_t)(p - start));
+   }
+}
+
+/* Skips what comes before a statement's own text: braces, "else",
+   "do", and the parenthesised header of "for", "while", "if" and
+   "switch" ("for (int i = 0; i < n; i++) live[i] = malloc(s);" assigns
+   live[i], not i). */
+static const char *skip_control(const char *p)
+{
+   static const char *const heads[] = { "for", "while", "if", "switch", NULL };
+   for (;;) {
+      int k, matched = 0;
+      while (*p == ' ' || *p == '\t' || *p == '{' || *p == '}')
+         p++;
+      if (mp_strncmp(p, "else", 4) == 0 && !is_ident_char(p[4])) {
+         p += 4;
+         continue;
+      }
+      if (mp_strncmp(p, "do", 2) == 0 && !is_ident_char(p[2])) {
+         p += 2;
+         continue;
+      }
+      for (k = 0; heads[k]; k++) {
+         size_t n = mp_strlen(heads[k]);
+         const char *q = p + n;
+         int depth = 0;
+         if (mp_strncmp(p, heads[k], n) != 0 || is_ident_char(*q))
+            continue;
+         while (*q == ' ' || *q == '\t')
+            q++;
+         if (*q != '(')
+            continue;
+         for (; *q; q++) {
+            if (*q == '(')
+               depth++;
+            else if (*q == ')' && --depth == 0)
+               break;
+         }
+         if (!*q)
+            return p;   /* a header spread over several lines */
+         p = q + 1;
+         matched = 1;
+         break;
+      }
+      if (!matched)
+         return p;
+   }
 }
 
 /* The position of the assignment's '=', or NULL. */
@@ -188,8 +263,9 @@ char *mp_name_from_source_line(const char *line, int is_fortran)
 {
    const char *eq, *end, *start;
    char *name;
-   if (is_fortran && (name = fortran_name(line)) != NULL)
+   if (is_fortran && (name = fortran_name(line, 0)) != NULL)
       return name;
+   line = skip_control(line);
    eq = find_assign(line);
    if (!eq)
       return NULL;
@@ -254,8 +330,10 @@ char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nt
 {
    const char *p = line;
    unsigned found = 0;
-   if (is_fortran || nth == 0)
-      return nth == 0 ? mp_name_from_source_line(line, is_fortran) : NULL;
+   if (is_fortran && nth > 0)
+      return fortran_name(line, nth);
+   if (nth == 0)
+      return mp_name_from_source_line(line, is_fortran);
    while (*p) {
       /* A piece after a ',' keeps it: next_piece_end skips it. */
       const char *end = next_piece_end(*p == ',' ? p + 1 : p);
@@ -271,4 +349,271 @@ char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nt
       p = *end == ';' ? end + 1 : end;
    }
    return NULL;
+}
+
+/* The end of the argument starting at p: its top-level ',' or the
+   call's ')'. */
+static const char *argument_end(const char *p)
+{
+   int depth = 0;
+   for (; *p; p++) {
+      if (*p == '(' || *p == '[' || *p == '{')
+         depth++;
+      else if ((*p == ')' || *p == ']' || *p == '}') && depth-- == 0)
+         return p;
+      else if (*p == ',' && depth == 0)
+         return p;
+   }
+   return p;
+}
+
+/* The lvalue spelled by [p, end) with blanks trimmed, or NULL if that
+   is not exactly one ("a", "s->buf", "m.rows[i]"). */
+static char *exact_lvalue(const char *p, const char *end)
+{
+   const char *start;
+   while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+   while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+      end--;
+   if (p == end)
+      return NULL;
+   start = lvalue_start(p, end);
+   return start == p ? copy_out(p, (size_t)(end - p)) : NULL;
+}
+
+char *mp_name_from_out_param(const char *line, const char *fn)
+{
+   size_t n = mp_strlen(fn);
+   const char *p, *end;
+   for (p = line; *p; p++) {
+      if (mp_strncmp(p, fn, n) != 0 || (p > line && is_ident_char(p[-1]))
+          || is_ident_char(p[n]))
+         continue;
+      p += n;
+      while (*p == ' ' || *p == '\t')
+         p++;
+      if (*p != '(')
+         return NULL;
+      p++;
+      end = argument_end(p);
+      /* casts: "(void **)&ret" */
+      for (;;) {
+         const char *q = p;
+         int depth = 0;
+         while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+         if (*q != '(')
+            break;
+         for (; q < end; q++) {
+            if (*q == '(')
+               depth++;
+            else if (*q == ')' && --depth == 0)
+               break;
+         }
+         if (q >= end)
+            return NULL;
+         p = q + 1;
+      }
+      while (p < end && (*p == ' ' || *p == '\t'))
+         p++;
+      if (*p == '&')
+         return exact_lvalue(p + 1, end);
+      {
+         /* a pointer to the pointer: the block is stored through it */
+         char *inner = exact_lvalue(p, end), *out;
+         if (!inner)
+            return NULL;
+         out = mp_malloc("mp.naming.name", mp_strlen(inner) + 2);
+         out[0] = '*';
+         mp_memcpy(out + 1, inner, mp_strlen(inner) + 1);
+         mp_free(inner);
+         return out;
+      }
+   }
+   return NULL;
+}
+
+static int is_macro_name(const char *p, const char *end)
+{
+   int letters = 0;
+   if (end - p < 2)
+      return 0;
+   for (; p < end; p++) {
+      if (*p >= 'A' && *p <= 'Z')
+         letters++;
+      else if (*p != '_' && !(*p >= '0' && *p <= '9'))
+         return 0;
+   }
+   return letters > 0;
+}
+
+static int word_in(const char *p, size_t n, const char *const *words)
+{
+   int k;
+   for (k = 0; words[k]; k++)
+      if (mp_strlen(words[k]) == n && mp_strncmp(p, words[k], n) == 0)
+         return 1;
+   return 0;
+}
+
+/* Words that start a statement that is not a declaration. */
+static const char *const statement_words[] = {
+   "return", "delete", "throw", "goto", "case", "sizeof", "new",
+   "co_return", "co_yield", NULL
+};
+
+/* Words that are not a name. */
+static int is_keyword(const char *p, size_t n)
+{
+   static const char *const type_words[] = {
+      "void", "char", "short", "int", "long", "float", "double", "signed",
+      "unsigned", "const", "volatile", "struct", "union", "enum", "static",
+      "auto", "register", NULL
+   };
+   return word_in(p, n, statement_words) || word_in(p, n, type_words);
+}
+
+/* DECL_2D_ARRAY(A, double, N, N): a declaration macro; it declares its
+   first argument that is a plain identifier and not a type word. */
+static char *macro_declared(const char *p)
+{
+   const char *q = p, *end;
+   while (is_ident_char(*q))
+      q++;
+   if (!is_macro_name(p, q))
+      return NULL;
+   while (*q == ' ' || *q == '\t')
+      q++;
+   if (*q != '(')
+      return NULL;
+   for (p = q + 1; *p; p = end + 1) {
+      const char *a = p, *b;
+      end = argument_end(p);
+      while (a < end && (*a == ' ' || *a == '\t'))
+         a++;
+      b = a;
+      while (b < end && is_ident_char(*b))
+         b++;
+      if (b > a && is_ident_start(*a) && !is_keyword(a, (size_t)(b - a))) {
+         const char *c = b;
+         while (c < end && (*c == ' ' || *c == '\t'))
+            c++;
+         if (c == end)
+            return copy_out(a, (size_t)(b - a));
+      }
+      if (*end != ',')
+         return NULL;
+   }
+   return NULL;
+}
+
+/* std::vector<double> v(n); Buffer b{n};: a declaration whose
+   constructor allocates.  The name is the identifier just before the
+   first '(' or '{', after a type (an identifier, '>', '*' or '&'). */
+static char *constructed(const char *p)
+{
+   const char *q, *name, *t;
+   for (q = p; *q && *q != '(' && *q != '{' && *q != '=' && *q != ';'; q++)
+      ;
+   if (*q != '(' && *q != '{')
+      return NULL;
+   t = q;
+   while (t > p && (t[-1] == ' ' || t[-1] == '\t'))
+      t--;
+   name = t;
+   while (name > p && is_ident_char(name[-1]))
+      name--;
+   if (name == t || !is_ident_start(*name) || is_keyword(name, (size_t)(t - name)))
+      return NULL;
+   q = name;
+   while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+      q--;
+   if (q == p)
+      return NULL;   /* "f(x)": a call, no type before the name */
+   if (!(is_ident_char(q[-1]) || q[-1] == '>' || q[-1] == '*' || q[-1] == '&'))
+      return NULL;
+   /* the word before must be a type: not "return x(...)" */
+   {
+      const char *w = q;
+      while (w > p && is_ident_char(w[-1]))
+         w--;
+      if (w < q && word_in(w, (size_t)(q - w), statement_words))
+         return NULL;
+   }
+   return copy_out(name, (size_t)(t - name));
+}
+
+/* s.v.resize(n); obj->items.push_back(x);: a method call whose object
+   grows; the name is the object. */
+static char *method_object(const char *p)
+{
+   const char *q = p, *last_sep = NULL;
+   if (!is_ident_start(*q))
+      return NULL;
+   for (;;) {
+      while (is_ident_char(*q))
+         q++;
+      if (*q == '[') {
+         int depth = 0;
+         for (; *q; q++) {
+            if (*q == '[') depth++;
+            else if (*q == ']' && --depth == 0) break;
+         }
+         if (!*q)
+            return NULL;
+         q++;
+      }
+      if (*q == '.' && is_ident_start(q[1])) {
+         last_sep = q;
+         q++;
+         continue;
+      }
+      if (q[0] == '-' && q[1] == '>' && is_ident_start(q[2])) {
+         last_sep = q;
+         q += 2;
+         continue;
+      }
+      break;
+   }
+   while (*q == ' ' || *q == '\t')
+      q++;
+   if (*q != '(' || !last_sep)
+      return NULL;
+   return copy_out(p, (size_t)(last_sep - p));
+}
+
+/* my_alloc(&A, n);: the block comes back through an out-parameter. */
+static char *address_argument(const char *line)
+{
+   const char *p;
+   for (p = line; *p; p++) {
+      const char *end;
+      if (*p != '&' || p == line || p[1] == '&' || p[-1] == '&')
+         continue;
+      if (p[-1] != '(' && p[-1] != ',' && p[-1] != ' ' && p[-1] != ')')
+         continue;
+      end = argument_end(p + 1);
+      {
+         char *name = exact_lvalue(p + 1, end);
+         if (name)
+            return name;
+      }
+   }
+   return NULL;
+}
+
+char *mp_name_from_statement(const char *line)
+{
+   const char *p = skip_control(line);
+   char *name;
+   if (mp_strncmp(p, "return", 6) == 0 && !is_ident_char(p[6])) {
+      /* "if (!grow(&t->slots, n)) return -1;": the call is the test's */
+      return p == line ? NULL : address_argument(line);
+   }
+   if ((name = macro_declared(p)) != NULL
+       || (name = method_object(p)) != NULL
+       || (name = constructed(p)) != NULL)
+      return name;
+   return address_argument(line);
 }

@@ -22,6 +22,7 @@
      int *v = new int[n];              -> v
      buf = realloc(buf, n);            -> buf
      *pp = malloc(n);                  -> *pp
+     for (i = 0; i < n; i++) live[i] = malloc(s);   -> live[i]
      allocate(a(n), b(m))   (Fortran)  -> a      (the first object)
    Returns the name, whole, in a new allocation (freed with mp_free)
    when one is found, else NULL (e.g. a bare "return malloc(n);" or an
@@ -33,9 +34,28 @@ char *mp_name_from_source_line(const char *line, int is_fortran);
    and declarators at ',' ("double *a = malloc(n), *b = malloc(n);"),
    outside parentheses and quotes, counting only the pieces whose
    assignment makes a call or a 'new'.  nth 0 is the function above.
-   Returns NULL when the line has fewer such pieces (or is Fortran and
-   nth > 0). */
+   In Fortran, the nth object of the ALLOCATE statement.  Returns NULL
+   when the line has fewer such pieces. */
 char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nth);
+
+/* The block an out-parameter allocation function (fn, e.g.
+   "posix_memalign") stores: its first argument's target, casts
+   dropped:
+     int err = posix_memalign(&ret, 64, n);     -> ret (never err)
+     posix_memalign((void **)&s->buf, 64, n);   -> s->buf
+     posix_memalign((void **)pp, 64, n);        -> *pp
+   NULL if the line does not call fn. */
+char *mp_name_from_out_param(const char *line, const char *fn);
+
+/* The name a statement without an assignment gives the block a callee
+   returned to it:
+     DECL_2D_ARRAY(A, double, N, N);   -> A     (a declaration macro)
+     s.v.resize(n);                    -> s.v   (a method of the object)
+     std::vector<double> v(n);         -> v     (a constructor)
+     my_alloc(&A, n);                  -> A     (an out-parameter)
+   NULL for "return f(n);" (the block goes on to the caller) and when
+   none applies. */
+char *mp_name_from_statement(const char *line);
 
 /* 1 if the file name has a Fortran extension (.f, .f90, .F03, .for...). */
 int mp_is_fortran_file(const char *file);

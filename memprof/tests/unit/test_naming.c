@@ -37,7 +37,68 @@ static const naming_case cases[] = {
    { "", NULL, 0 },
    { "char *s = strdup(\"a=b\");", "s", 0 },
    { "reallocate(x)", NULL, 1 },
+   { "for (int i = 0; i < n; i++) live[i] = malloc(s);", "live[i]", 0 },
+   { "  } else if (k > 0) buf = malloc(k);", "buf", 0 },
+   { "  while (n--) *out++ = x;", NULL, 0 },
 };
+
+/* Out-parameters: the pointer stored, never the call's status. */
+static const struct { const char *line, *fn, *name; } out_params[] = {
+   { "   int err = posix_memalign(&ret, 4096, sz);", "posix_memalign", "ret" },
+   { "if (posix_memalign((void **)&s->buf, 64, n)) abort();", "posix_memalign", "s->buf" },
+   { "rc = posix_memalign( (void**) pp , 64, n);", "posix_memalign", "*pp" },
+   { "posix_memalign(&a[i], 64, n);", "posix_memalign", "a[i]" },
+   { "x = my_posix_memalign(&p, 64, n);", "posix_memalign", NULL },
+   { "p = malloc(n);", "posix_memalign", NULL },
+   { "posix_memalign(f(x), 64, n);", "posix_memalign", NULL },
+};
+
+START_TEST(test_out_param)
+{
+   char *out = mp_name_from_out_param(out_params[_i].line, out_params[_i].fn);
+   if (out_params[_i].name) {
+      ck_assert_msg(out != NULL, "no name found in '%s'", out_params[_i].line);
+      ck_assert_str_eq(out, out_params[_i].name);
+      free(out);
+   } else {
+      ck_assert_msg(out == NULL, "'%s' named '%s', expected none",
+                    out_params[_i].line, out);
+   }
+}
+END_TEST
+
+/* Statements that receive a block from a wrapper without assigning. */
+static const struct { const char *line, *name; } statements[] = {
+   { "   DECL_2D_ARRAY(A, double, N, N);", "A" },
+   { "DECL_1D(x1, double, N);", "x1" },
+   { "DECL_ARRAY(double, y, N);", "y" },
+   { "  s.v.resize(n);", "s.v" },
+   { "  obj->items.push_back(x);", "obj->items" },
+   { "  rows[i].cells.reserve(8);", "rows[i].cells" },
+   { "  std::vector<double> v(n);", "v" },
+   { "  std::vector<std::pair<int, int> > pairs(n, {0, 0});", "pairs" },
+   { "  Buffer *b{make()};", "b" },
+   { "  my_alloc(&A, n);", "A" },
+   { "  if (!grow(&t->slots, n)) return -1;", "t->slots" },
+   { "  return xmalloc(n);", NULL },
+   { "  foo(n);", NULL },
+   { "  f(a && b);", NULL },
+   { "", NULL },
+};
+
+START_TEST(test_statement)
+{
+   char *out = mp_name_from_statement(statements[_i].line);
+   if (statements[_i].name) {
+      ck_assert_msg(out != NULL, "no name found in '%s'", statements[_i].line);
+      ck_assert_str_eq(out, statements[_i].name);
+      free(out);
+   } else {
+      ck_assert_msg(out == NULL, "'%s' named '%s', expected none",
+                    statements[_i].line, out);
+   }
+}
+END_TEST
 
 START_TEST(test_cases)
 {
@@ -89,6 +150,18 @@ static void expect_nth(const char *line, unsigned n, const char *want)
    free(out);
 }
 
+static void expect_fortran_nth(const char *line, unsigned n, const char *want)
+{
+   char *out = mp_name_from_source_line_nth(line, 1, n);
+   if (!want) {
+      ck_assert(out == NULL);
+      return;
+   }
+   ck_assert_msg(out != NULL, "no name %u in: %s", n, line);
+   ck_assert_str_eq(out, want);
+   free(out);
+}
+
 /* Several allocations on one line: the nth statement's name. */
 START_TEST(test_nth)
 {
@@ -100,6 +173,11 @@ START_TEST(test_nth)
    /* the for header's ';' are inside parentheses: one statement */
    expect_nth("for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);", 1, "q");
    ck_assert(mp_name_from_source_line_nth("x = malloc(1);", 1, 1) == NULL);
+   /* Fortran: the objects of one ALLOCATE, in order */
+   expect_fortran_nth("  allocate(a(n), b(n))", 1, "b");
+   expect_fortran_nth("  allocate(x(n,m), y(m), stat=ierr)", 1, "y");
+   expect_fortran_nth("  allocate(x(n,m), y(m), stat=ierr)", 2, NULL);
+   expect_fortran_nth("  ALLOCATE (g%u(n), g%v(n))", 1, "g%v");
 }
 END_TEST
 
@@ -146,6 +224,8 @@ int main(void)
    tcase_add_test(tc, test_fortran_files);
    tcase_add_test(tc, test_nth);
    tcase_add_test(tc, test_nth_declarators);
+   tcase_add_loop_test(tc, test_out_param, 0, (int)(sizeof out_params / sizeof out_params[0]));
+   tcase_add_loop_test(tc, test_statement, 0, (int)(sizeof statements / sizeof statements[0]));
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
