@@ -24,6 +24,8 @@ Int          mp_clo_summary = 10;
 Bool         mp_clo_collect_atstart = True;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
+const HChar *mp_clo_alloc_fns[MP_MAX_ALLOC_FNS];
+Int          mp_clo_n_alloc_fns = 0;
 ULong        mp_clo_min_var_size = 0;
 Bool         mp_clo_cache_sim = True;
 Bool         mp_clo_miss_causes_sampled = True;
@@ -333,6 +335,14 @@ Bool mp_clo_process(const HChar *arg)
                               MP_MAX_TOGGLE_PATTERNS);
       mp_clo_toggle_collect[mp_clo_n_toggle_collect++] = tmp_str;
    }
+   else if VG_STR_CLO(arg, "--alloc-fn", tmp_str) {
+      if (tmp_str[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "expected a function name\n");
+      if (mp_clo_n_alloc_fns == MP_MAX_ALLOC_FNS)
+         VG_(fmsg_bad_option)(arg, "at most %d --alloc-fn functions\n",
+                              MP_MAX_ALLOC_FNS);
+      mp_clo_alloc_fns[mp_clo_n_alloc_fns++] = tmp_str;
+   }
    else if VG_BINT_CLO(arg, "--min-var-size", tmp_long, 0, (Long)1 << 62) {
       mp_clo_min_var_size = (ULong)tmp_long;
    }
@@ -419,6 +429,10 @@ void mp_clo_print_usage(void)
 "    --toggle-collect=<func>    collect only inside functions matching <func>\n"
 "                               and their callees (wildcards * and ?; may be\n"
 "                               given several times)\n"
+"    --alloc-fn=<name>          a function that allocates for its caller: the\n"
+"                               heap variable is named at the caller (may be\n"
+"                               given several times; wrappers that return the\n"
+"                               block are found without it) [none]\n"
 "    --min-var-size=<bytes>     fold variables smaller than this into one\n"
 "                               'other' entry [0]\n"
 "    --cache-sim=yes|no         simulate the cache hierarchy [yes]\n"

@@ -20,6 +20,10 @@ extern Int          mp_clo_summary;       /* --summary */
 extern Bool         mp_clo_collect_atstart;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;
+/* --alloc-fn: functions taken as allocation functions, as in Massif */
+#define MP_MAX_ALLOC_FNS 64
+extern const HChar *mp_clo_alloc_fns[MP_MAX_ALLOC_FNS];
+extern Int          mp_clo_n_alloc_fns;
 extern ULong        mp_clo_min_var_size;  /* --min-var-size, bytes */
 /* The simulated machine; 0 or NULL: the host's / the default. */
 #define MP_MAX_THREAD_MAP 256

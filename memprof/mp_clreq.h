@@ -18,7 +18,8 @@
 
 typedef enum {
    /* A block of args[2] bytes at args[1] (NULL: the call failed) was
-      returned by an allocation function. */
+      returned by an allocation function; args[3] is where
+      posix_memalign stored it, else 0. */
    MP_USERREQ__ALLOC = VG_USERREQ_TOOL_BASE('M', 'P') + 0x100,
    /* args[1] is about to be freed. */
    MP_USERREQ__FREE,

@@ -9,10 +9,8 @@
    each block that an allocation function returned and each one about
    to be freed, so it sees every block's life at the addresses a native
    run has.  All the blocks allocated from one call stack (depth
-   --num-callers) form one heap variable, the "allocation site".  The
-   site is named after the identifier its result is assigned to on the
-   source line of the allocating call (mp_naming.c), else
-   heap@file:line.
+   --num-callers) form one heap variable, the "allocation site", named
+   by mp_sites.c where the program receives the block.
 
    realloc ends the old block's life and begins the new one's at the
    realloc's site, so a realloc'd buffer is the variable of its latest
@@ -32,7 +30,6 @@
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
@@ -43,7 +40,6 @@
 #include "pub_tool_vki.h"
 
 #include "mp_clreq.h"
-#include "mp_naming.h"
 #include "mp_tool.h"
 #include "mp_util.h"
 
@@ -69,164 +65,6 @@ static VgHashTable *blocks;
 static VgHashTable *sites;    /* both the stacks as unwound and as cut */
 static PoolAlloc   *block_pool;
 
-/*------------------------------------------------------------*/
-/*--- Naming a site                                        ---*/
-/*------------------------------------------------------------*/
-
-/* Line 'line' of dir/file, whole (freed by the caller), or NULL if
-   unreadable. */
-static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
-{
-   HChar *path, chunk[4096];
-   mp_strbuf text = MP_STRBUF_INIT;
-   SysRes sr;
-   Int fd, got, i, from;
-   UInt cur = 1;
-   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
-      path = mp_asprintf("%s", file);
-   else
-      path = mp_asprintf("%s/%s", dir, file);
-   sr = VG_(open)(path, VKI_O_RDONLY, 0);
-   VG_(free)(path);
-   if (sr_isError(sr))
-      return NULL;
-   fd = sr_Res(sr);
-   while (cur <= line && (got = VG_(read)(fd, chunk, sizeof chunk)) > 0) {
-      for (i = 0, from = 0; i < got && cur <= line; i++) {
-         if (chunk[i] != '\n')
-            continue;
-         if (cur == line)
-            mp_strbuf_add(&text, chunk + from, i - from);
-         cur++;
-         from = i + 1;
-      }
-      if (cur == line && from < got)
-         mp_strbuf_add(&text, chunk + from, got - from);
-   }
-   VG_(close)(fd);
-   if (cur <= line && text.len == 0) {
-      if (text.s)
-         VG_(free)(text.s);
-      return NULL;
-   }
-   return mp_strbuf_take(&text);
-}
-
-/* Whether fn is an allocation function itself (its caller allocates):
-   malloc calling itself through an alias, operator new calling malloc,
-   realloc(NULL, n) calling malloc. */
-static Bool is_allocator_fn(const HChar *fn)
-{
-   static const HChar *const names[] = {
-      "malloc", "calloc", "realloc", "reallocarray", "free", "memalign",
-      "aligned_alloc", "posix_memalign", "valloc", "pvalloc",
-      "__libc_malloc", "__libc_calloc", "__libc_realloc",
-      "__libc_memalign", "_mid_memalign", NULL
-   };
-   Int i;
-   if (VG_(strncmp)(fn, "operator new", 12) == 0
-       || VG_(strncmp)(fn, "operator delete", 15) == 0)
-      return True;
-   for (i = 0; names[i]; i++)
-      if (VG_(strcmp)(fn, names[i]) == 0)
-         return True;
-   return False;
-}
-
-/* The allocating frame: the first one that is neither memprof's
-   wrapper (in vgpreload_memprof) nor an allocation function that the
-   wrapped one was called from. */
-static Int allocating_frame(const Addr *ips, Int n)
-{
-   DiEpoch ep = VG_(current_DiEpoch)();
-   Int i;
-   for (i = 0; i < n; i++) {
-      const HChar *obj, *fn;
-      if (VG_(get_objname)(ep, ips[i], &obj)
-          && VG_(strstr)(obj, "vgpreload_") != NULL)
-         continue;
-      if (VG_(get_fnname)(ep, ips[i], &fn) && is_allocator_fn(fn))
-         continue;
-      return i;
-   }
-   return n - 1;
-}
-
-/* How many sites were found on the source line 'where' before this one
-   (and counts this one). */
-static VgHashTable *line_sites;   /* key: location id of where */
-
-typedef struct {
-   VgHashNode node;
-   UInt count;
-} line_count;
-
-static UInt sites_on_line(const HChar *where)
-{
-   UWord key = mp_vars_location(mp_g_vars, where, NULL);
-   line_count *c = VG_(HT_lookup)(line_sites, key);
-   if (!c) {
-      c = VG_(calloc)("mp.heap.linesites", 1, sizeof *c);
-      c->node.key = key;
-      VG_(HT_add_node)(line_sites, c);
-   }
-   return c->count++;
-}
-
-static mp_var *new_site(const Addr *ips, Int n)
-{
-   DiEpoch ep = VG_(current_DiEpoch)();
-   Int f = allocating_frame(ips, n), i;
-   const HChar *file, *dir, *fn;
-   UInt line;
-   HChar *where = NULL, *name, *src, *ident = NULL;
-   Bool have_where;
-   mp_var *v;
-
-   have_where = VG_(get_filename_linenum)(ep, ips[f], &file, &dir, &line);
-   if (have_where) {
-      where = mp_asprintf("%s:%u", file, line);
-      /* The k-th site found on a line is named after the line's k-th
-         allocation statement: "a = malloc(n); b = malloc(n);" runs in
-         that order (a line with more sites than statements: the
-         first). */
-      src = read_source_line(dir, file, line);
-      if (src) {
-         ident = mp_name_from_source_line_nth(src, mp_is_fortran_file(file),
-                                              sites_on_line(where));
-         /* one statement reached from several call stacks (a wrapper
-            like xmalloc): each site takes its name */
-         if (!ident)
-            ident = mp_name_from_source_line(src, mp_is_fortran_file(file));
-         VG_(free)(src);
-      }
-      if (ident)
-         name = ident;
-      else
-         name = mp_asprintf("heap@%s", where);
-   } else if (VG_(get_fnname)(ep, ips[f], &fn)) {
-      name = mp_asprintf("heap@%s", fn);
-   } else {
-      const HChar *obj, *base;
-      if (VG_(get_objname)(ep, ips[f], &obj)) {
-         base = VG_(strrchr)(obj, '/');
-         name = mp_asprintf("heap@%s", base ? base + 1 : obj);
-      } else {
-         name = mp_asprintf("heap@%#lx", ips[f]);
-      }
-   }
-   v = mp_vars_add(mp_g_vars, MP_VAR_HEAP, name, where, 0);
-   VG_(free)(name);
-   if (where)
-      VG_(free)(where);
-   v->n_alloc_stack = n - f;
-   v->alloc_stack = VG_(malloc)("mp.heap.stack", (n - f) * sizeof(char *));
-   for (i = f; i < n; i++)
-      v->alloc_stack[i - f] = VG_(strdup)("mp.heap.frame",
-                                          VG_(describe_IP)(ep, ips[i], NULL));
-   return v;
-}
-
 static void add_site(UWord ecu, UInt var)
 {
    heap_site *s = VG_(malloc)("mp.heap.site", sizeof *s);
@@ -235,12 +73,14 @@ static void add_site(UWord ecu, UInt var)
    VG_(HT_add_node)(sites, s);
 }
 
-static UInt site_of_caller(ThreadId tid)
+/* The site of the block at p that the calling thread just allocated;
+   out: where posix_memalign stored the pointer, else 0. */
+static UInt site_of_caller(ThreadId tid, Addr p, SizeT size, Addr out)
 {
-   Addr ips[MAX_CALLERS];
+   Addr ips[MAX_CALLERS], sps[MAX_CALLERS];
    Int depth = VG_(clo_backtrace_size) < MAX_CALLERS
                   ? VG_(clo_backtrace_size) : MAX_CALLERS;
-   UInt n = VG_(get_StackTrace)(tid, ips, depth, NULL, NULL, 0), i;
+   UInt n = VG_(get_StackTrace)(tid, ips, depth, sps, NULL, 0), i;
    UWord full = VG_(get_ECU_from_ExeContext)(VG_(make_ExeContext_from_StackTrace)(ips, n));
    UWord cut;
    heap_site *s = VG_(HT_lookup)(sites, full);
@@ -259,7 +99,7 @@ static UInt site_of_caller(ThreadId tid)
       add_site(full, s->var);
       return s->var;
    }
-   i = new_site(ips, n)->id;
+   i = mp_sites_new(tid, ips, sps, n, p, size, out)->id;
    add_site(cut, i);
    if (cut != full)
       add_site(full, i);
@@ -317,7 +157,7 @@ static heap_block *unregister_block(Addr p)
    return b;
 }
 
-static void new_block(ThreadId tid, Addr p, SizeT size)
+static void new_block(ThreadId tid, Addr p, SizeT size, Addr out)
 {
    heap_block *b;
    mp_var *v;
@@ -335,7 +175,7 @@ static void new_block(ThreadId tid, Addr p, SizeT size)
    b = VG_(allocEltPA)(block_pool);
    b->node.key = p;
    b->size = size;
-   b->var = site_of_caller(tid);
+   b->var = site_of_caller(tid, p, size, out);
    register_block(b);
    v = mp_vars_get(mp_g_vars, b->var);
    v->blocks++;
@@ -379,14 +219,14 @@ static void realloc_end(ThreadId tid, Addr p, Addr old, SizeT size)
       VG_(freeEltPA)(block_pool, b);
    /* The new block is the realloc site's (unless an inner malloc
       reported it already: realloc(NULL, n)). */
-   new_block(tid, p, size);
+   new_block(tid, p, size, 0);
 }
 
 Bool mp_heap_client_request(ThreadId tid, const UWord *args)
 {
    switch (args[0]) {
    case MP_USERREQ__ALLOC:
-      new_block(tid, args[1], args[2]);
+      new_block(tid, args[1], args[2], args[3]);
       return True;
    case MP_USERREQ__FREE:
       if (args[1])
@@ -409,5 +249,5 @@ void mp_heap_pre_clo_init(void)
    block_pool = VG_(newPA)(sizeof(heap_block), 1024, VG_(malloc), "mp.heap.block",
                            VG_(free));
    sites = VG_(HT_construct)("mp.heap.sites");
-   line_sites = VG_(HT_construct)("mp.heap.linesites");
+   mp_sites_init();
 }

@@ -41,6 +41,7 @@
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "libvex_guest_offsets.h"   /* OFFSET_amd64_RAX: a returned value */
 
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
@@ -492,6 +493,20 @@ static IRExpr *guest_sp(IRSB *sb)
    return IRExpr_RdTmp(t);
 }
 
+/* A call site whose callee may be an allocation wrapper (mp_sites.c):
+   what it returned, at the return address, in and out of sampling
+   windows. */
+static void add_return_watch(IRSB *sb, Addr ia)
+{
+   IRTemp ret = newIRTemp(sb->tyenv, Ity_I64);
+   IRDirty *d;
+   addStmtToIRSB(sb, IRStmt_WrTmp(ret, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64)));
+   d = unsafeIRDirty_0_N(3, "mp_sites_return", VG_(fnptr_to_fnentry)(mp_sites_return),
+                         mkIRExprVec_3(mkIRExpr_HWord(ia), IRExpr_RdTmp(ret),
+                                       guest_sp(sb)));
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* A call to an analysis helper: skipped between sampling windows. */
 static void add_call(IRSB *sb, const HChar *name, void *fn, Int regparms,
                      IRExpr **args, IRExpr *guard)
@@ -704,6 +719,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                         mkIRExprVec_2(mkIRExpr_HWord((HWord)ii), guest_sp(sbOut)),
                         NULL);
          }
+         if (mp_sites_watching(ia))
+            add_return_watch(sbOut, ia);
          if (!skip)
             pending++;
          if (toggles) {

@@ -949,6 +949,7 @@ static void print_stats(void)
 static void mp_fini(Int exitcode)
 {
    mp_loopnest_finish();
+   mp_sites_finish();
    /* Lines still resident count for the reuse factor too. */
    if (mp_g_hier.cache)
       mp_cache_finish(mp_g_hier.cache);

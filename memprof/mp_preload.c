@@ -119,7 +119,7 @@
       CALL_FN_W_WWW(err, orig, pp, align, n);                             \
       if (err == 0)                                                       \
          VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, *pp, n,       \
-                                         0, 0, 0);                        \
+                                         pp, 0, 0);                       \
       return (int)err;                                                    \
    }
 

@@ -127,6 +127,20 @@ void mp_heap_pre_clo_init(void);
 /* The preload's requests (mp_clreq.h); False if args[0] is not one. */
 Bool mp_heap_client_request(ThreadId tid, const UWord *args);
 
+/* mp_sites.c: naming allocation sites where the program receives the
+   block.  A new site for the block at 'block' (size bytes) allocated
+   from the stack ips/sps (n frames, cut at main); out: posix_memalign's out-parameter,
+   else 0. */
+void    mp_sites_init(void);
+mp_var *mp_sites_new(ThreadId tid, const Addr *ips, const Addr *sps, UInt n,
+                     Addr block, SizeT size, Addr out);
+/* Whether a is a return address being watched (at translation time),
+   and the helper called when it runs, with the returned value and SP. */
+Bool    mp_sites_watching(Addr a);
+VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp);
+/* At exit, before the report: suffixes for names two sites share. */
+void    mp_sites_finish(void);
+
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                     const VexGuestLayout *layout,

@@ -1,0 +1,480 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: naming heap allocation sites.             mp_sites.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A heap variable is named where the program receives its block: at
+   the first frame, going out from the allocation call, whose callee
+   did not return the block.  Real code allocates through wrappers
+   (xmalloc, g_malloc, a suite's alloc_data, std::vector's allocator),
+   and the wrapper's line names nothing the user wrote.
+
+   Wrappers are found at run time, not by name: when a site is new,
+   the return address of each frame from the allocating one outward is
+   watched (mp_instrument.c calls mp_sites_return there), and the value
+   the callee returns is compared with the block (a pointer into it
+   counts: allocators with a header return past it).  The verdict belongs
+   to the call site (its return address) and is kept, so a call site is
+   watched once in the run.  posix_memalign's out-parameter tells
+   directly which frame the block went to.  --alloc-fn=NAME marks a
+   wrapper by name, as in Massif.
+
+   The name at that frame comes from its source line (mp_naming.c):
+   the assignment's left-hand side, the object of a method, the
+   variable a constructor or a declaration macro declares, the
+   out-parameter.  Frames in system headers (the C++ library's
+   templates) are passed over to the program's own line.  Without
+   debug information the name is the frame's function, heap@fn, with a
+   suffix #2, #3 ... where two sites would share one.
+
+   A site is named at once from its allocating frame; when the watched
+   returns move it outward, it is named again.  A site whose wrapper
+   never returns before the exit (exit() called below it) keeps its
+   first name.  Cost: per new site, a stack walk and source line reads;
+   per watched return address, one translation discarded and one helper
+   call each time it runs until the verdict.  Nothing per access.
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_wordfm.h"
+
+#include "mp_clo.h"
+#include "mp_naming.h"
+#include "mp_tool.h"
+#include "mp_util.h"
+
+/* What a call site's callee did with the block allocated below it. */
+typedef enum {
+   CALLEE_PENDING,   /* watched: its return not seen yet */
+   CALLEE_RETURNS,   /* returned it: a wrapper */
+   CALLEE_KEEPS      /* returned something else: the caller is not the receiver */
+} callee_verdict;
+
+/* Keyed by the call site's return address. */
+typedef struct {
+   VgHashNode node;
+   callee_verdict verdict;
+   /* while pending: the return being waited for */
+   ThreadId tid;
+   Addr block;
+   SizeT size;
+   Addr callee_sp;   /* the callee's frame; a return with SP at or below
+                        it is a deeper recursion's */
+} call_site;
+
+/* A site whose receiving frame waits on watched returns. */
+typedef struct pending_site {
+   UInt var;
+   UInt n;
+   UInt start;            /* frame the walk starts from */
+   UInt named_at;         /* frame its current name comes from */
+   Addr *ips;             /* return addresses - 1 above frame 0 */
+   struct pending_site *next;
+} pending_site;
+
+static VgHashTable *call_sites;
+static pending_site *pending;
+static VgHashTable *line_sites;   /* key: location id; value: sites named there */
+
+typedef struct {
+   VgHashNode node;
+   UInt count;
+} line_count;
+
+/*------------------------------------------------------------*/
+/*--- Frames                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Line 'line' of dir/file, whole (freed by the caller), or NULL if
+   unreadable. */
+static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
+{
+   HChar *path, chunk[4096];
+   mp_strbuf text = MP_STRBUF_INIT;
+   SysRes sr;
+   Int fd, got, i, from;
+   UInt cur = 1;
+   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
+      path = mp_asprintf("%s", file);
+   else
+      path = mp_asprintf("%s/%s", dir, file);
+   sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   VG_(free)(path);
+   if (sr_isError(sr))
+      return NULL;
+   fd = sr_Res(sr);
+   while (cur <= line && (got = VG_(read)(fd, chunk, sizeof chunk)) > 0) {
+      for (i = 0, from = 0; i < got && cur <= line; i++) {
+         if (chunk[i] != '\n')
+            continue;
+         if (cur == line)
+            mp_strbuf_add(&text, chunk + from, i - from);
+         cur++;
+         from = i + 1;
+      }
+      if (cur == line && from < got)
+         mp_strbuf_add(&text, chunk + from, got - from);
+   }
+   VG_(close)(fd);
+   if (cur <= line && text.len == 0) {
+      if (text.s)
+         VG_(free)(text.s);
+      return NULL;
+   }
+   return mp_strbuf_take(&text);
+}
+
+static Bool is_alloc_fn_option(const HChar *fn)
+{
+   Int i;
+   for (i = 0; i < mp_clo_n_alloc_fns; i++)
+      if (VG_(strcmp)(fn, mp_clo_alloc_fns[i]) == 0)
+         return True;
+   return False;
+}
+
+/* Whether fn is an allocation function itself (its caller allocates):
+   malloc calling itself through an alias, operator new calling malloc,
+   realloc(NULL, n) calling malloc; or a wrapper named by --alloc-fn. */
+static Bool is_allocator_fn(const HChar *fn)
+{
+   static const HChar *const names[] = {
+      "malloc", "calloc", "realloc", "reallocarray", "free", "memalign",
+      "aligned_alloc", "posix_memalign", "valloc", "pvalloc",
+      "__libc_malloc", "__libc_calloc", "__libc_realloc",
+      "__libc_memalign", "_mid_memalign", NULL
+   };
+   Int i;
+   if (VG_(strncmp)(fn, "operator new", 12) == 0
+       || VG_(strncmp)(fn, "operator delete", 15) == 0)
+      return True;
+   for (i = 0; names[i]; i++)
+      if (VG_(strcmp)(fn, names[i]) == 0)
+         return True;
+   return is_alloc_fn_option(fn);
+}
+
+/* The allocating frame: the first one that is neither memprof's
+   wrapper (in vgpreload_memprof) nor an allocation function that the
+   wrapped one was called from. */
+static UInt allocating_frame(const Addr *ips, UInt n)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   UInt i;
+   for (i = 0; i < n; i++) {
+      const HChar *obj, *fn;
+      if (VG_(get_objname)(ep, ips[i], &obj)
+          && VG_(strstr)(obj, "vgpreload_") != NULL)
+         continue;
+      if (VG_(get_fnname)(ep, ips[i], &fn) && is_allocator_fn(fn))
+         continue;
+      return i;
+   }
+   return n - 1;
+}
+
+/* Source in the system's headers (the C++ library's containers and
+   allocators): the program does not name its data there. */
+static Bool is_system_source(const HChar *dir, const HChar *file)
+{
+   const HChar *path = file[0] == '/' || dir == NULL ? file : dir;
+   return VG_(strncmp)(path, "/usr/include/", 13) == 0
+          || VG_(strncmp)(path, "/usr/lib/", 9) == 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Names                                                ---*/
+/*------------------------------------------------------------*/
+
+/* How many sites were named on the source line 'where' before this
+   one (and counts this one). */
+static UInt sites_on_line(const HChar *where)
+{
+   UWord key = mp_vars_location(mp_g_vars, where, NULL);
+   line_count *c = VG_(HT_lookup)(line_sites, key);
+   if (!c) {
+      c = VG_(calloc)("mp.sites.line", 1, sizeof *c);
+      c->node.key = key;
+      VG_(HT_add_node)(line_sites, c);
+   }
+   return c->count++;
+}
+
+/* How the block reached the frame whose line names it. */
+typedef enum {
+   BY_ALLOC_CALL,    /* the line calls the allocation function */
+   BY_OUT_PARAM,     /* ... posix_memalign, with the block's pointer */
+   BY_RETURN,        /* a callee (a wrapper) returned it */
+   BY_PASSED_OUT     /* a callee stored it through &p */
+} arrival;
+
+/* The identifier line src gives the block. */
+static HChar *name_on_line(const HChar *src, const HChar *file,
+                           const HChar *where, arrival how)
+{
+   Bool fortran = mp_is_fortran_file(file);
+   HChar *ident = NULL;
+   if (how == BY_OUT_PARAM)
+      ident = mp_name_from_out_param(src, "posix_memalign");
+   else if (how == BY_PASSED_OUT)
+      ident = mp_name_from_statement(src);
+   /* The k-th site named on a line takes the line's k-th allocating
+      statement: "a = malloc(n); b = malloc(n);" runs in that order.
+      One statement reached from several call stacks (a function
+      called from several places): each site takes its name. */
+   if (!ident)
+      ident = mp_name_from_source_line_nth(src, fortran, sites_on_line(where));
+   if (!ident)
+      ident = mp_name_from_source_line(src, fortran);
+   if (!ident && how == BY_RETURN && !fortran)
+      ident = mp_name_from_statement(src);
+   return ident;
+}
+
+/* The name of a frame without a source line: its function's, or the
+   next named frame's out. */
+static HChar *name_without_source(const Addr *ips, UInt from, UInt n)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *fn, *obj, *base;
+   UInt i;
+   for (i = from; i < n; i++)
+      if (VG_(get_fnname)(ep, ips[i], &fn) && !is_allocator_fn(fn))
+         return mp_asprintf("heap@%s", fn);
+   if (VG_(get_objname)(ep, ips[from], &obj)) {
+      base = VG_(strrchr)(obj, '/');
+      return mp_asprintf("heap@%s", base ? base + 1 : obj);
+   }
+   return mp_asprintf("heap@%#lx", ips[from]);
+}
+
+/* Names v after frame r, the receiver, which got the block as 'how'
+   says: after the first frame from r out whose source is the
+   program's. */
+static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *file = NULL, *dir = NULL;
+   HChar *where = NULL, *name = NULL, *src;
+   UInt line = 0, q;
+
+   for (q = r; q < n; q++)
+      if (VG_(get_filename_linenum)(ep, ips[q], &file, &dir, &line)
+          && !is_system_source(dir, file))
+         break;
+   if (q < n) {
+      where = mp_asprintf("%s:%u", file, line);
+      src = read_source_line(dir, file, line);
+      if (src) {
+         /* passed over system frames: the program's line called them */
+         name = name_on_line(src, file, where, q == r ? how : BY_RETURN);
+         VG_(free)(src);
+      }
+      if (!name)
+         name = mp_asprintf("heap@%s", where);
+   } else {
+      name = name_without_source(ips, r, n);
+   }
+   VG_(free)(v->name);
+   v->name = name;
+   if (v->where)
+      VG_(free)(v->where);
+   v->where = where;
+}
+
+/*------------------------------------------------------------*/
+/*--- Watching the wrappers' returns                       ---*/
+/*------------------------------------------------------------*/
+
+static Addr return_address(const Addr *ips, UInt frame)
+{
+   return ips[frame + 1] + 1;   /* ips above frame 0 are the call's RA - 1 */
+}
+
+/* The receiving frame if the verdicts known so far decide it, else
+   n (still waiting). */
+static UInt receiving_frame(const Addr *ips, UInt n, UInt start)
+{
+   UInt k;
+   for (k = start; k + 1 < n; k++) {
+      call_site *c = VG_(HT_lookup)(call_sites, return_address(ips, k));
+      if (!c || c->verdict == CALLEE_PENDING)
+         return n;
+      if (c->verdict == CALLEE_KEEPS)
+         return k;
+   }
+   return n - 1;
+}
+
+/* Watches the return of each frame from start out whose call site has
+   no verdict yet.  Runs in a client request, where translations may be
+   discarded: a return address already translated gets the watch. */
+static void watch_returns(ThreadId tid, const Addr *ips, const Addr *sps,
+                          UInt n, UInt start, Addr block, SizeT size)
+{
+   UInt k;
+   for (k = start; k + 1 < n; k++) {
+      Addr ra = return_address(ips, k);
+      call_site *c = VG_(HT_lookup)(call_sites, ra);
+      if (c) {
+         if (c->verdict == CALLEE_KEEPS)
+            return;
+         continue;
+      }
+      c = VG_(malloc)("mp.sites.call", sizeof *c);
+      c->node.key = ra;
+      c->verdict = CALLEE_PENDING;
+      c->tid = tid;
+      c->block = block;
+      c->size = size ? size : 1;
+      c->callee_sp = sps[k];
+      VG_(HT_add_node)(call_sites, c);
+      VG_(discard_translations_safely)(ra, 1, "memprof: allocation wrapper");
+   }
+}
+
+static void resolve_pending(void)
+{
+   pending_site **pp = &pending;
+   while (*pp) {
+      pending_site *s = *pp;
+      UInt r = receiving_frame(s->ips, s->n, s->start);
+      if (r == s->n) {
+         pp = &s->next;
+         continue;
+      }
+      if (r != s->named_at)
+         name_site(mp_vars_get(mp_g_vars, s->var), s->ips, s->n, r, BY_RETURN);
+      *pp = s->next;
+      VG_(free)(s->ips);
+      VG_(free)(s);
+   }
+}
+
+Bool mp_sites_watching(Addr a)
+{
+   call_site *c = VG_(HT_lookup)(call_sites, a);
+   return c && c->verdict == CALLEE_PENDING;
+}
+
+VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp)
+{
+   call_site *c = VG_(HT_lookup)(call_sites, ra);
+   if (!c || c->verdict != CALLEE_PENDING
+       || VG_(get_running_tid)() != c->tid || sp <= c->callee_sp)
+      return;
+   c->verdict = ret - c->block < c->size ? CALLEE_RETURNS : CALLEE_KEEPS;
+   resolve_pending();
+}
+
+/*------------------------------------------------------------*/
+/*--- New sites                                            ---*/
+/*------------------------------------------------------------*/
+
+/* The frame whose stack holds a posix_memalign out-parameter, if the
+   pointer lies in a frame from alloc out; else alloc. */
+static UInt out_param_frame(ThreadId tid, const Addr *sps, UInt n, UInt alloc,
+                            Addr out)
+{
+   UInt k;
+   if (out < sps[alloc] || out >= VG_(thread_get_stack_max)(tid))
+      return alloc;
+   for (k = alloc; k + 1 < n; k++)
+      if (out < sps[k + 1])
+         return k;
+   return n - 1;
+}
+
+mp_var *mp_sites_new(ThreadId tid, const Addr *ips, const Addr *sps, UInt n,
+                     Addr block, SizeT size, Addr out)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   UInt alloc = allocating_frame(ips, n), start = alloc, r, i;
+   arrival first;
+   mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_HEAP, "heap", NULL, 0);
+
+   v->n_alloc_stack = n - alloc;
+   v->alloc_stack = VG_(malloc)("mp.sites.stack", (n - alloc) * sizeof(char *));
+   for (i = alloc; i < n; i++)
+      v->alloc_stack[i - alloc] = VG_(strdup)("mp.sites.frame",
+                                              VG_(describe_IP)(ep, ips[i], NULL));
+   /* posix_memalign(&p, ...) with p in a caller's frame: the frames
+      between passed their caller's pointer down, that caller has it. */
+   if (out)
+      start = out_param_frame(tid, sps, n, alloc, out);
+   first = start == alloc ? (out ? BY_OUT_PARAM : BY_ALLOC_CALL) : BY_PASSED_OUT;
+   r = receiving_frame(ips, n, start);
+   if (r < n) {
+      name_site(v, ips, n, r, r == start ? first : BY_RETURN);
+      return v;
+   }
+   name_site(v, ips, n, start, first);
+   watch_returns(tid, ips, sps, n, start, block, size);
+   {
+      pending_site *s = VG_(malloc)("mp.sites.pending", sizeof *s);
+      s->var = v->id;
+      s->n = n;
+      s->start = start;
+      s->named_at = start;
+      s->ips = VG_(malloc)("mp.sites.ips", n * sizeof(Addr));
+      VG_(memcpy)(s->ips, ips, n * sizeof(Addr));
+      s->next = pending;
+      pending = s;
+   }
+   return v;
+}
+
+static Word compare_names(UWord a, UWord b)
+{
+   return VG_(strcmp)((const HChar *)a, (const HChar *)b);
+}
+
+static void free_word(UWord p)
+{
+   VG_(free)((void *)p);
+}
+
+/* Sites named after a function (no source line) that share a name get
+   #2, #3 ... in the order they were found. */
+void mp_sites_finish(void)
+{
+   WordFM *seen = VG_(newFM)(VG_(malloc), "mp.sites.names", VG_(free),
+                             compare_names);
+   UInt i;
+   for (i = 0; i < mp_vars_count(mp_g_vars); i++) {
+      mp_var *v = mp_vars_get(mp_g_vars, i);
+      UWord *count;
+      HChar *suffixed;
+      if (v->kind != MP_VAR_HEAP || v->where != NULL)
+         continue;
+      if (!VG_(lookupFM)(seen, NULL, (UWord *)&count, (UWord)v->name)) {
+         count = VG_(malloc)("mp.sites.count", sizeof *count);
+         *count = 1;
+         VG_(addToFM)(seen, (UWord)VG_(strdup)("mp.sites.name", v->name),
+                      (UWord)count);
+         continue;
+      }
+      suffixed = mp_asprintf("%s#%lu", v->name, ++*count);
+      VG_(free)(v->name);
+      v->name = suffixed;
+   }
+   VG_(deleteFM)(seen, free_word, free_word);
+}
+
+void mp_sites_init(void)
+{
+   call_sites = VG_(HT_construct)("mp.sites.calls");
+   line_sites = VG_(HT_construct)("mp.sites.lines");
+}
