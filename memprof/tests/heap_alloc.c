@@ -5,8 +5,8 @@
 
    A heap variable is named after the identifier assigned on the line of
    the allocating call and its where is that file:line.  posix_memalign
-   assigns nothing with '=' on its line, so that site is named
-   heap@heap_alloc.c:LINE.  Each block is one site (one call stack: main
+   stores the block through its first argument, so that site is named
+   after it, pm (not after the status the call returns).  Each block is one site (one call stack: main
    only, frames below main are cut), blocks = 1, alloc_bytes = size = the
    bytes requested.
 
@@ -17,11 +17,11 @@
      c    calloc           48     20      20 reads  (l. 59)  160
      r    realloc(NULL)    49     30      30 writes (l. 61)  240
      ma   memalign(64)     50     40      40 writes (l. 63)  320
-     heap@heap_alloc.c:52
-          posix_memalign   52     50      50 writes (l. 65)  400
+     pm   posix_memalign   52     50      50 writes (l. 65)  400
      aa   aligned_alloc    53     64      64 writes (l. 67)  512
      va   valloc           54     70      70 writes (l. 69)  560
-   The access bytes equal the block size (every element touched once).
+   The access bytes equal the block size (every element touched once,
+   the first time).
 
    lines (distinct 64-byte lines touched) is asserted only for the blocks
    whose alignment is known: memalign/posix_memalign/aligned_alloc ask

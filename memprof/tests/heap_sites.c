@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
    heap_sites: what makes an allocation site.  A site is one allocation
-   call stack; its where is the line of the allocating call in the first
-   frame outside memprof's wrappers and the allocation functions, its
-   name the identifier assigned on that line (else heap@FILE:LINE).
+   call stack.  It is named where the program receives the block: the
+   first frame, from the allocating call out, whose callee did not
+   return the block; its where is that frame's line, its name the
+   identifier assigned there (else heap@FILE:LINE).
 
    node (heap_sites.c:56, the malloc in the loop of main): one site for
      all 1000 blocks of 16 bytes, all live together:
@@ -11,15 +12,14 @@
      bytes) = 16000;
      line 57 (node[0] = i): 1000 writes of 4 bytes;
      line 69 (printf of nodes[999][0]): 1 read of 4 bytes.
-   p (heap_sites.c:36, `void *p = malloc(n)` in the wrapper xmalloc):
-     xmalloc is called from two lines of main, so two call stacks, two
-     variables, both named p with where heap_sites.c:36, told apart by
-     their allocation stacks (xmalloc, then main at the calling line):
+   first, second: the wrapper xmalloc (`void *p = malloc(n)`, line 36)
+     returns its block, so each is named at main's line that receives
+     it; xmalloc is called from two lines of main, two call stacks, two
+     variables (their stacks: xmalloc, then main at the calling line):
      first  (main line 60): 5 doubles, 40 bytes, 5 writes (line 64);
      second (main line 61): 7 doubles, 56 bytes, 7 writes (line 66).
-   heap@heap_sites.c:44 (`return malloc(n);` in bare_alloc: no
-     assignment on the line): 9 bytes, 9 writes of 1 byte (line 68).
-   The two p and heap@heap_sites.c:44 have blocks 1, alloc_bytes = size.
+   plain (main line 62, through bare_alloc's `return malloc(n);`): 9
+     bytes, 9 writes of 1 byte (line 68).  All three: blocks 1.
    (-O0: one store per element, the pointers and counters are in main's
    frame or the global array nodes.)  lines not asserted (16-byte aligned
    blocks).
