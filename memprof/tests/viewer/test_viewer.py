@@ -322,13 +322,16 @@ class ViewerTest:
         self.c.equal(self.b.js("return document.getElementById('detail').classList"
                                ".contains('hidden');"), False, "a click on a row opens the detail")
         self.c.equal(self.text("#detail .detail-name"), "data", "the detail is the clicked variable's")
-        self.c.check(self.count("#stride-plots svg.stride-plot") >= 2 and
-                     self.count("#stride-plots svg.stride-plot rect.bar") >= 3,
-                     "the detail has stride histogram plots (SVG bars)")
+        # k=1: loads 8 B and 4096-8191 B, stores 8 B; k=1..5 as heat maps.
+        self.c.check(self.count("#stride-plots svg.stride-plot") == 1 and
+                     self.count("#stride-plots svg.stride-plot rect.bar") == 3 and
+                     self.count("#stride-plots svg.stride-heat") == 2,
+                     "the detail has a stride plot (SVG bars) and stride heat maps")
         self.c.equal(self.count("#detail svg.reuse-plot"), 1, "the detail has a reuse-distance plot")
-        # private and shared [128,255] side by side, [0,0] and [1,1], cold.
-        self.c.equal(self.count("#detail svg.reuse-plot rect.bar"), 7,
-                     "reuse plot: private/shared bars per bin plus cold")
+        # private and shared [128,255] side by side, private [0,0] and
+        # [1,1], cold: a bar per non-empty bin.
+        self.c.equal(self.count("#detail svg.reuse-plot rect.bar"), 5,
+                     "reuse plot: private/shared bars per non-empty bin plus cold")
         self.c.equal(self.count("#detail-cache-bars svg"), 3, "one hits/misses bar per cache level")
         self.c.equal(self.column("where", "#perline"), ["share.c:24", "share.c:14"],
                      "the per-line table lists the variable's source lines")
@@ -499,6 +502,123 @@ class ViewerTest:
         self.b.js("document.getElementById('structs').scrollIntoView();")
         self.shot("viewer-struct-real.png")
 
+    def real_threads(self):
+        """real_threads.json: real output of falseshare_stats.c (8 threads
+        updating their own element of a packed array of structures, 2 per
+        line; trimmed to 7 variables): the stride and reuse plots, the
+        thread matrix and the affinity graph, as drawn elements."""
+        self.open()
+        self.c.equal(self.load("real_threads.json"), "loaded", "real_threads.json loads")
+        with open(self.fixture("real_threads.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        names = [v["name"] for v in data["variables"]]
+        k = names.index("counters")
+        var = data["variables"][k]
+        # The thread matrix: one cell per thread pair, the transfers coloured.
+        m = data["communication_matrix"]
+        n = len(m["threads"])
+        self.c.equal(self.count("#matrix svg.matrix-plot rect.mcell"), n * n,
+                     "matrix plot: a cell per pair of the %d threads" % n)
+        self.c.equal(self.count("#matrix svg.matrix-plot rect.mcell.filled"), len(m["cells"]),
+                     "matrix plot: a filled cell per thread pair with transfers")
+        self.c.equal(self.count("#matrix svg.matrix-plot rect.sum-bar"), 2 * n,
+                     "matrix plot: sent and received bars per thread")
+        labels = self.b.js("return [...document.querySelectorAll('#matrix svg.matrix-plot text')]"
+                           ".map((t) => t.textContent);")
+        self.c.check("writer thread (from)" in labels and "receiving thread (to)" in labels,
+                     "matrix plot: both axes are labelled", repr(labels[:6]))
+        fills = self.b.js("return [...document.querySelectorAll('#matrix rect.mcell.filled')]"
+                          ".map((r) => r.getAttribute('fill'));")
+        self.c.check(len(set(fills)) >= 2, "matrix plot: cells of different counts differ in "
+                     "colour", repr(fills[:5]))
+        self.b.js("document.getElementById('matrix').scrollIntoView();")
+        self.shot("viewer-real-matrix.png")
+        # The affinity graph of counters: hits-misses and bytes-last.
+        self.c.equal(self.count("#structs svg.affinity circle.node"), 4,
+                     "affinity graph: one node per field of counters")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#structs svg.affinity "
+                               "line.edge')].map((e) => e.textContent);"),
+                     ["hits – misses: affinity 1.000", "bytes – last: affinity 1"],
+                     "affinity graph: edges between the fields used in the same loop")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#structs circle.node')]"
+                               ".map((c) => c.getAttribute('fill'));"),
+                     ["#5b8fd0", "#5b8fd0", "#e0a040", "#e0a040"],
+                     "affinity graph: nodes coloured by the two groups")
+        self.c.equal(self.count("#structs svg.affinity-matrix rect.acell"), 4 * 3,
+                     "affinity matrix: a cell per ordered pair of fields")
+        self.c.equal(self.text("#structs .struct-split"),
+                     "Suggested split: " + var["struct"]["split"], "the suggested split")
+        self.b.js("document.getElementById('structs').scrollIntoView();")
+        self.shot("viewer-real-affinity.png")
+        # counters' detail: strides and reuse, private against shared.
+        self.b.click("#vartable tbody tr[data-index='%d']" % k)
+        self.c.equal(self.text("#detail .detail-name"), "counters", "counters' detail opens")
+        bars = self.b.js("return [...document.querySelectorAll('#stride-plots svg.stride-plot "
+                         "rect.bar')].map((r) => +r.getAttribute('height'));")
+        self.c.check(len(bars) >= 3 and all(h > 0 for h in bars),
+                     "stride plot: a visible bar per non-empty bucket", repr(bars))
+        texts = self.b.js("return [...document.querySelectorAll('#stride-plots svg.stride-plot "
+                          "text')].map((t) => t.textContent);")
+        self.c.check("|stride| (bytes), k=1" in texts and "strides (log)" in texts and
+                     "line 64 B" in texts, "stride plot: axes labelled, line size marked",
+                     repr(texts))
+        self.c.equal(self.count("#stride-plots svg.stride-heat"), 2,
+                     "stride heat maps: loads and stores")
+        self.c.equal(self.count("#stride-plots svg.stride-heat rect.cell"), 2 * 5 * 17,
+                     "stride heat maps: 5 histograms of 17 buckets each")
+        self.c.check("8 B stores" in (self.text("#stride-plots .top-strides") or ""),
+                     "the most frequent exact strides are listed",
+                     self.text("#stride-plots .top-strides"))
+        priv = self.b.js("return [...document.querySelectorAll('#detail svg.reuse-plot rect.bar')]"
+                         ".map((r) => r.getAttribute('fill'));")
+        rv = var["reuse"]
+        self.c.equal((priv.count("#5b8fd0"), priv.count("#e0a040"), priv.count("#a0a0a0")),
+                     (len(rv["private"]), len(rv["shared"]), 1),
+                     "reuse plot: a private bar, a shared bar per bin, and cold")
+        texts = self.b.js("return [...document.querySelectorAll('#detail svg.reuse-plot text')]"
+                          ".map((t) => t.textContent);")
+        self.c.check("reuse distance (cache lines)" in texts and "reuses (log)" in texts and
+                     "L1 512 lines" in texts, "reuse plot: axes labelled, L1 capacity marked",
+                     repr(texts))
+        self.c.check("of shared" in (self.text("#detail-reuse .reuse-beyond") or ""),
+                     "the shares of reuses beyond each level's capacity",
+                     self.text("#detail-reuse .reuse-beyond"))
+        self.b.js("document.getElementById('stride-plots').scrollIntoView();")
+        self.shot("viewer-real-strides.png")
+
+    def real_colwalk(self):
+        """real_colwalk.json: real output of colwalk.c (two 512 x 512
+        doubles walked by column: 4 KiB strides that alias in L2's sets;
+        trimmed to 6 variables): the conflict strip and heat map."""
+        self.open()
+        self.c.equal(self.load("real_colwalk.json"), "loaded", "real_colwalk.json loads")
+        with open(self.fixture("real_colwalk.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        cache = data["totals"]["cache"]
+        levels = [n for n in ("L1", "L2", "L3") if cache[n]["conflict_sets"]]
+        self.c.equal(self.count("#conflicts .conflict-level"), len(levels),
+                     "a conflict box per level with conflict sets")
+        nsets = sum(len(cache[n]["conflict_sets"]) for n in levels)
+        self.c.equal(self.count("#conflicts svg.set-strip rect.set-bar"), nsets,
+                     "set strips: a bar per hot set")
+        l2 = cache["L2"]["conflict_sets"]
+        heads = self.b.js("return [...document.querySelectorAll('#conflicts table.conflict-heat')]"
+                          "[1].querySelectorAll('thead th').length;")
+        self.c.equal(heads, 1 + len(l2), "L2 heat map: a column per hot set")
+        rows = self.b.js("return [...[...document.querySelectorAll('#conflicts "
+                         "table.conflict-heat')][1].querySelectorAll('tbody tr')]"
+                         ".map((tr) => [...tr.children].map((c) => c.textContent));")
+        self.c.equal([r[0] for r in rows], ["all variables", "b", "a"],
+                     "L2 heat map: the set totals, then the colliding variables")
+        self.c.equal(rows[0][1:], ["{:,}".format(c["conflicts"]) for c in l2],
+                     "L2 heat map: each set's conflict misses")
+        coloured = self.b.js("return [...document.querySelectorAll('#conflicts td.heat-cell')]"
+                             ".filter((td) => td.style.background).length;")
+        self.c.check(coloured >= nsets, "heat map cells are coloured", str(coloured))
+        self.c.check("2047" in self.text("#conflicts"), "L2 strip spans its 2,048 sets")
+        self.b.js("document.getElementById('conflicts').scrollIntoView();")
+        self.shot("viewer-real-conflicts.png")
+
     def overlap(self):
         """struct_overlap.json: real output, a structure whose fields
         overlap (the dynamic linker's _rtld_local), fields without names,
@@ -630,7 +750,7 @@ def main():
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
         for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops,
-                     t.overlap, t.hostile, t.bad_files):
+                     t.real_threads, t.real_colwalk, t.overlap, t.hostile, t.bad_files):
             try:
                 step()
             except (OSError, WebDriverError, TimeoutError, TypeError, ValueError,
