@@ -495,15 +495,22 @@ static IRExpr *guest_sp(IRSB *sb)
 
 /* A call site whose callee may be an allocation wrapper (mp_sites.c):
    what it returned, at the return address, in and out of sampling
-   windows. */
-static void add_return_watch(IRSB *sb, Addr ia)
+   windows, while its flag says the verdict is still open. */
+static void add_return_watch(IRSB *sb, Addr ia, const UInt *watching)
 {
    IRTemp ret = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp flag = newIRTemp(sb->tyenv, Ity_I32);
+   IRTemp open = newIRTemp(sb->tyenv, Ity_I1);
    IRDirty *d;
    addStmtToIRSB(sb, IRStmt_WrTmp(ret, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I32,
+                                  mkIRExpr_HWord((HWord)watching))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(open, IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(flag),
+                                                     IRExpr_Const(IRConst_U32(0)))));
    d = unsafeIRDirty_0_N(3, "mp_sites_return", VG_(fnptr_to_fnentry)(mp_sites_return),
                          mkIRExprVec_3(mkIRExpr_HWord(ia), IRExpr_RdTmp(ret),
                                        guest_sp(sb)));
+   d->guard = IRExpr_RdTmp(open);
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -674,6 +681,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    Addr cur_ia = 0;
    mp_instr *ii = NULL;
    Bool first_imark = True, skip = False;
+   const UInt *watching;
    UInt pending = 0;   /* instructions not yet added to mp_g_instructions */
 
    if (gWordTy != hWordTy)
@@ -719,8 +727,8 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
                         mkIRExprVec_2(mkIRExpr_HWord((HWord)ii), guest_sp(sbOut)),
                         NULL);
          }
-         if (mp_sites_watching(ia))
-            add_return_watch(sbOut, ia);
+         if ((watching = mp_sites_watching(ia)) != NULL)
+            add_return_watch(sbOut, ia, watching);
          if (!skip)
             pending++;
          if (toggles) {

@@ -16,7 +16,8 @@
    the callee returns is compared with the block (a pointer into it
    counts: allocators with a header return past it).  The verdict belongs
    to the call site (its return address) and is kept, so a call site is
-   watched once in the run.  posix_memalign's out-parameter tells
+   watched once in the run: after the verdict its watch is an inline
+   load and compare, the helper no longer called.  posix_memalign's out-parameter tells
    directly which frame the block went to.  --alloc-fn=NAME marks a
    wrapper by name, as in Massif.
 
@@ -32,8 +33,9 @@
    returns move it outward, it is named again.  A site whose wrapper
    never returns before the exit (exit() called below it) keeps its
    first name.  Cost: per new site, a stack walk and source line reads;
-   per watched return address, one translation discarded and one helper
-   call each time it runs until the verdict.  Nothing per access.
+   per watched return address, one translation discarded, a helper
+   call each time it runs until the verdict and a load after it.
+   Nothing per access.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -66,6 +68,10 @@ typedef enum {
 typedef struct {
    VgHashNode node;
    callee_verdict verdict;
+   /* Read inline by the watch at the return address (its guard): the
+      helper runs only while this is 1.  The record is never freed, so
+      translations may keep its address. */
+   UInt watching;
    /* while pending: the return being waited for */
    ThreadId tid;
    Addr block;
@@ -336,6 +342,7 @@ static void watch_returns(ThreadId tid, const Addr *ips, const Addr *sps,
       c = VG_(malloc)("mp.sites.call", sizeof *c);
       c->node.key = ra;
       c->verdict = CALLEE_PENDING;
+      c->watching = 1;
       c->tid = tid;
       c->block = block;
       c->size = size ? size : 1;
@@ -363,10 +370,10 @@ static void resolve_pending(void)
    }
 }
 
-Bool mp_sites_watching(Addr a)
+const UInt *mp_sites_watching(Addr a)
 {
    call_site *c = VG_(HT_lookup)(call_sites, a);
-   return c && c->verdict == CALLEE_PENDING;
+   return c && c->verdict == CALLEE_PENDING ? &c->watching : NULL;
 }
 
 VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp)
@@ -376,6 +383,7 @@ VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp)
        || VG_(get_running_tid)() != c->tid || sp <= c->callee_sp)
       return;
    c->verdict = ret - c->block < c->size ? CALLEE_RETURNS : CALLEE_KEEPS;
+   c->watching = 0;
    resolve_pending();
 }
 

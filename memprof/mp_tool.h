@@ -134,9 +134,10 @@ Bool mp_heap_client_request(ThreadId tid, const UWord *args);
 void    mp_sites_init(void);
 mp_var *mp_sites_new(ThreadId tid, const Addr *ips, const Addr *sps, UInt n,
                      Addr block, SizeT size, Addr out);
-/* Whether a is a return address being watched (at translation time),
-   and the helper called when it runs, with the returned value and SP. */
-Bool    mp_sites_watching(Addr a);
+/* At translation time: if a is a return address being watched, the
+   flag that says, when it runs, whether to call the helper (with the
+   returned value and SP); else NULL. */
+const UInt *mp_sites_watching(Addr a);
 VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp);
 /* At exit, before the report: suffixes for names two sites share. */
 void    mp_sites_finish(void);
