@@ -53,17 +53,23 @@ static const struct { const char *line, *fn, *name; } out_params[] = {
    { "posix_memalign(f(x), 64, n);", "posix_memalign", NULL },
 };
 
-START_TEST(test_out_param)
+/* out, found in line, is want (NULL: nothing found); frees out. */
+static void expect_name(const char *line, char *out, const char *want)
 {
-   char *out = mp_name_from_out_param(out_params[_i].line, out_params[_i].fn);
-   if (out_params[_i].name) {
-      ck_assert_msg(out != NULL, "no name found in '%s'", out_params[_i].line);
-      ck_assert_str_eq(out, out_params[_i].name);
+   if (want) {
+      ck_assert_msg(out != NULL, "no name found in '%s'", line);
+      ck_assert_str_eq(out, want);
       free(out);
    } else {
-      ck_assert_msg(out == NULL, "'%s' named '%s', expected none",
-                    out_params[_i].line, out);
+      ck_assert_msg(out == NULL, "'%s' named '%s', expected none", line, out);
    }
+}
+
+START_TEST(test_out_param)
+{
+   expect_name(out_params[_i].line,
+               mp_name_from_out_param(out_params[_i].line, out_params[_i].fn),
+               out_params[_i].name);
 }
 END_TEST
 
@@ -88,15 +94,8 @@ static const struct { const char *line, *name; } statements[] = {
 
 START_TEST(test_statement)
 {
-   char *out = mp_name_from_statement(statements[_i].line);
-   if (statements[_i].name) {
-      ck_assert_msg(out != NULL, "no name found in '%s'", statements[_i].line);
-      ck_assert_str_eq(out, statements[_i].name);
-      free(out);
-   } else {
-      ck_assert_msg(out == NULL, "'%s' named '%s', expected none",
-                    statements[_i].line, out);
-   }
+   expect_name(statements[_i].line, mp_name_from_statement(statements[_i].line),
+               statements[_i].name);
 }
 END_TEST
 
