@@ -182,7 +182,14 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
       return 0;
    mp_share_var_lines(ad->share, v->id, &shared, &tr, &fa);
    mp_share_var_predicted(ad->share, v->id, &pred, &pred_false, &inv);
-   if (fa == 0 || pred_false == 0)
+   /* A line holding several variables counts for each; none of them
+      suffers more transfers than it makes accesses. */
+   if (pred_false > mp_counts_accesses(&v->c))
+      pred_false = mp_counts_accesses(&v->c);
+   /* The lines may classify as true (the main thread reading every
+      worker's slot at the end) while most predicted transfers are false
+      (the workers' own slots): the prediction decides. */
+   if (pred_false == 0)
       return 0;
    cost = pred_false * (per_transfer ? per_transfer : 1);
    score = (double)cost / (double)(ad->total + cost);
@@ -199,7 +206,7 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                                  ? &before : NULL, &after);
       a->evidence = mp_asprintf(
                   "%s of its %llu shared line%s falsely shared; a parallel run would move "
-                  "them about %s times between cores (predicted from each thread's "
+                  "them about %s times between cores for bytes the receiver does not use (predicted from each thread's "
                   "accesses; %s seen under Valgrind, which runs one thread at a time), "
                   "%s %s, %.0f%% of the run's%s",
                   mp_commas(fa, b1, sizeof b1), (unsigned long long)shared,

@@ -619,14 +619,21 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
       mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
       const mp_var *top[SUMMARY_SHARED_VARS];
       uint64_t top_false[SUMMARY_SHARED_VARS], top_pred[SUMMARY_SHARED_VARS];
+      uint64_t top_shared[SUMMARY_SHARED_VARS];
       for (i = 0; i < n_rows; i++) {
          uint64_t sh, tr, fa, pred, pred_false, inv;
          if (!rows[i].var)
             continue;
          mp_share_var_lines(ss, rows[i].var->id, &sh, &tr, &fa);
-         if (fa == 0)
-            continue;
          mp_share_var_predicted(ss, rows[i].var->id, &pred, &pred_false, &inv);
+         /* True lines with false transfers predicted count too: the
+            workers' slots read by the main thread at the end. */
+         if (fa == 0 && pred_false == 0)
+            continue;
+         /* A line counts for each of its variables; none suffers more
+            transfers than it makes accesses. */
+         if (pred_false > mp_counts_accesses(&rows[i].var->c))
+            pred_false = mp_counts_accesses(&rows[i].var->c);
          for (k = n_top < SUMMARY_SHARED_VARS ? n_top++ : SUMMARY_SHARED_VARS;
               k > 0 && (top_pred[k - 1] < pred_false
                         || (top_pred[k - 1] == pred_false && top_false[k - 1] < fa));
@@ -635,12 +642,14 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
                top[k] = top[k - 1];
                top_false[k] = top_false[k - 1];
                top_pred[k] = top_pred[k - 1];
+               top_shared[k] = top_shared[k - 1];
             }
          }
          if (k < SUMMARY_SHARED_VARS) {
             top[k] = rows[i].var;
             top_false[k] = fa;
             top_pred[k] = pred_false;
+            top_shared[k] = sh;
          }
       }
       if (n_top == 0) {
@@ -649,10 +658,11 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
          mp_strbuf line = MP_STRBUF_INIT;
          for (k = 0; k < n_top; k++) {
             ULong seen = top[k]->transfers - top[k]->true_transfers;
-            mp_strbuf_printf(&line, "%s%s (%s line%s: %s false transfer%s predicted, "
-                             "%s seen)", k ? "; " : "",
+            mp_strbuf_printf(&line, "%s%s (%s/%s line%s false: %s false transfer%s "
+                             "predicted, %s seen)", k ? "; " : "",
                              printable(top[k]->name), commas(top_false[k], b1, sizeof b1),
-                             top_false[k] == 1 ? "" : "s",
+                             commas(top_shared[k], b3, sizeof b3),
+                             top_shared[k] == 1 ? "" : "s",
                              commas(top_pred[k], b2, sizeof b2),
                              top_pred[k] == 1 ? "" : "s", commas(seen, b4, sizeof b4));
          }

@@ -305,6 +305,10 @@ static void as_in_parallel(mp_whatif_run *before, uint64_t predicted_false,
                            const mp_report_config *cfg)
 {
    uint64_t seen = before->coherence[0], per = mp_share_transfer_cycles(cfg);
+   /* The line's prediction counts for each variable on it: the
+      variable's share is at most one transfer per access replayed. */
+   if (predicted_false > before->accesses)
+      predicted_false = before->accesses;
    before->misses[0] = before->misses[0] - seen + predicted_false;
    before->coherence[0] = predicted_false;
    uint64_t less = (seen - mp_min_seen(seen, predicted_false)) * per;
