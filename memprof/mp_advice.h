@@ -11,6 +11,8 @@
    workaround.  A rule fires only for a variable that matters (at least
    MP_ADVICE_MIN_SHARE of the run's memory cycles, or of its accesses
    without a cache simulation); the advice is ranked by that share.
+   False sharing is weighed instead by the cost of the transfers
+   predicted for a parallel run (mp_sharing_predict).
    No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_ADVICE_H

@@ -140,6 +140,9 @@ void mp_thread_created(ThreadId child)
    thread_serial[child] = ++threads_created;
    if (threads_created == 2)
       mp_sharing_start();
+   /* The prediction meets only threads alive at the same time. */
+   if (mp_g_sharing && threads_created >= 2)
+      mp_sharing_thread_start(mp_g_sharing, threads_created);
    thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
    /* Threads share reuse through the last level's instance. */
    thread_group[child] = mp_g_hier.n_levels

@@ -190,6 +190,8 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
 static void mp_pre_thread_ll_exit(ThreadId tid)
 {
    mp_registry_threads(tid, -1);
+   if (mp_g_sharing)
+      mp_sharing_thread_end(mp_g_sharing, mp_thread_serial(tid));
    mp_loopnest_thread_exit(mp_thread_serial(tid));
    if (mp_g_reuse)
       mp_reuse_thread_exit(mp_g_reuse, mp_thread_serial(tid));
@@ -606,8 +608,9 @@ static void print_cache_totals(void)
 
 #define SUMMARY_SHARED_VARS 3
 
-/* One line each for false sharing (the variables with the most falsely
-   shared lines) and NUMA (the hit ratio, the most remote variable). */
+/* One line each for false sharing (the variables with the most false
+   transfers predicted for a parallel run, then the most falsely shared
+   lines) and NUMA (the hit ratio, the most remote variable). */
 static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 {
    uint32_t i, k, n_top = 0;
@@ -615,34 +618,54 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
    if (mp_g_sharing) {
       mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
       const mp_var *top[SUMMARY_SHARED_VARS];
-      uint64_t top_false[SUMMARY_SHARED_VARS];
+      uint64_t top_false[SUMMARY_SHARED_VARS], top_pred[SUMMARY_SHARED_VARS];
+      uint64_t top_shared[SUMMARY_SHARED_VARS];
       for (i = 0; i < n_rows; i++) {
-         uint64_t sh, tr, fa;
+         uint64_t sh, tr, fa, pred, pred_false, inv;
          if (!rows[i].var)
             continue;
          mp_share_var_lines(ss, rows[i].var->id, &sh, &tr, &fa);
-         if (fa == 0)
+         mp_share_var_predicted(ss, rows[i].var->id, &pred, &pred_false, &inv);
+         /* True lines with false transfers predicted count too: the
+            workers' slots read by the main thread at the end. */
+         if (fa == 0 && pred_false == 0)
             continue;
+         /* A line counts for each of its variables; none suffers more
+            transfers than it makes accesses. */
+         if (pred_false > mp_counts_accesses(&rows[i].var->c))
+            pred_false = mp_counts_accesses(&rows[i].var->c);
          for (k = n_top < SUMMARY_SHARED_VARS ? n_top++ : SUMMARY_SHARED_VARS;
-              k > 0 && top_false[k - 1] < fa; k--) {
+              k > 0 && (top_pred[k - 1] < pred_false
+                        || (top_pred[k - 1] == pred_false && top_false[k - 1] < fa));
+              k--) {
             if (k < SUMMARY_SHARED_VARS) {
                top[k] = top[k - 1];
                top_false[k] = top_false[k - 1];
+               top_pred[k] = top_pred[k - 1];
+               top_shared[k] = top_shared[k - 1];
             }
          }
          if (k < SUMMARY_SHARED_VARS) {
             top[k] = rows[i].var;
             top_false[k] = fa;
+            top_pred[k] = pred_false;
+            top_shared[k] = sh;
          }
       }
       if (n_top == 0) {
          VG_(umsg)("False sharing: none\n");
       } else {
          mp_strbuf line = MP_STRBUF_INIT;
-         for (k = 0; k < n_top; k++)
-            mp_strbuf_printf(&line, "%s%s (%s line%s)", k ? ", " : "",
+         for (k = 0; k < n_top; k++) {
+            ULong seen = top[k]->transfers - top[k]->true_transfers;
+            mp_strbuf_printf(&line, "%s%s (%s/%s line%s false: %s false transfer%s "
+                             "predicted, %s seen)", k ? "; " : "",
                              printable(top[k]->name), commas(top_false[k], b1, sizeof b1),
-                             top_false[k] == 1 ? "" : "s");
+                             commas(top_shared[k], b3, sizeof b3),
+                             top_shared[k] == 1 ? "" : "s",
+                             commas(top_pred[k], b2, sizeof b2),
+                             top_pred[k] == 1 ? "" : "s", commas(seen, b4, sizeof b4));
+         }
          VG_(umsg)("False sharing: %s\n", line.s);
          VG_(free)(line.s);
       }

@@ -9,7 +9,10 @@
    (shared, true and false lines, the worst lines with each thread's
    bytes and source lines), and writes variables[].sharing,
    variables[].numa, the top-level "communication" pairs and the
-   "communication_matrix" (docs/json-format.md).  A line holding several
+   "communication_matrix" (docs/json-format.md).  Next to each observed
+   transfer count goes the count predicted for a parallel run
+   (mp_sharing_predict); the worst lines are the worst by it, since it
+   does not depend on Valgrind's interleaving.  A line holding several
    variables counts for each of them: two adjacent globals written by
    two threads both suffer the false sharing.
 */
@@ -23,12 +26,14 @@ typedef struct {
    int is_true;
    uint32_t false_pairs, true_pairs;
    uint64_t transfers;
+   uint64_t predicted, predicted_true, predicted_invalidations;
    const mp_sharing_thread *threads;
    uint32_t n_threads;
 } worst_line;
 
 typedef struct {
    uint64_t shared, true_lines, false_lines;
+   uint64_t predicted, predicted_true, predicted_invalidations;
    uint32_t touched;                /* a line of it was touched by 2+ threads */
    worst_line worst[WORST_LINES];   /* most transfers first */
    uint32_t n_worst;
@@ -40,10 +45,13 @@ struct mp_share_summary {
    uint32_t n_vars;
 };
 
-/* Orders worst lines: more transfers, then more threads, then lower
-   address (so the output does not depend on hash order). */
+/* Orders worst lines: more predicted transfers, then more observed,
+   then more threads, then lower address (so the output does not depend
+   on hash order). */
 static int worse(const worst_line *a, const worst_line *b)
 {
+   if (a->predicted != b->predicted)
+      return a->predicted > b->predicted;
    if (a->transfers != b->transfers)
       return a->transfers > b->transfers;
    if (a->n_threads != b->n_threads)
@@ -83,6 +91,9 @@ static void summarise_line(const mp_sharing_line *l, void *arg)
          vs->true_lines++;
       else
          vs->false_lines++;
+      vs->predicted += l->predicted;
+      vs->predicted_true += l->predicted_true;
+      vs->predicted_invalidations += l->predicted_invalidations;
       {
          worst_line w;
          w.line = l->line;
@@ -90,6 +101,9 @@ static void summarise_line(const mp_sharing_line *l, void *arg)
          w.false_pairs = l->false_pairs;
          w.true_pairs = l->true_pairs;
          w.transfers = l->transfers;
+         w.predicted = l->predicted;
+         w.predicted_true = l->predicted_true;
+         w.predicted_invalidations = l->predicted_invalidations;
          w.threads = l->threads;
          w.n_threads = l->n_threads;
          keep_worst(vs, &w);
@@ -124,6 +138,30 @@ void mp_share_var_lines(const mp_share_summary *ss, uint32_t var,
    *shared = ss->vars[var].shared;
    *true_lines = ss->vars[var].true_lines;
    *false_lines = ss->vars[var].false_lines;
+}
+
+void mp_share_var_predicted(const mp_share_summary *ss, uint32_t var,
+                            uint64_t *transfers, uint64_t *false_transfers,
+                            uint64_t *invalidations)
+{
+   *transfers = *false_transfers = *invalidations = 0;
+   if (ss == NULL || var >= ss->n_vars)
+      return;
+   *transfers = ss->vars[var].predicted;
+   *false_transfers = ss->vars[var].predicted - ss->vars[var].predicted_true;
+   *invalidations = ss->vars[var].predicted_invalidations;
+}
+
+uint32_t mp_share_transfer_cycles(const mp_report_config *cfg)
+{
+   const mp_report_cache *c = cfg->cache;
+   uint32_t k;
+   if (c == NULL)
+      return 0;
+   for (k = 0; k < c->n_levels; k++)
+      if (c->level[k].shared_by >= c->cores)
+         return c->latency[k];
+   return c->latency[c->n_levels];
 }
 
 /* The byte ranges a mask covers, as [[first, last], ...]. */
@@ -232,6 +270,9 @@ static void write_worst_line(mp_json *j, const mp_vars *vs, const mp_sharing *s,
    mp_json_kv_u64(j, "false_pairs", w->false_pairs);
    mp_json_kv_u64(j, "true_pairs", w->true_pairs);
    mp_json_kv_u64(j, "transfers", w->transfers);
+   mp_json_kv_u64(j, "predicted_transfers", w->predicted);
+   mp_json_kv_u64(j, "predicted_false_transfers", w->predicted - w->predicted_true);
+   mp_json_kv_u64(j, "predicted_invalidations", w->predicted_invalidations);
    write_line_threads(j, vs, s, w);
    mp_json_end_object(j);
 }
@@ -252,7 +293,31 @@ static uint64_t map_pad(void *arg, const mp_whatif_access *a)
    return ((line * m->cores + a->core) << m->shift) | off;
 }
 
+/* The replay before padding ran the recorded accesses in Valgrind's
+   order, one thread at a time: its coherence misses are the few of that
+   order.  A parallel run has the predicted false transfers instead, each
+   an L1 miss served at mp_share_transfer_cycles: the run before padding
+   counts those, the run after keeps what the padded replay gives (its
+   coherence misses, from true sharing, stay). */
+static inline uint64_t mp_min_seen(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static void as_in_parallel(mp_whatif_run *before, uint64_t predicted_false,
+                           const mp_report_config *cfg)
+{
+   uint64_t seen = before->coherence[0], per = mp_share_transfer_cycles(cfg);
+   /* The line's prediction counts for each variable on it: the
+      variable's share is at most one transfer per access replayed. */
+   if (predicted_false > before->accesses)
+      predicted_false = before->accesses;
+   before->misses[0] = before->misses[0] - seen + predicted_false;
+   before->coherence[0] = predicted_false;
+   uint64_t less = (seen - mp_min_seen(seen, predicted_false)) * per;
+   before->cycles = before->cycles - (less < before->cycles ? less : before->cycles)
+                  + (predicted_false > seen ? (predicted_false - seen) * per : 0);
+}
+
 int mp_report_whatif_pad(const mp_var *v, const mp_report_config *cfg,
+                         uint64_t predicted_false,
                          mp_whatif_run *before, mp_whatif_run *after)
 {
    mp_cache_cfg cc;
@@ -268,6 +333,7 @@ int mp_report_whatif_pad(const mp_var *v, const mp_report_config *cfg,
        || !mp_whatif_replay(cfg->whatif, v->id, &cc, cfg->cache->latency, map_pad, &m,
                             after))
       return 0;
+   as_in_parallel(before, predicted_false, cfg);
    mp_whatif_remember(cfg->whatif, v->id, WHATIF_PAD, before, after);
    return 1;
 }
@@ -290,6 +356,10 @@ void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *v
    mp_json_kv_u64(j, "transfers", v->transfers);
    mp_json_kv_u64(j, "true_transfers", v->true_transfers);
    mp_json_kv_u64(j, "false_transfers", v->transfers - v->true_transfers);
+   mp_json_kv_u64(j, "predicted_transfers", s->predicted);
+   mp_json_kv_u64(j, "predicted_true_transfers", s->predicted_true);
+   mp_json_kv_u64(j, "predicted_false_transfers", s->predicted - s->predicted_true);
+   mp_json_kv_u64(j, "predicted_invalidations", s->predicted_invalidations);
    if (cfg->cache && v->cache) {
       mp_json_kv_u64(j, "invalidations", v->cache->invalidations);
       mp_json_kv_u64(j, "invalidations_suffered", v->cache->invalidations_suffered);
@@ -300,9 +370,11 @@ void mp_share_write_var(mp_json *j, const mp_share_summary *ss, const mp_vars *v
    for (i = 0; i < s->n_worst; i++)
       write_worst_line(j, vs, ss->sharing, &s->worst[i], cfg->line_size, cfg);
    mp_json_end_array(j);
-   if (s->false_lines > 0) {
+   /* Padding removes the false transfers: worth a replay only where a
+      parallel run would have some. */
+   if (s->predicted > s->predicted_true) {
       mp_whatif_run before, after;
-      if (mp_report_whatif_pad(v, cfg, &before, &after))
+      if (mp_report_whatif_pad(v, cfg, s->predicted - s->predicted_true, &before, &after))
          mp_report_write_whatif(j, "what_if_pad", cfg, v->id, &before, &after);
    }
    mp_json_end_object(j);

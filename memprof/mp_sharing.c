@@ -21,8 +21,27 @@
    - pairs and cells: small chained hash tables keyed by (writer loc,
      reader loc, variable) and (writer, reader thread); touched only on
      transfers.
+   - lifetimes: per thread number, the epochs of its creation and end
+     (an epoch is bumped by each); touched at thread creation and exit
+     only, read by the prediction at exit.
    Memory: about 80 bytes per line touched while tracking, plus about
    80 per (line, thread).
+
+   The prediction.  Counting transfers as above, a transfer to thread j
+   needs a write by another thread after j's previous access to the
+   line, and two transfers to j need two such writes; so no
+   interleaving gives j more than min(N_j, sum of the others' W_i)
+   transfers (N: accesses, W: writes).  Likewise a write of j
+   invalidates another thread's copy only if that thread accessed the
+   line since j's previous write: at most min(W_j, sum of the others'
+   N_i) invalidating writes.  Threads that hit the line at the same
+   time, at comparable rates, alternate on it and approach both
+   bounds: the interleaving that alternates as often as possible
+   reaches them within one per thread, whatever the order of reads and
+   writes inside each thread (the order matters only at the ends).
+   Only threads whose lifetimes overlap are summed over: a thread
+   joined before the next was created never meets it.  The bounds need
+   nothing per access beyond the counts the line records already keep.
 */
 #include "mp_sharing.h"
 #include "mp_util.h"
@@ -77,6 +96,10 @@ struct mp_sharing {
    cell_rec **cell_buckets;
    uint64_t n_cell_buckets, n_cells;
    pool lines, threads, pairs, cells;
+   /* Lifetimes, indexed by thread number: born[t] < ended[b] and
+      born[b] < ended[t] when t and b were alive at the same time. */
+   uint32_t *born, *ended;
+   uint32_t n_life, life_epoch;
 };
 
 /*------------------------------------------------------------*/
@@ -240,6 +263,10 @@ void mp_sharing_free(mp_sharing *s)
    if (s == NULL)
       return;
    free_tables(s);
+   if (s->born) {
+      mp_free(s->born);
+      mp_free(s->ended);
+   }
    mp_free(s);
 }
 
@@ -487,6 +514,77 @@ void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
 }
 
 /*------------------------------------------------------------*/
+/*--- Lifetimes and the prediction                         ---*/
+/*------------------------------------------------------------*/
+
+/* Room for thread tid; new threads live from the start to the end. */
+static void life_room(mp_sharing *s, uint32_t tid)
+{
+   uint32_t n, i;
+   if (tid < s->n_life)
+      return;
+   n = s->n_life ? s->n_life : 64;
+   while (n <= tid)
+      n *= 2;
+   s->born = mp_realloc("mp.sharing.life", s->born, n * sizeof *s->born);
+   s->ended = mp_realloc("mp.sharing.life", s->ended, n * sizeof *s->ended);
+   for (i = s->n_life; i < n; i++) {
+      s->born[i] = 0;
+      s->ended[i] = UINT32_MAX;
+   }
+   s->n_life = n;
+}
+
+void mp_sharing_thread_start(mp_sharing *s, uint32_t tid)
+{
+   life_room(s, tid);
+   s->born[tid] = ++s->life_epoch;
+   s->ended[tid] = UINT32_MAX;
+}
+
+void mp_sharing_thread_end(mp_sharing *s, uint32_t tid)
+{
+   life_room(s, tid);
+   s->ended[tid] = ++s->life_epoch;
+}
+
+int mp_sharing_concurrent(const mp_sharing *s, uint32_t a, uint32_t b)
+{
+   uint32_t born_a = a < s->n_life ? s->born[a] : 0;
+   uint32_t ended_a = a < s->n_life ? s->ended[a] : UINT32_MAX;
+   uint32_t born_b = b < s->n_life ? s->born[b] : 0;
+   uint32_t ended_b = b < s->n_life ? s->ended[b] : UINT32_MAX;
+   return born_a < ended_b && born_b < ended_a;
+}
+
+static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
+                        mp_sharing_prediction *out)
+{
+   const mp_sharing_thread *j, *i;
+   mp_memset(out, 0, sizeof *out);
+   for (j = threads; j; j = j->next) {
+      uint64_t touched_j = j->read_mask | j->write_mask;
+      uint64_t others_w = 0, others_w_true = 0, others_n = 0, to_j;
+      for (i = threads; i; i = i->next) {
+         if (i == j || !mp_sharing_concurrent(s, i->tid, j->tid))
+            continue;
+         others_w += i->writes;
+         others_n += i->reads + i->writes;
+         /* A transfer from i is true when it brings j bytes i wrote. */
+         if (i->write_mask & touched_j)
+            others_w_true += i->writes;
+      }
+      to_j = min64(j->reads + j->writes, others_w);
+      out->transfers += to_j;
+      out->true_transfers += others_w_true == others_w ? to_j
+         : (uint64_t)((double)to_j * (double)others_w_true / (double)others_w + 0.5);
+      out->invalidations += min64(j->writes, others_n);
+   }
+}
+
+/*------------------------------------------------------------*/
 /*--- Reading the results                                  ---*/
 /*------------------------------------------------------------*/
 
@@ -531,6 +629,13 @@ void mp_sharing_foreach_line(const mp_sharing *s,
          classify_pairs(r, &l.false_pairs, &l.true_pairs);
          l.is_true = l.shared && l.false_pairs == 0;
          l.transfers = r->transfers;
+         {
+            mp_sharing_prediction p;
+            mp_sharing_predict(s, r->threads, &p);
+            l.predicted = p.transfers;
+            l.predicted_true = p.true_transfers;
+            l.predicted_invalidations = p.invalidations;
+         }
          mp_memcpy(l.vars, r->vars, sizeof l.vars);
          l.n_vars = r->n_vars;
          l.threads = r->threads;
@@ -604,5 +709,6 @@ uint64_t mp_sharing_lines(const mp_sharing *s) { return s->n_lines; }
 uint64_t mp_sharing_bytes(const mp_sharing *s)
 {
    return s->lines.bytes + s->threads.bytes + s->pairs.bytes + s->cells.bytes
+        + 2ULL * s->n_life * sizeof(uint32_t)
         + (s->n_buckets + s->n_pair_buckets + s->n_cell_buckets) * sizeof(void *);
 }

@@ -22,6 +22,14 @@
    (writer line, reader line, variable) pair and per (writer thread,
    reader thread) cell of the communication matrix.
 
+   Valgrind runs one thread at a time, so the observed transfers count
+   one serial interleaving.  The prediction (mp_sharing_predict) does
+   not depend on it: from each thread's reads and writes of the line,
+   and the lifetimes of the threads, it gives the transfers and
+   invalidations of the most communicating interleaving, the one a
+   parallel run approaches when the threads hit the line at the same
+   time (the derivation is in mp_sharing.c).
+
    The engine knows variables and source locations only by their ids
    (mp_vars.h).  No Valgrind header: unit-tested on the host.
 */
@@ -59,7 +67,10 @@ typedef struct {
    uint32_t false_pairs, true_pairs;
    int      is_true;             /* shared with no falsely sharing pair:
                                     the line is "false" if any pair is */
-   uint64_t transfers;
+   uint64_t transfers;           /* observed, in Valgrind's interleaving */
+   /* Predicted for a parallel run (mp_sharing_predict): transfers, the
+      true ones among them, invalidations. */
+   uint64_t predicted, predicted_true, predicted_invalidations;
    uint32_t vars[MP_SHARING_LINE_VARS];
    uint32_t n_vars;
    const mp_sharing_thread *threads;   /* list, most recent toucher first */
@@ -105,6 +116,37 @@ void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len);
 void mp_sharing_foreach_line(const mp_sharing *s,
                              void (*fn)(const mp_sharing_line *l, void *arg),
                              void *arg);
+
+/* Thread lifetimes, for the prediction: two threads can share a line
+   in a parallel run only if one was created before the other ended.
+   start: thread tid was created (not called for the main thread, which
+   lives from the start); end: it ended.  Threads never started live from
+   the start, threads never ended to the end.  O(1) amortised. */
+void mp_sharing_thread_start(mp_sharing *s, uint32_t tid);
+void mp_sharing_thread_end(mp_sharing *s, uint32_t tid);
+/* Whether the lifetimes of threads a and b overlap. */
+int  mp_sharing_concurrent(const mp_sharing *s, uint32_t a, uint32_t b);
+
+/* What a parallel run would see on one line. */
+typedef struct {
+   uint64_t transfers, true_transfers, invalidations;
+} mp_sharing_prediction;
+
+/* The prediction for the line whose thread list is threads: for each
+   thread j, with N_j its accesses and W_j its writes of the line, and
+   the sums taken over the other threads alive at the same time as j,
+     transfers to j     = min(N_j, sum W_i)
+     invalidations by j = min(W_j, sum N_i)
+   summed over j.  Each is the most any interleaving can produce (a
+   transfer to j needs a write of another thread since j's previous
+   access; an invalidating write of j an access of another thread since
+   j's previous write), and the most communicating interleaving comes
+   within one per thread of it (test_predict checks both by brute
+   force).  Transfers to j are true in the
+   proportion of the writes of threads that wrote a byte j touched.
+   Cost: O(threads^2). */
+void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
+                        mp_sharing_prediction *out);
 
 /* The communication pairs, most transfers first (ties: by locations);
    *n_out is their number.  The caller frees the array with mp_free. */

@@ -37,6 +37,9 @@
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
 #   --from-thread N  only threads N and later in the thread lines
+#   --predicted  after the sharing line of --var, the counts predicted for
+#                a parallel run (interleaving-independent):
+#                "  predicted transfers=T true=U false=F invalidations=I"
 #   --bytes-only  leave the reads/writes counts out of the thread lines
 #                 (for programs whose wait loops spin a varying number of
 #                 times: the byte sets stay exact)
@@ -58,7 +61,7 @@ def ranges(rs):
     return "[" + ",".join("%d-%d" % (a, b) for a, b in rs) + "]"
 
 
-OPTS = {"byte_counts": False, "from_thread": 0}
+OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False}
 
 
 def nbytes(rs):
@@ -89,6 +92,10 @@ def show_sharing(doc, name, worst, bytes_only):
         return
     print("%s sharing shared=%d true=%d false=%d"
           % (name, s["shared_lines"], s["true_lines"], s["false_lines"]))
+    if OPTS["predicted"]:
+        print("  predicted transfers=%d true=%d false=%d invalidations=%d"
+              % (s["predicted_transfers"], s["predicted_true_transfers"],
+                 s["predicted_false_transfers"], s["predicted_invalidations"]))
     wp = s.get("what_if_pad")
     if wp:
         # The misses before depend on the interleaving the recording saw;
@@ -145,6 +152,10 @@ def main(argv):
     i = 0
     while i < len(args):
         a = args[i]
+        if a == "--predicted":
+            OPTS["predicted"] = True
+            i += 1
+            continue
         if a == "--byte-counts":
             OPTS["byte_counts"] = True
             i += 1
