@@ -7,8 +7,28 @@
 # process life cycle, bad input, hostile names), the HTML viewer in a
 # headless browser and the runner's own self-test.  Ends with one line
 # "N passed, N failed, N skipped".
+#
+#    memprof-test.sh                    against the Valgrind that
+#                                       pkg-config finds, in the source tree
+#    memprof-test.sh --valgrind=PREFIX  against the Valgrind installed
+#                                       under PREFIX: builds in
+#                                       build-vg-<version>/ (see
+#                                       memprof-build.sh) and runs the same
+#                                       tests there, with PREFIX/bin first
+#                                       in PATH
 set -u
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+   "") ;;
+   --valgrind=*)
+      vg=${1#--valgrind=}
+      sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+      sh auto/memprof-build.sh "$1" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+      vg=$(cd "$vg" && pwd)
+      ver=$(sed -n 's/^Version: *//p' "$vg/lib/pkgconfig/valgrind.pc")
+      PATH="$vg/bin:$PATH" exec sh "build-vg-$ver/auto/memprof-test.sh" ;;
+   *) echo "usage: $0 [--valgrind=PREFIX]" >&2; exit 2 ;;
+esac
 # The test-only packages (chromium for the viewer, the real programs of the
 # robustness suite) first; without them those tests are skipped, not failed.
 sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
