@@ -5,8 +5,8 @@
 # regression tests (vg_regtest on memprof/tests), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), the HTML viewer in a
-# headless browser and the runner's own self-test.  Ends with one line
-# "N passed, N failed, N skipped".
+# headless browser, the release tarball and the runner's own self-test.
+# Ends with one line "N passed, N failed, N skipped".
 #
 #    memprof-test.sh                    against the Valgrind that
 #                                       pkg-config finds, in the source tree
@@ -38,7 +38,8 @@ passed=0 failed=0 skipped=0
 add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
 echo "== unit tests (make check)"
-make -j"$(nproc 2>/dev/null || echo 2)" check >make-check.log 2>&1
+# MP_REGTESTS= : the regression tests run below, counted one by one.
+make -j"$(nproc 2>/dev/null || echo 2)" check MP_REGTESTS= >make-check.log 2>&1
 status=$?
 for log in memprof/tests/unit/test-suite.log; do
    if [ -f "$log" ]; then
@@ -110,6 +111,18 @@ else
       *) add 0 1 0 ;;
    esac
 fi
+
+echo "== release tarball (make dist, VPATH build, the demo from it)"
+sh memprof/tests/dist/check.sh >dist.log 2>&1
+status=$?
+cat dist.log
+line=$(tail -n 1 dist.log)
+case "$line" in
+   *" passed, "*" failed, "*" skipped")
+      set -- $line
+      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
+   *) add 0 1 0 ;;
+esac
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
