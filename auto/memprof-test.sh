@@ -5,10 +5,30 @@
 # regression tests (vg_regtest on memprof/tests), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), the HTML viewer in a
-# headless browser and the runner's own self-test.  Ends with one line
-# "N passed, N failed, N skipped".
+# headless browser, the release tarball and the runner's own self-test.
+# Ends with one line "N passed, N failed, N skipped".
+#
+#    memprof-test.sh                    against the Valgrind that
+#                                       pkg-config finds, in the source tree
+#    memprof-test.sh --valgrind=PREFIX  against the Valgrind installed
+#                                       under PREFIX: builds in
+#                                       build-vg-<version>/ (see
+#                                       memprof-build.sh) and runs the same
+#                                       tests there, with PREFIX/bin first
+#                                       in PATH
 set -u
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+   "") ;;
+   --valgrind=*)
+      vg=${1#--valgrind=}
+      sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+      sh auto/memprof-build.sh "$1" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+      vg=$(cd "$vg" && pwd)
+      ver=$(sed -n 's/^Version: *//p' "$vg/lib/pkgconfig/valgrind.pc")
+      PATH="$vg/bin:$PATH" exec sh "build-vg-$ver/auto/memprof-test.sh" ;;
+   *) echo "usage: $0 [--valgrind=PREFIX]" >&2; exit 2 ;;
+esac
 # The test-only packages (chromium for the viewer, the real programs of the
 # robustness suite) first; without them those tests are skipped, not failed.
 sh auto/memprof-deps.sh --test || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
@@ -18,7 +38,8 @@ passed=0 failed=0 skipped=0
 add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
 echo "== unit tests (make check)"
-make -j"$(nproc 2>/dev/null || echo 2)" check >make-check.log 2>&1
+# MP_REGTESTS= : the regression tests run below, counted one by one.
+make -j"$(nproc 2>/dev/null || echo 2)" check MP_REGTESTS= >make-check.log 2>&1
 status=$?
 for log in memprof/tests/unit/test-suite.log; do
    if [ -f "$log" ]; then
@@ -90,6 +111,18 @@ else
       *) add 0 1 0 ;;
    esac
 fi
+
+echo "== release tarball (make dist, VPATH build, the demo from it)"
+sh memprof/tests/dist/check.sh >dist.log 2>&1
+status=$?
+cat dist.log
+line=$(tail -n 1 dist.log)
+case "$line" in
+   *" passed, "*" failed, "*" skipped")
+      set -- $line
+      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
+   *) add 0 1 0 ;;
+esac
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then

@@ -20,6 +20,7 @@
 
 #include "mp_clo.h"
 #include "mp_hostcache.h"
+#include "mp_vgcompat.h"
 #include "mp_hierarchy.h"
 
 mp_hierarchy mp_g_hier;
@@ -52,9 +53,10 @@ static void check_address_space(const mp_cache_cfg *cfg)
    UInt copies = mp_clo_whatif_split || mp_clo_whatif_pad ? 2 : 1;
    UInt n = 0, i, failed = ~0u;
    HChar opt[8], why[200];
+   UWord err;
    for (i = 0; i < copies * cfg->n_levels && failed == ~0u; i++) {
       bytes[n] = VG_PGROUNDUP(mp_cache_instance_table_bytes(cfg, i % cfg->n_levels));
-      map[n] = VG_(am_shadow_alloc)(bytes[n]);
+      map[n] = mp_vg_shadow_alloc(bytes[n], &err);
       if (map[n])
          n++;
       else

@@ -109,6 +109,7 @@ static inline void mp_host_vcbprintf(void (*sink)(char c, void *opaque), void *o
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"          /* VKI_PAGE_SIZE */
+#include "mp_vgcompat.h"           /* the Valgrind version's differences */
 
 /* Out-of-memory is fatal inside VG_(malloc) itself, as in every tool. */
 #define mp_malloc(cc, n)       VG_(malloc)(cc, n)
@@ -131,9 +132,10 @@ static inline void mp_host_vcbprintf(void (*sink)(char c, void *opaque), void *o
    written (VG_(calloc) would write every byte at once). */
 static inline void *mp_zalloc_table(const HChar *cc, SizeT n)
 {
-   void *p = VG_(am_shadow_alloc)(VG_PGROUNDUP(n ? n : 1));
+   UWord err;
+   void *p = mp_vg_shadow_alloc(VG_PGROUNDUP(n ? n : 1), &err);
    if (p == NULL)
-      VG_(out_of_memory_NORETURN)(cc, n);
+      mp_vg_out_of_memory(cc, n, err);
    return p;
 }
 static inline void mp_free_table(void *p, SizeT n)
