@@ -149,9 +149,10 @@ static void expect_nth(const char *line, unsigned n, const char *want)
    free(out);
 }
 
-static void expect_fortran_nth(const char *line, unsigned n, const char *want)
+/* The nth allocation's name on a C (fortran 0) or Fortran line. */
+static void expect_nth_in(const char *line, int fortran, unsigned n, const char *want)
 {
-   char *out = mp_name_from_source_line_nth(line, 1, n);
+   char *out = mp_name_from_source_line_nth(line, fortran, n);
    if (!want) {
       ck_assert(out == NULL);
       return;
@@ -159,6 +160,16 @@ static void expect_fortran_nth(const char *line, unsigned n, const char *want)
    ck_assert_msg(out != NULL, "no name %u in: %s", n, line);
    ck_assert_str_eq(out, want);
    free(out);
+}
+
+static void expect_nth(const char *line, unsigned n, const char *want)
+{
+   expect_nth_in(line, 0, n, want);
+}
+
+static void expect_fortran_nth(const char *line, unsigned n, const char *want)
+{
+   expect_nth_in(line, 1, n, want);
 }
 
 /* Several allocations on one line: the nth statement's name. */
