@@ -136,30 +136,10 @@ START_TEST(test_long_names)
 }
 END_TEST
 
-/* The nth allocation on a C line is named want (NULL: none). */
-static void expect_nth(const char *line, unsigned n, const char *want)
-{
-   char *out = mp_name_from_source_line_nth(line, 0, n);
-   if (!want) {
-      ck_assert(out == NULL);
-      return;
-   }
-   ck_assert_msg(out != NULL, "no name %u in: %s", n, line);
-   ck_assert_str_eq(out, want);
-   free(out);
-}
-
 /* The nth allocation's name on a C (fortran 0) or Fortran line. */
 static void expect_nth_in(const char *line, int fortran, unsigned n, const char *want)
 {
-   char *out = mp_name_from_source_line_nth(line, fortran, n);
-   if (!want) {
-      ck_assert(out == NULL);
-      return;
-   }
-   ck_assert_msg(out != NULL, "no name %u in: %s", n, line);
-   ck_assert_str_eq(out, want);
-   free(out);
+   expect_name(line, mp_name_from_source_line_nth(line, fortran, n), want);
 }
 
 static void expect_nth(const char *line, unsigned n, const char *want)
