@@ -43,7 +43,7 @@ command_of() {
    gzip) echo "gzip -9 -c $out/text" ;;
    xz)   echo "xz -6 -c $out/text" ;;
    sqlite3) echo "sqlite3 -batch -init $out/workload.sql :memory: .quit" ;;
-   python3) echo "/usr/bin/python3 -S $out/workload.py" ;;
+   python3) echo "/usr/bin/python3 -S bench/dictsort.py 20000" ;;
    matmul|allocs|triad|chase|falseshare|particles) echo "$out/bin/$1" ;;
    true) echo /bin/true ;;   # the fixed costs: start-up and exit
    *) echo "memprof-ab: unknown workload $1" >&2; exit 2 ;;
@@ -70,20 +70,7 @@ for w in bench/matmul.c bench/allocs.c bench/triad.c bench/chase.c examples/part
    gcc -O2 -g -o $out/bin/"$(basename "$w" .c)" "$w"
 done
 gcc -O2 -g -pthread -o $out/bin/falseshare bench/falseshare.c
-cat >$out/workload.sql <<'SQL'
-CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL);
-WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 5000)
-  INSERT INTO t SELECT i, 'row' || i, i * 1.5 FROM r;
-CREATE INDEX tb ON t(b);
-SELECT count(*) FROM t WHERE b LIKE 'row1%';
-SELECT a % 10, sum(c) FROM t GROUP BY a % 10;
-SQL
-cat >$out/workload.py <<'PY'
-d = {}
-for i in range(20000):
-    d.setdefault(i % 500, []).append(str(i))
-print(len(sorted(d)))
-PY
+sed 's/@ROWS@/5000/' bench/sqlite3.sql.in >$out/workload.sql
 if [ ! -f $out/text ]; then
    python3 auto/memprof-text.py $((1 << 20)) $out/text
 fi
