@@ -461,7 +461,9 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    - no loop around it walks the variable contiguously (or there is no
      loop around it): only a change of layout makes the walk
      contiguous: long-stride.
-   The dominant stride must be at least half of the line's strides
+   A stride of the variable's structure size (a split suggested) is
+   left to structure-splitting.  The dominant stride must be at least
+   half of the line's strides
    (those it surely made), 1,000 of them, and at least half of the
    line's accesses L1 misses (1,000 or more); the line must hold
    MP_ADVICE_MIN_SHARE of the run's cycles (its score). */
@@ -470,8 +472,12 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
    const mp_report_config *cfg = ad->cfg;
    const mp_cache_counts *cc = v->cache;
    uint32_t i;
+   uint64_t element;
    if (cfg->stride == NULL)
       return;
+   /* A walk from one structure to the next, using some of its fields,
+      is the structure split's (its replay decides). */
+   element = mp_report_struct_size(v, cfg);
    /* A stride the prefetcher follows: it covers most of the misses. */
    if (cc && cfg->cache
        && 2 * mp_cache_counts_uncovered(cc, 0) < mp_cache_counts_unprefetched(cc, 0))
@@ -487,7 +493,7 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
       char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form;
       mp_advice *a;
       if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
-          || magnitude(s) < cfg->line_size || sure < MIN_EVENTS
+          || magnitude(s) < cfg->line_size || magnitude(s) == element || sure < MIN_EVENTS
           || 2 * sure < lc->lstride.total)
          continue;
       if (cfg->cache && (lc->cache_misses[0] < MIN_EVENTS || 2 * lc->cache_misses[0] < acc))

@@ -510,3 +510,17 @@ int64_t mp_report_instr_step(const mp_report_config *cfg, uint32_t instr, uint32
    *known = 1;
    return fi->coef[k - 1];
 }
+
+uint64_t mp_report_struct_size(const mp_var *v, const mp_report_config *cfg)
+{
+   mp_struct_layout l;
+   uint64_t size;
+   if (cfg->structs == NULL)
+      return 0;
+   mp_memset(&l, 0, sizeof l);
+   if (!mp_structs_infer(cfg->structs, v->id, &l))
+      return 0;
+   size = l.n_groups >= 2 ? l.size : 0;
+   mp_struct_layout_clear(&l);
+   return size;
+}

@@ -55,4 +55,8 @@ char *mp_report_loop_where(const mp_report_config *cfg, uint32_t l);
 int64_t mp_report_instr_step(const mp_report_config *cfg, uint32_t instr, uint32_t l,
                              int *known);
 
+/* The size of v's structure when its fields fall into two groups or
+   more (a split is suggested), else 0. */
+uint64_t mp_report_struct_size(const mp_var *v, const mp_report_config *cfg);
+
 #endif /* MP_REPORT_LOOPS_H */
