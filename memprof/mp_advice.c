@@ -875,9 +875,9 @@ static const char *base_name(const char *path)
    return b;
 }
 
-/* The advice a[0 .. n-1] is on a variable that only code without line
-   information touched (a library without debug information): no line
-   of it can be changed here, and no loop can be named.  Its fix says
+/* The advice a[0 .. n-1] is on a variable whose busiest line is in code
+   without line information (a library without debug information): no
+   line of it can be changed here, and no loop can be named.  Its fix says
    where the cost sits instead: the function (and object) that spent
    most of its cycles (accesses). */
 static void no_source_fix(advisor *ad, const mp_var *v, mp_advice *a, uint32_t n)
@@ -893,9 +893,11 @@ static void no_source_fix(advisor *ad, const mp_var *v, mp_advice *a, uint32_t n
          top = lc;
    }
    fn = top ? mp_vars_location_fn(ad->vs, top->loc) : NULL;
-   obj = top ? mp_vars_location_object(ad->vs, top->loc) : NULL;
-   fix = mp_asprintf("no source at hand: the accesses of %s are all in code without line "
-                     "information, most of its %s in %s%s%s%s; look there (its debug "
+   /* Code without a symbol shares one location across objects: its
+      object would be a guess. */
+   obj = top && fn ? mp_vars_location_object(ad->vs, top->loc) : NULL;
+   fix = mp_asprintf("no source at hand: the busiest accesses of %s are in code without "
+                     "line information, most of its %s in %s%s%s%s; look there (its debug "
                      "information, or its source package) for the loop, or change how "
                      "the program uses it", v->name, ad->by_cycles ? "cycles" : "accesses",
                      fn ? fn : "code without a symbol", obj ? " (" : "",
@@ -962,10 +964,12 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
          rule_blocking(&ad, v, score[i]);
          rule_split(&ad, v, score[i]);
       }
-      /* One only code without line information touched (a stripped
-         library's state): its advice points at that code. */
-      if (!seen.has_source[i] && !v->named_by && ad.n > from)
-         no_source_fix(&ad, v, ad.out + from, ad.n - from);
+      /* Advice whose busiest line is in code without line information
+         (a stripped library's loop): it points at that code. */
+      for (; from < ad.n; from++)
+         if (!v->named_by && (ad.out[from].n_where == 0
+                              || !mp_vars_location_where(vs, ad.out[from].where[0])))
+            no_source_fix(&ad, v, ad.out + from, 1);
    }
    {
       uint64_t accesses = 0;
