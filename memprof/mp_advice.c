@@ -28,7 +28,8 @@
 #include "mp_util.h"
 
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
-   "false-sharing", "numa-first-touch", "conflict-sets", "long-stride", "blocking",
+   "false-sharing", "numa-first-touch", "loop-interchange", "conflict-sets",
+   "long-stride", "blocking",
    "structure-splitting", "too-many-streams"
 };
 
@@ -84,10 +85,6 @@ static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
 
 static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
 static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache_misses[0]; }
-static uint64_t by_long_strides(const mp_line_counts *lc)
-{
-   return lc->stride_classes[MP_STRIDE_BEYOND_LINE];
-}
 
 static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
 {
@@ -114,6 +111,17 @@ typedef struct {
    int by_cycles;                /* total counts cycles */
    mp_advice *out;
    uint32_t n, cap;
+   mp_advice *rej;               /* rejected by their replay */
+   uint32_t n_rej, cap_rej;
+   /* The per-location records, grouped by variable: var's are
+      lines[first[var] .. first[var + 1] - 1]. */
+   const mp_line_counts **lines;
+   uint32_t *first;
+   /* The walks a stride advice fixes: their innermost loops and, when
+      no loop is known, their source locations (blocking leaves alone
+      the misses they cause). */
+   uint32_t *fixed_loop, *fixed_loc;
+   uint32_t n_fixed, cap_fixed;
 } advisor;
 
 static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
@@ -128,8 +136,150 @@ static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
    mp_memset(a, 0, sizeof *a);
    a->kind = kind;
    a->var = v->id;
+   a->loop = a->with_loop = MP_LOOP_NONE;
    a->score = score;
    return a;
+}
+
+/* Moves the advice made last to the rejected list, with its reason
+   (taken). */
+static void reject_last(advisor *ad, char *reason)
+{
+   if (ad->n_rej == ad->cap_rej) {
+      ad->cap_rej = ad->cap_rej ? 2 * ad->cap_rej : 8;
+      ad->rej = mp_realloc("mp.advice.rej", ad->rej, ad->cap_rej * sizeof *ad->rej);
+   }
+   ad->rej[ad->n_rej] = ad->out[--ad->n];
+   ad->rej[ad->n_rej++].reason = reason;
+}
+
+/* A layout change is advised only if its replay saves at least
+   --what-if-min-gain percent of the variable's cycles: a replay that
+   shows no gain, or a loss, contradicts the advice.  NULL if it pays
+   (or no replay was made: nothing contradicts the rule), else the
+   reason, allocated. */
+static char *replay_refutes(const advisor *ad, const char *what,
+                            const mp_whatif_run *before, const mp_whatif_run *after)
+{
+   uint32_t gain = ad->cfg->whatif_min_gain;
+   if (before == NULL || ad->cfg->cache == NULL || before->cycles == 0)
+      return NULL;
+   if (after->cycles * 100 <= before->cycles * (uint64_t)(100 - gain))
+      return NULL;
+   return mp_asprintf("the replay %s saves less than %u%% of its cycles "
+                      "(--what-if-min-gain=%u): the change would not pay", what,
+                      gain, gain);
+}
+
+/*------------------------------------------------------------*/
+/*--- Lines and loops                                      ---*/
+/*------------------------------------------------------------*/
+
+static void count_line(const mp_line_counts *lc, void *arg)
+{
+   advisor *ad = arg;
+   if (mp_counts_accesses(&lc->c))
+      ad->first[lc->var + 1]++;
+}
+
+static void place_line(const mp_line_counts *lc, void *arg)
+{
+   advisor *ad = arg;
+   /* first[var] is used as the next free slot, then shifted back */
+   if (mp_counts_accesses(&lc->c))
+      ad->lines[ad->first[lc->var]++] = lc;
+}
+
+static void index_lines(advisor *ad, uint32_t n_vars)
+{
+   uint32_t i;
+   ad->first = mp_calloc("mp.advice.first", n_vars + 2, sizeof *ad->first);
+   mp_vars_foreach_line(ad->vs, count_line, ad);
+   for (i = 1; i <= n_vars + 1; i++)
+      ad->first[i] += ad->first[i - 1];
+   ad->lines = mp_malloc("mp.advice.lines", (ad->first[n_vars] + 1) * sizeof *ad->lines);
+   mp_vars_foreach_line(ad->vs, place_line, ad);
+   for (i = n_vars; i > 0; i--)
+      ad->first[i] = ad->first[i - 1];
+   ad->first[0] = 0;
+}
+
+/* The innermost loop of the instructions that made the line's dominant
+   stride, MP_LOOP_NONE if unknown. */
+static uint32_t line_loop(const advisor *ad, const mp_line_counts *lc)
+{
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   if (!mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
+      return MP_LOOP_NONE;
+   return mp_report_instr_loop(ad->cfg, instr);
+}
+
+static uint32_t outermost(const advisor *ad, uint32_t l)
+{
+   while (mp_loops_get(ad->cfg->loops, l)->parent != MP_LOOP_NONE)
+      l = mp_loops_get(ad->cfg->loops, l)->parent;
+   return l;
+}
+
+/* The record of var at location loc, or NULL. */
+static const mp_line_counts *var_line(const advisor *ad, uint32_t var, uint32_t loc)
+{
+   uint32_t i;
+   for (i = ad->first[var]; i < ad->first[var + 1]; i++)
+      if (ad->lines[i]->loc == loc)
+         return ad->lines[i];
+   return NULL;
+}
+
+/* " (the loop nest at f.c:10-20)" for the top line of a, or "". */
+static char *nest_of(const advisor *ad, const mp_advice *a)
+{
+   const mp_line_counts *lc;
+   uint32_t l;
+   char *w, *t;
+   if (a->n_where == 0 || ad->cfg->loops == NULL
+       || (lc = var_line(ad, a->var, a->where[0])) == NULL
+       || (l = line_loop(ad, lc)) == MP_LOOP_NONE)
+      return mp_strdup("mp.advice.nest", "");
+   w = mp_report_loop_where(ad->cfg, outermost(ad, l));
+   t = mp_asprintf(" (the loop nest at %s)", w);
+   mp_free(w);
+   return t;
+}
+
+static void note_fixed(advisor *ad, uint32_t loop, uint32_t loc)
+{
+   if (ad->n_fixed == ad->cap_fixed) {
+      ad->cap_fixed = ad->cap_fixed ? 2 * ad->cap_fixed : 8;
+      ad->fixed_loop = mp_realloc("mp.advice.fl", ad->fixed_loop,
+                                  ad->cap_fixed * sizeof *ad->fixed_loop);
+      ad->fixed_loc = mp_realloc("mp.advice.fc", ad->fixed_loc,
+                                 ad->cap_fixed * sizeof *ad->fixed_loc);
+   }
+   ad->fixed_loop[ad->n_fixed] = loop;
+   ad->fixed_loc[ad->n_fixed++] = loc;
+}
+
+/* v's misses at level k made in walks that a stride advice fixes: in
+   their loops (a column walk's misses, and those it inflicts on the
+   arrays walked beside it), or at their lines when no loop is known. */
+static uint64_t misses_in_fixed_walks(const advisor *ad, const mp_var *v, uint32_t k)
+{
+   uint64_t n = 0;
+   uint32_t i, f;
+   for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
+      const mp_line_counts *lc = ad->lines[i];
+      uint32_t l = line_loop(ad, lc);
+      for (f = 0; f < ad->n_fixed; f++)
+         if (ad->fixed_loop[f] != MP_LOOP_NONE ? ad->fixed_loop[f] == l
+                                               : ad->fixed_loc[f] == lc->loc) {
+            n += lc->cache_misses[k];
+            break;
+         }
+   }
+   return n;
 }
 
 /*------------------------------------------------------------*/
@@ -176,6 +326,7 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
    uint64_t shared, tr, fa, pred, pred_false, inv, cost;
    uint32_t per_transfer = ad->by_cycles ? mp_share_transfer_cycles(ad->cfg) : 1;
    double score;
+   char *refuted;
    char b1[32], b2[32], b3[32], b4[32];
    mp_advice *a;
    if (ad->share == NULL)
@@ -201,9 +352,9 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                v->name);
    {
       mp_whatif_run before, after;
-      char *replay = replay_text(ad, v->id, "padded",
-                                 mp_report_whatif_pad(v, ad->cfg, pred_false, &before, &after)
-                                 ? &before : NULL, &after);
+      int replayed = mp_report_whatif_pad(v, ad->cfg, pred_false, &before, &after);
+      char *replay = replay_text(ad, v->id, "padded", replayed ? &before : NULL, &after);
+      refuted = replay_refutes(ad, "of the padding", replayed ? &before : NULL, &after);
       a->evidence = mp_asprintf(
                   "%s of its %llu shared line%s falsely shared; a parallel run would move "
                   "them about %s times between cores for bytes the receiver does not use (predicted from each thread's "
@@ -217,12 +368,16 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
       mp_free(replay);
    }
    a->fix = mp_asprintf(
-               "give each thread's data cache lines of its own: pad per-thread elements "
-               "to the line size (alignas(%u)), or hand out contiguous blocks instead of "
-               "interleaved elements", ad->cfg->line_size);
+               "give each thread's data in %s%s%s%s cache lines of its own: pad "
+               "per-thread elements to the line size (alignas(%u)), or hand out "
+               "contiguous blocks instead of interleaved elements", v->name,
+               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
+               ad->cfg->line_size);
    /* The source lines by accesses: their observed transfers depend on
       Valgrind's interleaving, and so would the choice. */
    fill_where(ad->vs, a, by_accesses);
+   if (refuted)
+      reject_last(ad, refuted);
    return 1;
 }
 
@@ -257,39 +412,6 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
    fill_where(ad->vs, a, by_accesses);
 }
 
-/* False if the access formulas of v's instructions (their step per
-   iteration of their innermost loop) cover most of its accesses and
-   most of those steps stay within a cache line; true otherwise,
-   including when there is no formula to tell. */
-static int instructions_walk_long(const advisor *ad, const mp_var *v)
-{
-   const mp_report_config *cfg = ad->cfg;
-   uint64_t covered = 0, long_steps = 0;
-   uint32_t n, i;
-   if (cfg->formula == NULL || cfg->instr_info == NULL)
-      return 1;
-   n = mp_formula_count(cfg->formula);
-   for (i = 0; i < n; i++) {
-      const mp_formula_instr *fi = mp_formula_at(cfg->formula, i);
-      uint32_t loc, var, fn;
-      uint64_t iaddr, step;
-      int64_t c;
-      if (fi->depth == 0 || !mp_formula_fits(fi, NULL)
-          || !cfg->instr_info(fi->instr, &loc, &var, &iaddr, &fn) || var != v->id
-          || !(fi->known >> (fi->depth - 1) & 1))
-         continue;
-      c = fi->coef[fi->depth - 1];
-      step = c < 0 ? (uint64_t)-c : (uint64_t)c;
-      /* formulas see a sample of the accesses: compare like with like */
-      covered += mp_formula_estimated_accesses(fi->accesses);
-      if (step >= cfg->line_size)
-         long_steps += mp_formula_estimated_accesses(fi->accesses);
-   }
-   if (2 * covered < mp_counts_accesses(&v->c))
-      return 1;
-   return 2 * long_steps >= covered;
-}
-
 /* Whether the prefetcher covered some of cc's misses at level k: the
    evidence then says that its counts are of the misses left. */
 static int some_covered(const mp_cache_counts *cc, uint32_t k)
@@ -297,63 +419,157 @@ static int some_covered(const mp_cache_counts *cc, uint32_t k)
    return mp_cache_counts_uncovered(cc, k) != mp_cache_counts_unprefetched(cc, k);
 }
 
-/* Long dominant stride with poor line reuse (MACPO 5.1, PAMDA): most
-   strides jump a line or more and each filled line serves few hits. */
-static void rule_long_stride(advisor *ad, const mp_var *v, double score)
+static uint64_t magnitude(int64_t x)
 {
-   const mp_stride_var *d;
-   const mp_cache_counts *cc = v->cache;
-   int64_t dom;
-   uint64_t count, mag;
-   double hits_per_fill = 0;
-   char b1[32], b2[32];
-   mp_advice *a;
-   if (ad->cfg->stride == NULL || (d = mp_stride_get(ad->cfg->stride, v->id)) == NULL)
-      return;
-   if (!mp_stride_dominant(d, &dom, &count) || d->first_strides < MIN_EVENTS)
-      return;
-   mag = dom < 0 ? (uint64_t)-dom : (uint64_t)dom;
-   /* The dominant stride must be most of the walk and leave the line. */
-   if (mag < ad->cfg->line_size || 2 * count < d->first_strides)
-      return;
-   /* The variable's stride mixes its instructions: twenty loads each
-      walking its own row contiguously jump between rows at every
-      access.  Where the access formulas show the instructions' own
-      steps, the long stride must be theirs. */
-   if (!instructions_walk_long(ad, v))
-      return;
-   if (cc && ad->cfg->cache) {
-      uint64_t uncovered = mp_cache_counts_uncovered(cc, 0);
-      /* A line that serves 2 hits or more after its fill is reused well
-         enough (the walk comes back to it): not this pathology.  Nor is
-         a stride the prefetcher follows, covering most of the misses. */
-      if (cc->fills[0] == 0 || uncovered < MIN_EVENTS
-          || 2 * uncovered < mp_cache_counts_unprefetched(cc, 0))
-         return;
-      hits_per_fill = (double)cc->fill_hits[0] / (double)cc->fills[0];
-      if (hits_per_fill >= 2.0)
-         return;
+   return x < 0 ? (uint64_t)-x : (uint64_t)x;
+}
+
+/* The loop around inner whose counter moves instruction instr by less
+   than a cache line (by its access formula): the one to make
+   innermost.  *step is that move; *formula says whether a formula gave
+   any enclosing loop's step.  MP_LOOP_NONE if none. */
+static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inner,
+                                 int64_t *step, int *formula)
+{
+   uint32_t p;
+   *formula = 0;
+   for (p = mp_loops_get(ad->cfg->loops, inner)->parent; p != MP_LOOP_NONE;
+        p = mp_loops_get(ad->cfg->loops, p)->parent) {
+      int known;
+      int64_t st = mp_report_instr_step(ad->cfg, instr, p, &known);
+      if (!known)
+         continue;
+      *formula = 1;
+      if (st != 0 && magnitude(st) < ad->cfg->line_size) {
+         *step = st;
+         return p;
+      }
    }
-   a = new_advice(ad, MP_ADVICE_LONG_STRIDE, v, score);
-   a->text = mp_asprintf(
-               "long stride: %s is walked %lld bytes at a time, a cache line is used for "
-               "one element and left", v->name, (long long)dom);
-   if (cc && ad->cfg->cache)
+   return MP_LOOP_NONE;
+}
+
+/* Long strides, line by line (MACPO 5.1, PAMDA): the instructions of a
+   source line walk the variable a cache line or more at a time (their
+   own stride, mp_istride: not the variable's, which mixes its loops),
+   and each access misses the L1: a line brought in for one element and
+   left.  The fix depends on the loops around the walk:
+   - a loop around it steps through the variable by less than a line
+     (its access formula says so): interchange the two (the column walk
+     of a row-major matrix, the row walk of a Fortran one):
+     loop-interchange;
+   - without formulas, the loop around it is named, as the one to try;
+   - no loop around it walks the variable contiguously (or there is no
+     loop around it): only a change of layout makes the walk
+     contiguous: long-stride.
+   A stride of the variable's structure size (a split suggested) is
+   left to structure-splitting.  The dominant stride must be at least
+   half of the line's strides
+   (those it surely made), 1,000 of them, and at least half of the
+   line's accesses L1 misses (1,000 or more); the line must hold
+   MP_ADVICE_MIN_SHARE of the run's cycles (its score). */
+static void rule_line_strides(advisor *ad, const mp_var *v)
+{
+   const mp_report_config *cfg = ad->cfg;
+   const mp_cache_counts *cc = v->cache;
+   uint32_t i;
+   uint64_t element;
+   if (cfg->stride == NULL)
+      return;
+   /* A walk from one structure to the next, using some of its fields,
+      is the structure split's (its replay decides). */
+   element = mp_report_struct_size(v, cfg);
+   /* A stride the prefetcher follows: it covers most of the misses. */
+   if (cc && cfg->cache
+       && 2 * mp_cache_counts_uncovered(cc, 0) < mp_cache_counts_unprefetched(cc, 0))
+      return;
+   for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
+      const mp_line_counts *lc = ad->lines[i];
+      const char *line = mp_vars_location_where(ad->vs, lc->loc);
+      uint64_t sure, acc = mp_counts_accesses(&lc->c), cost;
+      uint32_t instr, inner, with = MP_LOOP_NONE;
+      int64_t s, step = 0;
+      int formula = 0;
+      double score;
+      char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form;
+      mp_advice *a;
+      if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
+          || magnitude(s) < cfg->line_size || magnitude(s) == element || sure < MIN_EVENTS
+          || 2 * sure < lc->lstride.total)
+         continue;
+      if (cfg->cache && (lc->cache_misses[0] < MIN_EVENTS || 2 * lc->cache_misses[0] < acc))
+         continue;
+      cost = cfg->cache ? lc->cycles : acc;
+      score = (double)cost / (double)ad->total;
+      if (score < MP_ADVICE_MIN_SHARE)
+         continue;
+      inner = mp_report_instr_loop(cfg, instr);
+      if (inner != MP_LOOP_NONE) {
+         with = contiguous_outer(ad, instr, inner, &step, &formula);
+         if (with == MP_LOOP_NONE && !formula)
+            with = mp_loops_get(cfg->loops, inner)->parent;
+      }
+      misses = cfg->cache && cc
+         ? mp_asprintf("; %s L1 misses in its %s accesses, %.0f%% of %s's",
+                       mp_commas(lc->cache_misses[0], b1, sizeof b1),
+                       mp_commas(acc, b2, sizeof b2),
+                       cc->misses[0] ? 100.0 * (double)lc->cache_misses[0]
+                                       / (double)cc->misses[0] : 0.0, v->name)
+         : mp_strdup("mp.advice.m", "");
+      inner_w = inner != MP_LOOP_NONE ? mp_report_loop_where(cfg, inner) : NULL;
+      with_w = with != MP_LOOP_NONE ? mp_report_loop_where(cfg, with) : NULL;
+      form = formula && with != MP_LOOP_NONE
+         ? mp_asprintf("; its access formula steps %lld B along the loop at %s",
+                       (long long)step, with_w)
+         : mp_strdup("mp.advice.f", "");
+      a = new_advice(ad, with != MP_LOOP_NONE ? MP_ADVICE_LOOP_INTERCHANGE
+                                             : MP_ADVICE_LONG_STRIDE, v, score);
+      a->loop = inner;
+      a->with_loop = with;
+      a->where[0] = lc->loc;
+      a->n_where = 1;
+      if (with != MP_LOOP_NONE)
+         a->text = mp_asprintf(
+                     "loop order: at %s the innermost loop (%s) walks %s %lld bytes at a "
+                     "time, a cache line for each element", line, inner_w, v->name,
+                     (long long)s);
+      else
+         a->text = mp_asprintf(
+                     "long stride: %s is walked %lld bytes at a time at %s, a cache line "
+                     "is used for one element and left", v->name, (long long)s, line);
       a->evidence = mp_asprintf(
-                  "dominant stride %lld B (%.1f lines) in %.0f%% of its strides; L1: %.2f "
-                  "hits per line filled, %s misses in %s accesses", (long long)dom,
-                  (double)dom / ad->cfg->line_size, 100.0 * (double)count / (double)d->first_strides,
-                  hits_per_fill, mp_commas(cc->misses[0], b1, sizeof b1),
-                  mp_commas(mp_counts_accesses(&v->c), b2, sizeof b2));
-   else
-      a->evidence = mp_asprintf(
-                  "dominant stride %lld B (%.1f lines) in %.0f%% of its strides",
-                  (long long)dom, (double)dom / ad->cfg->line_size,
-                  100.0 * (double)count / (double)d->first_strides);
-   a->fix = mp_asprintf(
-               "make the innermost loop walk it contiguously: interchange the loops, or "
-               "change its layout (transpose it; a structure of arrays)");
-   fill_where(ad->vs, a, by_long_strides);
+                  "%s: stride %lld B (%.1f lines) in %.0f%% of its %s strides%s%s%s%s",
+                  line, (long long)s, (double)s / cfg->line_size,
+                  100.0 * (double)sure / (double)lc->lstride.total,
+                  mp_commas(lc->lstride.total, b3, sizeof b3),
+                  inner_w ? ", in the loop at " : "", inner_w ? inner_w : "", misses, form);
+      if (with != MP_LOOP_NONE && formula)
+         a->fix = mp_asprintf(
+                     "interchange the loop at %s with the loop at %s around it, so that "
+                     "the innermost loop steps %lld B through %s; or transpose %s so that "
+                     "the walk at %s is contiguous", inner_w, with_w, (long long)step,
+                     v->name, v->name, line);
+      else if (with != MP_LOOP_NONE)
+         a->fix = mp_asprintf(
+                     "interchange the loop at %s with the loop at %s around it, if that "
+                     "one moves through adjacent elements of %s; or transpose %s so that "
+                     "the walk at %s is contiguous", inner_w, with_w, v->name, v->name,
+                     line);
+      else if (inner != MP_LOOP_NONE)
+         a->fix = mp_asprintf(
+                     "no loop around the one at %s walks %s contiguously: change its "
+                     "layout so that the walk at %s is (transpose it; a structure of "
+                     "arrays)", inner_w, v->name, line);
+      else
+         a->fix = mp_asprintf(
+                     "make the innermost loop at %s walk %s contiguously: interchange the "
+                     "loops, or change its layout (transpose it; a structure of arrays)",
+                     line, v->name);
+      note_fixed(ad, inner, lc->loc);
+      mp_free(misses);
+      mp_free(form);
+      if (inner_w) mp_free(inner_w);
+      if (with_w) mp_free(with_w);
+   }
 }
 
 /* The variable sharing the hottest conflict set of level k with v, or
@@ -431,9 +647,10 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                                    mp_commas(c, b1, sizeof b1), of);
       mp_free(of);
       a->fix = mp_asprintf(
-                  "pad it: add a cache line to its leading dimension or between the "
+                  "pad it%s%s%s: add a cache line to its leading dimension or between the "
                   "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
-                  "aliasing)");
+                  "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
+                  v->where ? ")" : "");
       fill_where(ad->vs, a, by_l1_misses);
       return;   /* the first level is the one to fix */
    }
@@ -486,6 +703,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       mp_advice *a;
       if (cap < MIN_EVENTS || 2 * cap < all)
          continue;
+      /* Most of them made in walks a stride advice fixes (a column
+         walk, or the arrays walked beside it): interchanging, not
+         tiling, is the fix. */
+      if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
+         return;
       if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
          far = mp_asprintf("; the median of its reuses beyond %s lines "
                      "is at %s-%s lines", mp_commas(lines, b1, sizeof b1),
@@ -511,11 +733,17 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                      100.0 * (double)cap / (double)all, mp_report_level_name(k),
                      mp_commas(lines, b2, sizeof b2), far);
       mp_free(far);
-      a->fix = mp_asprintf(
-                  "block (tile) the loop nest around its accesses so that the data reused "
-                  "between iterations fits in %s (reuse distance below %llu lines)",
-                  mp_report_level_name(k), (unsigned long long)lines);
       fill_where(ad->vs, a, by_l1_misses);
+      {
+         char *nest = nest_of(ad, a);
+         const char *top = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
+         a->fix = mp_asprintf(
+                  "block (tile) the loop nest around its accesses at %s%s so that the "
+                  "data reused between iterations fits in %s (reuse distance below %llu "
+                  "lines)", top ? top : "?", nest, mp_report_level_name(k),
+                  (unsigned long long)lines);
+         mp_free(nest);
+      }
       return;
    }
 }
@@ -526,7 +754,7 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    cycles must be in fields the inference placed. */
 static void rule_split(advisor *ad, const mp_var *v, double score)
 {
-   char *split, *replay;
+   char *split, *replay, *refuted;
    uint32_t groups;
    double covered;
    mp_whatif_run before, after;
@@ -541,6 +769,7 @@ static void rule_split(advisor *ad, const mp_var *v, double score)
       return;
    }
    replay = replay_text(ad, v->id, "split", replayed ? &before : NULL, &after);
+   refuted = replay_refutes(ad, "of the split", replayed ? &before : NULL, &after);
    a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
    a->text = mp_asprintf(
                "structure splitting: the loops use different fields of %s's elements",
@@ -549,11 +778,14 @@ static void rule_split(advisor *ad, const mp_var *v, double score)
                "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
                "of its memory cycles%s", split, 100.0 * covered, replay);
    a->fix = mp_asprintf(
-               "split the structure into one array per group, %s, so that each loop "
-               "brings only the fields it uses into the cache", split);
+               "split the structure%s%s%s into one array per group, %s, so that each "
+               "loop brings only the fields it uses into the cache",
+               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "", split);
    mp_free(split);
    mp_free(replay);
    fill_where(ad->vs, a, by_l1_misses);
+   if (refuted)
+      reject_last(ad, refuted);
 }
 
 /* More concurrent strided streams in one loop than the hardware
@@ -584,6 +816,7 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
       a->kind = MP_ADVICE_TOO_MANY_STREAMS;
       a->var = MP_ADVICE_NO_VAR;
       a->loop = i;
+      a->with_loop = MP_LOOP_NONE;
       a->score = share;
       a->text = mp_asprintf(
                   "too many streams: the loop at %s:%u-%u walks more arrays at once than "
@@ -633,14 +866,59 @@ static void note_source(const mp_line_counts *lc, void *arg)
       s->has_source[lc->var] = 1;
 }
 
+static const char *base_name(const char *path)
+{
+   const char *b = path;
+   for (; *path; path++)
+      if (*path == '/')
+         b = path + 1;
+   return b;
+}
+
+/* The advice a[0 .. n-1] is on a variable whose busiest line is in code
+   without line information (a library without debug information): no
+   line of it can be changed here, and no loop can be named.  Its fix says
+   where the cost sits instead: the function (and object) that spent
+   most of its cycles (accesses). */
+static void no_source_fix(advisor *ad, const mp_var *v, mp_advice *a, uint32_t n)
+{
+   const mp_line_counts *top = NULL;
+   uint32_t i;
+   const char *fn, *obj;
+   char *fix;
+   for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
+      const mp_line_counts *lc = ad->lines[i];
+      uint64_t c = ad->by_cycles ? lc->cycles : mp_counts_accesses(&lc->c);
+      if (top == NULL || c > (ad->by_cycles ? top->cycles : mp_counts_accesses(&top->c)))
+         top = lc;
+   }
+   fn = top ? mp_vars_location_fn(ad->vs, top->loc) : NULL;
+   /* Code without a symbol shares one location across objects: its
+      object would be a guess. */
+   obj = top && fn ? mp_vars_location_object(ad->vs, top->loc) : NULL;
+   fix = mp_asprintf("no source at hand: the busiest accesses of %s are in code without "
+                     "line information, most of its %s in %s%s%s%s; look there (its debug "
+                     "information, or its source package) for the loop, or change how "
+                     "the program uses it", v->name, ad->by_cycles ? "cycles" : "accesses",
+                     fn ? fn : "code without a symbol", obj ? " (" : "",
+                     obj ? base_name(obj) : "", obj ? ")" : "");
+   for (i = 0; i < n; i++) {
+      mp_free(a[i].fix);
+      a[i].fix = mp_strdup("mp.advice.nosrc", fix);
+   }
+   mp_free(fix);
+}
+
 mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
-                     const mp_share_summary *share, uint32_t *n_out)
+                     const mp_share_summary *share, uint32_t *n_out,
+                     mp_advice **rejected, uint32_t *n_rejected)
 {
    advisor ad;
    uint64_t total = 0;
    uint32_t i, n = mp_vars_count(vs);
    int by_cycles = cfg->cache != NULL;
    source_seen seen;
+   double *score;
    mp_memset(&ad, 0, sizeof ad);
    ad.vs = vs;
    ad.cfg = cfg;
@@ -648,6 +926,8 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
    seen.vs = vs;
    seen.has_source = mp_calloc("mp.advice.src", n + 1, 1);
    mp_vars_foreach_line(vs, note_source, &seen);
+   index_lines(&ad, n);
+   score = mp_calloc("mp.advice.score", n + 1, sizeof *score);
    for (i = 0; i < n; i++) {
       const mp_var *v = mp_vars_get(vs, i);
       total += by_cycles ? (v->cache ? v->cache->cycles : 0) : mp_counts_accesses(&v->c);
@@ -658,22 +938,38 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
       const mp_var *v = mp_vars_get(vs, i);
       uint64_t mine = by_cycles ? (v->cache ? v->cache->cycles : 0)
                                 : mp_counts_accesses(&v->c);
-      double score = (double)mine / (double)total;
-      /* "other" is not a data structure anyone can fix, nor is one only
-         code without line information touches (the dynamic linker's
-         tables, a stripped library's state). */
-      if ((v->kind == MP_VAR_OTHER && !v->named_by) || (!seen.has_source[i] && !v->named_by))
+      score[i] = (double)mine / (double)total;
+   }
+   /* The walks first: blocking leaves alone the misses of a walk whose
+      fix is its loop order or layout. */
+   for (i = 0; i < n && total > 0; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      if ((v->kind == MP_VAR_OTHER && !v->named_by) || !seen.has_source[i]
+          || score[i] < MP_ADVICE_MIN_SHARE)
+         continue;
+      rule_line_strides(&ad, v);
+   }
+   for (i = 0; i < n && total > 0; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      uint32_t from = ad.n;
+      /* "other" is not a data structure anyone can fix. */
+      if (v->kind == MP_VAR_OTHER && !v->named_by)
          continue;
       /* False sharing weighs its own predicted cost: under Valgrind the
          variable's cycles miss the transfers a parallel run pays. */
       rule_false_sharing(&ad, v);
-      if (score < MP_ADVICE_MIN_SHARE)
-         continue;
-      rule_numa(&ad, v, score);
-      rule_conflicts(&ad, v, score);
-      rule_long_stride(&ad, v, score);
-      rule_blocking(&ad, v, score);
-      rule_split(&ad, v, score);
+      if (score[i] >= MP_ADVICE_MIN_SHARE) {
+         rule_numa(&ad, v, score[i]);
+         rule_conflicts(&ad, v, score[i]);
+         rule_blocking(&ad, v, score[i]);
+         rule_split(&ad, v, score[i]);
+      }
+      /* Advice whose busiest line is in code without line information
+         (a stripped library's loop): it points at that code. */
+      for (; from < ad.n; from++)
+         if (!v->named_by && (ad.out[from].n_where == 0
+                              || !mp_vars_location_where(vs, ad.out[from].where[0])))
+            no_source_fix(&ad, v, ad.out + from, 1);
    }
    {
       uint64_t accesses = 0;
@@ -682,7 +978,18 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
       rule_streams(&ad, accesses);
    }
    mp_free(seen.has_source);
+   mp_free(score);
+   mp_free(ad.first);
+   mp_free(ad.lines);
+   if (ad.fixed_loop) mp_free(ad.fixed_loop);
+   if (ad.fixed_loc) mp_free(ad.fixed_loc);
    mp_sort(ad.out, ad.n, sizeof *ad.out, advice_cmp);
+   mp_sort(ad.rej, ad.n_rej, sizeof *ad.rej, advice_cmp);
+   if (rejected) {
+      *rejected = ad.rej;
+      *n_rejected = ad.n_rej;
+   } else
+      mp_advice_free(ad.rej, ad.n_rej);
    *n_out = ad.n;
    return ad.out;
 }
@@ -694,16 +1001,17 @@ void mp_advice_free(mp_advice *a, uint32_t n)
       mp_free(a[i].text);
       mp_free(a[i].evidence);
       mp_free(a[i].fix);
+      if (a[i].reason)
+         mp_free(a[i].reason);
    }
    if (a)
       mp_free(a);
 }
 
-void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                     const mp_loops *loops)
+static void write_items(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
+                        const mp_report_config *cfg)
 {
    uint32_t i, w;
-   mp_json_key(j, "advice");
    mp_json_begin_array(j);
    for (i = 0; i < n; i++) {
       mp_json_begin_object(j);
@@ -714,20 +1022,34 @@ void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t
       mp_json_begin_array(j);
       for (w = 0; w < a[i].n_where; w++)
          mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
-      if (a[i].var == MP_ADVICE_NO_VAR && loops) {
-         const mp_loop *l = mp_loops_get(loops, a[i].loop);
+      if (a[i].var == MP_ADVICE_NO_VAR && cfg->loops) {
+         const mp_loop *l = mp_loops_get(cfg->loops, a[i].loop);
          char *where = mp_asprintf("%s:%u", l->file ? l->file : "?", l->first_line);
          mp_json_string(j, where);
          mp_free(where);
       }
       mp_json_end_array(j);
-      if (a[i].var == MP_ADVICE_NO_VAR)
+      if (a[i].loop != MP_LOOP_NONE)
          mp_json_kv_u64(j, "loop", a[i].loop);
+      if (a[i].with_loop != MP_LOOP_NONE)
+         mp_json_kv_u64(j, "with_loop", a[i].with_loop);
       mp_json_kv_string(j, "text", a[i].text);
       mp_json_kv_string(j, "evidence", a[i].evidence);
       mp_json_kv_string(j, "fix", a[i].fix);
+      if (a[i].reason)
+         mp_json_kv_string(j, "reason", a[i].reason);
       mp_json_kv_double(j, "score", a[i].score);
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
+}
+
+void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
+                     const mp_advice *rejected, uint32_t n_rejected,
+                     const mp_report_config *cfg)
+{
+   mp_json_key(j, "advice");
+   write_items(j, vs, a, n, cfg);
+   mp_json_key(j, "rejected");
+   write_items(j, vs, rejected, n_rejected, cfg);
 }

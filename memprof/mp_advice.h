@@ -12,7 +12,9 @@
    MP_ADVICE_MIN_SHARE of the run's memory cycles, or of its accesses
    without a cache simulation); the advice is ranked by that share.
    False sharing is weighed instead by the cost of the transfers
-   predicted for a parallel run (mp_sharing_predict).
+   predicted for a parallel run (mp_sharing_predict).  A split or a
+   padding whose what-if replay does not save what it promises is
+   rejected, with the reason, instead of advised.
    No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_ADVICE_H
@@ -27,6 +29,7 @@
 typedef enum {
    MP_ADVICE_FALSE_SHARING,
    MP_ADVICE_NUMA_FIRST_TOUCH,
+   MP_ADVICE_LOOP_INTERCHANGE,  /* a walk whose fix is the loop order */
    MP_ADVICE_CONFLICT_SETS,     /* before the stride: the more specific */
    MP_ADVICE_LONG_STRIDE,
    MP_ADVICE_BLOCKING,
@@ -40,13 +43,17 @@ typedef enum {
 typedef struct {
    mp_advice_kind kind;
    uint32_t var;                      /* or MP_ADVICE_NO_VAR */
-   uint32_t loop;                     /* too-many-streams: the loop */
+   uint32_t loop;                     /* the loop to change, MP_LOOP_NONE if none
+                                         named (too-many-streams: the loop) */
+   uint32_t with_loop;                /* loop-interchange: the loop to swap
+                                         with loop, or MP_LOOP_NONE */
    uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
    uint32_t n_where;
    double   score;                    /* the variable's share of the run */
    char *text;                        /* the pathology, one line */
    char *evidence;                    /* the numbers */
    char *fix;                         /* the known workaround */
+   char *reason;                      /* rejected advice: why, else NULL */
 } mp_advice;
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */
@@ -54,14 +61,18 @@ const char *mp_advice_kind_name(mp_advice_kind k);
 
 /* Every piece of advice the metrics support, most important first;
    *n_out is their number.  share may be NULL (no sharing tracked).
-   The caller frees them with mp_advice_free. */
+   If rejected is not NULL, *rejected gets the advice a rule found but
+   its what-if replay did not support (each with its reason), *n_rejected
+   their number.  The caller frees both with mp_advice_free. */
 mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
-                     const mp_share_summary *share, uint32_t *n_out);
+                     const mp_share_summary *share, uint32_t *n_out,
+                     mp_advice **rejected, uint32_t *n_rejected);
 
 void mp_advice_free(mp_advice *a, uint32_t n);
 
-/* Writes "advice": [...] (docs/json-format.md). */
+/* Writes "advice": [...] and "rejected": [...] (docs/json-format.md). */
 void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                     const mp_loops *loops);
+                     const mp_advice *rejected, uint32_t n_rejected,
+                     const mp_report_config *cfg);
 
 #endif /* MP_ADVICE_H */

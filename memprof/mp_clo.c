@@ -48,6 +48,7 @@ mp_prefetch_cfg mp_clo_prefetch = { MP_PREFETCH_NONE, MP_PREFETCH_DEFAULT_STREAM
 const HChar *mp_clo_affinity_dot = NULL;
 Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
+UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = 0;
 double       mp_clo_sample_rate = 0.01;
@@ -308,7 +309,7 @@ void mp_bad_option(const HChar *option, const HChar *value, const HChar *format,
 static const HChar *const numeric_options[] = {
    "--summary=", "--min-var-size=", "--cores=", "--cores-per-socket=",
    "--L2-shared-by=", "--L3-shared-by=", "--stride-history=", "--stride-threshold=",
-   "--page-size=", "--prefetch-streams=", NULL
+   "--page-size=", "--prefetch-streams=", "--what-if-min-gain=", NULL
 };
 
 Bool mp_clo_process(const HChar *arg)
@@ -382,6 +383,7 @@ Bool mp_clo_process(const HChar *arg)
       if (mp_prefetch_parse(tmp_str, &mp_clo_prefetch, &why) != 0)
          VG_(fmsg_bad_option)(arg, "%s\n", why);
    }
+   else if VG_BINT_CLO(arg, "--what-if-min-gain", mp_clo_whatif_min_gain, 0, 100) {}
    else if VG_STR_CLO(arg, "--what-if", tmp_str) {
       if (!parse_whatif(tmp_str))
          VG_(fmsg_bad_option)(arg, "expected none, split, pad or split,pad\n");
@@ -479,6 +481,10 @@ void mp_clo_print_usage(void)
 "                               suggested split, and of a falsely shared\n"
 "                               variable padded per thread, through a copy of\n"
 "                               the cache hierarchy [split,pad]\n"
+"    --what-if-min-gain=<pct>   advise a split or a padding only if its\n"
+"                               replay saves at least this share of the\n"
+"                               variable's cycles; the others are listed as\n"
+"                               rejected in the output file [5]\n"
 "    --affinity-dot=<file>      write the field affinity graphs of the\n"
 "                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"

@@ -211,6 +211,9 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    else
       e.var = mp_registry_resolve(tid, a, ii);
    if (ii->lc == NULL || ii->lc_var != e.var) {
+      /* No stride from one variable to another. */
+      mp_istride_flush(&ii->istride[0], ii->lc ? &ii->lc->lstride : NULL, ii->id);
+      mp_istride_flush(&ii->istride[1], ii->lc ? &ii->lc->lstride : NULL, ii->id);
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
    }
@@ -229,6 +232,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
       if (cls >= 0)
          lc->stride_classes[cls]++;
+      mp_istride_access(&ii->istride[e.is_write], &lc->lstride, a, ii->id);
    }
    if (mp_g_sharing) {
       mp_sharing_outcome so;
@@ -356,6 +360,12 @@ static mp_instr *instr_for(Addr iaddr)
    n->ii.loc = mp_vars_location(mp_g_vars, where, fn);
    if (where)
       VG_(free)(where);
+   else {
+      /* Without a source line, the object is what the advice can name. */
+      const HChar *obj;
+      if (VG_(get_objname)(ep, iaddr, &obj))
+         mp_vars_location_set_object(mp_g_vars, n->ii.loc, obj);
+   }
    n->ii.cache_gen = (UInt)-1;
    if (mp_g_loops)
       mp_loopnest_register_instr(&n->ii);
@@ -782,9 +792,34 @@ static void start_schedule(void)
    update_analysing();
 }
 
+/* Every instruction's stride runs: added to their lines' records
+   (flush) or forgotten (a forked child's counts start from zero). */
+static void end_stride_runs(Bool flush)
+{
+   instr_node *n;
+   UInt k;
+   VG_(HT_ResetIter)(instrs);
+   while ((n = VG_(HT_Next)(instrs)) != NULL) {
+      for (k = 0; k < 2; k++) {
+         mp_istride *is = &n->ii.istride[k];
+         Addr last = is->last;
+         mp_istride_flush(is, flush && n->ii.lc ? &n->ii.lc->lstride : NULL, n->ii.id);
+         /* The run goes on from where it stopped. */
+         if (flush)
+            is->last = last;
+      }
+   }
+}
+
+void mp_instrument_flush_strides(void)
+{
+   end_stride_runs(True);
+}
+
 void mp_instrument_fork_child(void)
 {
    mp_g_instructions = 0;
+   end_stride_runs(False);
    start_schedule();
 }
 

@@ -703,8 +703,9 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 static void print_advice(const mp_report_config *cfg)
 {
    mp_share_summary *ss = mp_g_sharing ? mp_share_summarise(mp_g_sharing, mp_g_vars) : NULL;
-   uint32_t n, i;
-   mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n);
+   uint32_t n, i, n_rej;
+   mp_advice *rej;
+   mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n, &rej, &n_rej);
    if (n > 0)
       VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
                 n < SUMMARY_ADVICE ? n : SUMMARY_ADVICE);
@@ -724,7 +725,10 @@ static void print_advice(const mp_report_config *cfg)
       VG_(umsg)("     %s\n", a[i].evidence);
       VG_(umsg)("     fix: %s\n", a[i].fix);
    }
+   if (n_rej > 0)
+      VG_(umsg)("Rejected by their replays: %u (in the output file)\n", n_rej);
    mp_advice_free(a, n);
+   mp_advice_free(rej, n_rej);
    mp_share_free(ss);
 }
 
@@ -855,6 +859,7 @@ static void write_output(Bool summary)
    /* Sampled miss causes: the split of the unclassified misses, before
       the report, the advice and the summary read the counts. */
    mp_hierarchy_estimate_causes();
+   mp_instrument_flush_strides();
    VG_(memset)(&cfg, 0, sizeof cfg);
    cfg.tool_version = MP_VERSION;
    cfg.command = cmd;
@@ -923,6 +928,7 @@ static void write_output(Bool summary)
    cfg.whatif = mp_g_whatif;
    cfg.whatif_split = mp_clo_whatif_split;
    cfg.whatif_pad = mp_clo_whatif_pad;
+   cfg.whatif_min_gain = mp_clo_whatif_min_gain;
    j = mp_report_json(mp_g_vars, &cfg);
    if (mp_clo_affinity_dot && cfg.structs)
       write_affinity_dot(&cfg);

@@ -173,6 +173,7 @@ typedef struct {
    mp_counts c;
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
    int has_strides;
+   mp_line_stride lstride;
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
@@ -203,6 +204,7 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    g->recs[g->n].c = lc->c;
    mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
              sizeof lc->stride_classes);
+   g->recs[g->n].lstride = lc->lstride;
    mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
    g->recs[g->n].cycles = lc->cycles;
    mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
@@ -780,6 +782,32 @@ static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
    mp_json_end_object(j);
 }
 
+/* "stride": the dominant stride of the line's instructions, its share
+   of their strides (of those it surely made), their number, and the
+   loop it was made in. */
+static void write_line_stride(mp_json *j, const mp_line_stride *ls,
+                              const mp_report_config *cfg)
+{
+   int64_t stride;
+   uint64_t sure;
+   uint32_t instr, loop;
+   if (!mp_line_stride_dominant(ls, &stride, &sure, &instr))
+      return;
+   mp_json_key(j, "stride");
+   mp_json_begin_object(j);
+   mp_json_kv_i64(j, "bytes", stride);
+   mp_json_kv_double(j, "share", (double)sure / (double)ls->total);
+   mp_json_kv_u64(j, "strides", ls->total);
+   loop = mp_report_instr_loop(cfg, instr);
+   if (loop != MP_LOOP_NONE) {
+      char *where = mp_report_loop_where(cfg, loop);
+      mp_json_kv_u64(j, "loop", loop);
+      mp_json_kv_string(j, "loop_where", where);
+      mp_free(where);
+   }
+   mp_json_end_object(j);
+}
+
 static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
                            const line_rec *lines, uint64_t n_lines,
                            const mp_report_config *cfg,
@@ -861,6 +889,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
          mp_json_key(j, "strides");
          write_classes(j, lines[k].stride_classes);
       }
+      if (cfg->stride && v)
+         write_line_stride(j, &lines[k].lstride, cfg);
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
@@ -953,10 +983,12 @@ mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
    if (cfg->loops)
       mp_report_write_loops(j, vs, cfg);
    {
-      uint32_t n_adv;
-      mp_advice *adv = mp_advise(vs, cfg, share, &n_adv);
-      mp_advice_write(j, vs, adv, n_adv, cfg->loops);
+      uint32_t n_adv, n_rej;
+      mp_advice *rej;
+      mp_advice *adv = mp_advise(vs, cfg, share, &n_adv, &rej, &n_rej);
+      mp_advice_write(j, vs, adv, n_adv, rej, n_rej, cfg);
       mp_advice_free(adv, n_adv);
+      mp_advice_free(rej, n_rej);
    }
    mp_json_end_object(j);
    mp_share_free(share);

@@ -89,6 +89,9 @@ typedef struct {
       replays to make. */
    const mp_whatif *whatif;
    int whatif_split, whatif_pad;
+   /* A split or padding whose replay saves less than this percentage
+      of the variable's cycles is rejected, not advised. */
+   uint32_t whatif_min_gain;
    /* How the process ended: "exit" (end_status its status), "signal"
       (killed: the counts are partial), "exec" (written before an
       execve), or NULL: not known (no "end" written). */

@@ -466,3 +466,61 @@ void mp_report_struct_dot(const mp_vars *vs, const mp_report_config *cfg,
       mp_struct_layout_clear(&l);
    }
 }
+
+uint32_t mp_report_instr_loop(const mp_report_config *cfg, uint32_t instr)
+{
+   uint32_t loc, var, fn;
+   uint64_t iaddr;
+   if (cfg->loops == NULL || cfg->instr_info == NULL
+       || !cfg->instr_info(instr, &loc, &var, &iaddr, &fn))
+      return MP_LOOP_NONE;
+   /* The forest is complete at exit; the cast only lets its memo of
+      (function, address) be filled. */
+   return mp_loops_innermost((mp_loops *)cfg->loops, fn, iaddr);
+}
+
+char *mp_report_loop_where(const mp_report_config *cfg, uint32_t l)
+{
+   const mp_loop *lp = mp_loops_get(cfg->loops, l);
+   if (lp->first_line == 0)
+      return mp_asprintf("%s", lp->file ? lp->file : "?");
+   if (lp->first_line == lp->last_line)
+      return mp_asprintf("%s:%u", lp->file ? lp->file : "?", lp->first_line);
+   return mp_asprintf("%s:%u-%u", lp->file ? lp->file : "?", lp->first_line,
+                      lp->last_line);
+}
+
+int64_t mp_report_instr_step(const mp_report_config *cfg, uint32_t instr, uint32_t l,
+                             int *known)
+{
+   uint32_t inner = mp_report_instr_loop(cfg, instr), k;
+   const mp_formula_instr *fi;
+   *known = 0;
+   if (inner == MP_LOOP_NONE || cfg->formula == NULL)
+      return 0;
+   fi = mp_formula_get(cfg->formula,
+                       (uint64_t)mp_loops_get(cfg->loops, inner)->depth << 32 | instr);
+   if (fi == NULL || !mp_formula_fits(fi, NULL))
+      return 0;
+   /* The vector is of the loops of the instruction's function, the
+      outermost (depth 1) first. */
+   k = mp_loops_get(cfg->loops, l)->depth;
+   if (k == 0 || k > fi->depth || !(fi->known >> (k - 1) & 1))
+      return 0;
+   *known = 1;
+   return fi->coef[k - 1];
+}
+
+uint64_t mp_report_struct_size(const mp_var *v, const mp_report_config *cfg)
+{
+   mp_struct_layout l;
+   uint64_t size;
+   if (cfg->structs == NULL)
+      return 0;
+   mp_memset(&l, 0, sizeof l);
+   if (!mp_structs_infer(cfg->structs, v->id, &l))
+      return 0;
+   size = l.n_groups >= 2 ? l.size : 0;
+   mp_struct_layout_clear(&l);
+   return size;
+}

@@ -42,4 +42,21 @@ void mp_report_struct_dot(const mp_vars *vs, const mp_report_config *cfg,
                           const uint32_t *vars, uint32_t n_vars,
                           mp_structs_emit_fn emit, void *arg);
 
+/* The innermost loop holding instruction instr (the adapter's id, as
+   in mp_line_stride), MP_LOOP_NONE if none or without loops. */
+uint32_t mp_report_instr_loop(const mp_report_config *cfg, uint32_t instr);
+
+/* "file:first-last" of loop l (freed by the caller). */
+char *mp_report_loop_where(const mp_report_config *cfg, uint32_t l);
+
+/* The coefficient of instruction instr's access formula for the counter
+   of loop l (which must enclose it); 0 with *known 0 if no fitting
+   formula tells. */
+int64_t mp_report_instr_step(const mp_report_config *cfg, uint32_t instr, uint32_t l,
+                             int *known);
+
+/* The size of v's structure when its fields fall into two groups or
+   more (a split is suggested), else 0. */
+uint64_t mp_report_struct_size(const mp_var *v, const mp_report_config *cfg);
+
 #endif /* MP_REPORT_LOOPS_H */

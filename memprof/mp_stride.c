@@ -332,3 +332,63 @@ int mp_stride_dominant(const mp_stride_var *d, int64_t *stride, uint64_t *count)
    *count = d->top[best].count;
    return 1;
 }
+
+/*------------------------------------------------------------*/
+/*--- Strides per instruction, counted per source line     ---*/
+/*------------------------------------------------------------*/
+
+void mp_line_stride_add(mp_line_stride *ls, int64_t stride, uint64_t n, uint32_t instr)
+{
+   uint32_t i, m = MP_LSTRIDE_SLOTS - 1;
+   ls->total += n;
+   for (i = 0; i < MP_LSTRIDE_SLOTS; i++)
+      if (ls->count[i] != 0 && ls->stride[i] == stride)
+         break;
+   if (i < MP_LSTRIDE_SLOTS)
+      ls->count[i] += n;
+   else {
+      /* Space-saving: the least counted slot (the last, or an empty
+         one, whose count is 0) takes the stride, its count inherited
+         as the error. */
+      i = m;
+      ls->error[i] = ls->count[i];
+      ls->count[i] += n;
+      ls->stride[i] = stride;
+      ls->instr[i] = instr;
+   }
+   /* Keep the slots in descending count: bubble the one counted up. */
+   while (i > 0 && ls->count[i] > ls->count[i - 1]) {
+      int64_t s = ls->stride[i];
+      uint64_t c = ls->count[i], e = ls->error[i];
+      uint32_t in = ls->instr[i];
+      ls->stride[i] = ls->stride[i - 1];
+      ls->count[i] = ls->count[i - 1];
+      ls->error[i] = ls->error[i - 1];
+      ls->instr[i] = ls->instr[i - 1];
+      ls->stride[i - 1] = s;
+      ls->count[i - 1] = c;
+      ls->error[i - 1] = e;
+      ls->instr[i - 1] = in;
+      i--;
+   }
+}
+
+void mp_istride_flush(mp_istride *is, mp_line_stride *ls, uint32_t instr)
+{
+   if (is->run && ls)
+      mp_line_stride_add(ls, is->stride, is->run, instr);
+   is->last = 0;
+   is->stride = 0;
+   is->run = 0;
+}
+
+int mp_line_stride_dominant(const mp_line_stride *ls, int64_t *stride, uint64_t *sure,
+                            uint32_t *instr)
+{
+   if (ls->count[0] == 0)
+      return 0;
+   *stride = ls->stride[0];
+   *sure = ls->count[0] - ls->error[0];
+   *instr = ls->instr[0];
+   return 1;
+}

@@ -101,4 +101,74 @@ int mp_stride_dominant(const mp_stride_var *v, int64_t *stride, uint64_t *count)
 /* Forgets every count and history (a forked child starts from zero). */
 void mp_stride_reset(mp_stride *s);
 
+/*------------------------------------------------------------*/
+/*--- Strides per instruction, counted per source line     ---*/
+/*------------------------------------------------------------*/
+
+/* The variable's histograms mix its instructions: an access and the
+   previous one to the same variable may come from two loops of
+   different nests, or from twenty loads each walking its own row.  An
+   instruction's own stride, from one of its accesses to its next
+   access of the same kind to the same variable, is the step of its
+   loop.  Each instruction keeps its last address and the run of equal
+   strides it is in (mp_istride); a run is added to the record of
+   (variable, source line) only when the stride changes, so a regular
+   walk costs one compare per access and no write beyond the
+   instruction's own record. */
+#define MP_LSTRIDE_SLOTS 4
+
+/* The strides of one (variable, source line), its instructions' runs
+   summed with a space-saving counter: slot 0 holds the most frequent,
+   slots in descending count. */
+typedef struct {
+   int64_t  stride[MP_LSTRIDE_SLOTS];   /* bytes */
+   uint64_t count[MP_LSTRIDE_SLOTS];    /* over-estimates by at most error */
+   uint64_t error[MP_LSTRIDE_SLOTS];
+   uint32_t instr[MP_LSTRIDE_SLOTS];    /* the caller's id of the instruction
+                                           whose run took the slot */
+   uint64_t total;                      /* strides counted */
+} mp_line_stride;
+
+/* One instruction's state, for one kind (loads or stores: the two
+   halves of a read-modify-write would see a stride of 0 between them). */
+typedef struct {
+   uint64_t last;     /* its previous address; 0: none */
+   int64_t  stride;   /* of the current run */
+   uint64_t run;      /* strides in the current run; 0: none yet */
+} mp_istride;
+
+/* Adds n strides of 'stride' bytes, made by instruction instr, to ls.
+   O(MP_LSTRIDE_SLOTS). */
+void mp_line_stride_add(mp_line_stride *ls, int64_t stride, uint64_t n, uint32_t instr);
+
+/* Adds the run of is to ls (if any) and forgets the instruction's past:
+   its next access starts afresh (the instruction moved to another
+   variable, or the run ends). */
+void mp_istride_flush(mp_istride *is, mp_line_stride *ls, uint32_t instr);
+
+/* One access at addr by the instruction whose state is is, counted
+   into ls, the record of its variable and line.  The hot path: a
+   compare and an increment while the stride repeats. */
+static inline void mp_istride_access(mp_istride *is, mp_line_stride *ls, uint64_t addr,
+                                     uint32_t instr)
+{
+   int64_t d = (int64_t)(addr - is->last);
+   if (__builtin_expect(d == is->stride && is->run != 0, 1)) {
+      is->run++;
+      is->last = addr;
+      return;
+   }
+   if (is->run)
+      mp_line_stride_add(ls, is->stride, is->run, instr);
+   is->run = is->last != 0;
+   is->stride = d;
+   is->last = addr;
+}
+
+/* The dominant stride of ls: returns 1 and fills stride, the strides
+   it surely made (count less error) and the instruction, if ls has a
+   stride at all. */
+int mp_line_stride_dominant(const mp_line_stride *ls, int64_t *stride, uint64_t *sure,
+                            uint32_t *instr);
+
 #endif /* MP_STRIDE_H */

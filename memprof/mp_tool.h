@@ -54,6 +54,9 @@ typedef struct {
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
+   /* Its own stride, loads [0] and stores [1], counted into lc's
+      record (mp_istride). */
+   mp_istride istride[2];
    /* Its last access missed the simulated L2 (or the L1 of a one-level
       hierarchy): its accesses are scattered, so the analyses' state
       for them is likely to miss the host's caches too, and is worth a
@@ -169,5 +172,8 @@ ULong mp_instructions_observed(void);
 /* A forked child: its instructions count from zero, and a sampling
    schedule starts again with a window, as at the start of a run. */
 void mp_instrument_fork_child(void);
+/* Adds every instruction's current stride run to its line's record
+   (before the report reads them); the runs go on afterwards. */
+void mp_instrument_flush_strides(void);
 
 #endif /* MP_TOOL_H */

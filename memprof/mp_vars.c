@@ -26,6 +26,7 @@
 
 typedef struct {
    char *where, *fn;
+   char *object;      /* code without line information: its object, or NULL */
    uint32_t hash;
 } mp_location;
 
@@ -128,6 +129,7 @@ void mp_vars_free(mp_vars *vs)
    for (i = 0; i < vs->n_locs; i++) {
       if (vs->locs[i].where) mp_free(vs->locs[i].where);
       if (vs->locs[i].fn) mp_free(vs->locs[i].fn);
+      if (vs->locs[i].object) mp_free(vs->locs[i].object);
    }
    if (vs->locs) mp_free(vs->locs);
    if (vs->loc_next) mp_free(vs->loc_next);
@@ -225,6 +227,7 @@ uint32_t mp_vars_location(mp_vars *vs, const char *where, const char *fn)
    i = vs->n_locs++;
    vs->locs[i].where = dup_or_null(where);
    vs->locs[i].fn = dup_or_null(fn);
+   vs->locs[i].object = NULL;
    vs->locs[i].hash = h;
    vs->loc_next[i] = vs->loc_heads[b];
    vs->loc_heads[b] = i + 1;
@@ -243,6 +246,19 @@ const char *mp_vars_location_fn(const mp_vars *vs, uint32_t loc)
 {
    mp_assert(loc < vs->n_locs);
    return vs->locs[loc].fn;
+}
+
+void mp_vars_location_set_object(mp_vars *vs, uint32_t loc, const char *object)
+{
+   mp_assert(loc < vs->n_locs);
+   if (vs->locs[loc].object == NULL && object != NULL)
+      vs->locs[loc].object = dup_or_null(object);
+}
+
+const char *mp_vars_location_object(const mp_vars *vs, uint32_t loc)
+{
+   mp_assert(loc < vs->n_locs);
+   return vs->locs[loc].object;
 }
 
 /*------------------------------------------------------------*/
@@ -645,6 +661,7 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(&vs->chunks[i][k].c, 0, sizeof(mp_counts));
          mp_memset(vs->chunks[i][k].stride_classes, 0,
                    sizeof vs->chunks[i][k].stride_classes);
+         mp_memset(&vs->chunks[i][k].lstride, 0, sizeof vs->chunks[i][k].lstride);
          mp_memset(vs->chunks[i][k].cache_misses, 0,
                    sizeof vs->chunks[i][k].cache_misses);
          vs->chunks[i][k].cycles = 0;

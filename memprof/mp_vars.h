@@ -77,6 +77,8 @@ typedef struct mp_line_counts {
    mp_counts c;
    /* first-histogram stride classes of the accesses here (mp_stride) */
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
+   /* its instructions' own strides (mp_istride) */
+   mp_line_stride lstride;
    /* misses per cache level and estimated cycles of the accesses here */
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
@@ -155,6 +157,11 @@ const char *mp_var_kind_name(mp_var_kind k);
 uint32_t mp_vars_location(mp_vars *vs, const char *where, const char *fn);
 const char *mp_vars_location_where(const mp_vars *vs, uint32_t loc);
 const char *mp_vars_location_fn(const mp_vars *vs, uint32_t loc);
+/* The object (file name) of the code at a location without line
+   information, the first one set: where the advice points when there
+   is no source line.  NULL if never set. */
+void mp_vars_location_set_object(mp_vars *vs, uint32_t loc, const char *object);
+const char *mp_vars_location_object(const mp_vars *vs, uint32_t loc);
 
 /* The per-location counts of (var, loc), created on first use.  The
    pointer stays valid for the table's life, so the adapter may cache it

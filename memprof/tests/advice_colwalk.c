@@ -9,10 +9,16 @@
    - L2 (1 MiB, 16-way, 1024 sets): the 4096-byte step moves 64 sets, so
      a column falls in 16 sets, 256 lines of room for 512: conflict
      misses (a fully associative L2 would keep the column);
-   - the dominant stride, 4096 bytes, leaves the line at every step.
+   - the summing line's own stride, 4096 bytes, leaves the line at
+     every step (511 of each column's 512 strides) and every access
+     misses the L1; its access formula 4096*i1 + 8*i2 says the loop
+     around it (j, line 32) steps 8 bytes: loop-interchange;
+   - the L1 capacity misses are all made in that walk: no blocking
+     (interchanging, not tiling, removes them), and no long-stride
+     (there is a loop to interchange with).
    Expected advice on m, at the summing line, in this order (equal
-   scores; conflicts before strides before blocking): conflict-sets,
-   long-stride, blocking. */
+   scores; loop-interchange before conflict-sets): loop-interchange,
+   conflict-sets. */
 #include <stdio.h>
 
 #define N 512

@@ -33,6 +33,10 @@
 #   --advice     the advice list: "advice KIND VARIABLE where=[...]" one a
 #                line, in the file's order (most important first), for the
 #                advice whose source lines include the test's own files
+#   --rejected   the same for the advice its replay rejected: "rejected
+#                KIND VARIABLE where=[...]" (none: "rejected none")
+#   --advice-var NAME  every advice item on variable NAME, whatever its
+#                source lines: "advice KIND NAME where=[...]" and its fix
 #   --byte-counts  print the number of bytes read and written instead of
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
@@ -183,6 +187,22 @@ def main(argv):
                                                  own_where(adv["where"])))
             if not shown:
                 print("advice none")
+        elif a == "--rejected":
+            shown = [adv for adv in doc.get("rejected", [])
+                     if own_where(adv["where"]) != "[]"]
+            for adv in shown:
+                print("rejected %s %s where=%s" % (adv["kind"], adv["variable"] or "-",
+                                                   own_where(adv["where"])))
+            if not shown:
+                print("rejected none")
+        elif a == "--advice-var":
+            name = args[i + 1]
+            for adv in doc["advice"]:
+                if adv["variable"] == name:
+                    print("advice %s %s where=%s" % (adv["kind"], name, adv["where"]))
+                    print("  fix %s" % adv["fix"])
+            i += 2
+            continue
         elif a == "--matrix-threads":
             m = doc.get("communication_matrix")
             if m is None:

@@ -282,6 +282,73 @@ START_TEST(test_bad_config)
 }
 END_TEST
 
+/* Strides per instruction into a line's record.  A column walk of a
+   4 x 3 matrix of 8-byte elements, rows of 24 bytes, by one
+   instruction: for each of the 3 columns, 4 accesses 24 bytes apart,
+   then a jump back to the next column (-3 x 24 + 8 = -64).  Strides:
+   3 x 3 = 9 of +24, 2 of -64 (11 = 12 accesses - 1): the runs are
+   flushed at each change, and the last one by mp_istride_flush. */
+START_TEST(test_line_stride_column_walk)
+{
+   mp_line_stride ls;
+   mp_istride is;
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   int r, c;
+   memset(&ls, 0, sizeof ls);
+   memset(&is, 0, sizeof is);
+   ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 0);
+   for (c = 0; c < 3; c++)
+      for (r = 0; r < 4; r++)
+         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7);
+   /* the last run (3 strides of 24) is still the instruction's */
+   ck_assert_uint_eq(ls.total, 8);
+   mp_istride_flush(&is, &ls, 7);
+   ck_assert_uint_eq(ls.total, 11);
+   ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 1);
+   ck_assert_int_eq(s, 24);
+   ck_assert_uint_eq(sure, 9);
+   ck_assert_uint_eq(instr, 7);
+   ck_assert_int_eq(ls.stride[1], -64);
+   ck_assert_uint_eq(ls.count[1], 2);
+   /* after a flush, no stride from the old address to the next */
+   mp_istride_access(&is, &ls, 0x9000, 7);
+   mp_istride_flush(&is, &ls, 7);
+   ck_assert_uint_eq(ls.total, 11);
+}
+END_TEST
+
+/* Space-saving over MP_LSTRIDE_SLOTS (4) slots: 5 distinct strides,
+   one run each of 10, 1, 1, 1 and 1 (in that order), then 20 more of
+   the first.  The fifth evicts the last slot's 32 (count 1 + 1,
+   error 1) and, counted 2, moves up to slot 1 above 16 and 24; the
+   first stays exact and dominant: 30 of 34, sure 30. */
+START_TEST(test_line_stride_space_saving)
+{
+   mp_line_stride ls;
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   memset(&ls, 0, sizeof ls);
+   mp_line_stride_add(&ls, 8, 10, 1);
+   mp_line_stride_add(&ls, 16, 1, 2);
+   mp_line_stride_add(&ls, 24, 1, 3);
+   mp_line_stride_add(&ls, 32, 1, 4);
+   mp_line_stride_add(&ls, 40, 1, 5);
+   ck_assert_int_eq(ls.stride[1], 40);
+   ck_assert_uint_eq(ls.count[1], 2);
+   ck_assert_uint_eq(ls.error[1], 1);
+   ck_assert_int_eq(ls.stride[3], 24);
+   mp_line_stride_add(&ls, 8, 20, 1);
+   ck_assert_uint_eq(ls.total, 34);
+   ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 1);
+   ck_assert_int_eq(s, 8);
+   ck_assert_uint_eq(sure, 30);
+   ck_assert_uint_eq(instr, 1);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("stride");
@@ -296,6 +363,8 @@ int main(void)
    tcase_add_test(tc, test_bins);
    tcase_add_test(tc, test_filtered_by_hand);
    tcase_add_test(tc, test_bad_config);
+   tcase_add_test(tc, test_line_stride_column_walk);
+   tcase_add_test(tc, test_line_stride_space_saving);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
