@@ -187,6 +187,7 @@ static void load_new_objects(void)
    thread slot for a foreign stack, then the section look-up, 52% and
    13% of gzip -9's time.  Direct-mapped by page number; an entry is
    valid in its epoch, which any mmap or munmap ends. */
+#define STACK_REDZONE 128   /* amd64 ABI red zone below SP */
 #define SECT_PAGE       4096
 #define SECT_PAGES      4096          /* entries, a power of two */
 #define SECT_STEP       8             /* sections are 8-byte aligned */
@@ -243,6 +244,46 @@ static void remember_sect_page(Addr a, UInt var)
          return;
    }
    p->var = var;
+}
+
+/* After a resolved to "other" (memory of no variable: a program's own
+   anonymous mappings, such as an interpreter's arenas): remembers the
+   page as other, so that its next accesses skip the look-ups that come
+   after the heap's in mp_registry_resolve (stacks, globals, the brk
+   segment, the sections), which answer the same for every address of
+   it while nothing is mapped, unmapped, grown or started (each bumps
+   sect_epoch).  Only a page that none of them can claim: inside one
+   anonymous mapping that does not follow a file mapping (an object's
+   .bss is anonymous memory right after its file pages, and Valgrind
+   merges adjacent anonymous mappings), on no thread's stack, outside
+   the brk segment and every global.  Heap blocks are found before the
+   page is consulted, so blocks allocated in it later are not hidden. */
+static void remember_other_page(Addr a)
+{
+   Addr base = a & ~(Addr)(SECT_PAGE - 1), end = base + SECT_PAGE - 1;
+   sect_page *p = sect_slot(base);
+   NSegment const *seg, *prev;
+   ThreadId t;
+   Addr lo, hi;
+   if (p->page == base + 1 && p->epoch == sect_epoch)
+      return;   /* known to be mixed */
+   p->page = base + 1;
+   p->epoch = sect_epoch;
+   p->var = (UInt)-1;
+   seg = VG_(am_find_nsegment)(base);
+   if (!seg || seg->kind != SkAnonC || seg->start > base || seg->end < end)
+      return;
+   prev = seg->start > 0 ? VG_(am_find_nsegment)(seg->start - 1) : NULL;
+   if (prev && prev->kind == SkFileC)
+      return;
+   if ((brk_hi != 0 && base < brk_hi && end >= brk_lo)
+       || mp_rangemap_overlaps(global_ranges, base, end))
+      return;
+   VG_(thread_stack_reset_iter)(&t);
+   while (VG_(thread_stack_next)(&t, &lo, &hi))
+      if (base <= hi && end + STACK_REDZONE >= lo)
+         return;
+   p->var = other_var;
 }
 
 void mp_registry_note_mmap(void)
@@ -437,7 +478,6 @@ static void describe_global(global_sym *g, Addr a)
 /*------------------------------------------------------------*/
 
 #define MAX_FRAMES 32
-#define STACK_REDZONE 128   /* amd64 ABI red zone below SP */
 
 /* What a code address tells about its frame, computed once per address
    and kept: the frame's variable (stack:<function>) and, with
@@ -699,6 +739,7 @@ static UInt live_threads = 1;
 void mp_registry_threads(ThreadId tid, Int delta)
 {
    live_threads += delta;
+   sect_epoch++;   /* other pages may now be a thread's stack */
    /* A later thread given this id may run on the same, reused stack. */
    if (delta < 0 && stack_caches[tid])
       VG_(memset)(stack_caches[tid], 0, STACK_WAYS * sizeof(stack_cache));
@@ -843,7 +884,8 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    /* No stack lies in an object's section. */
    var = sect_page_var(a);
    if (var != (UInt)-1) {
-      if (cacheable)
+      /* A heap block may come to an other page: no range to cache. */
+      if (cacheable && var != other_var)
          cache_range(ii, a & ~(Addr)(SECT_PAGE - 1), SECT_PAGE, var);
       else
          cache_nothing(ii);
@@ -877,6 +919,8 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       cache_range(ii, a, 1, var);
       remember_sect_page(a, var);
    } else {
+      if (cacheable)
+         remember_other_page(a);
       cache_nothing(ii);
    }
    return var;
@@ -966,6 +1010,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
 
 void mp_registry_brk(Addr a, SizeT len, Bool grew)
 {
+   sect_epoch++;   /* other pages may now be the brk segment's */
    if (grew) {
       if (brk_hi == 0 || a < brk_lo)
          brk_lo = a;
