@@ -253,10 +253,10 @@ static void remember_sect_page(Addr a, UInt var)
    segment, the sections), which answer the same for every address of
    it while nothing is mapped, unmapped, grown or started (each bumps
    sect_epoch).  Only a page that none of them can claim: inside one
-   anonymous mapping that does not follow a file mapping (an object's
-   .bss is anonymous memory right after its file pages, and Valgrind
-   merges adjacent anonymous mappings), on no thread's stack, outside
-   the brk segment and every global.  Heap blocks are found before the
+   anonymous mapping and past any object's .bss (anonymous memory right
+   after the object's file pages, which Valgrind merges with the
+   anonymous mappings after it), on no thread's stack, outside the brk
+   segment and every global.  Heap blocks are found before the
    page is consulted, so blocks allocated in it later are not hidden. */
 static void remember_other_page(Addr a)
 {
@@ -273,9 +273,16 @@ static void remember_other_page(Addr a)
    seg = VG_(am_find_nsegment)(base);
    if (!seg || seg->kind != SkAnonC || seg->start > base || seg->end < end)
       return;
+   /* After a file mapping, the segment may begin with an object's
+      .bss: one range from at most a page into it; a later page whose
+      start is no section's lies beyond it. */
    prev = seg->start > 0 ? VG_(am_find_nsegment)(seg->start - 1) : NULL;
-   if (prev && prev->kind == SkFileC)
-      return;
+   if (prev && prev->kind == SkFileC) {
+      const HChar *obj = NULL;
+      if (base < seg->start + SECT_PAGE
+          || VG_(DebugInfo_sect_kind)(&obj, base) != Vg_SectUnknown)
+         return;
+   }
    if ((brk_hi != 0 && base < brk_hi && end >= brk_lo)
        || mp_rangemap_overlaps(global_ranges, base, end))
       return;
