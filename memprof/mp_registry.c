@@ -256,8 +256,9 @@ static void remember_sect_page(Addr a, UInt var)
    anonymous mapping and past any object's .bss (anonymous memory right
    after the object's file pages, which Valgrind merges with the
    anonymous mappings after it), on no thread's stack, outside the brk
-   segment and every global.  Heap blocks are found before the
-   page is consulted, so blocks allocated in it later are not hidden. */
+   segment and every global.  Small heap blocks are found before
+   the page is consulted (the granule map), and a large block allocated
+   later bumps the epoch, so no block is hidden. */
 static void remember_other_page(Addr a)
 {
    Addr base = a & ~(Addr)(SECT_PAGE - 1), end = base + SECT_PAGE - 1;
@@ -284,7 +285,8 @@ static void remember_other_page(Addr a)
          return;
    }
    if ((brk_hi != 0 && base < brk_hi && end >= brk_lo)
-       || mp_rangemap_overlaps(global_ranges, base, end))
+       || mp_rangemap_overlaps(global_ranges, base, end)
+       || mp_rangemap_overlaps(big_blocks, base, end))
       return;
    VG_(thread_stack_reset_iter)(&t);
    while (VG_(thread_stack_next)(&t, &lo, &hi))
@@ -882,13 +884,8 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       cache_nothing(ii);
       return allocator_var;
    }
-   if (mp_rangemap_count(big_blocks) > 0
-       && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
-      var = heap_slots[(UWord)val - 1].var;
-      if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
-      return var;
-   }
-   /* No stack lies in an object's section. */
+   /* No stack or large block lies in an object's section, or in an
+      other page (the large block that comes to one makes it stale). */
    var = sect_page_var(a);
    if (var != (UInt)-1) {
       /* A heap block may come to an other page: no range to cache. */
@@ -896,6 +893,12 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
          cache_range(ii, a & ~(Addr)(SECT_PAGE - 1), SECT_PAGE, var);
       else
          cache_nothing(ii);
+      return var;
+   }
+   if (mp_rangemap_count(big_blocks) > 0
+       && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
+      var = heap_slots[(UWord)val - 1].var;
+      if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
       return var;
    }
    var = resolve_stack(tid, a, ii);
@@ -1008,6 +1011,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       mp_granmap_set(heap_granules, a - 16, 1, ALLOCATOR_GRANULE);
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
                                               (void *)(UWord)(slot + 1)) == 0) {
+      sect_epoch++;   /* it may lie in pages remembered as other */
       /* where smaller blocks were freed: not the allocator's now */
       mp_granmap_set(heap_granules, a, len, 0);
       return;
