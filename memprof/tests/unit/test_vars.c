@@ -342,10 +342,12 @@ START_TEST(test_report_json_has_required_keys)
       "\"memprof\": 1", "\"command\": \"./p \\\"x\\\"\"", "\"pid\": 42",
       "\"config\"", "\"totals\"", "\"variables\"", "\"name\": \"we\\\"ird\\n\"",
       "\"kind\": \"global\"", "\"where\": \"a.c:1\"", "\"size\": 64",
-      "\"reads\": 3", "\"per_line\"",
+      "\"reads\": 3", "\"per_line\"", "\"class\": \"runtime\"",
+      "\"object\": \"libc.so.6\"",
    };
    size_t k;
    touch(vs, g, 3, 1);
+   mp_var_set_owner(g, "/usr/lib/x86_64-linux-gnu/libc.so.6");
    memset(&cfg, 0, sizeof cfg);
    cfg.tool_version = "0";
    cfg.command = "./p \"x\"";
