@@ -158,10 +158,15 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
          fold.n_threads += __builtin_popcountll(fold_threads[w]);
       rows[k++] = fold;
    }
-   sort_by_cycles = by_cycles;
-   mp_sort(rows, k, sizeof *rows, cmp_rows);
+   mp_report_sort_rows(rows, k, by_cycles);
    *n_out = k;
    return rows;
+}
+
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles)
+{
+   sort_by_cycles = by_cycles;
+   mp_sort(rows, n, sizeof *rows, cmp_rows);
 }
 
 /*------------------------------------------------------------*/
