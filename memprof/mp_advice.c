@@ -660,9 +660,12 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
                                 : mp_counts_accesses(&v->c);
       double score = (double)mine / (double)total;
       /* "other" is not a data structure anyone can fix, nor is one only
-         code without line information touches (the dynamic linker's
-         tables, a stripped library's state). */
-      if ((v->kind == MP_VAR_OTHER && !v->named_by) || (!seen.has_source[i] && !v->named_by))
+         code without line information touches (a stripped library's
+         state), nor one whose layout the C runtime, the dynamic linker
+         or Valgrind decides (_rtld_local, stdio's buffers), debug
+         information or not. */
+      if (!mp_class_is_programs(v->cls)
+          || (v->kind == MP_VAR_OTHER && !v->named_by) || (!seen.has_source[i] && !v->named_by))
          continue;
       /* False sharing weighs its own predicted cost: under Valgrind the
          variable's cycles miss the transfers a parallel run pays. */
