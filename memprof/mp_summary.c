@@ -103,19 +103,23 @@ static int cmp_folds(const void *a_, const void *b_)
    return a->cls < b->cls ? -1 : (a->cls > b->cls);
 }
 
-/* One fold per (class, object) of the rows not ranked: a linear
-   search per row, over a handful of objects. */
+/* One fold per (class, object) of the rows not ranked, counting as one
+   variable the rows the table would merge: a linear search per row,
+   over a handful of objects. */
 static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
                       int show_runtime, int by_cycles)
 {
-   uint32_t i, f, cap = 0;
-   for (i = 0; i < n; i++) {
-      const mp_report_row *r = &rows[i];
+   uint32_t i, f, k = 0, cap = 0;
+   mp_report_row *rest = mp_calloc("mp.summary.rest", n + 1, sizeof *rest);
+   for (i = 0; i < n; i++)
+      if (!ranked(&rows[i], show_runtime))
+         rest[k++] = rows[i];
+   mp_sort(rest, k, sizeof *rest, cmp_identity);
+   for (i = 0; i < k; i++) {
+      const mp_report_row *r = &rest[i];
       mp_var_class cls = row_class(r);
       const char *object = r->var ? r->var->object : NULL;
       mp_summary_fold *fo;
-      if (ranked(r, show_runtime))
-         continue;
       for (f = 0; f < s->n_folds; f++)
          if (s->folds[f].cls == cls && cmp_str(s->folds[f].object, object) == 0)
             break;
@@ -135,8 +139,10 @@ static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
       fo->c.read_bytes += r->c.read_bytes;
       fo->c.write_bytes += r->c.write_bytes;
       fo->cycles += r->cache.cycles;
-      fo->n_vars++;
+      if (i == 0 || !r->var || cmp_identity(&rest[i - 1], r) != 0)
+         fo->n_vars++;
    }
+   mp_free(rest);
    fold_by_cycles = by_cycles;
    mp_sort(s->folds, s->n_folds, sizeof *s->folds, cmp_folds);
 }

@@ -25,7 +25,7 @@ typedef struct {
    const char *object;     /* the object's file name; NULL: none (other) */
    mp_counts c;
    uint64_t cycles;
-   uint32_t n_vars;        /* report rows folded here */
+   uint32_t n_vars;        /* variables folded here, twins as one */
 } mp_summary_fold;
 
 typedef struct {

@@ -392,7 +392,12 @@ START_TEST(test_summary)
    /* The runtime's and the loader's cost more than the program's. */
    owned(vs, MP_VAR_OTHER, "libc.so.6:mapped", NULL, "/lib/libc.so.6", 10, 9000);
    owned(vs, MP_VAR_GLOBAL, "main_arena", NULL, "/lib/libc.so.6", 5, 1000);
-   owned(vs, MP_VAR_GLOBAL, "_rtld_local", NULL, "/lib64/ld-linux-x86-64.so.2", 7, 5000);
+   owned(vs, MP_VAR_GLOBAL, "_rtld_local", NULL, "/lib64/ld-linux-x86-64.so.2", 5, 4000);
+   /* the loader's twin sites: one variable of its fold */
+   owned(vs, MP_VAR_HEAP, "heap@rtld-malloc.h:44", "rtld-malloc.h:44",
+         "/lib64/ld-linux-x86-64.so.2", 1, 500);
+   owned(vs, MP_VAR_HEAP, "heap@rtld-malloc.h:44", "rtld-malloc.h:44",
+         "/lib64/ld-linux-x86-64.so.2", 1, 500);
    owned(vs, MP_VAR_GLOBAL, "grid", NULL, "/tmp/prog", 100, 800);
    /* one line reached through two call chains: two sites, one row */
    owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 3, 300);
@@ -402,7 +407,7 @@ START_TEST(test_summary)
    /* unattributed memory */
    owned(vs, MP_VAR_OTHER, "other", NULL, NULL, 2, 2000)->cls = MP_CLASS_OTHER;
    rows = mp_report_rows(vs, 0, 1, &n);
-   ck_assert_uint_eq(n, 8);
+   ck_assert_uint_eq(n, 10);
 
    sum = mp_summary_make(rows, n, 0, 1);
    /* grid 800, a (p.c:9) 300 + 400 = 700, a (p.c:12) 650 */
@@ -422,6 +427,8 @@ START_TEST(test_summary)
    ck_assert_uint_eq(sum->folds[0].n_vars, 2);
    ck_assert_str_eq(sum->folds[1].object, "ld-linux-x86-64.so.2");
    ck_assert_int_eq(sum->folds[1].cls, MP_CLASS_LOADER);
+   ck_assert_uint_eq(sum->folds[1].cycles, 4000 + 500 + 500);
+   ck_assert_uint_eq(sum->folds[1].n_vars, 2);
    ck_assert_ptr_null(sum->folds[2].object);
    ck_assert_int_eq(sum->folds[2].cls, MP_CLASS_OTHER);
    ck_assert_uint_eq(sum->folds[2].cycles, 2000);
@@ -429,13 +436,15 @@ START_TEST(test_summary)
 
    /* --show-runtime=yes: every row ranked, the twins still merged */
    sum = mp_summary_make(rows, n, 1, 1);
-   ck_assert_uint_eq(sum->n_rows, 7);
+   ck_assert_uint_eq(sum->n_rows, 8);
    ck_assert_uint_eq(sum->n_folds, 0);
    ck_assert_str_eq(sum->rows[0].var->name, "libc.so.6:mapped");
    ck_assert_str_eq(sum->rows[1].var->name, "_rtld_local");
    ck_assert_str_eq(sum->rows[2].var->name, "other");
    ck_assert_str_eq(sum->rows[3].var->name, "main_arena");
-   ck_assert_str_eq(sum->rows[4].var->name, "grid");
+   ck_assert_str_eq(sum->rows[4].var->name, "heap@rtld-malloc.h:44");
+   ck_assert_uint_eq(sum->rows[4].cache.cycles, 1000);
+   ck_assert_str_eq(sum->rows[5].var->name, "grid");
    mp_summary_free(sum);
 
    /* By accesses, without a cache simulation: the fold order too. */
