@@ -762,17 +762,17 @@ static void print_row(const mp_report_row *r, Bool by_cycles, Bool with_class)
              v && v->where ? ")" : "");
 }
 
-/* The data outside the program's, one line per object:
-   "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles, 42 variables". */
+/* The data outside the program's, one line per object (a handful: all
+   of them): "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles, 42
+   variables". */
 static void print_folds(const mp_summary *s, Bool by_cycles)
 {
-   uint32_t i, shown = s->n_folds < (uint32_t)mp_clo_summary
-                       ? s->n_folds : (uint32_t)mp_clo_summary;
+   uint32_t i;
    HChar b1[32], b2[32], cyc[64];
-   if (shown == 0)
+   if (s->n_folds == 0 || mp_clo_summary == 0)
       return;
    VG_(umsg)("Not the program's data, by object (--show-runtime=yes ranks their variables):\n");
-   for (i = 0; i < shown; i++) {
+   for (i = 0; i < s->n_folds; i++) {
       const mp_summary_fold *f = &s->folds[i];
       cyc[0] = '\0';
       if (by_cycles)
@@ -782,9 +782,6 @@ static void print_folds(const mp_summary *s, Bool by_cycles)
                 commas(mp_counts_accesses(&f->c), b1, sizeof b1), cyc,
                 f->n_vars, f->n_vars == 1 ? "" : "s");
    }
-   if (shown < s->n_folds)
-      VG_(umsg)("  (%u more object%s)\n", s->n_folds - shown,
-                s->n_folds - shown == 1 ? "" : "s");
 }
 
 static void print_summary(const HChar *path, Bool written, const mp_report_config *cfg)
