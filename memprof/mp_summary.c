@@ -27,8 +27,48 @@ static int cmp_str(const char *a, const char *b)
    return mp_strcmp(a, b);
 }
 
+static int contains(const char *s, const char *part)
+{
+   size_t n = mp_strlen(part);
+   for (; *s; s++)
+      if (mp_strncmp(s, part, n) == 0)
+         return 1;
+   return 0;
+}
+
+/* The frames of a heap site's allocation stack from the allocating one
+   to the one its where names ("... (file:line)"), all of them if none
+   does: what the site's code is, before who called it. */
+static uint32_t naming_frames(const mp_var *v)
+{
+   char *tag;
+   uint32_t k;
+   if (!v->where)
+      return v->n_alloc_stack;
+   tag = mp_asprintf("(%s)", v->where);
+   for (k = 0; k < v->n_alloc_stack && !contains(v->alloc_stack[k], tag); k++)
+      ;
+   mp_free(tag);
+   return k < v->n_alloc_stack ? k + 1 : v->n_alloc_stack;
+}
+
+static int cmp_frames(const mp_var *a, const mp_var *b)
+{
+   uint32_t na = naming_frames(a), nb = naming_frames(b), k;
+   int c;
+   for (k = 0; k < na && k < nb; k++)
+      if ((c = mp_strcmp(a->alloc_stack[k], b->alloc_stack[k])))
+         return c;
+   return na < nb ? -1 : (na > nb);
+}
+
 /* The rows a user takes for one: same kind, name, where, function and
-   owner (the fold stands alone). */
+   owner, and for heap sites the same code up to the line that names
+   them: two call chains that reach one allocation line (a function
+   that allocates, called from two places) make two sites, but one
+   line of the source.  Sites named after a line further out, past
+   code without line information (zlib's allocations named after the
+   thread's start), stay apart.  The fold stands alone. */
 static int cmp_identity(const void *a_, const void *b_)
 {
    const mp_report_row *a = a_, *b = b_;
@@ -43,7 +83,7 @@ static int cmp_identity(const void *a_, const void *b_)
       return c;
    if (va->cls != vb->cls)
       return va->cls < vb->cls ? -1 : 1;
-   return 0;
+   return va->kind == MP_VAR_HEAP ? cmp_frames(va, vb) : 0;
 }
 
 static void add_row(mp_report_row *to, const mp_report_row *from)

@@ -6,7 +6,8 @@
 
    The exit summary ranks the program's data: the report's rows of the
    program's variables, rows with the same kind, name, where, function
-   and object merged (two call chains reaching one allocation line are
+   and object merged, and for heap sites the same frames up to the one
+   that names them (two call chains reaching one allocation line are
    two sites, one line of the summary); the variables of the C runtime,
    the dynamic linker, Valgrind's preload and unattributed memory are
    folded into one line per object (mp_owner.h).  With show_runtime

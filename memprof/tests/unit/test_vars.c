@@ -383,8 +383,26 @@ static mp_var *owned(mp_vars *vs, mp_var_kind kind, const char *name,
    return v;
 }
 
+/* Gives v an allocation stack of n frames (as Valgrind prints them). */
+static void stack_of(mp_var *v, uint32_t n, const char *const *frames)
+{
+   uint32_t k;
+   v->alloc_stack = calloc(n, sizeof(char *));
+   for (k = 0; k < n; k++)
+      v->alloc_stack[k] = strdup(frames[k]);
+   v->n_alloc_stack = n;
+}
+
 START_TEST(test_summary)
 {
+   static const char *const make20[] = { "0x1091A0: make (p.c:9)", "0x109200: main (p.c:20)" };
+   static const char *const make21[] = { "0x1091A0: make (p.c:9)", "0x109210: main (p.c:21)" };
+   /* zlib's allocations without line information, named after the
+      thread's start: different code, one name */
+   static const char *const z1[] = { "0x4000: deflateInit2_ (in /lib/libz.so.1)",
+                                     "0x5000: start_thread (pthread_create.c:442)" };
+   static const char *const z2[] = { "0x4010: deflateInit2_ (in /lib/libz.so.1)",
+                                     "0x5000: start_thread (pthread_create.c:442)" };
    mp_vars *vs = mp_vars_new(64);
    mp_report_row *rows;
    mp_summary *sum;
@@ -400,24 +418,32 @@ START_TEST(test_summary)
          "/lib64/ld-linux-x86-64.so.2", 1, 500);
    owned(vs, MP_VAR_GLOBAL, "grid", NULL, "/tmp/prog", 100, 800);
    /* one line reached through two call chains: two sites, one row */
-   owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 3, 300);
-   owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 4, 400);
+   stack_of(owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 3, 300), 2, make20);
+   stack_of(owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 4, 400), 2, make21);
+   /* two allocations named after one line further out: two rows */
+   stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
+                  "/lib/libz.so.1", 1, 120), 2, z1);
+   stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
+                  "/lib/libz.so.1", 1, 110), 2, z2);
    /* the same name at another line: not merged */
    owned(vs, MP_VAR_HEAP, "a", "p.c:12", "/tmp/prog", 1, 650);
    /* unattributed memory */
    owned(vs, MP_VAR_OTHER, "other", NULL, NULL, 2, 2000)->cls = MP_CLASS_OTHER;
    rows = mp_report_rows(vs, 0, 1, &n);
-   ck_assert_uint_eq(n, 10);
+   ck_assert_uint_eq(n, 12);
 
    sum = mp_summary_make(rows, n, 0, 1);
-   /* grid 800, a (p.c:9) 300 + 400 = 700, a (p.c:12) 650 */
-   ck_assert_uint_eq(sum->n_rows, 3);
+   /* grid 800, a (p.c:9) 300 + 400 = 700, a (p.c:12) 650, then zlib's
+      two: 120 and 110 */
+   ck_assert_uint_eq(sum->n_rows, 5);
    ck_assert_str_eq(sum->rows[0].var->name, "grid");
    ck_assert_str_eq(sum->rows[1].var->where, "p.c:9");
    ck_assert_uint_eq(sum->rows[1].cache.cycles, 700);
    ck_assert_uint_eq(mp_counts_accesses(&sum->rows[1].c), 7);
    ck_assert_uint_eq(sum->rows[1].cache.misses[0], 1 + 2);
    ck_assert_str_eq(sum->rows[2].var->where, "p.c:12");
+   ck_assert_uint_eq(sum->rows[3].cache.cycles, 120);
+   ck_assert_uint_eq(sum->rows[4].cache.cycles, 110);
    /* libc 9000 + 1000, the loader 5000, unattributed 2000 */
    ck_assert_uint_eq(sum->n_folds, 3);
    ck_assert_str_eq(sum->folds[0].object, "libc.so.6");
@@ -436,7 +462,7 @@ START_TEST(test_summary)
 
    /* --show-runtime=yes: every row ranked, the twins still merged */
    sum = mp_summary_make(rows, n, 1, 1);
-   ck_assert_uint_eq(sum->n_rows, 8);
+   ck_assert_uint_eq(sum->n_rows, 10);
    ck_assert_uint_eq(sum->n_folds, 0);
    ck_assert_str_eq(sum->rows[0].var->name, "libc.so.6:mapped");
    ck_assert_str_eq(sum->rows[1].var->name, "_rtld_local");
