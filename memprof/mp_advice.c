@@ -944,7 +944,8 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
       fix is its loop order or layout. */
    for (i = 0; i < n && total > 0; i++) {
       const mp_var *v = mp_vars_get(vs, i);
-      if ((v->kind == MP_VAR_OTHER && !v->named_by) || !seen.has_source[i]
+      if (!mp_class_is_programs(v->cls)
+          || (v->kind == MP_VAR_OTHER && !v->named_by) || !seen.has_source[i]
           || score[i] < MP_ADVICE_MIN_SHARE)
          continue;
       rule_line_strides(&ad, v);
@@ -952,8 +953,11 @@ mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
    for (i = 0; i < n && total > 0; i++) {
       const mp_var *v = mp_vars_get(vs, i);
       uint32_t from = ad.n;
-      /* "other" is not a data structure anyone can fix. */
-      if (v->kind == MP_VAR_OTHER && !v->named_by)
+      /* "other" is not a data structure anyone can fix, nor is one
+         whose layout the C runtime, the dynamic linker or Valgrind
+         decides (_rtld_local, stdio's buffers), debug information or
+         not. */
+      if (!mp_class_is_programs(v->cls) || (v->kind == MP_VAR_OTHER && !v->named_by))
          continue;
       /* False sharing weighs its own predicted cost: under Valgrind the
          variable's cycles miss the transfers a parallel run pays. */

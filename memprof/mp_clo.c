@@ -21,6 +21,7 @@
 
 const HChar *mp_clo_out_file = "memprof.out.%p";
 Int          mp_clo_summary = 10;
+Bool         mp_clo_show_runtime = False;
 Bool         mp_clo_collect_atstart = True;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
@@ -327,6 +328,7 @@ Bool mp_clo_process(const HChar *arg)
          VG_(fmsg_bad_option)(arg, "the file name must not be empty\n");
    }
    else if VG_BINT_CLO(arg, "--summary", mp_clo_summary, 0, 1000000) {}
+   else if VG_BOOL_CLO(arg, "--show-runtime", mp_clo_show_runtime) {}
    else if VG_BOOL_CLO(arg, "--collect-atstart", mp_clo_collect_atstart) {}
    else if VG_STR_CLO(arg, "--toggle-collect", tmp_str) {
       if (tmp_str[0] == '\0')
@@ -426,6 +428,10 @@ void mp_clo_print_usage(void)
 "                               %%p: pid, %%q{VAR}: value of env var VAR\n"
 "    --summary=<n>              variables shown in the exit summary [10];\n"
 "                               0 shows none\n"
+"    --show-runtime=no|yes      in the exit summary, rank the variables of the\n"
+"                               C runtime, the dynamic linker, Valgrind's\n"
+"                               preload and unattributed memory with the\n"
+"                               program's, not one line per object [no]\n"
 "    --collect-atstart=no|yes   collection on from the start [yes]; else\n"
 "                               from MEMPROF_START() (memprof.h)\n"
 "    --toggle-collect=<func>    collect only inside functions matching <func>\n"

@@ -18,7 +18,8 @@
 
 typedef enum {
    /* A block of args[2] bytes at args[1] (NULL: the call failed) was
-      returned by an allocation function; args[3] is where
+      returned by the allocation function at args[4] (its original, not
+      the wrapper: whose allocator it is); args[3] is where
       posix_memalign stored it, else 0. */
    MP_USERREQ__ALLOC = VG_USERREQ_TOOL_BASE('M', 'P') + 0x100,
    /* args[1] is about to be freed. */
@@ -26,9 +27,9 @@ typedef enum {
    /* realloc(args[1], ...) is about to run: the old block's life ends
       now, as at a free, so that the allocator's copy is its own. */
    MP_USERREQ__REALLOC_BEGIN,
-   /* realloc returned args[1] for args[3] bytes; args[2] is the old
-      block.  NULL with a size: the call failed and the old block lives
-      on. */
+   /* realloc (the original at args[4]) returned args[1] for args[3]
+      bytes; args[2] is the old block.  NULL with a size: the call
+      failed and the old block lives on. */
    MP_USERREQ__REALLOC_END
 } mp_preload_request;
 

@@ -157,12 +157,16 @@ static heap_block *unregister_block(Addr p)
    return b;
 }
 
-static void new_block(ThreadId tid, Addr p, SizeT size, Addr out)
+/* fn: the allocation function that returned p (its original). */
+static void new_block(ThreadId tid, Addr p, SizeT size, Addr out, Addr fn)
 {
    heap_block *b;
    mp_var *v;
    if (p == 0)
       return;
+   /* The allocator's own memory is its object's (the C library's, or
+      that of --soname-synonyms=somalloc=...). */
+   mp_registry_allocator_at(fn);
    if (thread_of(tid)->last_alloc == p && VG_(HT_lookup)(blocks, p))
       return;   /* an outer allocation function's echo */
    thread_of(tid)->last_alloc = p;
@@ -206,7 +210,7 @@ static void realloc_begin(ThreadId tid, Addr old)
       t->last_alloc = 0;
 }
 
-static void realloc_end(ThreadId tid, Addr p, Addr old, SizeT size)
+static void realloc_end(ThreadId tid, Addr p, Addr old, SizeT size, Addr fn)
 {
    heap_thread *t = thread_of(tid);
    heap_block *b = t->realloc_old;
@@ -219,14 +223,14 @@ static void realloc_end(ThreadId tid, Addr p, Addr old, SizeT size)
       VG_(freeEltPA)(block_pool, b);
    /* The new block is the realloc site's (unless an inner malloc
       reported it already: realloc(NULL, n)). */
-   new_block(tid, p, size, 0);
+   new_block(tid, p, size, 0, fn);
 }
 
 Bool mp_heap_client_request(ThreadId tid, const UWord *args)
 {
    switch (args[0]) {
    case MP_USERREQ__ALLOC:
-      new_block(tid, args[1], args[2], args[3]);
+      new_block(tid, args[1], args[2], args[3], args[4]);
       return True;
    case MP_USERREQ__FREE:
       if (args[1])
@@ -236,7 +240,7 @@ Bool mp_heap_client_request(ThreadId tid, const UWord *args)
       realloc_begin(tid, args[1]);
       return True;
    case MP_USERREQ__REALLOC_END:
-      realloc_end(tid, args[1], args[2], args[3]);
+      realloc_end(tid, args[1], args[2], args[3], args[4]);
       return True;
    default:
       return False;

@@ -41,6 +41,7 @@
 #include "mp_report.h"
 #include "mp_report_threads.h"
 #include "mp_report_loops.h"
+#include "mp_summary.h"
 #include "mp_util.h"
 #include "mp_advice.h"
 #include "mp_tool.h"
@@ -608,9 +609,17 @@ static void print_cache_totals(void)
 
 #define SUMMARY_SHARED_VARS 3
 
+/* Whether the summary names v: the program's, unless --show-runtime=yes
+   (the others are folded per object). */
+static Bool summary_names(const mp_var *v)
+{
+   return mp_clo_show_runtime || mp_class_is_programs(v->cls);
+}
+
 /* One line each for false sharing (the variables with the most false
    transfers predicted for a parallel run, then the most falsely shared
-   lines) and NUMA (the hit ratio, the most remote variable). */
+   lines) and NUMA (the hit ratio over all accesses, the most remote
+   variable). */
 static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 {
    uint32_t i, k, n_top = 0;
@@ -622,7 +631,7 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
       uint64_t top_shared[SUMMARY_SHARED_VARS];
       for (i = 0; i < n_rows; i++) {
          uint64_t sh, tr, fa, pred, pred_false, inv;
-         if (!rows[i].var)
+         if (!rows[i].var || !summary_names(rows[i].var))
             continue;
          mp_share_var_lines(ss, rows[i].var->id, &sh, &tr, &fa);
          mp_share_var_predicted(ss, rows[i].var->id, &pred, &pred_false, &inv);
@@ -680,7 +689,7 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
             continue;
          local += v->numa->local;
          remote += v->numa->remote;
-         if (v->numa->remote > worst_remote) {
+         if (v->numa->remote > worst_remote && summary_names(v)) {
             worst_remote = v->numa->remote;
             worst = v;
          }
@@ -732,12 +741,60 @@ static void print_advice(const mp_report_config *cfg)
    mp_share_free(ss);
 }
 
+/* One line of the ranked table. */
+static void print_row(const mp_report_row *r, Bool by_cycles, Bool with_class)
+{
+   const mp_var *v = r->var;
+   ULong n = mp_counts_accesses(&r->c);
+   HChar cols[128], b1[32], b2[32], b3[32], cls[16];
+   if (by_cycles)
+      VG_(snprintf)(cols, sizeof cols, "%15s %15s %6.1f %13s",
+                    commas(r->cache.cycles, b1, sizeof b1), commas(n, b2, sizeof b2),
+                    n ? (double)r->cache.cycles / (double)n : 0.0,
+                    commas(r->cache.misses[0], b3, sizeof b3));
+   else
+      VG_(snprintf)(cols, sizeof cols, "%15s %15s %15s",
+                    commas(n, b1, sizeof b1), commas(r->c.reads, b2, sizeof b2),
+                    commas(r->c.writes, b3, sizeof b3));
+   cls[0] = '\0';
+   if (with_class)
+      VG_(snprintf)(cls, sizeof cls, "%-8s ", mp_class_name(v ? v->cls : MP_CLASS_OTHER));
+   VG_(umsg)("%s  %-6s %s%s%s%s%s\n", cols,
+             v ? mp_var_kind_name(v->kind) : "other", cls,
+             v ? printable(v->name) : "other (folded)",
+             v && v->where ? " (" : "", v && v->where ? v->where : "",
+             v && v->where ? ")" : "");
+}
+
+/* The data outside the program's, one line per object (a handful: all
+   of them): "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles, 42
+   variables". */
+static void print_folds(const mp_summary *s, Bool by_cycles)
+{
+   uint32_t i;
+   HChar b1[32], b2[32], cyc[64];
+   if (s->n_folds == 0 || mp_clo_summary == 0)
+      return;
+   VG_(umsg)("Not the program's data, by object (--show-runtime=yes ranks their variables):\n");
+   for (i = 0; i < s->n_folds; i++) {
+      const mp_summary_fold *f = &s->folds[i];
+      cyc[0] = '\0';
+      if (by_cycles)
+         VG_(snprintf)(cyc, sizeof cyc, ", %s cycles", commas(f->cycles, b2, sizeof b2));
+      VG_(umsg)("  %s (%s): %s accesses%s, %u variable%s\n",
+                f->object ? printable(f->object) : "unattributed", mp_class_name(f->cls),
+                commas(mp_counts_accesses(&f->c), b1, sizeof b1), cyc,
+                f->n_vars, f->n_vars == 1 ? "" : "s");
+   }
+}
+
 static void print_summary(const HChar *path, Bool written, const mp_report_config *cfg)
 {
    uint32_t n_rows, i, shown;
    Bool by_cycles = mp_g_hier.cache != NULL;
    mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size,
                                         by_cycles, &n_rows);
+   mp_summary *sum = mp_summary_make(rows, n_rows, mp_clo_show_runtime, by_cycles);
    ULong reads = 0, writes = 0;
    HChar b1[32], b2[32], b3[32];
    for (i = 0; i < n_rows; i++) {
@@ -759,44 +816,26 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
              commas(writes, b3, sizeof b3), n_rows);
    if (by_cycles)
       print_cache_totals();
-   shown = n_rows < (uint32_t)mp_clo_summary ? n_rows : (uint32_t)mp_clo_summary;
+   shown = sum->n_rows < (uint32_t)mp_clo_summary ? sum->n_rows : (uint32_t)mp_clo_summary;
    if (shown > 0) {
+      const HChar *cls = mp_clo_show_runtime ? "class    " : "";
       VG_(umsg)("Top %u variables by %s:\n", shown,
                 by_cycles ? "estimated memory cycles" : "accesses");
       if (by_cycles)
-         VG_(umsg)("%15s %15s %6s %13s  %-6s %s\n", "cycles", "accesses", "cpa",
-                   "L1 misses", "kind", "variable");
+         VG_(umsg)("%15s %15s %6s %13s  %-6s %svariable\n", "cycles", "accesses", "cpa",
+                   "L1 misses", "kind", cls);
       else
-         VG_(umsg)("%15s %15s %15s  %-6s %s\n", "accesses", "reads", "writes",
-                   "kind", "variable");
-      for (i = 0; i < shown; i++) {
-         const mp_report_row *r = &rows[i];
-         const mp_var *v = r->var;
-         ULong n = mp_counts_accesses(&r->c);
-         HChar cols[128];
-         if (by_cycles) {
-            HChar b4[32];
-            VG_(snprintf)(cols, sizeof cols, "%15s %15s %6.1f %13s",
-                          commas(r->cache.cycles, b1, sizeof b1),
-                          commas(n, b2, sizeof b2),
-                          n ? (double)r->cache.cycles / (double)n : 0.0,
-                          commas(r->cache.misses[0], b4, sizeof b4));
-         } else {
-            VG_(snprintf)(cols, sizeof cols, "%15s %15s %15s",
-                          commas(n, b1, sizeof b1), commas(r->c.reads, b2, sizeof b2),
-                          commas(r->c.writes, b3, sizeof b3));
-         }
-         VG_(umsg)("%s  %-6s %s%s%s%s\n", cols,
-                   v ? mp_var_kind_name(v->kind) : "other",
-                   v ? printable(v->name) : "other (folded)",
-                   v && v->where ? " (" : "", v && v->where ? v->where : "",
-                   v && v->where ? ")" : "");
-      }
+         VG_(umsg)("%15s %15s %15s  %-6s %svariable\n", "accesses", "reads", "writes",
+                   "kind", cls);
+      for (i = 0; i < shown; i++)
+         print_row(&sum->rows[i], by_cycles, mp_clo_show_runtime);
    }
+   print_folds(sum, by_cycles);
    print_threads_summary(rows, n_rows);
    print_advice(cfg);
    if (written)
       VG_(umsg)("Output: %s\n", path);
+   mp_summary_free(sum);
    VG_(free)(rows);
 }
 

@@ -52,7 +52,8 @@
       void *p;                                                            \
       VALGRIND_GET_ORIG_FN(orig);                                         \
       CALL_FN_W_W(p, orig, n);                                            \
-      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0, 0, 0);  \
+      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0,         \
+                                      orig.nraddr, 0);                    \
       return p;                                                           \
    }
 
@@ -65,7 +66,8 @@
       void *p;                                                            \
       VALGRIND_GET_ORIG_FN(orig);                                         \
       CALL_FN_W_WW(p, orig, n, x);                                        \
-      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0, 0, 0);  \
+      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0,         \
+                                      orig.nraddr, 0);                    \
       return p;                                                           \
    }
 
@@ -78,7 +80,8 @@
       void *p;                                                            \
       VALGRIND_GET_ORIG_FN(orig);                                         \
       CALL_FN_W_WW(p, orig, align, n);                                    \
-      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0, 0, 0);  \
+      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0,         \
+                                      orig.nraddr, 0);                    \
       return p;                                                           \
    }
 
@@ -91,7 +94,8 @@
       void *p;                                                            \
       VALGRIND_GET_ORIG_FN(orig);                                         \
       CALL_FN_W_WWW(p, orig, n, align, nt);                               \
-      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0, 0, 0);  \
+      VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, n, 0,         \
+                                      orig.nraddr, 0);                    \
       return p;                                                           \
    }
 
@@ -105,7 +109,7 @@
       CALL_FN_W_WW(p, orig, nmemb, size);                                 \
       /* a product that overflows has made the call fail */               \
       VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, p, nmemb * size, \
-                                      0, 0, 0);                           \
+                                      0, orig.nraddr, 0);                 \
       return p;                                                           \
    }
 
@@ -119,7 +123,7 @@
       CALL_FN_W_WWW(err, orig, pp, align, n);                             \
       if (err == 0)                                                       \
          VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__ALLOC, *pp, n,       \
-                                         pp, 0, 0);                       \
+                                         pp, orig.nraddr, 0);             \
       return (int)err;                                                    \
    }
 
@@ -134,7 +138,7 @@
                                       0, 0, 0, 0);                        \
       CALL_FN_W_WW(p, orig, old, n);                                      \
       VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__REALLOC_END, p, old, n, \
-                                      0, 0);                              \
+                                      orig.nraddr, 0);                    \
       return p;                                                           \
    }
 

@@ -27,6 +27,10 @@
         that no symbol covers (GOT, relocated pointers, .dynsym read by
         the dynamic linker): "<object>:<section>", kind other;
      7. "other".
+   Each variable is given its owner (mp_owner.h) when it is made: a
+   global's or a section's object, the object of a frame's code (a
+   named local's frame's); "other" is no one's, and the allocator's
+   memory belongs to the allocator's object (mp_registry_allocator_at).
    Step 2 is O(1) whatever the number of live blocks (mp_granmap), so
    heap answers are never cached.  Steps 1 and 4 are interval-map
    lookups, O(log n); the access helper keeps their last answer per
@@ -151,6 +155,7 @@ static void register_symbols(const DebugInfo *di)
           || mp_rangemap_lookup(global_ranges, ad.main + size - 1, NULL, NULL, NULL))
          continue;
       v = mp_vars_add(mp_g_vars, MP_VAR_GLOBAL, name, NULL, size);
+      mp_var_set_owner(v, VG_(DebugInfo_get_filename)(di));
       g = VG_(malloc)("mp.reg.global", sizeof *g);
       g->var = v->id;
       g->described = False;
@@ -538,11 +543,17 @@ typedef struct {
 } stack_var_node;
 
 /* The variable stack:<fn>, or the local 'local' of fn (size: its
-   declared size in bytes). */
-static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
+   declared size in bytes), of the function fn of the object whose file
+   name is obj (NULL if unknown).  Functions of one name in two objects
+   (a static "init", "_fini", "???") are two variables: each has its
+   object's class.  *made: the variable if this call created it. */
+static UInt stack_var_of(const HChar *fn, const HChar *local, const HChar *obj,
+                         SizeT size, mp_var **made)
 {
-   UInt key = mp_vars_location(mp_g_vars, fn, local);
+   UWord key = ((UWord)mp_vars_location(mp_g_vars, fn, local) << 32)
+               | mp_vars_location(mp_g_vars, obj, "(object)");
    stack_var_node *n = VG_(HT_lookup)(stack_vars, key);
+   *made = NULL;
    if (!n) {
       HChar *frame = local ? NULL : mp_asprintf("stack:%s", fn);
       mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_STACK, local ? local : frame, NULL,
@@ -554,8 +565,43 @@ static UInt stack_var(const HChar *fn, const HChar *local, SizeT size)
       n->node.key = key;
       n->var = v->id;
       VG_(HT_add_node)(stack_vars, n);
+      *made = v;
    }
    return n->var;
+}
+
+/* stack:<fn> of the code at ip (0: unknown). */
+static UInt stack_var(const HChar *fn, Addr ip)
+{
+   const HChar *path = NULL;
+   mp_var *made;
+   UInt var;
+   if (ip && !VG_(get_objname)(VG_(current_DiEpoch)(), ip, &path))
+      path = NULL;
+   var = stack_var_of(fn, NULL, path ? mp_object_base(path) : NULL, 0, &made);
+   if (made) {
+      mp_var_set_owner(made, path);
+      /* A frame of no object is a failed unwind's (an address read off
+         the stack inside the dynamic linker's trampoline): no one's. */
+      if (!path)
+         made->cls = MP_CLASS_OTHER;
+   }
+   return var;
+}
+
+/* The local 'local' of the frame whose variable is frame_var, owned
+   as that frame is. */
+static UInt local_stack_var(UInt frame_var, const HChar *fn, const HChar *local,
+                            SizeT size)
+{
+   const mp_var *frame = mp_vars_get(mp_g_vars, frame_var);
+   mp_var *made;
+   UInt var = stack_var_of(fn, local, frame->object, size, &made);
+   if (made) {
+      mp_var_set_owner(made, frame->object);
+      made->cls = frame->cls;   /* decided on the whole path */
+   }
+   return var;
 }
 
 /* The core names a stack block by the first 15 bytes of its variable's
@@ -586,7 +632,7 @@ static UInt local_var(frame_info *fi, local_block *b, Addr a)
       /* not found whole: the cut is marked */
       full = mp_asprintf("%s\xe2\x80\xa6", b->name);
    }
-   b->var = stack_var(fi->fn, full, b->size);
+   b->var = local_stack_var(fi->frame_var, fi->fn, full, b->size);
    VG_(free)(full);
    VG_(free)(b->name);
    b->name = NULL;
@@ -607,7 +653,7 @@ static frame_info *frame_info_for(Addr ip)
    fi->node.key = ip;
    /* the core's name is overwritten by its next answer */
    fi->fn = VG_(strdup)("mp.reg.fn", name);
-   fi->frame_var = stack_var(fi->fn, NULL, 0);
+   fi->frame_var = stack_var(fi->fn, ip);
    {
       Bool was = quiet_begin();
       blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
@@ -625,7 +671,7 @@ static frame_info *frame_info_for(Addr ip)
          l->sp_rel = b->spRel;
          l->name = NULL;
          if (VG_(strlen)(b->name) < CORE_NAME_MAX) {
-            l->var = stack_var(fi->fn, b->name, b->szB);
+            l->var = local_stack_var(fi->frame_var, fi->fn, b->name, b->szB);
          } else {
             l->var = NO_VAR;
             l->name = VG_(strdup)("mp.reg.localname", b->name);
@@ -734,7 +780,7 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
       c->sp = sp;
       c->fn = ii->fn;
       if (c->n == 0)
-         return stack_var("???", NULL, 0);
+         return stack_var("???", 0);
    }
    for (i = 0; i + 1 < c->n; i++)
       if (a < c->sps[i + 1])
@@ -783,7 +829,7 @@ static UInt resolve_foreign_stack(ThreadId tid, Addr a)
          c->sp = sp;
          c->ip = ip;
          if (c->n == 0)
-            return stack_var("???", NULL, 0);
+            return stack_var("???", 0);
       }
       for (i = 0; i + 1 < c->n; i++)
          if (a < c->sps[i + 1])
@@ -824,6 +870,7 @@ static UInt section_var(Addr a)
       n = VG_(malloc)("mp.reg.sectvar", sizeof *n);
       n->node.key = key;
       n->var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, name, NULL, 0)->id;
+      mp_var_set_owner(mp_vars_get(mp_g_vars, n->var), obj);
       VG_(free)(name);
       VG_(HT_add_node)(section_vars, n);
    }
@@ -1019,6 +1066,15 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
    mp_granmap_set(heap_granules, a, len, slot + 1);
 }
 
+void mp_registry_allocator_at(Addr fn)
+{
+   const HChar *path;
+   mp_var *v = mp_vars_get(mp_g_vars, allocator_var);
+   if (v->object || fn == 0 || !VG_(get_objname)(VG_(current_DiEpoch)(), fn, &path))
+      return;
+   mp_var_set_owner(v, path);
+}
+
 void mp_registry_brk(Addr a, SizeT len, Bool grew)
 {
    sect_epoch++;   /* other pages may now be the brk segment's */
@@ -1097,6 +1153,9 @@ void mp_registry_init(void)
    frame_infos = VG_(HT_construct)("mp.reg.frames");
    section_vars = VG_(HT_construct)("mp.reg.sectvars");
    other_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER, "other", NULL, 0)->id;
+   mp_vars_get(mp_g_vars, other_var)->cls = MP_CLASS_OTHER;
    allocator_var = mp_vars_add(mp_g_vars, MP_VAR_OTHER,
                                "malloc (allocator internals)", NULL, 0)->id;
+   /* the C library's, until a block names the allocator's object */
+   mp_vars_get(mp_g_vars, allocator_var)->cls = MP_CLASS_RUNTIME;
 }

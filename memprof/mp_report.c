@@ -10,10 +10,11 @@
                    "min_var_size" },
        "totals": { "reads", "writes", "read_bytes", "write_bytes",
                    "accesses", "variables", "threads" },
-       "variables": [ { "name", "kind", "where", "size", "reads",
+       "variables": [ { "name", "kind", "class", "where", "size", "reads",
                         "writes", "read_bytes", "write_bytes", "threads",
                         "lines", heap: "blocks", "alloc_bytes",
                         "alloc_stack"; "named_by"; stack: "function";
+                        "object";
                         "folded"; "strides": { "load": [H1..HK],
                         "store": [H1..HK], "negative", "dominant",
                         "classes" };
@@ -157,10 +158,15 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
          fold.n_threads += __builtin_popcountll(fold_threads[w]);
       rows[k++] = fold;
    }
-   sort_by_cycles = by_cycles;
-   mp_sort(rows, k, sizeof *rows, cmp_rows);
+   mp_report_sort_rows(rows, k, by_cycles);
    *n_out = k;
    return rows;
+}
+
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles)
+{
+   sort_by_cycles = by_cycles;
+   mp_sort(rows, n, sizeof *rows, cmp_rows);
 }
 
 /*------------------------------------------------------------*/
@@ -818,6 +824,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
    mp_json_begin_object(j);
    mp_json_kv_string(j, "name", row_name(r));
    mp_json_kv_string(j, "kind", v ? mp_var_kind_name(v->kind) : "other");
+   /* the fold mixes every class: unattributed */
+   mp_json_kv_string(j, "class", mp_class_name(v ? v->cls : MP_CLASS_OTHER));
    mp_json_kv_string(j, "where", v ? v->where : NULL);
    mp_json_kv_u64(j, "size", r->size);
    write_counts(j, &r->c);
@@ -829,6 +837,8 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "named_by", v->named_by);
    if (v && v->function)
       mp_json_kv_string(j, "function", v->function);
+   if (v && v->object)
+      mp_json_kv_string(j, "object", v->object);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
    if (cfg->cache)

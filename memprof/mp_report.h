@@ -125,6 +125,9 @@ typedef struct {
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
                               int by_cycles, uint32_t *n_out);
 
+/* Sorts rows in that order. */
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles);
+
 /* Level name: "L1", "L2", "L3". */
 const char *mp_report_level_name(uint32_t level);
 

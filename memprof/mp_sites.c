@@ -266,6 +266,21 @@ static HChar *name_without_source(const Addr *ips, UInt from, UInt n)
    return mp_asprintf("heap@%#lx", ips[from]);
 }
 
+/* The owner of a site is the object of its receiving frame r: a block
+   the program's code receives is the program's (through malloc,
+   strdup, fopen), one the C library keeps for itself (stdio's buffers)
+   or the dynamic linker allocates is theirs.  Past the C++ runtime's
+   string members, which build a string for their caller. */
+static void own_site(mp_var *v, const Addr *ips, UInt n, UInt r)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *fn, *path;
+   UInt q = r;
+   while (q + 1 < n && VG_(get_fnname)(ep, ips[q], &fn) && mp_class_builds_for_caller(fn))
+      q++;
+   mp_var_set_owner(v, VG_(get_objname)(ep, ips[q], &path) ? path : NULL);
+}
+
 /* Names v after frame r, the receiver, which got the block as 'how'
    says: after the first frame from r out whose source is the
    program's. */
@@ -276,6 +291,7 @@ static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
    HChar *where = NULL, *name = NULL, *src;
    UInt line = 0, q;
 
+   own_site(v, ips, n, r);
    for (q = r; q < n; q++)
       if (VG_(get_filename_linenum)(ep, ips[q], &file, &dir, &line)
           && !is_system_source(dir, file))

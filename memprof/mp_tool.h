@@ -101,6 +101,10 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var);
 void mp_registry_remove_heap(Addr a, SizeT len);
 /* The brk segment grew by [a, a+len) (grew True) or shrank by it. */
 void mp_registry_brk(Addr a, SizeT len, Bool grew);
+/* The allocator's memory outside the blocks belongs to the object of
+   fn, the allocation function the wrappers called (the first one
+   told decides). */
+void mp_registry_allocator_at(Addr fn);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);

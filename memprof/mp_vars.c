@@ -119,6 +119,7 @@ void mp_vars_free(mp_vars *vs)
       if (v->where) mp_free(v->where);
       if (v->named_by) mp_free(v->named_by);
       if (v->function) mp_free(v->function);
+      if (v->object) mp_free(v->object);
       if (v->cache) mp_free(v->cache);
       if (v->reuse) mp_free(v->reuse);
       if (v->numa) mp_free(v->numa);
@@ -171,6 +172,14 @@ mp_var *mp_vars_get(const mp_vars *vs, uint32_t id)
 {
    mp_assert(id < vs->n_vars);
    return vs->vars[id];
+}
+
+void mp_var_set_owner(mp_var *v, const char *path)
+{
+   if (v->object)
+      mp_free(v->object);
+   v->object = path ? mp_strdup("mp.vars.object", mp_object_base(path)) : NULL;
+   v->cls = mp_class_of_object(path);
 }
 
 uint32_t mp_vars_count(const mp_vars *vs) { return vs->n_vars; }

@@ -19,6 +19,7 @@
 
 #include "mp_event.h"
 #include "mp_cache.h"
+#include "mp_owner.h"
 #include "mp_reuse.h"
 #include "mp_stride.h"
 
@@ -112,6 +113,8 @@ typedef struct mp_var {
    char *where;              /* owned; declaration or allocation site, or NULL */
    char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
    char *function;           /* owned; stack variables: their function */
+   mp_var_class cls;         /* whose code owns it (mp_owner.h) */
+   char *object;             /* owned; the owning object's file name, or NULL */
    uint64_t size;            /* bytes: symbol / range size, peak live bytes
                                 of a heap site, declared size of a named
                                 local, largest frame of stack:<fn> (with
@@ -147,6 +150,10 @@ void     mp_vars_free(mp_vars *vs);
 mp_var  *mp_vars_add(mp_vars *vs, mp_var_kind kind, const char *name,
                      const char *where, uint64_t size);
 mp_var  *mp_vars_get(const mp_vars *vs, uint32_t id);
+/* The owner of v: the object (or mapped file) at path, a full path or
+   a file name, decides its class and names it; NULL (no object known)
+   leaves it the program's, unnamed. */
+void     mp_var_set_owner(mp_var *v, const char *path);
 uint32_t mp_vars_count(const mp_vars *vs);
 uint32_t mp_vars_line_size(const mp_vars *vs);
 uint32_t mp_vars_line_shift(const mp_vars *vs);   /* log2 of the line size */

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_vars (per-variable and per-location counts, thread
-   sets, footprint in cache lines) against a brute-force reference, and
-   of mp_report's rows (sorting, folding of small variables). */
+   sets, footprint in cache lines) against a brute-force reference, of
+   mp_report's rows (sorting, folding of small variables) and of
+   mp_summary's (the program's ranked, identical rows merged, the rest
+   folded per object). */
 #include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mp_report.h"
+#include "mp_summary.h"
 #include "mp_util.h"
 #include "mp_vars.h"
 
@@ -342,10 +345,12 @@ START_TEST(test_report_json_has_required_keys)
       "\"memprof\": 1", "\"command\": \"./p \\\"x\\\"\"", "\"pid\": 42",
       "\"config\"", "\"totals\"", "\"variables\"", "\"name\": \"we\\\"ird\\n\"",
       "\"kind\": \"global\"", "\"where\": \"a.c:1\"", "\"size\": 64",
-      "\"reads\": 3", "\"per_line\"",
+      "\"reads\": 3", "\"per_line\"", "\"class\": \"runtime\"",
+      "\"object\": \"libc.so.6\"",
    };
    size_t k;
    touch(vs, g, 3, 1);
+   mp_var_set_owner(g, "/usr/lib/x86_64-linux-gnu/libc.so.6");
    memset(&cfg, 0, sizeof cfg);
    cfg.tool_version = "0";
    cfg.command = "./p \"x\"";
@@ -360,6 +365,155 @@ START_TEST(test_report_json_has_required_keys)
    ck_assert_ptr_null(strstr(text, "\"cache\""));
    ck_assert_ptr_null(strstr(text, "\"strides\""));
    mp_json_free(j);
+   mp_vars_free(vs);
+}
+END_TEST
+
+/* A variable of class and object as the adapter makes it, with
+   accesses 'n' and cycles 'cycles'. */
+static mp_var *owned(mp_vars *vs, mp_var_kind kind, const char *name,
+                     const char *where, const char *object, uint32_t n, uint64_t cycles)
+{
+   mp_var *v = mp_vars_add(vs, kind, name, where, 8);
+   mp_var_set_owner(v, object);
+   touch(vs, v, n, 1);
+   v->cache = calloc(1, sizeof *v->cache);
+   v->cache->cycles = cycles;
+   v->cache->misses[0] = n / 2;
+   return v;
+}
+
+/* Gives v an allocation stack of n frames (as Valgrind prints them). */
+static void stack_of(mp_var *v, uint32_t n, const char *const *frames)
+{
+   uint32_t k;
+   v->alloc_stack = calloc(n, sizeof(char *));
+   for (k = 0; k < n; k++)
+      v->alloc_stack[k] = strdup(frames[k]);
+   v->n_alloc_stack = n;
+}
+
+START_TEST(test_summary)
+{
+   static const char *const make20[] = { "0x1091A0: make (p.c:9)", "0x109200: main (p.c:20)" };
+   static const char *const make21[] = { "0x1091A0: make (p.c:9)", "0x109210: main (p.c:21)" };
+   /* zlib's allocations without line information, named after the
+      thread's start: different code, one name */
+   static const char *const z1[] = { "0x4000: deflateInit2_ (in /lib/libz.so.1)",
+                                     "0x5000: start_thread (pthread_create.c:442)" };
+   static const char *const z2[] = { "0x4010: deflateInit2_ (in /lib/libz.so.1)",
+                                     "0x5000: start_thread (pthread_create.c:442)" };
+   mp_vars *vs = mp_vars_new(64);
+   mp_report_row *rows;
+   mp_summary *sum;
+   uint32_t n;
+   /* The runtime's and the loader's cost more than the program's. */
+   owned(vs, MP_VAR_OTHER, "libc.so.6:mapped", NULL, "/lib/libc.so.6", 10, 9000);
+   owned(vs, MP_VAR_GLOBAL, "main_arena", NULL, "/lib/libc.so.6", 5, 1000);
+   owned(vs, MP_VAR_GLOBAL, "_rtld_local", NULL, "/lib64/ld-linux-x86-64.so.2", 5, 4000);
+   /* the loader's twin sites: one variable of its fold */
+   owned(vs, MP_VAR_HEAP, "heap@rtld-malloc.h:44", "rtld-malloc.h:44",
+         "/lib64/ld-linux-x86-64.so.2", 1, 500);
+   owned(vs, MP_VAR_HEAP, "heap@rtld-malloc.h:44", "rtld-malloc.h:44",
+         "/lib64/ld-linux-x86-64.so.2", 1, 500);
+   owned(vs, MP_VAR_GLOBAL, "grid", NULL, "/tmp/prog", 100, 800);
+   /* one line reached through two call chains: two sites, one row */
+   stack_of(owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 3, 300), 2, make20);
+   stack_of(owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 4, 400), 2, make21);
+   /* two allocations named after one line further out: two rows */
+   stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
+                  "/lib/libz.so.1", 1, 120), 2, z1);
+   stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
+                  "/lib/libz.so.1", 1, 110), 2, z2);
+   /* the same name at another line: not merged */
+   owned(vs, MP_VAR_HEAP, "a", "p.c:12", "/tmp/prog", 1, 650);
+   /* unattributed memory */
+   owned(vs, MP_VAR_OTHER, "other", NULL, NULL, 2, 2000)->cls = MP_CLASS_OTHER;
+   rows = mp_report_rows(vs, 0, 1, &n);
+   ck_assert_uint_eq(n, 12);
+
+   sum = mp_summary_make(rows, n, 0, 1);
+   /* grid 800, a (p.c:9) 300 + 400 = 700, a (p.c:12) 650, then zlib's
+      two: 120 and 110 */
+   ck_assert_uint_eq(sum->n_rows, 5);
+   ck_assert_str_eq(sum->rows[0].var->name, "grid");
+   ck_assert_str_eq(sum->rows[1].var->where, "p.c:9");
+   ck_assert_uint_eq(sum->rows[1].cache.cycles, 700);
+   ck_assert_uint_eq(mp_counts_accesses(&sum->rows[1].c), 7);
+   ck_assert_uint_eq(sum->rows[1].cache.misses[0], 1 + 2);
+   ck_assert_str_eq(sum->rows[2].var->where, "p.c:12");
+   ck_assert_uint_eq(sum->rows[3].cache.cycles, 120);
+   ck_assert_uint_eq(sum->rows[4].cache.cycles, 110);
+   /* libc 9000 + 1000, the loader 5000, unattributed 2000 */
+   ck_assert_uint_eq(sum->n_folds, 3);
+   ck_assert_str_eq(sum->folds[0].object, "libc.so.6");
+   ck_assert_int_eq(sum->folds[0].cls, MP_CLASS_RUNTIME);
+   ck_assert_uint_eq(sum->folds[0].cycles, 10000);
+   ck_assert_uint_eq(mp_counts_accesses(&sum->folds[0].c), 15);
+   ck_assert_uint_eq(sum->folds[0].n_vars, 2);
+   ck_assert_str_eq(sum->folds[1].object, "ld-linux-x86-64.so.2");
+   ck_assert_int_eq(sum->folds[1].cls, MP_CLASS_LOADER);
+   ck_assert_uint_eq(sum->folds[1].cycles, 4000 + 500 + 500);
+   ck_assert_uint_eq(sum->folds[1].n_vars, 2);
+   ck_assert_ptr_null(sum->folds[2].object);
+   ck_assert_int_eq(sum->folds[2].cls, MP_CLASS_OTHER);
+   ck_assert_uint_eq(sum->folds[2].cycles, 2000);
+   mp_summary_free(sum);
+
+   /* --show-runtime=yes: every row ranked, the twins still merged */
+   sum = mp_summary_make(rows, n, 1, 1);
+   ck_assert_uint_eq(sum->n_rows, 10);
+   ck_assert_uint_eq(sum->n_folds, 0);
+   ck_assert_str_eq(sum->rows[0].var->name, "libc.so.6:mapped");
+   ck_assert_str_eq(sum->rows[1].var->name, "_rtld_local");
+   ck_assert_str_eq(sum->rows[2].var->name, "other");
+   ck_assert_str_eq(sum->rows[3].var->name, "main_arena");
+   ck_assert_str_eq(sum->rows[4].var->name, "heap@rtld-malloc.h:44");
+   ck_assert_uint_eq(sum->rows[4].cache.cycles, 1000);
+   ck_assert_str_eq(sum->rows[5].var->name, "grid");
+   mp_summary_free(sum);
+
+   /* By accesses, without a cache simulation: the fold order too. */
+   free(rows);
+   rows = mp_report_rows(vs, 0, 0, &n);
+   sum = mp_summary_make(rows, n, 0, 0);
+   ck_assert_str_eq(sum->rows[0].var->name, "grid");
+   ck_assert_str_eq(sum->rows[1].var->where, "p.c:9");
+   ck_assert_str_eq(sum->folds[0].object, "libc.so.6");
+   ck_assert_str_eq(sum->folds[1].object, "ld-linux-x86-64.so.2");
+   mp_summary_free(sum);
+   free(rows);
+   mp_vars_free(vs);
+}
+END_TEST
+
+START_TEST(test_summary_fold_and_owners)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_report_row *rows;
+   mp_summary *sum;
+   uint32_t n;
+   /* Same name and line but different owners are not one row. */
+   owned(vs, MP_VAR_STACK, "stack:_init", NULL, "/tmp/prog", 6, 60);
+   owned(vs, MP_VAR_STACK, "stack:_init", NULL, "/lib/libc.so.6", 5, 50);
+   owned(vs, MP_VAR_GLOBAL, "small", NULL, "/tmp/prog", 4, 40);
+   /* --min-var-size folds small into the report's fold, which mixes
+      classes: unattributed, folded with "other" in the summary */
+   rows = mp_report_rows(vs, 9, 1, &n);
+   sum = mp_summary_make(rows, n, 0, 1);
+   ck_assert_uint_eq(sum->n_rows, 0);
+   ck_assert_uint_eq(sum->n_folds, 1);
+   ck_assert_int_eq(sum->folds[0].cls, MP_CLASS_OTHER);
+   ck_assert_uint_eq(sum->folds[0].cycles, 150);
+   mp_summary_free(sum);
+   free(rows);
+   rows = mp_report_rows(vs, 0, 1, &n);
+   sum = mp_summary_make(rows, n, 1, 1);
+   ck_assert_uint_eq(sum->n_rows, 3);
+   ck_assert_str_eq(sum->rows[0].var->object, "prog");
+   ck_assert_str_eq(sum->rows[1].var->object, "libc.so.6");
+   mp_summary_free(sum);
+   free(rows);
    mp_vars_free(vs);
 }
 END_TEST
@@ -411,6 +565,8 @@ int main(void)
    tcase_add_test(tc, test_footprint_grows);
    tcase_add_test(tc, test_report_rows_fold);
    tcase_add_test(tc, test_report_json_has_required_keys);
+   tcase_add_test(tc, test_summary);
+   tcase_add_test(tc, test_summary_fold_and_owners);
    tcase_add_test(tc, test_sort);
    suite_add_tcase(s, tc);
    return mp_test_run(s);

@@ -1,0 +1,205 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: what the exit summary ranks.           mp_summary.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Runs once, at exit, on the report's rows: two sorts, O(n log n).
+*/
+#include "mp_summary.h"
+#include "mp_util.h"
+
+static mp_var_class row_class(const mp_report_row *r)
+{
+   /* the --min-var-size fold mixes every class: unattributed */
+   return r->var ? r->var->cls : MP_CLASS_OTHER;
+}
+
+static int ranked(const mp_report_row *r, int show_runtime)
+{
+   return show_runtime || mp_class_is_programs(row_class(r));
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+   if (!a || !b)
+      return a ? 1 : (b ? -1 : 0);
+   return mp_strcmp(a, b);
+}
+
+static int contains(const char *s, const char *part)
+{
+   size_t n = mp_strlen(part);
+   for (; *s; s++)
+      if (mp_strncmp(s, part, n) == 0)
+         return 1;
+   return 0;
+}
+
+/* The frames of a heap site's allocation stack from the allocating one
+   to the one its where names ("... (file:line)"), all of them if none
+   does: what the site's code is, before who called it. */
+static uint32_t naming_frames(const mp_var *v)
+{
+   char *tag;
+   uint32_t k;
+   if (!v->where)
+      return v->n_alloc_stack;
+   tag = mp_asprintf("(%s)", v->where);
+   for (k = 0; k < v->n_alloc_stack && !contains(v->alloc_stack[k], tag); k++)
+      ;
+   mp_free(tag);
+   return k < v->n_alloc_stack ? k + 1 : v->n_alloc_stack;
+}
+
+static int cmp_frames(const mp_var *a, const mp_var *b)
+{
+   uint32_t na = naming_frames(a), nb = naming_frames(b), k;
+   int c;
+   for (k = 0; k < na && k < nb; k++)
+      if ((c = mp_strcmp(a->alloc_stack[k], b->alloc_stack[k])))
+         return c;
+   return na < nb ? -1 : (na > nb);
+}
+
+/* The rows a user takes for one: same kind, name, where, function and
+   owner, and for heap sites the same code up to the line that names
+   them: two call chains that reach one allocation line (a function
+   that allocates, called from two places) make two sites, but one
+   line of the source.  Sites named after a line further out, past
+   code without line information (zlib's allocations named after the
+   thread's start), stay apart.  The fold stands alone. */
+static int cmp_identity(const void *a_, const void *b_)
+{
+   const mp_report_row *a = a_, *b = b_;
+   const mp_var *va = a->var, *vb = b->var;
+   int c;
+   if (!va || !vb)
+      return va ? 1 : (vb ? -1 : 0);
+   if (va->kind != vb->kind)
+      return va->kind < vb->kind ? -1 : 1;
+   if ((c = cmp_str(va->name, vb->name)) || (c = cmp_str(va->where, vb->where))
+       || (c = cmp_str(va->function, vb->function)) || (c = cmp_str(va->object, vb->object)))
+      return c;
+   if (va->cls != vb->cls)
+      return va->cls < vb->cls ? -1 : 1;
+   return va->kind == MP_VAR_HEAP ? cmp_frames(va, vb) : 0;
+}
+
+static void add_row(mp_report_row *to, const mp_report_row *from)
+{
+   const uint64_t *f = (const uint64_t *)&from->cache;
+   uint64_t *t = (uint64_t *)&to->cache;
+   size_t i;
+   to->c.reads += from->c.reads;
+   to->c.writes += from->c.writes;
+   to->c.read_bytes += from->c.read_bytes;
+   to->c.write_bytes += from->c.write_bytes;
+   /* every field of the cache counts is a uint64_t count */
+   for (i = 0; i < sizeof to->cache / sizeof(uint64_t); i++)
+      t[i] += f[i];
+   /* as the annotator merges: the largest */
+   if (from->lines > to->lines)
+      to->lines = from->lines;
+   if (from->size > to->size)
+      to->size = from->size;
+   if (from->n_threads > to->n_threads)
+      to->n_threads = from->n_threads;
+}
+
+/* The ranked rows, identical ones merged. */
+static void rank_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
+                      int show_runtime, int by_cycles)
+{
+   uint32_t i, k = 0;
+   s->rows = mp_calloc("mp.summary.rows", n + 1, sizeof *s->rows);
+   for (i = 0; i < n; i++)
+      if (ranked(&rows[i], show_runtime))
+         s->rows[k++] = rows[i];
+   mp_sort(s->rows, k, sizeof *s->rows, cmp_identity);
+   for (i = 0, s->n_rows = 0; i < k; i++) {
+      if (s->n_rows > 0 && s->rows[i].var
+          && cmp_identity(&s->rows[s->n_rows - 1], &s->rows[i]) == 0)
+         add_row(&s->rows[s->n_rows - 1], &s->rows[i]);
+      else
+         s->rows[s->n_rows++] = s->rows[i];
+   }
+   mp_report_sort_rows(s->rows, s->n_rows, by_cycles);
+}
+
+static int fold_by_cycles;
+
+static int cmp_folds(const void *a_, const void *b_)
+{
+   const mp_summary_fold *a = a_, *b = b_;
+   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
+   int c;
+   if (fold_by_cycles && a->cycles != b->cycles)
+      return a->cycles > b->cycles ? -1 : 1;
+   if (na != nb)
+      return na > nb ? -1 : 1;
+   if ((c = cmp_str(a->object, b->object)))
+      return c;
+   return a->cls < b->cls ? -1 : (a->cls > b->cls);
+}
+
+/* One fold per (class, object) of the rows not ranked, counting as one
+   variable the rows the table would merge: a linear search per row,
+   over a handful of objects. */
+static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
+                      int show_runtime, int by_cycles)
+{
+   uint32_t i, f, k = 0, cap = 0;
+   mp_report_row *rest = mp_calloc("mp.summary.rest", n + 1, sizeof *rest);
+   for (i = 0; i < n; i++)
+      if (!ranked(&rows[i], show_runtime))
+         rest[k++] = rows[i];
+   mp_sort(rest, k, sizeof *rest, cmp_identity);
+   for (i = 0; i < k; i++) {
+      const mp_report_row *r = &rest[i];
+      mp_var_class cls = row_class(r);
+      const char *object = r->var ? r->var->object : NULL;
+      mp_summary_fold *fo;
+      for (f = 0; f < s->n_folds; f++)
+         if (s->folds[f].cls == cls && cmp_str(s->folds[f].object, object) == 0)
+            break;
+      if (f == s->n_folds) {
+         if (s->n_folds == cap) {
+            cap = cap ? 2 * cap : 8;
+            s->folds = mp_realloc("mp.summary.folds", s->folds, cap * sizeof *s->folds);
+         }
+         fo = &s->folds[s->n_folds++];
+         mp_memset(fo, 0, sizeof *fo);
+         fo->cls = cls;
+         fo->object = object;
+      }
+      fo = &s->folds[f];
+      fo->c.reads += r->c.reads;
+      fo->c.writes += r->c.writes;
+      fo->c.read_bytes += r->c.read_bytes;
+      fo->c.write_bytes += r->c.write_bytes;
+      fo->cycles += r->cache.cycles;
+      if (i == 0 || !r->var || cmp_identity(&rest[i - 1], r) != 0)
+         fo->n_vars++;
+   }
+   mp_free(rest);
+   fold_by_cycles = by_cycles;
+   mp_sort(s->folds, s->n_folds, sizeof *s->folds, cmp_folds);
+}
+
+mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
+                            int show_runtime, int by_cycles)
+{
+   mp_summary *s = mp_calloc("mp.summary", 1, sizeof *s);
+   rank_rows(s, rows, n_rows, show_runtime, by_cycles);
+   fold_rows(s, rows, n_rows, show_runtime, by_cycles);
+   return s;
+}
+
+void mp_summary_free(mp_summary *s)
+{
+   mp_free(s->rows);
+   if (s->folds)
+      mp_free(s->folds);
+   mp_free(s);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# advice_owner.py -- for the `post:` step of runtime_advice: whether a
+# variable that is not the program's passes every test the
+# structure-splitting rule makes (so that, were it the program's, it
+# would get that advice; see ADVICE in docs/memprof.md), and that it
+# got no advice.
+#
+# Usage:
+#   advice_owner.py FILE VAR
+#
+# Prints:
+#   "VAR class=C object=O"
+#   "  accesses >= 1,000: yes|no"
+#   "  share of the run's cycles >= 1%: yes|no"
+#   "  a source line: yes|no"       (a per_line row with a file:line)
+#   "  structure of 2 groups or more: yes|no"
+#   "  fields covering half of its cycles: yes|no"
+#   "advice on VAR: none" or "advice on VAR: KIND..."
+#   "advice on variables not the program's: N"
+
+import json
+import sys
+
+
+def yes(b):
+    return "yes" if b else "no"
+
+
+def main():
+    path, name = sys.argv[1], sys.argv[2]
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    v = next(v for v in doc["variables"] if v["name"] == name)
+    st = v.get("struct") or {}
+    print("%s class=%s object=%s" % (name, v["class"], v.get("object") or "-"))
+    print("  accesses >= 1,000:", yes(v["reads"] + v["writes"] >= 1000))
+    print("  share of the run's cycles >= 1%:",
+          yes(v["cycles"] >= 0.01 * doc["totals"]["cycles"]))
+    print("  a source line:", yes(any(r["where"] for r in v["per_line"])))
+    print("  structure of 2 groups or more:", yes(len(st.get("groups", [])) >= 2))
+    print("  fields covering half of its cycles:", yes(st.get("covered", 0) >= 0.5))
+    kinds = [a["kind"] for a in doc["advice"] if a["variable"] == name]
+    print("advice on %s: %s" % (name, " ".join(kinds) or "none"))
+    program = {v["name"] for v in doc["variables"] if v["class"] == "program"}
+    print("advice on variables not the program's:",
+          sum(1 for a in doc["advice"]
+              if a["variable"] is not None and a["variable"] not in program))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_owner: the class of an object from its file name
+   (each rule with names that must match it and near misses that must
+   not), and the C++ string members whose blocks go to their caller. */
+#include "mp_test.h"
+#include <string.h>
+
+#include "mp_owner.h"
+
+static void expect(const char *path, mp_var_class want)
+{
+   mp_var_class got = mp_class_of_object(path);
+   ck_assert_msg(got == want, "%s: %s, expected %s", path ? path : "(null)",
+                 mp_class_name(got), mp_class_name(want));
+}
+
+START_TEST(test_loader)
+{
+   expect("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", MP_CLASS_LOADER);
+   expect("/lib64/ld-linux-x86-64.so.2", MP_CLASS_LOADER);
+   expect("ld-linux-x86-64.so.2", MP_CLASS_LOADER);
+   expect("/lib/ld-musl-x86_64.so.1", MP_CLASS_LOADER);
+   expect("/lib/ld-2.31.so", MP_CLASS_LOADER);
+   expect("/lib64/ld64.so.1", MP_CLASS_LOADER);
+   expect("/etc/ld.so.cache", MP_CLASS_LOADER);
+   /* near misses: names that start like the loader's */
+   expect("/usr/bin/ld", MP_CLASS_PROGRAM);
+   expect("/usr/lib/libldap-2.5.so.0", MP_CLASS_PROGRAM);
+   expect("/home/u/ldpc", MP_CLASS_PROGRAM);
+   expect("/home/u/ld64tool", MP_CLASS_PROGRAM);
+}
+END_TEST
+
+START_TEST(test_preload)
+{
+   expect("/usr/libexec/valgrind/vgpreload_core-amd64-linux.so", MP_CLASS_PRELOAD);
+   expect("/work/.in_place/vgpreload_memprof-amd64-linux.so", MP_CLASS_PRELOAD);
+   expect("/home/u/my_vgpreload_test", MP_CLASS_PROGRAM);
+}
+END_TEST
+
+START_TEST(test_runtime)
+{
+   static const char *const runtime[] = {
+      "/usr/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libm.so.6",
+      "libpthread.so.0", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30",
+      "/lib/x86_64-linux-gnu/libgcc_s.so.1", "/usr/lib/x86_64-linux-gnu/libgfortran.so.5",
+      "/usr/lib/x86_64-linux-gnu/libgomp.so.1", "/opt/gcc-13/lib64/libstdc++.so.6",
+      "/usr/lib/x86_64-linux-gnu/libnss_files.so.2", "/usr/lib/llvm-14/lib/libc++.so.1",
+      "/usr/lib/llvm-14/lib/libc++abi.so.1", "/usr/lib/x86_64-linux-gnu/libasan.so.8",
+      "/usr/lib/clang/14/lib/linux/libclang_rt.asan-x86_64.so",
+      "/lib/libc.musl-x86_64.so.1", "libc.so", "linux-vdso.so.1",
+      "/usr/lib/locale/locale-archive",
+      "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache",
+      "/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so",
+      NULL
+   };
+   int i;
+   for (i = 0; runtime[i]; i++)
+      expect(runtime[i], MP_CLASS_RUNTIME);
+}
+END_TEST
+
+START_TEST(test_program)
+{
+   /* the program and the libraries it chose, wherever they lie */
+   static const char *const program[] = {
+      "/tmp/run/smooth", "./a.out", "/usr/bin/python3.11", "/usr/bin/sqlite3",
+      "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6",
+      "/usr/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libreadline.so.8",
+      "/usr/lib/x86_64-linux-gnu/libcurl.so.4", "/usr/lib/x86_64-linux-gnu/libcrypto.so.3",
+      "/home/u/libcache.so", "/home/u/libmylib.so", "/home/u/libcx.so.1",
+      "/home/u/libc_helpers.so", "/home/u/libmath.so", "/home/u/libc", "/home/u/data.bin",
+      NULL
+   };
+   int i;
+   for (i = 0; program[i]; i++)
+      expect(program[i], MP_CLASS_PROGRAM);
+   expect(NULL, MP_CLASS_PROGRAM);
+}
+END_TEST
+
+START_TEST(test_base_and_names)
+{
+   ck_assert_str_eq(mp_object_base("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
+   ck_assert_str_eq(mp_object_base("smooth"), "smooth");
+   ck_assert_str_eq(mp_class_name(MP_CLASS_PROGRAM), "program");
+   ck_assert_str_eq(mp_class_name(MP_CLASS_RUNTIME), "runtime");
+   ck_assert_str_eq(mp_class_name(MP_CLASS_LOADER), "loader");
+   ck_assert_str_eq(mp_class_name(MP_CLASS_PRELOAD), "preload");
+   ck_assert_str_eq(mp_class_name(MP_CLASS_OTHER), "other");
+   ck_assert(mp_class_is_programs(MP_CLASS_PROGRAM));
+   ck_assert(!mp_class_is_programs(MP_CLASS_RUNTIME));
+   ck_assert(!mp_class_is_programs(MP_CLASS_OTHER));
+}
+END_TEST
+
+START_TEST(test_builds_for_caller)
+{
+   ck_assert(mp_class_builds_for_caller(
+      "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"
+      "::_M_construct(unsigned long, char)"));
+   ck_assert(mp_class_builds_for_caller(
+      "std::basic_string<wchar_t, std::char_traits<wchar_t>, std::allocator<wchar_t> >"
+      "::reserve(unsigned long)"));
+   ck_assert(mp_class_builds_for_caller("std::__1::basic_string<char>::__grow_by(int)"));
+   /* the runtime's own state: not passed on */
+   ck_assert(!mp_class_builds_for_caller("std::locale::_Impl::_Impl(unsigned long)"));
+   ck_assert(!mp_class_builds_for_caller(
+      "std::__cxx11::basic_stringbuf<char>::overflow(int)"));
+   ck_assert(!mp_class_builds_for_caller("_IO_file_doallocate"));
+   ck_assert(!mp_class_builds_for_caller(NULL));
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("owner");
+   TCase *tc = tcase_create("core");
+   tcase_add_test(tc, test_loader);
+   tcase_add_test(tc, test_preload);
+   tcase_add_test(tc, test_runtime);
+   tcase_add_test(tc, test_program);
+   tcase_add_test(tc, test_base_and_names);
+   tcase_add_test(tc, test_builds_for_caller);
+   suite_add_tcase(s, tc);
+   return mp_test_run(s);
+}
