@@ -292,18 +292,14 @@ class Dominant:
 class Strides:
     load: list[list[Bin]]               # histogram k is load[k - 1]
     store: list[list[Bin]]
-    negative_load: list[int] = dataclasses.field(default_factory=list)
-    negative_store: list[int] = dataclasses.field(default_factory=list)
+    # {"load": [n per histogram], "store": [...]}, both always there.
+    negative: dict[str, list[int]] = dataclasses.field(default_factory=dict)
     classes: StrideClasses = dataclasses.field(default_factory=StrideClasses)
     dominant: Dominant | None = None
 
     def hists(self, kind):
         """The histograms of "load" or "store"."""
         return self.load if kind == "load" else self.store
-
-    def negative(self, kind):
-        """The negative counts of "load" or "store", one per histogram."""
-        return self.negative_load if kind == "load" else self.negative_store
 
 
 @_model
@@ -1056,8 +1052,7 @@ def _strides(st, where):
                for kind in ("load", "store"))
     classes = _opt_object(st, "classes", where, _stride_classes)
     return Strides(load=hists["load"], store=hists["store"],
-                   negative_load=list(neg["load"]),
-                   negative_store=list(neg["store"]),
+                   negative=dict((k, list(n)) for k, n in neg.items()),
                    classes=classes or StrideClasses(),
                    dominant=_opt_object(st, "dominant", where, _dominant))
 

@@ -169,7 +169,7 @@ def stride_lines(v):
                               count))
     for kind in ("load", "store"):
         out.append("    negative %s %s"
-                   % (kind, " ".join(str(n) for n in st.negative(kind))))
+                   % (kind, " ".join(str(n) for n in st.negative[kind])))
     out.append("    classes " + classes_text(st.classes))
     if st.dominant is not None:
         out.append("    dominant " + " ".join(

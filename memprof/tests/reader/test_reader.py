@@ -98,7 +98,7 @@ class Sample(unittest.TestCase):
         self.assertIsNone(v.reuse.mean_shared)
         self.assertEqual(v.strides.hists("load")[0], [Bin(8, 8, 29)])
         self.assertEqual(len(v.strides.store), 5)
-        self.assertEqual(v.strides.negative("store"), [0] * 5)
+        self.assertEqual(v.strides.negative["store"], [0] * 5)
         self.assertEqual((v.strides.classes.unit, v.strides.dominant.bytes,
                           v.strides.dominant.lines), (29, 8, 0.125))
         self.assertIsNone(v.sharing)
