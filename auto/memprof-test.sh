@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
-# regression tests (vg_regtest on memprof/tests), the cross-check of the
+# regression tests (vg_regtest on memprof/tests), the unit tests of the
+# reader of the JSON output (Python unittest), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), the HTML viewer in a
 # headless browser, the release tarball and the runner's own self-test.
@@ -92,6 +93,19 @@ case "$line" in
       set -- $line
       # A crash after the summary still counts as a failure.
       if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
+   *) add 0 1 0 ;;
+esac
+
+echo "== reader of the JSON format (unittest)"
+python3 memprof/tests/reader/test_reader.py >reader.log 2>&1
+status=$?
+cat reader.log
+line=$(tail -n 1 reader.log)
+case "$line" in
+   *" passed, "*" failed")
+      set -- $line
+      # A crash after the summary still counts as a failure.
+      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 0; else add "$1" "$3" 0; fi ;;
    *) add 0 1 0 ;;
 esac
 

@@ -21,10 +21,16 @@
 # the report (whitespace runs made one space, as the report wraps
 # lines): "annotate KIND: whole" or "annotate KIND: missing FIELD...".
 
-import json
+import os
 import re
 import subprocess
 import sys
+
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import read_file  # noqa: E402
 
 
 def main():
@@ -36,8 +42,7 @@ def main():
         labels.append((name, label))
         del args[i:i + 2]
     path, annotate = args
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+    doc = read_file(path)
 
     def shown(text, counts=False):
         for name, label in labels:
@@ -47,11 +52,11 @@ def main():
                           "N", text)
         return re.sub("\0([^\0]*)\0", r"<\1>", text)
 
-    advice = [a for a in doc["advice"] if a["variable"] is not None]
+    advice = [a for a in doc.advice if a.variable is not None]
     for a in advice:
-        print("advice %s %s" % (a["kind"], shown(a["variable"])))
+        print("advice %s %s" % (a.kind, shown(a.variable)))
         for key in ("text", "evidence", "fix"):
-            print("  %s %s" % (key, shown(a[key], key == "evidence")))
+            print("  %s %s" % (key, shown(getattr(a, key), key == "evidence")))
     rep = subprocess.run([sys.executable, annotate, "--threshold=0", path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if rep.returncode != 0:
@@ -60,8 +65,8 @@ def main():
     flat = re.sub(r"\s+", " ", rep.stdout.decode("utf-8"))
     for a in advice:
         missing = [key for key in ("text", "evidence", "fix")
-                   if re.sub(r"\s+", " ", a[key]) not in flat]
-        print("annotate %s: %s" % (a["kind"], "missing " + " ".join(missing)
+                   if re.sub(r"\s+", " ", getattr(a, key)) not in flat]
+        print("annotate %s: %s" % (a.kind, "missing " + " ".join(missing)
                                      if missing else "whole"))
 
 

@@ -25,7 +25,6 @@
 # Exits 1 if a check failed or a name or line was not found, 77 (with a
 # line "SKIP: ...") when callgrind_annotate is not installed.
 
-import json
 import os
 import re
 import shutil
@@ -33,19 +32,23 @@ import subprocess
 import sys
 import tempfile
 
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import read_file  # noqa: E402
+
 VIEWS = ("code", "data")
 PCT = re.compile(r"\(\s*[0-9.]+%\)")
 
 
 def json_totals(path):
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    t = doc["totals"]
-    costs = [t["reads"] + t["writes"], t["reads"], t["writes"]]
-    levels = doc["config"].get("levels") or []
-    if levels:
-        costs += [t["cache"][lv["name"]]["misses"] for lv in levels]
-        costs.append(t["cycles"])
+    doc = read_file(path)
+    t = doc.totals
+    costs = [t.reads + t.writes, t.reads, t.writes]
+    if doc.level_names:
+        costs += [t.cache[name].misses for name in doc.level_names]
+        costs.append(t.cycles)
     return costs
 
 

@@ -28,8 +28,14 @@
 #
 # A missing file or variable prints "loops_show: error ..." and exits 1.
 
-import json
+import os
 import sys
+
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import FormatError, read_file  # noqa: E402
 
 
 def fail(msg):
@@ -39,67 +45,65 @@ def fail(msg):
 
 
 def show_trips(doc, src):
-    loops = [l for l in doc.get("loops", []) if l["file"] == src]
-    for l in sorted(loops, key=lambda l: (l["first_line"], l["last_line"], l["depth"])):
+    loops = [l for l in doc.loops or [] if l.file == src]
+    for l in sorted(loops, key=lambda l: (l.first_line, l.last_line, l.depth)):
         print("loop %d-%d fn=%s depth=%d entries=%d iterations=%d"
-              % (l["first_line"], l["last_line"], l["function"], l["depth"], l["entries"],
-                 l["iterations"]))
+              % (l.first_line, l.last_line, l.function, l.depth, l.entries,
+                 l.iterations))
 
 
 def show_unnamed(doc):
     print("loops without a function: %d"
-          % sum(1 for l in doc.get("loops", []) if l["function"] in (None, "", "???")))
+          % sum(1 for l in doc.loops or [] if l.function in (None, "", "???")))
 
 
 def show_loops(doc, src):
-    loops = [l for l in doc.get("loops", []) if l["file"] == src]
-    for l in sorted(loops, key=lambda l: (l["first_line"], l["last_line"], l["depth"])):
+    loops = [l for l in doc.loops or [] if l.file == src]
+    for l in sorted(loops, key=lambda l: (l.first_line, l.last_line, l.depth)):
         print("loop %d-%d fn=%s depth=%d entries=%d iterations=%d streams=%d flagged=%s"
-              % (l["first_line"], l["last_line"], l["function"], l["depth"], l["entries"],
-                 l["iterations"], l["streams"], l["flagged"]))
-        for f in sorted(l["formulas"], key=lambda f: (f["where"], f["base"])):
-            print("  formula %s %s %s base=%d" % (f["where"], f["variable"], f["formula"],
-                                                 f["base"]))
+              % (l.first_line, l.last_line, l.function, l.depth, l.entries,
+                 l.iterations, l.streams, l.flagged))
+        for f in sorted(l.formulas, key=lambda f: (f.where, f.base)):
+            print("  formula %s %s %s base=%d" % (f.where, f.variable, f.formula, f.base))
 
 
 def field_name(doc_fields, off):
     for f in doc_fields:
-        if f["offset"] == off:
-            return f["name"] if f["name"] is not None else "+%d" % off
+        if f.offset == off:
+            return f.name if f.name is not None else "+%d" % off
     return "?"
 
 
 def show_struct(doc, name):
-    v = [v for v in doc["variables"] if v["name"] == name]
+    v = [v for v in doc.variables if v.name == name]
     if not v:
         fail("no variable %r" % name)
-    s = v[0].get("struct")
+    s = v[0].struct
     if s is None:
         print("%s struct -" % name)
         return
-    print("%s struct size=%d split=%s" % (name, s["size"], s["split"]))
-    for f in s["fields"]:
-        print("  field %d %s size=%d share=%d%%" % (f["offset"], f["name"], f["size"],
-                                                  round(100 * f["share"])))
-    wi = s.get("what_if")
+    print("%s struct size=%d split=%s" % (name, s.size, s.split))
+    for f in s.fields:
+        print("  field %d %s size=%d share=%d%%" % (f.offset, f.name, f.size,
+                                                  round(100 * f.share)))
+    wi = s.what_if
     if wi:
         print("  what_if accesses=%d L1 %d->%d cycles %d->%d"
-              % (wi["accesses"], wi["before"]["L1"], wi["after"]["L1"],
-                 wi["before"]["cycles"], wi["after"]["cycles"]))
-    for a, b, w in s["affinity"]:
+              % (wi.accesses, wi.before["L1"], wi.after["L1"],
+                 wi.before["cycles"], wi.after["cycles"]))
+    for a, b, w in s.affinity:
         if w > 0:
-            print("  affinity %s %s %.2f" % (field_name(s["fields"], s["fields"][a]["offset"]),
-                                             field_name(s["fields"], s["fields"][b]["offset"]), w))
+            print("  affinity %s %s %.2f" % (field_name(s.fields, s.fields[a].offset),
+                                             field_name(s.fields, s.fields[b].offset), w))
 
 
 def main(argv):
     if len(argv) < 2:
         fail("usage: loops_show.py FILE [options]")
     try:
-        with open(argv[1]) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail("cannot read %s: %s" % (argv[1], e))
+        doc = read_file(argv[1], program="loops_show")
+    except FormatError as e:
+        fail("cannot read %s" % e)
     args = argv[2:]
     i = 0
     while i < len(args):

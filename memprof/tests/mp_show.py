@@ -11,12 +11,12 @@
 #
 # Every FILE_OR_GLOB that names no existing file is expanded as a glob
 # pattern (so a test can pass 'memprof.out.fork.*' quoted).  Each file
-# is parsed as JSON and checked to have the required keys: memprof,
-# command, pid, config, totals, variables, and for each variable name,
-# kind, where, size, reads, writes.  A file that fails these checks, or
-# a pattern that matches nothing, makes mp_show exit 1 with a message on
-# stderr (and a line "mp_show: error" on stdout, so a post.exp diff shows
-# it too).
+# is read by memprof_reader, which checks the types of the keys, and
+# checked to have the keys memprof, command, pid, config, totals,
+# variables, and for each variable name, kind, where, size, reads,
+# writes.  A file that fails these checks, or a pattern that matches
+# nothing, makes mp_show exit 1 with a message on stderr (and a line
+# "mp_show: error" on stdout, so a post.exp diff shows it too).
 #
 # For one file the output is its lines.  For several files each file's
 # lines form a block, the blocks are sorted by their text (so the order
@@ -70,15 +70,19 @@
 # sorted by name then where.
 
 import glob
-import json
 import os
 import re
 import sys
 
-REQUIRED_TOP = ("memprof", "command", "pid", "config", "totals", "variables")
-REQUIRED_VAR = ("name", "kind", "where", "size", "reads", "writes")
-COUNT_KEYS = ("size", "reads", "writes", "read_bytes", "write_bytes",
-              "threads", "lines", "blocks", "alloc_bytes")
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import FormatError, read_file  # noqa: E402
+
+# The keys checked besides those memprof_reader requires (memprof,
+# totals, variables, each variable's name, kind, reads and writes).
+REQUIRED = re.compile(r"(command|pid|config|variables\[\d+\]\.(where|size))$")
 ALL_FIELDS = ("kind", "where", "size", "reads", "writes", "read_bytes",
               "write_bytes", "threads", "lines", "blocks", "alloc_bytes",
               "named_by", "function", "folded")
@@ -101,57 +105,15 @@ def natural_key(s):
                  for p in re.split(r"(\d+)", s) if p != "")
 
 
-def is_count(x):
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-
-def validate(path, doc):
-    if not isinstance(doc, dict):
-        raise Invalid("%s: the document is not a JSON object" % path)
-    for k in REQUIRED_TOP:
-        if k not in doc:
-            raise Invalid("%s: missing key '%s'" % (path, k))
-    if not isinstance(doc["config"], dict):
-        raise Invalid("%s: 'config' is not an object" % path)
-    if not isinstance(doc["totals"], dict):
-        raise Invalid("%s: 'totals' is not an object" % path)
-    if not isinstance(doc["variables"], list):
-        raise Invalid("%s: 'variables' is not an array" % path)
-    for i, v in enumerate(doc["variables"]):
-        if not isinstance(v, dict):
-            raise Invalid("%s: variables[%d] is not an object" % (path, i))
-        for k in REQUIRED_VAR:
-            if k not in v:
-                raise Invalid("%s: variables[%d] missing key '%s'"
-                              % (path, i, k))
-        if not isinstance(v["name"], str) or not isinstance(v["kind"], str):
-            raise Invalid("%s: variables[%d]: name and kind must be strings"
-                          % (path, i))
-        if v["where"] is not None and not isinstance(v["where"], str):
-            raise Invalid("%s: variables[%d]: where must be a string or null"
-                          % (path, i))
-        for k in COUNT_KEYS:
-            if k in v and not is_count(v[k]):
-                raise Invalid("%s: variables[%d] (%s): '%s' is not a count"
-                              % (path, i, v["name"], k))
-        for j, r in enumerate(v.get("per_line", [])):
-            if not isinstance(r, dict):
-                raise Invalid("%s: variables[%d].per_line[%d] is not an "
-                              "object" % (path, i, j))
-
-
 def load(path):
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise Invalid("%s: %s" % (path, e.strerror))
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise Invalid("%s: not valid JSON: %s" % (path, e))
-    validate(path, doc)
-    return doc
+        f = read_file(path, program="mp_show")
+    except FormatError as e:
+        raise Invalid(str(e))
+    missing = [k for k in f.missing if REQUIRED.match(k)]
+    if missing:
+        raise Invalid("%s: missing key '%s'" % (path, missing[0]))
+    return f
 
 
 def fmt(value):
@@ -165,13 +127,15 @@ def fmt(value):
 
 
 def var_line(v, fields):
-    parts = [v["name"]]
+    parts = [v.name]
     for f in fields:
-        if f in HEAP_ONLY and v["kind"] != "heap":
+        if f in HEAP_ONLY and v.kind != "heap":
             continue
-        if f in ("named_by", "function", "folded") and f not in v:
+        # Written only on the variables they describe (folded: true).
+        if f in ("named_by", "function") and getattr(v, f) is None \
+                or f == "folded" and not v.folded:
             continue
-        parts.append("%s=%s" % (f, fmt(v.get(f))))
+        parts.append("%s=%s" % (f, fmt(getattr(v, f))))
     return " ".join(parts)
 
 
@@ -180,7 +144,7 @@ IP_PREFIX = re.compile(r"^0x[0-9A-Fa-f]+: ")
 
 def stack_lines(v):
     out = []
-    for frame in v.get("alloc_stack", []):
+    for frame in v.alloc_stack or []:
         out.append("    at " + IP_PREFIX.sub("", str(frame)))
     return out
 
@@ -189,113 +153,109 @@ STRIDE_CLASSES = ("zero", "unit", "within_line", "beyond_line")
 
 
 def classes_text(c):
-    return " ".join("%s=%s" % (k, fmt(c.get(k))) for k in STRIDE_CLASSES)
+    return " ".join("%s=%s" % (k, fmt(getattr(c, k))) for k in STRIDE_CLASSES)
 
 
 def stride_lines(v):
-    st = v.get("strides")
-    if not isinstance(st, dict):
+    st = v.strides
+    if st is None:
         return ["    strides -"]
     out = []
     for kind in ("load", "store"):
-        for k, hist in enumerate(st.get(kind, []), 1):
+        for k, hist in enumerate(st.hists(kind), 1):
             for lo, hi, count in hist:
                 out.append("    %s %d %s-%s %s"
                            % (kind, k, lo, "inf" if hi is None else hi,
                               count))
-    neg = st.get("negative", {})
     for kind in ("load", "store"):
         out.append("    negative %s %s"
-                   % (kind, " ".join(str(n) for n in neg.get(kind, []))))
-    out.append("    classes " + classes_text(st.get("classes", {})))
-    dom = st.get("dominant")
-    if isinstance(dom, dict):
+                   % (kind, " ".join(str(n) for n in st.negative[kind])))
+    out.append("    classes " + classes_text(st.classes))
+    if st.dominant is not None:
         out.append("    dominant " + " ".join(
-            "%s=%s" % (k, fmt(dom.get(k)))
+            "%s=%s" % (k, fmt(getattr(st.dominant, k)))
             for k in ("bytes", "lines", "count", "share")))
     return out
 
 
 def per_line_rows(v, lines_in, strides=False):
-    rows = list(v.get("per_line", []))
+    rows = list(v.per_line or [])
     if lines_in:
         rows = [r for r in rows
-                if isinstance(r.get("where"), str)
-                and any(r["where"] == w or r["where"].startswith(w + ":")
+                if r.where is not None
+                and any(r.where == w or r.where.startswith(w + ":")
                         for w in lines_in)]
-    rows.sort(key=lambda r: (natural_key(r.get("where")), r.get("fn") or ""))
+    rows.sort(key=lambda r: (natural_key(r.where), r.fn or ""))
     out = []
     for r in rows:
         out.append("    line %s fn=%s reads=%s writes=%s read_bytes=%s "
                    "write_bytes=%s"
-                   % (fmt(r.get("where")), fmt(r.get("fn")),
-                      fmt(r.get("reads")), fmt(r.get("writes")),
-                      fmt(r.get("read_bytes")), fmt(r.get("write_bytes"))))
-        if strides and isinstance(r.get("strides"), dict):
-            out.append("      strides " + classes_text(r["strides"]))
+                   % (fmt(r.where), fmt(r.fn), fmt(r.reads), fmt(r.writes),
+                      fmt(r.read_bytes), fmt(r.write_bytes)))
+        if strides and r.strides is not None:
+            out.append("      strides " + classes_text(r.strides))
     return out
 
 
 def same_name_key(v):
-    return (natural_key(v.get("where")),
-            tuple(IP_PREFIX.sub("", str(f)) for f in v.get("alloc_stack", [])),
-            v.get("reads", 0), v.get("writes", 0))
+    return (natural_key(v.where),
+            tuple(IP_PREFIX.sub("", f) for f in v.alloc_stack or []),
+            v.reads, v.writes)
 
 
 def show(doc, opts):
     out = []
     if opts["command"]:
-        out.append("command %s" % fmt(doc["command"]))
+        out.append("command %s" % fmt(doc.command))
     if opts["config"]:
-        c = doc["config"]
+        c = doc.config
         out.append("config " + " ".join(
-            "%s=%s" % (k, fmt(c.get(k)))
+            "%s=%s" % (k, fmt(getattr(c, k)))
             for k in ("collect_atstart", "toggle_collect", "min_var_size")))
     if opts["strides"]:
-        sc = doc["config"].get("strides")
-        if isinstance(sc, dict):
+        sc = doc.config.strides
+        if sc is not None:
             out.append("strides " + " ".join(
-                "%s=%s" % (k, fmt(sc.get(k)))
+                "%s=%s" % (k, fmt(getattr(sc, k)))
                 for k in ("history", "mode", "threshold")))
         else:
             out.append("strides -")
     if opts["totals"]:
-        t = doc["totals"]
-        out.append("totals " + " ".join("%s=%s" % (k, fmt(t.get(k)))
+        t = doc.totals
+        out.append("totals " + " ".join("%s=%s" % (k, fmt(getattr(t, k, None)))
                                         for k in opts["totals"]))
-    variables = doc["variables"]
+    variables = doc.variables
     if opts["kinds"]:
-        variables = [v for v in variables if v["kind"] in opts["kinds"]]
+        variables = [v for v in variables if v.kind in opts["kinds"]]
     if opts["vars"]:
         chosen = []
         for name in opts["vars"]:
-            found = sorted((v for v in variables if v["name"] == name),
+            found = sorted((v for v in variables if v.name == name),
                            key=same_name_key)
             if not found:
                 chosen.append(name)
             chosen.extend(found)
     else:
-        chosen = sorted(variables, key=lambda v: (v["name"],)
-                        + same_name_key(v))
+        chosen = sorted(variables, key=lambda v: (v.name,) + same_name_key(v))
     for v in chosen:
         if isinstance(v, str):
             out.append("%s absent" % v)
             continue
         out.append(var_line(v, opts["fields"]))
-        if opts["stack"] and v["kind"] == "heap":
+        if opts["stack"] and v.kind == "heap":
             out.extend(stack_lines(v))
         if opts["strides"]:
             out.extend(stride_lines(v))
         if opts["per_line"]:
             out.extend(per_line_rows(v, opts["lines_in"], opts["strides"]))
     for name in opts["accessed"]:
-        found = [v for v in doc["variables"] if v["name"] == name]
+        found = [v for v in doc.variables if v.name == name]
         if not found:
             out.append("%s absent" % name)
         for v in found:
             out.append("%s read=%s written=%s"
-                       % (name, "yes" if v["reads"] > 0 else "no",
-                          "yes" if v["writes"] > 0 else "no"))
+                       % (name, "yes" if v.reads > 0 else "no",
+                          "yes" if v.writes > 0 else "no"))
     return out
 
 

@@ -9,37 +9,49 @@
 # counts depend on where the stack lies, which the environment moves).
 # The counts of the prefetcher (prefetched, covered, totals.prefetch)
 # are printed as "-" when absent, as they must be without one.
-import json
+import os
 import sys
 
-doc = json.load(open(sys.argv[1]))
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import read_file  # noqa: E402
+
+def shown(x):
+    return "-" if x is None else x
+
+
+doc = read_file(sys.argv[1])
 names = [a.split(":")[0] for a in sys.argv[2:]]
 only = {a.split(":")[0] for a in sys.argv[2:] if a.endswith(":prefetch")}
-cfg = doc["config"]
-pf = cfg["prefetch"]
-print("prefetch", " ".join("%s=%s" % (k, pf[k]) for k in ("kind", "streams", "level")
-                           if k in pf))
-tp = doc["totals"].get("prefetch")
+cfg = doc.config
+pf = cfg.prefetch
+print("prefetch", " ".join("%s=%s" % (k, getattr(pf, k))
+                           for k in ("kind", "streams", "level")
+                           if getattr(pf, k) is not None))
+tp = doc.totals.prefetch
 print("totals prefetch",
-      " ".join("%s=%d" % (k, tp[k]) for k in ("requests", "issued", "useful", "useless"))
+      " ".join("%s=%d" % (k, getattr(tp, k))
+               for k in ("requests", "issued", "useful", "useless"))
       if tp else "-")
-for lv, t in doc["totals"]["cache"].items():
-    print("totals %s prefetched=%s" % (lv, t.get("prefetched", "-")))
-byname = {v["name"]: v for v in doc["variables"]}
+for lv, t in doc.totals.cache.items():
+    print("totals %s prefetched=%s" % (lv, shown(t.prefetched)))
+byname = {v.name: v for v in doc.variables}
 keys = ("hits", "misses", "prefetched", "covered", "cold", "capacity", "conflict")
 for name in names:
     v = byname[name]
-    for lv in cfg["levels"]:
-        c = v["cache"][lv["name"]]
-        print(name, lv["name"], " ".join("%s=%s" % (k, c.get(k, "-")) for k in keys
-                                         if name not in only or k in keys[2:4]))
+    for lv in doc.level_names:
+        c = v.cache[lv]
+        print(name, lv, " ".join("%s=%s" % (k, shown(getattr(c, k))) for k in keys
+                                 if name not in only or k in keys[2:4]))
     if name not in only:
-        print(name, "served", " ".join("%s=%d" % (k, n) for k, n in v["served"].items()),
-              "cycles=%d" % v["cycles"])
+        print(name, "served", " ".join("%s=%d" % (k, n) for k, n in v.served.items()),
+              "cycles=%d" % v.cycles)
     else:   # what makes its zeros mean something
-        l1 = v["cache"][cfg["levels"][0]["name"]]
+        l1 = v.cache[doc.level_names[0]]
         print(name, "L1 misses >= 99% of accesses:",
-              l1["misses"] >= 0.99 * (v["reads"] + v["writes"]))
-for a in doc["advice"]:
-    if a["variable"] in names:
-        print("advice", a["kind"], a["variable"])
+              l1.misses >= 0.99 * (v.reads + v.writes))
+for a in doc.advice:
+    if a.variable in names:
+        print("advice", a.kind, a.variable)

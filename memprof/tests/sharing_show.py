@@ -50,9 +50,14 @@
 #
 # A missing file or variable prints "sharing_show: error ..." and exits 1.
 
-import json
 import os
 import sys
+
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memprof_reader import FormatError, read_file  # noqa: E402
 
 
 def fail(msg):
@@ -82,74 +87,73 @@ def own_where(ws):
 
 
 def find_var(doc, name):
-    for v in doc["variables"]:
-        if v["name"] == name:
+    for v in doc.variables:
+        if v.name == name:
             return v
     fail("no variable %r" % name)
 
 
 def show_sharing(doc, name, worst, bytes_only):
     v = find_var(doc, name)
-    s = v.get("sharing")
+    s = v.sharing
     if s is None:
         print("%s sharing -" % name)
         return
     print("%s sharing shared=%d true=%d false=%d"
-          % (name, s["shared_lines"], s["true_lines"], s["false_lines"]))
+          % (name, s.shared_lines, s.true_lines, s.false_lines))
     if OPTS["predicted"]:
         print("  predicted transfers=%d true=%d false=%d invalidations=%d"
-              % (s["predicted_transfers"], s["predicted_true_transfers"],
-                 s["predicted_false_transfers"], s["predicted_invalidations"]))
-    wp = s.get("what_if_pad")
+              % (s.predicted_transfers, s.predicted_true_transfers,
+                 s.predicted_false_transfers, s.predicted_invalidations))
+    wp = s.what_if_pad
     if wp:
         # The misses before depend on the interleaving the recording saw;
         # after padding only cold misses are left: stable.
         print("  what_if_pad accesses=%d L1 after=%d not_worse=%s"
-              % (wp["accesses"], wp["after"]["L1"], wp["after"]["L1"] <= wp["before"]["L1"]))
-    for w in s["worst_lines"][:worst]:
+              % (wp.accesses, wp.after["L1"], wp.after["L1"] <= wp.before["L1"]))
+    for w in s.worst_lines[:worst]:
         print("  line kind=%s offset=%s false_pairs=%d true_pairs=%d"
-              % (w["kind"], w["offset"], w["false_pairs"], w["true_pairs"]))
-        for t in w["threads"]:
-            if t["thread"] < OPTS["from_thread"]:
+              % (w.kind, w.offset, w.false_pairs, w.true_pairs))
+        for t in w.threads:
+            if t.thread < OPTS["from_thread"]:
                 continue
-            counts = "" if bytes_only else " reads=%d writes=%d" % (t["reads"], t["writes"])
+            counts = "" if bytes_only else " reads=%d writes=%d" % (t.reads, t.writes)
             if OPTS["byte_counts"]:
-                rb, wb = nbytes(t["read_bytes"]), nbytes(t["write_bytes"])
+                rb, wb = nbytes(t.read_bytes), nbytes(t.write_bytes)
             else:
-                rb, wb = ranges(t["read_bytes"]), ranges(t["write_bytes"])
+                rb, wb = ranges(t.read_bytes), ranges(t.write_bytes)
             print("    thread %d%s read=%s write=%s where=%s"
-                  % (t["thread"], counts, rb, wb, own_where(t["where"])))
+                  % (t.thread, counts, rb, wb, own_where(t.where)))
 
 
 def show_numa(doc, name):
     v = find_var(doc, name)
-    n = v.get("numa")
+    n = v.numa
     if n is None:
         print("%s numa -" % name)
         return
-    ft = " ".join("%d/%d/%d" % (f["thread"], f["socket"], f["pages"])
-                  for f in sorted(n["first_touch"], key=lambda f: f["thread"]))
+    ft = " ".join("%d/%d/%d" % (f.thread, f.socket, f.pages)
+                  for f in sorted(n.first_touch, key=lambda f: f.thread))
     print("%s numa local=%d remote=%d hit_ratio=%.4f pages=%d first_touch=[%s]"
-          % (name, n["local"], n["remote"], n["hit_ratio"], n["pages"], ft))
+          % (name, n.local, n.remote, n.hit_ratio, n.pages, ft))
 
 
 def show_pairs(doc, src):
     def mine(w):
         return w is not None and w.split(":")[0] == src
-    for p in doc.get("communication", []):
-        if mine(p["from"]) and mine(p["to"]):
+    for p in doc.communication or []:
+        if mine(p.from_) and mine(p.to):
             print("pair %s -> %s variable=%s count=%d true=%d false=%d"
-                  % (p["from"], p["to"], p["variable"], p["count"], p["true"], p["false"]))
+                  % (p.from_, p.to, p.variable, p.count, p.true, p.false))
 
 
 def main(argv):
     if len(argv) < 2:
         fail("usage: sharing_show.py FILE [options]")
     try:
-        with open(argv[1]) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail("cannot read %s: %s" % (argv[1], e))
+        doc = read_file(argv[1], program="sharing_show")
+    except FormatError as e:
+        fail("cannot read %s" % e)
     worst = 1
     bytes_only = "--bytes-only" in argv
     args = [a for a in argv[2:] if a != "--bytes-only"]
@@ -173,42 +177,42 @@ def main(argv):
             i += 2
             continue
         if a == "--config":
-            c = doc["config"]
+            c = doc.config
             print("config sharing=%s sockets=%s page_size=%s"
-                  % (c.get("sharing"), c.get("sockets"), c.get("page_size")))
+                  % (c.sharing, c.sockets, c.page_size))
         elif a == "--advice":
-            if "advice" not in doc:
+            if doc.advice is None:
                 fail("no advice in the file")
             # only advice about the test's own code: in programs this
             # small, the dynamic linker's tables can reach 1% of the run
-            shown = [adv for adv in doc["advice"] if own_where(adv["where"]) != "[]"]
+            shown = [adv for adv in doc.advice if own_where(adv.where) != "[]"]
             for adv in shown:
-                print("advice %s %s where=%s" % (adv["kind"], adv["variable"] or "-",
-                                                 own_where(adv["where"])))
+                print("advice %s %s where=%s" % (adv.kind, adv.variable or "-",
+                                                 own_where(adv.where)))
             if not shown:
                 print("advice none")
         elif a == "--rejected":
-            shown = [adv for adv in doc.get("rejected", [])
-                     if own_where(adv["where"]) != "[]"]
+            shown = [adv for adv in doc.rejected or []
+                     if own_where(adv.where) != "[]"]
             for adv in shown:
-                print("rejected %s %s where=%s" % (adv["kind"], adv["variable"] or "-",
-                                                   own_where(adv["where"])))
+                print("rejected %s %s where=%s" % (adv.kind, adv.variable or "-",
+                                                   own_where(adv.where)))
             if not shown:
                 print("rejected none")
         elif a == "--advice-var":
             name = args[i + 1]
-            for adv in doc["advice"]:
-                if adv["variable"] == name:
-                    print("advice %s %s where=%s" % (adv["kind"], name, adv["where"]))
-                    print("  fix %s" % adv["fix"])
+            for adv in doc.advice or []:
+                if adv.variable == name:
+                    print("advice %s %s where=%s" % (adv.kind, name, adv.where))
+                    print("  fix %s" % adv.fix)
             i += 2
             continue
         elif a == "--matrix-threads":
-            m = doc.get("communication_matrix")
+            m = doc.communication_matrix
             if m is None:
                 print("matrix -")
             else:
-                print("matrix threads=%d cells>0=%s" % (len(m["threads"]), len(m["cells"]) > 0))
+                print("matrix threads=%d cells>0=%s" % (len(m.threads), len(m.cells) > 0))
         elif a in ("--var", "--numa", "--pairs"):
             if i + 1 >= len(args):
                 fail("%s needs an argument" % a)

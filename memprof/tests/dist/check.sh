@@ -41,10 +41,11 @@ name=${tarball%.tar.gz}
 tar tzf "$work/$tarball" | sed "s|^$name/||" >"$work/contents"
 need="configure Makefile.in README.md COPYING auto/MANIFEST auto/vg-in-place.in
 examples/particles.c docs/memprof.md docs/json-format.md
-memprof/memprof_annotate.in memprof/memprof_view.html memprof/mp_preload.c
+memprof/memprof_annotate.in memprof/memprof_reader.py memprof/memprof_view.html memprof/mp_preload.c
 memprof/mp_vgcompat.h memprof/tests/vg_regtest memprof/tests/Makefile.in
 memprof/tests/crosscheck/crosscheck.py memprof/tests/robust/run.py
-memprof/tests/viewer/test_viewer.py memprof/tests/runner-selftest/check.sh
+memprof/tests/viewer/test_viewer.py memprof/tests/reader/test_reader.py
+memprof/tests/runner-selftest/check.sh
 memprof/tests/dist/check.sh memprof/tests/unit/test_annotate.sh"
 # The scripts the README names, and those they call.
 scripts=$(cat README.md auto/*.sh | grep -o 'auto/[A-Za-z0-9_.-]*\.\(sh\|py\)' | sort -u)

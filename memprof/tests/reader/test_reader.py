@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of memprof_reader, the reader of memprof's JSON output.
+
+sample.json, beside this file, is written by hand (not by memprof): two
+threads, two cache levels, a heap site read in a loop and a global
+counter that both threads write, with every section of the format.  The
+values expected below are read off it.  The bad inputs are made from it
+one change at a time, so that each error has one cause.
+
+Prints one line per test ("PASS: ..." / "FAIL: ...") and a last line
+"N passed, N failed"; exits 1 when a test failed.
+"""
+import ast
+import copy
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MEMPROF = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, MEMPROF)
+
+from memprof_reader import (  # noqa: E402  (after the path)
+    Bin, ByteRange, FormatError, Median, parse_document, read_file)
+
+SAMPLE = os.path.join(HERE, "sample.json")
+
+
+def sample_doc():
+    with open(SAMPLE) as f:
+        return json.load(f)
+
+
+class Sample(unittest.TestCase):
+    """What the reader makes of a good file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.f = read_file(SAMPLE)
+
+    def test_top_level(self):
+        f = self.f
+        self.assertEqual((f.path, f.version, f.tool_version, f.command,
+                          f.pid), (SAMPLE, 1, "0.1.0", "./pairs 2", 4242))
+        self.assertEqual((f.end.by, f.end.status, f.partial),
+                         ("exit", 0, False))
+        self.assertEqual(f.missing, [])
+
+    def test_config(self):
+        c = self.f.config
+        self.assertEqual((c.line, c.collect_atstart, c.toggle_collect,
+                          c.min_var_size), (64, True, [], 0))
+        self.assertEqual(self.f.level_names, ["L1", "L2"])
+        l2 = c.levels[1]
+        self.assertEqual((l2.size, l2.assoc, l2.shared_by, l2.latency,
+                          l2.cause_sample_rate),
+                         (1048576, 16, 2, 14, 0.0625))
+        self.assertEqual((c.prefetch.kind, c.prefetch.streams), ("none", None))
+        self.assertEqual((c.reuse.sample, c.reuse.weight, c.reuse.estimated),
+                         ("off", 1, False))
+        self.assertEqual((c.strides.history, c.strides.mode,
+                          c.strides.threshold), (5, "filtered", 128))
+        self.assertIs(c.sharing, True)
+        # Not written for one socket: None, not 0.
+        self.assertIsNone(c.page_size)
+        # Every setting as written, the unknown one too, in file order.
+        self.assertEqual(list(c.settings)[-1], "a_future_setting")
+        self.assertEqual(list(c.settings)[:2], ["line", "collect_atstart"])
+
+    def test_totals(self):
+        t = self.f.totals
+        # 30 reads of pairs + 10 writes of counter.
+        self.assertEqual((t.reads, t.writes, t.accesses), (30, 10, 40))
+        self.assertEqual(list(t.cache), ["L1", "L2"])
+        self.assertEqual((t.cache["L1"].misses, t.cache["L1"].coherence,
+                          t.cache["L1"].mpki), (4, 1, 2.5))
+        # L2 has no mpki in the file: not measured.
+        self.assertIsNone(t.cache["L2"].mpki)
+        self.assertEqual((t.cycles, t.cpa, t.instructions),
+                         (758, 18.95, 1600))
+        self.assertIsNone(t.prefetch)
+
+    def test_heap_variable(self):
+        v = self.f.variables[0]
+        self.assertEqual((v.name, v.kind, v.where, v.size, v.blocks),
+                         ("pairs", "heap", "pairs.c:12", 64, 1))
+        self.assertEqual(v.alloc_stack, ["0x1091E3: main (pairs.c:12)"])
+        self.assertFalse(v.folded)
+        self.assertEqual((v.cache["L1"].hits, v.cache["L1"].hits_per_fill),
+                         (29, 29))
+        self.assertEqual(v.served, {"L1": 29, "L2": 0, "mem": 1})
+        self.assertEqual(v.reuse.private, [Bin(0, 0, 22), Bin(1, 1, 7)])
+        self.assertEqual(v.reuse.median_private, Median(0, 0))
+        self.assertIsNone(v.reuse.median_shared)
+        self.assertIsNone(v.reuse.mean_shared)
+        self.assertEqual(v.strides.hists("load")[0], [Bin(8, 8, 29)])
+        self.assertEqual(len(v.strides.store), 5)
+        self.assertEqual(v.strides.negative["store"], [0] * 5)
+        self.assertEqual((v.strides.classes.unit, v.strides.dominant.bytes,
+                          v.strides.dominant.lines), (29, 8, 0.125))
+        self.assertIsNone(v.sharing)
+        self.assertIsNone(v.numa)
+
+    def test_per_line(self):
+        r = self.f.variables[0].per_line[0]
+        self.assertEqual((r.where, r.fn, r.reads, r.writes),
+                         ("pairs.c:20", "sum", 30, 0))
+        self.assertEqual(r.misses, {"L1": 1, "L2": 1})
+        self.assertEqual((r.reuse.cold, r.reuse.private[1].count), (1, 7))
+        self.assertEqual(r.strides.unit, 29)
+        # The per_line rows of a variable sum to its counts.
+        v = self.f.variables[0]
+        self.assertEqual(sum(x.reads for x in v.per_line), v.reads)
+
+    def test_sharing(self):
+        v = self.f.variables[1]
+        self.assertIsNone(v.where)
+        # counter has no L2 object: that level is None, the others read.
+        self.assertEqual(list(v.cache), ["L1", "L2"])
+        self.assertIsNone(v.cache["L2"])
+        sh = v.sharing
+        self.assertEqual((sh.shared_lines, sh.true_lines,
+                          sh.predicted_transfers), (1, 1, 10))
+        wl = sh.worst_lines[0]
+        self.assertEqual((wl.line, wl.offset, wl.kind), ("0x10c080", -8,
+                                                         "true"))
+        self.assertEqual([t.thread for t in wl.threads], [1, 2])
+        self.assertEqual(wl.threads[0].write_bytes, [ByteRange(8, 11)])
+        self.assertEqual(wl.threads[1].where, [None])
+
+    def test_communication(self):
+        p = self.f.communication[0]
+        self.assertEqual((p.from_, p.to_fn, p.variable, p.count, p.true),
+                         ("pairs.c:30", "bump", "counter", 1, 1))
+        m = self.f.communication_matrix
+        self.assertEqual(m.threads, [1, 2])
+        self.assertEqual((m.cells[0].from_, m.cells[0].to,
+                          m.cells[0].bytes), (1, 2, 4))
+
+    def test_loops_struct_advice(self):
+        loop = self.f.loops[0]
+        self.assertEqual((loop.id, loop.function, loop.parent,
+                          loop.formulas[0].formula), (3, "sum", None, "8*i1"))
+        st = self.f.variables[0].struct
+        self.assertEqual((st.size, [x.offset for x in st.fields],
+                          st.fields[0].loops, st.groups),
+                         (16, [0, 8], [3], [[0, 8]]))
+        self.assertEqual((st.affinity[0].i, st.affinity[0].j,
+                          st.affinity[0].w), (0, 1, 1))
+        a = self.f.advice[0]
+        self.assertEqual((a.kind, a.variable, a.loop, a.where, a.score),
+                         ("too-many-streams", None, 3, ["pairs.c:19"], 0.75))
+
+
+def parsed(doc, strict=False):
+    return parse_document(doc, "F", strict)
+
+
+class Lenient(unittest.TestCase):
+    """What the reader must accept: the format's rules for readers, and
+    the files cut down by hand that memprof_annotate reads."""
+
+    def test_minimal(self):
+        f = parsed({"memprof": 1, "totals": {}, "variables": [
+            {"name": "v", "kind": "global", "reads": 1, "writes": 0}]})
+        v = f.variables[0]
+        self.assertEqual((v.name, v.size, v.per_line, v.strides),
+                         ("v", None, None, None))
+        self.assertIsNone(f.level_names)
+        self.assertIsNone(f.loops)
+        self.assertIn("command", f.missing)
+        self.assertIn("variables[0].size", f.missing)
+
+    def test_integer_for_number(self):
+        d = sample_doc()
+        d["variables"][0]["cpa"] = 10
+        self.assertEqual(parsed(d).variables[0].cpa, 10)
+
+    def test_unknown_keys(self):
+        d = sample_doc()
+        d["variables"][0]["a_new_metric"] = {"x": [1, 2]}
+        d["a_new_section"] = []
+        self.assertEqual(parsed(d).variables[0].name, "pairs")
+
+    def test_no_simulation(self):
+        # config.levels without a simulation in the totals is a setting
+        # only: the variables' cache data is not read.
+        d = sample_doc()
+        del d["totals"]["cache"], d["totals"]["cycles"]
+        d["variables"][0]["cache"] = "not read"
+        f = parsed(d)
+        self.assertIsNone(f.level_names)
+        self.assertIsNone(f.variables[0].cache)
+        self.assertEqual(len(f.config.settings["levels"]), 2)
+
+
+class Bad(unittest.TestCase):
+    """What the reader must refuse, with a message naming the key."""
+
+    def refused(self, doc, message, strict=False):
+        with self.assertRaises(FormatError) as cm:
+            parsed(doc, strict)
+        self.assertEqual(str(cm.exception), message)
+
+    def test_not_json(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
+            t.write('{"memprof": 1, "totals": {')
+            t.flush()
+            with self.assertRaises(FormatError) as cm:
+                read_file(t.name)
+        self.assertIn("invalid JSON (the file ends early: truncated?)",
+                      str(cm.exception))
+
+    def test_not_memprof(self):
+        self.refused([1, 2], "F: not a memprof output file (top level is "
+                     "not an object)")
+        self.refused({"totals": {}}, "F: not a memprof output file "
+                     "(missing required key 'memprof')")
+
+    def test_newer_version(self):
+        d = sample_doc()
+        d["memprof"] = 2
+        self.refused(d, "F: format version 2 is newer than this reader "
+                     "understands (1)")
+        d["memprof"] = 1
+        parsed(d)
+
+    def test_bad_version(self):
+        d = sample_doc()
+        d["memprof"] = "1"
+        self.refused(d, 'F: bad format version "1"')
+
+    def test_wrong_type(self):
+        d = sample_doc()
+        d["variables"][1]["per_line"][0]["writes"] = -10
+        self.refused(d, "F: variables[1].per_line[0].writes: expected a "
+                     "non-negative integer, got -10")
+
+    def test_missing_required(self):
+        d = sample_doc()
+        del d["variables"][0]["kind"]
+        self.refused(d, "F: variables[0]: missing required key 'kind'")
+
+    def test_histogram(self):
+        d = sample_doc()
+        d["variables"][0]["reuse"]["private"].append([1, 3, 2])
+        self.refused(d, "F: variables[0].reuse.private[2]: bin 1 given "
+                     "twice")
+
+    def test_fraction(self):
+        d = sample_doc()
+        d["variables"][0]["cache"]["L1"]["reused_share"] = 1.5
+        self.refused(d, "F: variables[0].cache.L1.reused_share: expected "
+                     "a number from 0 to 1, got 1.5")
+
+    def test_strict(self):
+        d = sample_doc()
+        parsed(d, strict=True)
+        del d["variables"][1]["lines"]
+        self.assertEqual(parsed(d).missing, ["variables[1].lines"])
+        self.refused(d, "F: variables[1]: missing required key 'lines'",
+                     strict=True)
+
+
+class Embedding(unittest.TestCase):
+    """The build copies the reader into memprof_annotate in place of its
+    import: the two files must not define the same top-level name, or
+    the installed script would not run as memprof_annotate.in does."""
+
+    def names(self, path):
+        with open(path) as f:
+            tree = ast.parse(f.read(), path)
+        out = set()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                out.add(node.name)
+            elif isinstance(node, ast.Assign):
+                out.update(t.id for t in node.targets
+                           if isinstance(t, ast.Name))
+            elif isinstance(node, ast.ImportFrom) \
+                    and node.module != "memprof_reader":
+                out.update(a.asname or a.name for a in node.names)
+        return out
+
+    def test_no_shared_name(self):
+        reader = self.names(os.path.join(MEMPROF, "memprof_reader.py"))
+        annotate = self.names(os.path.join(MEMPROF, "memprof_annotate.in"))
+        self.assertIn("read_file", reader)
+        self.assertIn("main", annotate)
+        self.assertEqual(reader & annotate, set())
+
+
+class Result(unittest.TextTestResult):
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        print("PASS: %s" % test.id().split(".", 1)[1])
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        print("FAIL: %s" % test.id().split(".", 1)[1])
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        print("FAIL: %s" % test.id().split(".", 1)[1])
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    runner = unittest.TextTestRunner(stream=sys.stderr, resultclass=Result,
+                                     verbosity=0)
+    sys.stdout.flush()
+    result = runner.run(suite)
+    failed = len(result.failures) + len(result.errors)
+    print("%d passed, %d failed" % (result.testsRun - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
