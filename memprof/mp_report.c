@@ -4,7 +4,7 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   Format version 1 (docs/memprof.md has every field):
+   Format version 1 (docs/json-format.md has every field):
      { "memprof": 1, "tool_version", "command", "pid",
        "config": { "line", "collect_atstart", "toggle_collect",
                    "min_var_size" },

@@ -6,7 +6,7 @@
 
    Builds the JSON document of format version MP_FORMAT_VERSION from the
    variable table.  The format is documented field by field in
-   docs/memprof.md; a metric that was not computed is absent, never
+   docs/json-format.md; a metric that was not computed is absent, never
    zero-filled.  Variables smaller than min_var_size are folded into one
    "other" entry here, at output time, so the hot path never sees the
    option.

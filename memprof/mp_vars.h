@@ -11,7 +11,7 @@
    counts per source location of the accessing instruction.
 
    Which variable an address belongs to is the adapter's business (the
-   registry in mp_symbols.c / mp_heap.c, built on mp_rangemap); this
+   registry in mp_registry.c / mp_heap.c, built on mp_rangemap); this
    file only counts.  No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_VARS_H
