@@ -51,15 +51,6 @@ static int starts_with(const char *s, const char *prefix)
    return mp_strncmp(s, prefix, mp_strlen(prefix)) == 0;
 }
 
-static int contains(const char *s, const char *part)
-{
-   size_t n = mp_strlen(part);
-   for (; *s; s++)
-      if (mp_strncmp(s, part, n) == 0)
-         return 1;
-   return 0;
-}
-
 const char *mp_object_base(const char *path)
 {
    const char *base = path, *p;
@@ -113,7 +104,8 @@ mp_var_class mp_class_of_object(const char *path)
       return MP_CLASS_PRELOAD;
    /* The C library's locale data and character-set converters, which
       it maps itself (locale-archive, gconv-modules.cache). */
-   if (is_runtime_stem(base, n) || contains(path, "/locale/") || contains(path, "/gconv/"))
+   if (is_runtime_stem(base, n) || mp_strstr(path, "/locale/")
+       || mp_strstr(path, "/gconv/"))
       return MP_CLASS_RUNTIME;
    return MP_CLASS_PROGRAM;
 }

@@ -43,6 +43,7 @@
 #define mp_strlen(s)           strlen(s)
 #define mp_strcmp(a, b)        strcmp(a, b)
 #define mp_strncmp(a, b, n)    strncmp(a, b, n)
+#define mp_strstr(s, part)     strstr(s, part)
 #define mp_snprintf            snprintf
 #define mp_vsnprintf           vsnprintf
 #define mp_vcbprintf           mp_host_vcbprintf
@@ -124,6 +125,7 @@ static inline void mp_host_vcbprintf(void (*sink)(char c, void *opaque), void *o
 #define mp_strlen(s)           VG_(strlen)(s)
 #define mp_strcmp(a, b)        VG_(strcmp)(a, b)
 #define mp_strncmp(a, b, n)    VG_(strncmp)(a, b, n)
+#define mp_strstr(s, part)     VG_(strstr)(s, part)
 #define mp_snprintf            VG_(snprintf)
 #define mp_vsnprintf           VG_(vsnprintf)
 #define mp_vcbprintf           VG_(vcbprintf)

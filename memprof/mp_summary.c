@@ -27,15 +27,6 @@ static int cmp_str(const char *a, const char *b)
    return mp_strcmp(a, b);
 }
 
-static int contains(const char *s, const char *part)
-{
-   size_t n = mp_strlen(part);
-   for (; *s; s++)
-      if (mp_strncmp(s, part, n) == 0)
-         return 1;
-   return 0;
-}
-
 /* The frames of a heap site's allocation stack from the allocating one
    to the one its where names ("... (file:line)"), all of them if none
    does: what the site's code is, before who called it. */
@@ -46,7 +37,7 @@ static uint32_t naming_frames(const mp_var *v)
    if (!v->where)
       return v->n_alloc_stack;
    tag = mp_asprintf("(%s)", v->where);
-   for (k = 0; k < v->n_alloc_stack && !contains(v->alloc_stack[k], tag); k++)
+   for (k = 0; k < v->n_alloc_stack && !mp_strstr(v->alloc_stack[k], tag); k++)
       ;
    mp_free(tag);
    return k < v->n_alloc_stack ? k + 1 : v->n_alloc_stack;
