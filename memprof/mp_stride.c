@@ -339,37 +339,26 @@ int mp_stride_dominant(const mp_stride_var *d, int64_t *stride, uint64_t *count)
 
 void mp_line_stride_add(mp_line_stride *ls, int64_t stride, uint64_t n, uint32_t instr)
 {
-   uint32_t i, m = MP_LSTRIDE_SLOTS - 1;
+   uint32_t i;
    ls->total += n;
    for (i = 0; i < MP_LSTRIDE_SLOTS; i++)
-      if (ls->count[i] != 0 && ls->stride[i] == stride)
+      if (ls->slot[i].count != 0 && ls->slot[i].stride == stride)
          break;
-   if (i < MP_LSTRIDE_SLOTS)
-      ls->count[i] += n;
-   else {
+   if (i == MP_LSTRIDE_SLOTS) {
       /* Space-saving: the least counted slot (the last, or an empty
          one, whose count is 0) takes the stride, its count inherited
          as the error. */
-      i = m;
-      ls->error[i] = ls->count[i];
-      ls->count[i] += n;
-      ls->stride[i] = stride;
-      ls->instr[i] = instr;
+      i = MP_LSTRIDE_SLOTS - 1;
+      ls->slot[i].error = ls->slot[i].count;
+      ls->slot[i].stride = stride;
+      ls->slot[i].instr = instr;
    }
+   ls->slot[i].count += n;
    /* Keep the slots in descending count: bubble the one counted up. */
-   while (i > 0 && ls->count[i] > ls->count[i - 1]) {
-      int64_t s = ls->stride[i];
-      uint64_t c = ls->count[i], e = ls->error[i];
-      uint32_t in = ls->instr[i];
-      ls->stride[i] = ls->stride[i - 1];
-      ls->count[i] = ls->count[i - 1];
-      ls->error[i] = ls->error[i - 1];
-      ls->instr[i] = ls->instr[i - 1];
-      ls->stride[i - 1] = s;
-      ls->count[i - 1] = c;
-      ls->error[i - 1] = e;
-      ls->instr[i - 1] = in;
-      i--;
+   for (; i > 0 && ls->slot[i].count > ls->slot[i - 1].count; i--) {
+      mp_line_stride_slot t = ls->slot[i];
+      ls->slot[i] = ls->slot[i - 1];
+      ls->slot[i - 1] = t;
    }
 }
 
@@ -385,10 +374,10 @@ void mp_istride_flush(mp_istride *is, mp_line_stride *ls, uint32_t instr)
 int mp_line_stride_dominant(const mp_line_stride *ls, int64_t *stride, uint64_t *sure,
                             uint32_t *instr)
 {
-   if (ls->count[0] == 0)
+   if (ls->slot[0].count == 0)
       return 0;
-   *stride = ls->stride[0];
-   *sure = ls->count[0] - ls->error[0];
-   *instr = ls->instr[0];
+   *stride = ls->slot[0].stride;
+   *sure = ls->slot[0].count - ls->slot[0].error;
+   *instr = ls->slot[0].instr;
    return 1;
 }

@@ -121,12 +121,16 @@ void mp_stride_reset(mp_stride *s);
    summed with a space-saving counter: slot 0 holds the most frequent,
    slots in descending count. */
 typedef struct {
-   int64_t  stride[MP_LSTRIDE_SLOTS];   /* bytes */
-   uint64_t count[MP_LSTRIDE_SLOTS];    /* over-estimates by at most error */
-   uint64_t error[MP_LSTRIDE_SLOTS];
-   uint32_t instr[MP_LSTRIDE_SLOTS];    /* the caller's id of the instruction
-                                           whose run took the slot */
-   uint64_t total;                      /* strides counted */
+   int64_t  stride;                 /* bytes */
+   uint64_t count;                  /* an over-estimate by at most error */
+   uint64_t error;
+   uint32_t instr;                  /* the caller's id of the instruction
+                                       whose run took the slot */
+} mp_line_stride_slot;
+
+typedef struct {
+   mp_line_stride_slot slot[MP_LSTRIDE_SLOTS];
+   uint64_t total;                     /* strides counted */
 } mp_line_stride;
 
 /* One instruction's state, for one kind (loads or stores: the two

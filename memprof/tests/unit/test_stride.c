@@ -310,8 +310,8 @@ START_TEST(test_line_stride_column_walk)
    ck_assert_int_eq(s, 24);
    ck_assert_uint_eq(sure, 9);
    ck_assert_uint_eq(instr, 7);
-   ck_assert_int_eq(ls.stride[1], -64);
-   ck_assert_uint_eq(ls.count[1], 2);
+   ck_assert_int_eq(ls.slot[1].stride, -64);
+   ck_assert_uint_eq(ls.slot[1].count, 2);
    /* after a flush, no stride from the old address to the next */
    mp_istride_access(&is, &ls, 0x9000, 7);
    mp_istride_flush(&is, &ls, 7);
@@ -336,10 +336,10 @@ START_TEST(test_line_stride_space_saving)
    mp_line_stride_add(&ls, 24, 1, 3);
    mp_line_stride_add(&ls, 32, 1, 4);
    mp_line_stride_add(&ls, 40, 1, 5);
-   ck_assert_int_eq(ls.stride[1], 40);
-   ck_assert_uint_eq(ls.count[1], 2);
-   ck_assert_uint_eq(ls.error[1], 1);
-   ck_assert_int_eq(ls.stride[3], 24);
+   ck_assert_int_eq(ls.slot[1].stride, 40);
+   ck_assert_uint_eq(ls.slot[1].count, 2);
+   ck_assert_uint_eq(ls.slot[1].error, 1);
+   ck_assert_int_eq(ls.slot[3].stride, 24);
    mp_line_stride_add(&ls, 8, 20, 1);
    ck_assert_uint_eq(ls.total, 34);
    ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 1);
