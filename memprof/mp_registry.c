@@ -220,6 +220,21 @@ static UInt sect_page_var(Addr a)
    return p->page == base + 1 && p->epoch == sect_epoch ? p->var : (UInt)-1;
 }
 
+/* The slot of the page at base, to be judged now, marked mixed until
+   the judge says otherwise; NULL if it was judged under this epoch.
+   Either way the verdict is kept: a mixed page is not checked again
+   (up to 512 look-ups) at each of its accesses. */
+static sect_page *page_to_judge(Addr base)
+{
+   sect_page *p = sect_slot(base);
+   if (p->page == base + 1 && p->epoch == sect_epoch)
+      return NULL;
+   p->page = base + 1;
+   p->epoch = sect_epoch;
+   p->var = (UInt)-1;
+   return p;
+}
+
 /* After a resolved to var through its section: remembers the page if
    every 8 bytes of it are of that same object and section kind, in one
    mapping, and no global symbol or named range overlaps it. */
@@ -229,14 +244,9 @@ static void remember_sect_page(Addr a, UInt var)
    const HChar *obj0 = NULL;
    VgSectKind k0;
    NSegment const *seg;
-   sect_page *p = sect_slot(base);
-   if (p->page == base + 1 && p->epoch == sect_epoch)
-      return;   /* known to be mixed */
-   /* Either way the verdict is kept: a mixed page is not checked again
-      (up to 512 look-ups) at each of its accesses. */
-   p->page = base + 1;
-   p->epoch = sect_epoch;
-   p->var = (UInt)-1;
+   sect_page *p = page_to_judge(base);
+   if (!p)
+      return;
    k0 = VG_(DebugInfo_sect_kind)(&obj0, base);
    seg = VG_(am_find_nsegment)(base);
    if (!seg || seg->end < base + SECT_PAGE - 1
@@ -267,15 +277,12 @@ static void remember_sect_page(Addr a, UInt var)
 static void remember_other_page(Addr a)
 {
    Addr base = a & ~(Addr)(SECT_PAGE - 1), end = base + SECT_PAGE - 1;
-   sect_page *p = sect_slot(base);
+   sect_page *p = page_to_judge(base);
    NSegment const *seg, *prev;
    ThreadId t;
    Addr lo, hi;
-   if (p->page == base + 1 && p->epoch == sect_epoch)
-      return;   /* known to be mixed */
-   p->page = base + 1;
-   p->epoch = sect_epoch;
-   p->var = (UInt)-1;
+   if (!p)
+      return;
    seg = VG_(am_find_nsegment)(base);
    if (!seg || seg->kind != SkAnonC || seg->start > base || seg->end < end)
       return;
