@@ -147,6 +147,18 @@ def show_pairs(doc, src):
                   % (p.from_, p.to, p.variable, p.count, p.true, p.false))
 
 
+def print_own_advice(label, items):
+    """Prints "LABEL KIND VARIABLE where=[...]" for each item about the
+    test's own code (in programs this small, the dynamic linker's tables
+    can reach 1% of the run), or "LABEL none"."""
+    shown = [adv for adv in items if own_where(adv.where) != "[]"]
+    for adv in shown:
+        print("%s %s %s where=%s" % (label, adv.kind, adv.variable or "-",
+                                     own_where(adv.where)))
+    if not shown:
+        print("%s none" % label)
+
+
 def main(argv):
     if len(argv) < 2:
         fail("usage: sharing_show.py FILE [options]")
@@ -183,22 +195,9 @@ def main(argv):
         elif a == "--advice":
             if doc.advice is None:
                 fail("no advice in the file")
-            # only advice about the test's own code: in programs this
-            # small, the dynamic linker's tables can reach 1% of the run
-            shown = [adv for adv in doc.advice if own_where(adv.where) != "[]"]
-            for adv in shown:
-                print("advice %s %s where=%s" % (adv.kind, adv.variable or "-",
-                                                 own_where(adv.where)))
-            if not shown:
-                print("advice none")
+            print_own_advice("advice", doc.advice)
         elif a == "--rejected":
-            shown = [adv for adv in doc.rejected or []
-                     if own_where(adv.where) != "[]"]
-            for adv in shown:
-                print("rejected %s %s where=%s" % (adv.kind, adv.variable or "-",
-                                                   own_where(adv.where)))
-            if not shown:
-                print("rejected none")
+            print_own_advice("rejected", doc.rejected or [])
         elif a == "--advice-var":
             name = args[i + 1]
             for adv in doc.advice or []:
