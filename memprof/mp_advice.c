@@ -24,7 +24,7 @@
    latency.  Without a prefetcher both are the plain misses.
 */
 #include "mp_advice.h"
-#include "mp_report_loops.h"
+#include "mp_facts.h"
 #include "mp_util.h"
 
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
@@ -105,7 +105,9 @@ static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
 
 typedef struct {
    const mp_vars *vs;
-   const mp_report_config *cfg;
+   const mp_run *run;
+   const mp_finished *an;
+   const mp_results *res;
    const mp_share_summary *share;
    uint64_t total;               /* the run's memory cycles, or accesses */
    int by_cycles;                /* total counts cycles */
@@ -158,13 +160,12 @@ static void reject_last(advisor *ad, char *reason)
    shows no gain, or a loss, contradicts the advice.  NULL if it pays
    (or no replay was made: nothing contradicts the rule), else the
    reason, allocated. */
-static char *replay_refutes(const advisor *ad, const char *what,
-                            const mp_whatif_run *before, const mp_whatif_run *after)
+static char *replay_refutes(const advisor *ad, const char *what, const mp_replay *r)
 {
-   uint32_t gain = ad->cfg->whatif_min_gain;
-   if (before == NULL || ad->cfg->cache == NULL || before->cycles == 0)
+   uint32_t gain = ad->run->whatif_min_gain;
+   if (!r->made || ad->an->cache == NULL || r->before.cycles == 0)
       return NULL;
-   if (after->cycles * 100 <= before->cycles * (uint64_t)(100 - gain))
+   if (r->after.cycles * 100 <= r->before.cycles * (uint64_t)(100 - gain))
       return NULL;
    return mp_asprintf("the replay %s saves less than %u%% of its cycles "
                       "(--what-if-min-gain=%u): the change would not pay", what,
@@ -213,13 +214,13 @@ static uint32_t line_loop(const advisor *ad, const mp_line_counts *lc)
    uint32_t instr;
    if (!mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
       return MP_LOOP_NONE;
-   return mp_report_instr_loop(ad->cfg, instr);
+   return mp_facts_instr_loop(ad->an, instr);
 }
 
 static uint32_t outermost(const advisor *ad, uint32_t l)
 {
-   while (mp_loops_get(ad->cfg->loops, l)->parent != MP_LOOP_NONE)
-      l = mp_loops_get(ad->cfg->loops, l)->parent;
+   while (mp_loops_get(ad->an->loops, l)->parent != MP_LOOP_NONE)
+      l = mp_loops_get(ad->an->loops, l)->parent;
    return l;
 }
 
@@ -239,11 +240,11 @@ static char *nest_of(const advisor *ad, const mp_advice *a)
    const mp_line_counts *lc;
    uint32_t l;
    char *w, *t;
-   if (a->n_where == 0 || ad->cfg->loops == NULL
+   if (a->n_where == 0 || ad->an->loops == NULL
        || (lc = var_line(ad, a->var, a->where[0])) == NULL
        || (l = line_loop(ad, lc)) == MP_LOOP_NONE)
       return mp_strdup("mp.advice.nest", "");
-   w = mp_report_loop_where(ad->cfg, outermost(ad, l));
+   w = mp_facts_loop_where(ad->an, outermost(ad, l));
    t = mp_asprintf(" (the loop nest at %s)", w);
    mp_free(w);
    return t;
@@ -289,12 +290,12 @@ static uint64_t misses_in_fixed_walks(const advisor *ad, const mp_var *v, uint32
 /* "; replaying its 12,288 accesses split: L1 misses 8,192 -> 4,096,
    cycles 1,2M -> 0,6M (-50%)", or "" when no replay was made; the
    caller frees it. */
-static char *replay_text(const advisor *ad, uint32_t var, const char *what,
-                         const mp_whatif_run *before, const mp_whatif_run *after)
+static char *replay_text(const advisor *ad, const char *what, const mp_replay *r)
 {
    char b1[32], b2[32], b3[32], b4[32], b5[32];
+   const mp_whatif_run *before = &r->before, *after = &r->after;
    long long pct;
-   if (before == NULL || ad->cfg->cache == NULL)
+   if (!r->made || ad->an->cache == NULL)
       return mp_strdup("mp.advice.replay", "");
    /* VG_(snprintf) has no %+.0f: the percentage is rounded by hand. */
    pct = before->cycles == 0 ? 0
@@ -303,7 +304,7 @@ static char *replay_text(const advisor *ad, uint32_t var, const char *what,
                      * 100 + before->cycles / 2) / (long long)before->cycles;
    return mp_asprintf("; replaying its %s%s accesses %s: L1 misses %s -> %s, "
                "cycles %s -> %s (%s%lld%%)",
-               mp_whatif_complete(ad->cfg->whatif, var) ? "" : "first ",
+               r->complete ? "" : "first ",
                mp_commas(before->accesses, b1, sizeof b1), what,
                mp_commas(before->misses[0], b2, sizeof b2), mp_commas(after->misses[0], b3, sizeof b3),
                mp_commas(before->cycles, b4, sizeof b4), mp_commas(after->cycles, b5, sizeof b5),
@@ -324,7 +325,7 @@ static char *replay_text(const advisor *ad, uint32_t var, const char *what,
 static int rule_false_sharing(advisor *ad, const mp_var *v)
 {
    uint64_t shared, tr, fa, pred, pred_false, inv, cost;
-   uint32_t per_transfer = ad->by_cycles ? mp_share_transfer_cycles(ad->cfg) : 1;
+   uint32_t per_transfer = ad->by_cycles ? mp_facts_transfer_cycles(ad->an) : 1;
    double score;
    char *refuted;
    char b1[32], b2[32], b3[32], b4[32];
@@ -351,10 +352,9 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                "false sharing: threads write different bytes of the same cache lines of %s",
                v->name);
    {
-      mp_whatif_run before, after;
-      int replayed = mp_report_whatif_pad(v, ad->cfg, pred_false, &before, &after);
-      char *replay = replay_text(ad, v->id, "padded", replayed ? &before : NULL, &after);
-      refuted = replay_refutes(ad, "of the padding", replayed ? &before : NULL, &after);
+      const mp_replay *pad = &ad->res->var[v->id].pad;
+      char *replay = replay_text(ad, "padded", pad);
+      refuted = replay_refutes(ad, "of the padding", pad);
       a->evidence = mp_asprintf(
                   "%s of its %llu shared line%s falsely shared; a parallel run would move "
                   "them about %s times between cores for bytes the receiver does not use (predicted from each thread's "
@@ -372,7 +372,7 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                "per-thread elements to the line size (alignas(%u)), or hand out "
                "contiguous blocks instead of interleaved elements", v->name,
                v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
-               ad->cfg->line_size);
+               ad->run->line_size);
    /* The source lines by accesses: their observed transfers depend on
       Valgrind's interleaving, and so would the choice. */
    fill_where(ad->vs, a, by_accesses);
@@ -433,14 +433,14 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
 {
    uint32_t p;
    *formula = 0;
-   for (p = mp_loops_get(ad->cfg->loops, inner)->parent; p != MP_LOOP_NONE;
-        p = mp_loops_get(ad->cfg->loops, p)->parent) {
+   for (p = mp_loops_get(ad->an->loops, inner)->parent; p != MP_LOOP_NONE;
+        p = mp_loops_get(ad->an->loops, p)->parent) {
       int known;
-      int64_t st = mp_report_instr_step(ad->cfg, instr, p, &known);
+      int64_t st = mp_facts_instr_step(ad->an, instr, p, &known);
       if (!known)
          continue;
       *formula = 1;
-      if (st != 0 && magnitude(st) < ad->cfg->line_size) {
+      if (st != 0 && magnitude(st) < ad->run->line_size) {
          *step = st;
          return p;
       }
@@ -469,17 +469,17 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    MP_ADVICE_MIN_SHARE of the run's cycles (its score). */
 static void rule_line_strides(advisor *ad, const mp_var *v)
 {
-   const mp_report_config *cfg = ad->cfg;
+   const mp_finished *an = ad->an;
    const mp_cache_counts *cc = v->cache;
    uint32_t i;
    uint64_t element;
-   if (cfg->stride == NULL)
+   if (an->stride == NULL)
       return;
    /* A walk from one structure to the next, using some of its fields,
       is the structure split's (its replay decides). */
-   element = mp_report_struct_size(v, cfg);
+   element = mp_facts_struct_size(an, v->id);
    /* A stride the prefetcher follows: it covers most of the misses. */
-   if (cc && cfg->cache
+   if (cc && an->cache
        && 2 * mp_cache_counts_uncovered(cc, 0) < mp_cache_counts_unprefetched(cc, 0))
       return;
    for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
@@ -493,30 +493,30 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
       char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form;
       mp_advice *a;
       if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
-          || magnitude(s) < cfg->line_size || magnitude(s) == element || sure < MIN_EVENTS
+          || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MIN_EVENTS
           || 2 * sure < lc->lstride.total)
          continue;
-      if (cfg->cache && (lc->cache_misses[0] < MIN_EVENTS || 2 * lc->cache_misses[0] < acc))
+      if (an->cache && (lc->cache_misses[0] < MIN_EVENTS || 2 * lc->cache_misses[0] < acc))
          continue;
-      cost = cfg->cache ? lc->cycles : acc;
+      cost = an->cache ? lc->cycles : acc;
       score = (double)cost / (double)ad->total;
       if (score < MP_ADVICE_MIN_SHARE)
          continue;
-      inner = mp_report_instr_loop(cfg, instr);
+      inner = mp_facts_instr_loop(an, instr);
       if (inner != MP_LOOP_NONE) {
          with = contiguous_outer(ad, instr, inner, &step, &formula);
          if (with == MP_LOOP_NONE && !formula)
-            with = mp_loops_get(cfg->loops, inner)->parent;
+            with = mp_loops_get(an->loops, inner)->parent;
       }
-      misses = cfg->cache && cc
+      misses = an->cache && cc
          ? mp_asprintf("; %s L1 misses in its %s accesses, %.0f%% of %s's",
                        mp_commas(lc->cache_misses[0], b1, sizeof b1),
                        mp_commas(acc, b2, sizeof b2),
                        cc->misses[0] ? 100.0 * (double)lc->cache_misses[0]
                                        / (double)cc->misses[0] : 0.0, v->name)
          : mp_strdup("mp.advice.m", "");
-      inner_w = inner != MP_LOOP_NONE ? mp_report_loop_where(cfg, inner) : NULL;
-      with_w = with != MP_LOOP_NONE ? mp_report_loop_where(cfg, with) : NULL;
+      inner_w = inner != MP_LOOP_NONE ? mp_facts_loop_where(an, inner) : NULL;
+      with_w = with != MP_LOOP_NONE ? mp_facts_loop_where(an, with) : NULL;
       form = formula && with != MP_LOOP_NONE
          ? mp_asprintf("; its access formula steps %lld B along the loop at %s",
                        (long long)step, with_w)
@@ -538,7 +538,7 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
                      "is used for one element and left", v->name, (long long)s, line);
       a->evidence = mp_asprintf(
                   "%s: stride %lld B (%.1f lines) in %.0f%% of its %s strides%s%s%s%s",
-                  line, (long long)s, (double)s / cfg->line_size,
+                  line, (long long)s, (double)s / ad->run->line_size,
                   100.0 * (double)sure / (double)lc->lstride.total,
                   mp_commas(lc->lstride.total, b3, sizeof b3),
                   inner_w ? ", in the loop at " : "", inner_w ? inner_w : "", misses, form);
@@ -579,9 +579,9 @@ static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t
 {
    mp_setdiag_set top[8];
    uint32_t n, i, s;
-   if (ad->cfg->cache == NULL || ad->cfg->cache->conflicts == NULL)
+   if (ad->an->cache == NULL || ad->an->cache->conflicts == NULL)
       return NULL;
-   n = mp_setdiag_top(ad->cfg->cache->conflicts, k, top, 8);
+   n = mp_setdiag_top(ad->an->cache->conflicts, k, top, 8);
    for (i = 0; i < n; i++) {
       uint64_t mine = 0, best = 0;
       uint32_t best_var = v->id;
@@ -610,7 +610,7 @@ static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t
 static void rule_conflicts(advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
-   const mp_report_cache *rc = ad->cfg->cache;
+   const mp_report_cache *rc = ad->an->cache;
    uint32_t k;
    if (cc == NULL || rc == NULL)
       return;
@@ -691,7 +691,7 @@ static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_
 static void rule_blocking(advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
-   const mp_report_cache *hc = ad->cfg->cache;
+   const mp_report_cache *hc = ad->an->cache;
    uint32_t k;
    if (cc == NULL || hc == NULL)
       return;
@@ -754,34 +754,26 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    cycles must be in fields the inference placed. */
 static void rule_split(advisor *ad, const mp_var *v, double score)
 {
-   char *split, *replay, *refuted;
-   uint32_t groups;
-   double covered;
-   mp_whatif_run before, after;
-   int replayed = 0;
+   const mp_structure *st = ad->res->var[v->id].structure;
+   const mp_replay *split = &ad->res->var[v->id].split;
+   char *replay, *refuted;
    mp_advice *a;
-   if (ad->cfg->structs == NULL || mp_counts_accesses(&v->c) < MP_STRUCT_MIN_ACCESSES
-       || !mp_report_struct_split(v, ad->cfg, &split, &groups, &covered,
-                                  &before, &after, &replayed))
+   if (st == NULL || st->layout.n_groups < 2 || st->layout.covered < 0.5)
       return;
-   if (groups < 2 || covered < 0.5) {
-      mp_free(split);
-      return;
-   }
-   replay = replay_text(ad, v->id, "split", replayed ? &before : NULL, &after);
-   refuted = replay_refutes(ad, "of the split", replayed ? &before : NULL, &after);
+   replay = replay_text(ad, "split", split);
+   refuted = replay_refutes(ad, "of the split", split);
    a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
    a->text = mp_asprintf(
                "structure splitting: the loops use different fields of %s's elements",
                v->name);
    a->evidence = mp_asprintf(
                "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
-               "of its memory cycles%s", split, 100.0 * covered, replay);
+               "of its memory cycles%s", st->split, 100.0 * st->layout.covered, replay);
    a->fix = mp_asprintf(
                "split the structure%s%s%s into one array per group, %s, so that each "
                "loop brings only the fields it uses into the cache",
-               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "", split);
-   mp_free(split);
+               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
+               st->split);
    mp_free(replay);
    fill_where(ad->vs, a, by_l1_misses);
    if (refuted)
@@ -792,17 +784,17 @@ static void rule_split(advisor *ad, const mp_var *v, double score)
    prefetcher tracks (MACPO 5.2: --prefetch-streams, 16 by default). */
 static void rule_streams(advisor *ad, uint64_t total_accesses)
 {
-   const mp_report_config *cfg = ad->cfg;
+   const mp_finished *an = ad->an;
    uint32_t n, i;
-   if (cfg->loops == NULL || cfg->streams == NULL || total_accesses == 0)
+   if (an->loops == NULL || an->streams == NULL || total_accesses == 0)
       return;
-   n = mp_loops_count(cfg->loops);
+   n = mp_loops_count(an->loops);
    for (i = 0; i < n; i++) {
-      const mp_loop *l = mp_loops_get(cfg->loops, i);
-      const mp_streams_loop *st = mp_streams_get(cfg->streams, i);
+      const mp_loop *l = mp_loops_get(an->loops, i);
+      const mp_streams_loop *st = mp_streams_get(an->streams, i);
       double share;
       mp_advice *a;
-      if (st == NULL || !mp_streams_flagged(cfg->streams, i))
+      if (st == NULL || !mp_streams_flagged(an->streams, i))
          continue;
       share = (double)st->accesses / (double)total_accesses;
       if (share < MP_ADVICE_MIN_SHARE)
@@ -826,11 +818,11 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
                   "up to %u concurrent strided streams in one execution (mean %.1f), "
                   "above --prefetch-streams=%u", st->max_streams,
                   st->instances ? (double)st->streams_sum / (double)st->instances : 0.0,
-                  mp_streams_config(cfg->streams)->threshold);
+                  mp_streams_config(an->streams)->threshold);
       a->fix = mp_asprintf(
                   "split the loop (loop fission) so that each loop walks at most %u "
                   "arrays, or merge arrays walked together into one array of structures",
-                  mp_streams_config(cfg->streams)->threshold);
+                  mp_streams_config(an->streams)->threshold);
    }
 }
 
@@ -909,20 +901,22 @@ static void no_source_fix(advisor *ad, const mp_var *v, mp_advice *a, uint32_t n
    mp_free(fix);
 }
 
-mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
-                     const mp_share_summary *share, uint32_t *n_out,
+mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
                      mp_advice **rejected, uint32_t *n_rejected)
 {
    advisor ad;
+   const mp_vars *vs = res->vs;
    uint64_t total = 0;
    uint32_t i, n = mp_vars_count(vs);
-   int by_cycles = cfg->cache != NULL;
+   int by_cycles = res->an->cache != NULL;
    source_seen seen;
    double *score;
    mp_memset(&ad, 0, sizeof ad);
    ad.vs = vs;
-   ad.cfg = cfg;
-   ad.share = share;
+   ad.run = res->run;
+   ad.an = res->an;
+   ad.res = res;
+   ad.share = res->share;
    seen.vs = vs;
    seen.has_source = mp_calloc("mp.advice.src", n + 1, 1);
    mp_vars_foreach_line(vs, note_source, &seen);
@@ -1010,50 +1004,4 @@ void mp_advice_free(mp_advice *a, uint32_t n)
    }
    if (a)
       mp_free(a);
-}
-
-static void write_items(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                        const mp_report_config *cfg)
-{
-   uint32_t i, w;
-   mp_json_begin_array(j);
-   for (i = 0; i < n; i++) {
-      mp_json_begin_object(j);
-      mp_json_kv_string(j, "kind", mp_advice_kind_name(a[i].kind));
-      mp_json_kv_string(j, "variable", a[i].var == MP_ADVICE_NO_VAR ? NULL
-                        : mp_vars_get(vs, a[i].var)->name);
-      mp_json_key(j, "where");
-      mp_json_begin_array(j);
-      for (w = 0; w < a[i].n_where; w++)
-         mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
-      if (a[i].var == MP_ADVICE_NO_VAR && cfg->loops) {
-         const mp_loop *l = mp_loops_get(cfg->loops, a[i].loop);
-         char *where = mp_asprintf("%s:%u", l->file ? l->file : "?", l->first_line);
-         mp_json_string(j, where);
-         mp_free(where);
-      }
-      mp_json_end_array(j);
-      if (a[i].loop != MP_LOOP_NONE)
-         mp_json_kv_u64(j, "loop", a[i].loop);
-      if (a[i].with_loop != MP_LOOP_NONE)
-         mp_json_kv_u64(j, "with_loop", a[i].with_loop);
-      mp_json_kv_string(j, "text", a[i].text);
-      mp_json_kv_string(j, "evidence", a[i].evidence);
-      mp_json_kv_string(j, "fix", a[i].fix);
-      if (a[i].reason)
-         mp_json_kv_string(j, "reason", a[i].reason);
-      mp_json_kv_double(j, "score", a[i].score);
-      mp_json_end_object(j);
-   }
-   mp_json_end_array(j);
-}
-
-void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                     const mp_advice *rejected, uint32_t n_rejected,
-                     const mp_report_config *cfg)
-{
-   mp_json_key(j, "advice");
-   write_items(j, vs, a, n, cfg);
-   mp_json_key(j, "rejected");
-   write_items(j, vs, rejected, n_rejected, cfg);
 }

@@ -20,8 +20,8 @@
 #ifndef MP_ADVICE_H
 #define MP_ADVICE_H
 
-#include "mp_report.h"
-#include "mp_report_threads.h"
+#include "mp_results.h"
+#include "mp_share.h"
 
 #define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */
 #define MP_ADVICE_WHERE     3      /* source lines named per advice */
@@ -40,7 +40,7 @@ typedef enum {
 
 #define MP_ADVICE_NO_VAR UINT32_MAX
 
-typedef struct {
+struct mp_advice {
    mp_advice_kind kind;
    uint32_t var;                      /* or MP_ADVICE_NO_VAR */
    uint32_t loop;                     /* the loop to change, MP_LOOP_NONE if none
@@ -54,25 +54,20 @@ typedef struct {
    char *evidence;                    /* the numbers */
    char *fix;                         /* the known workaround */
    char *reason;                      /* rejected advice: why, else NULL */
-} mp_advice;
+};
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */
 const char *mp_advice_kind_name(mp_advice_kind k);
 
-/* Every piece of advice the metrics support, most important first;
-   *n_out is their number.  share may be NULL (no sharing tracked).
+/* Every piece of advice the results support, most important first;
+   *n_out is their number.  It reads the results' rows, sharing
+   summary, structures and replays (mp_results_build calls it last).
    If rejected is not NULL, *rejected gets the advice a rule found but
    its what-if replay did not support (each with its reason), *n_rejected
    their number.  The caller frees both with mp_advice_free. */
-mp_advice *mp_advise(const mp_vars *vs, const mp_report_config *cfg,
-                     const mp_share_summary *share, uint32_t *n_out,
+mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
                      mp_advice **rejected, uint32_t *n_rejected);
 
 void mp_advice_free(mp_advice *a, uint32_t n);
-
-/* Writes "advice": [...] and "rejected": [...] (docs/json-format.md). */
-void mp_advice_write(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                     const mp_advice *rejected, uint32_t n_rejected,
-                     const mp_report_config *cfg);
 
 #endif /* MP_ADVICE_H */

@@ -245,17 +245,22 @@ void mp_loopnest_reset(void)
    mp_g_formula = mp_formula_new();
 }
 
-int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
-                           uint32_t *fn)
+mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)
 {
-   const mp_instr *ii = mp_loopnest_instr((UInt)(id & 0xffffffffu));
-   if (ii == NULL)
-      return 0;
-   *loc = ii->loc;
-   *var = ii->lc ? ii->lc_var : (uint32_t)-1;
-   *iaddr = ii->iaddr;
-   *fn = ii->fn;
-   return 1;
+   mp_instr_fact *f = VG_(calloc)("mp.loopnest.facts", n_instr_ids + 1, sizeof *f);
+   UInt id;
+   for (id = 0; id < n_instr_ids; id++) {
+      const mp_instr *ii = instr_by_id[id];
+      if (ii == NULL)
+         continue;
+      f[id].known = 1;
+      f[id].loc = ii->loc;
+      f[id].var = ii->lc ? ii->lc_var : UINT32_MAX;
+      f[id].iaddr = ii->iaddr;
+      f[id].fn = ii->fn;
+   }
+   *n_out = n_instr_ids;
+   return f;
 }
 
 /* The name of the field at 'offset' of var's structures, from the debug

@@ -12,6 +12,7 @@
 #include "mp_loops.h"
 #include "mp_streams.h"
 #include "mp_structs.h"
+#include "mp_results.h"
 #include "mp_tool.h"
 
 /* NULL with --loops=no. */
@@ -55,9 +56,10 @@ void mp_loopnest_window_start(void);
 void mp_loopnest_finish(void);
 void mp_loopnest_reset(void);
 
-/* For the report (mp_report_config callbacks). */
-int mp_loopnest_instr_info(uint64_t id, uint32_t *loc, uint32_t *var, uint64_t *iaddr,
-                           uint32_t *fn);
+/* For the results: what is known of each instruction, by id (*n_out
+   of them; freed by the caller), and the name of the field at offset
+   of var's structures (mp_adapter_queries). */
+mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out);
 char *mp_loopnest_field_name(uint32_t var, uint64_t offset);
 
 #endif /* MP_LOOPNEST_H */

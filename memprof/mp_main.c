@@ -38,12 +38,12 @@
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
+#include "mp_advice.h"
 #include "mp_report.h"
-#include "mp_report_threads.h"
 #include "mp_report_loops.h"
+#include "mp_share.h"
 #include "mp_summary.h"
 #include "mp_util.h"
-#include "mp_advice.h"
 #include "mp_tool.h"
 
 /* Bytes per cache line for the footprint and strides without a
@@ -620,12 +620,14 @@ static Bool summary_names(const mp_var *v)
    transfers predicted for a parallel run, then the most falsely shared
    lines) and NUMA (the hit ratio over all accesses, the most remote
    variable). */
-static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
+static void print_threads_summary(const mp_results *res)
 {
+   const mp_report_row *rows = res->rows;
+   uint32_t n_rows = res->n_rows;
    uint32_t i, k, n_top = 0;
    HChar b1[32], b2[32], b3[48], b4[32];
-   if (mp_g_sharing) {
-      mp_share_summary *ss = mp_share_summarise(mp_g_sharing, mp_g_vars);
+   if (res->share) {
+      const mp_share_summary *ss = res->share;
       const mp_var *top[SUMMARY_SHARED_VARS];
       uint64_t top_false[SUMMARY_SHARED_VARS], top_pred[SUMMARY_SHARED_VARS];
       uint64_t top_shared[SUMMARY_SHARED_VARS];
@@ -678,7 +680,6 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
          VG_(umsg)("False sharing: %s\n", line.s);
          VG_(free)(line.s);
       }
-      mp_share_free(ss);
    }
    if (mp_g_numa) {
       ULong local = 0, remote = 0, worst_remote = 0;
@@ -709,12 +710,10 @@ static void print_threads_summary(const mp_report_row *rows, uint32_t n_rows)
 #define SUMMARY_ADVICE 3
 
 /* The top of the advice (all of it is in the output file). */
-static void print_advice(const mp_report_config *cfg)
+static void print_advice(const mp_results *res)
 {
-   mp_share_summary *ss = mp_g_sharing ? mp_share_summarise(mp_g_sharing, mp_g_vars) : NULL;
-   uint32_t n, i, n_rej;
-   mp_advice *rej;
-   mp_advice *a = mp_advise(mp_g_vars, cfg, ss, &n, &rej, &n_rej);
+   const mp_advice *a = res->advice;
+   uint32_t n = res->n_advice, i, n_rej = res->n_rejected;
    if (n > 0)
       VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
                 n < SUMMARY_ADVICE ? n : SUMMARY_ADVICE);
@@ -736,9 +735,6 @@ static void print_advice(const mp_report_config *cfg)
    }
    if (n_rej > 0)
       VG_(umsg)("Rejected by their replays: %u (in the output file)\n", n_rej);
-   mp_advice_free(a, n);
-   mp_advice_free(rej, n_rej);
-   mp_share_free(ss);
 }
 
 /* One line of the ranked table. */
@@ -788,28 +784,28 @@ static void print_folds(const mp_summary *s, Bool by_cycles)
    }
 }
 
-static void print_summary(const HChar *path, Bool written, const mp_report_config *cfg)
+static void print_summary(const HChar *path, Bool written, const mp_results *res)
 {
-   uint32_t n_rows, i, shown;
-   Bool by_cycles = mp_g_hier.cache != NULL;
-   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size,
-                                        by_cycles, &n_rows);
-   mp_summary *sum = mp_summary_make(rows, n_rows, mp_clo_show_runtime, by_cycles);
+   const mp_run *run = res->run;
+   const mp_report_row *rows = res->rows;
+   uint32_t n_rows = res->n_rows, i, shown;
+   Bool by_cycles = res->by_cycles;
+   mp_summary *sum = mp_summary_make(rows, n_rows, run->show_runtime, by_cycles);
    ULong reads = 0, writes = 0;
    HChar b1[32], b2[32], b3[32];
    for (i = 0; i < n_rows; i++) {
       reads += rows[i].c.reads;
       writes += rows[i].c.writes;
    }
-   if (cfg->window_mode) {
+   if (run->window_mode) {
       HChar pc[16];
-      VG_(snprintf)(pc, sizeof pc, "%.1f%%", cfg->instructions_all
-                    ? 100.0 * (double)cfg->instructions_analysed
-                      / (double)cfg->instructions_all : 0.0);
+      VG_(snprintf)(pc, sizeof pc, "%.1f%%", run->instructions_all
+                    ? 100.0 * (double)run->instructions_analysed
+                      / (double)run->instructions_all : 0.0);
       VG_(umsg)("Sampled (%s): %s of %s instructions analysed, in %s windows; "
-                "the counts are of the windows\n", cfg->window_mode, pc,
-                commas(cfg->instructions_all, b1, sizeof b1),
-                commas(cfg->windows, b2, sizeof b2));
+                "the counts are of the windows\n", run->window_mode, pc,
+                commas(run->instructions_all, b1, sizeof b1),
+                commas(run->windows, b2, sizeof b2));
    }
    VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
              commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
@@ -831,12 +827,11 @@ static void print_summary(const HChar *path, Bool written, const mp_report_confi
          print_row(&sum->rows[i], by_cycles, mp_clo_show_runtime);
    }
    print_folds(sum, by_cycles);
-   print_threads_summary(rows, n_rows);
-   print_advice(cfg);
+   print_threads_summary(res);
+   print_advice(res);
    if (written)
       VG_(umsg)("Output: %s\n", path);
    mp_summary_free(sum);
-   VG_(free)(rows);
 }
 
 /* --affinity-dot: the field affinity graphs of the structures found,
@@ -847,22 +842,21 @@ static void dot_emit(void *arg, const char *text, size_t len)
    VG_(addBytesToXA)(buf, text, (Word)len);
 }
 
-static void write_affinity_dot(const mp_report_config *cfg)
+static void write_affinity_dot(const mp_results *res)
 {
    HChar *path = output_name("--affinity-dot", dot_file_template);
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
-   uint32_t n_rows, i, n = 0;
-   mp_report_row *rows = mp_report_rows(mp_g_vars, mp_clo_min_var_size, 1, &n_rows);
-   uint32_t *vars = VG_(malloc)("mp.dot.vars", (n_rows + 1) * sizeof *vars);
-   for (i = 0; i < n_rows; i++)
-      if (rows[i].var && mp_counts_accesses(&rows[i].c) >= MP_STRUCT_MIN_ACCESSES)
-         vars[n++] = rows[i].var->id;
-   mp_report_struct_dot(mp_g_vars, cfg, vars, n, dot_emit, buf);
+   uint32_t i, n = 0;
+   uint32_t *vars = VG_(malloc)("mp.dot.vars", (res->n_rows + 1) * sizeof *vars);
+   /* In the order of the rows: the ranking of the report. */
+   for (i = 0; i < res->n_rows; i++)
+      if (res->rows[i].var)
+         vars[n++] = res->rows[i].var->id;
+   mp_report_struct_dot(res, vars, n, dot_emit, buf);
    if (!write_file_whole(path, VG_(sizeXA)(buf) ? VG_(indexXA)(buf, 0) : "",
                          VG_(sizeXA)(buf)))
       VG_(umsg)("memprof: could not write %s\n", path);
    VG_(free)(vars);
-   VG_(free)(rows);
    VG_(deleteXA)(buf);
    VG_(free)(path);
 }
@@ -888,7 +882,10 @@ static void write_output(Bool summary)
       path = pre;
    }
    HChar *cmd = client_command();
-   mp_report_config cfg;
+   mp_run run;
+   mp_finished an;
+   mp_adapter_queries ask;
+   mp_results *res;
    mp_json *j;
    size_t len;
    const char *text;
@@ -896,36 +893,49 @@ static void write_output(Bool summary)
    ULong analysed, windows;
 
    /* Sampled miss causes: the split of the unclassified misses, before
-      the report, the advice and the summary read the counts. */
+      the results read the counts. */
    mp_hierarchy_estimate_causes();
    mp_instrument_flush_strides();
-   VG_(memset)(&cfg, 0, sizeof cfg);
-   cfg.tool_version = MP_VERSION;
-   cfg.command = cmd;
-   cfg.pid = VG_(getpid)();
-   cfg.line_size = mp_vars_line_size(mp_g_vars);
-   cfg.collect_atstart = mp_clo_collect_atstart;
-   cfg.toggle_collect = mp_clo_toggle_collect;
-   cfg.n_toggle_collect = mp_clo_n_toggle_collect;
-   cfg.min_var_size = mp_clo_min_var_size;
-   cfg.stride = mp_g_stride;
-   cfg.reuse = mp_g_reuse;
-   cfg.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
+   VG_(memset)(&run, 0, sizeof run);
+   VG_(memset)(&an, 0, sizeof an);
+   VG_(memset)(&ask, 0, sizeof ask);
+   run.tool_version = MP_VERSION;
+   run.command = cmd;
+   run.pid = VG_(getpid)();
+   run.line_size = mp_vars_line_size(mp_g_vars);
+   run.collect_atstart = mp_clo_collect_atstart;
+   run.toggle_collect = mp_clo_toggle_collect;
+   run.n_toggle_collect = mp_clo_n_toggle_collect;
+   run.min_var_size = mp_clo_min_var_size;
+   run.show_runtime = mp_clo_show_runtime;
+   run.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
                       : mp_clo_sample_mode == 2 ? "bursty" : "off";
    if (mp_clo_sample_mode == 1)
-      cfg.reuse_rate = mp_clo_sample_rate;
+      run.reuse_rate = mp_clo_sample_rate;
    if (mp_clo_sample_mode == 2) {
-      cfg.reuse_window = mp_clo_sample_window;
-      cfg.reuse_max_gap = mp_clo_sample_max_gap;
+      run.reuse_window = mp_clo_sample_window;
+      run.reuse_max_gap = mp_clo_sample_max_gap;
    }
    if (mp_sampling_windows(&analysed, &windows)) {
-      cfg.instructions_analysed = analysed;
-      cfg.windows = windows;
-      cfg.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic" : "windows";
-      cfg.window = mp_clo_window_len;
-      cfg.window_gap = mp_clo_window_gap;
-      cfg.instructions_all = mp_g_instructions;
+      run.instructions_analysed = analysed;
+      run.windows = windows;
+      run.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic" : "windows";
+      run.window = mp_clo_window_len;
+      run.window_gap = mp_clo_window_gap;
+      run.instructions_all = mp_g_instructions;
    }
+   run.sharing_enabled = mp_clo_sharing;
+   run.page_size = mp_g_numa ? mp_clo_page_size : 0;
+   run.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;
+   run.end_by = end_by;
+   run.end_status = exit_status;
+   run.whatif_split = mp_clo_whatif_split;
+   run.whatif_pad = mp_clo_whatif_pad;
+   run.whatif_min_gain = mp_clo_whatif_min_gain;
+
+   an.vars = mp_g_vars;
+   an.stride = mp_g_stride;
+   an.reuse = mp_g_reuse;
    if (mp_g_hier.cache) {
       UInt k;
       VG_(memset)(&rc, 0, sizeof rc);
@@ -947,36 +957,33 @@ static void write_output(Bool summary)
       rc.tlb_entries = mp_g_hier.tlb_entries;
       rc.tlb_assoc = mp_g_hier.tlb_assoc;
       rc.tlb_page = mp_g_hier.tlb_page;
-      cfg.cache = &rc;
+      an.cache = &rc;
    }
-   cfg.sharing_enabled = mp_clo_sharing;
-   cfg.sharing = mp_g_sharing;
-   cfg.page_size = mp_g_numa ? mp_clo_page_size : 0;
-   cfg.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;
-   cfg.block_of = block_of;
+   an.sharing = mp_g_sharing;
+   an.whatif = mp_g_whatif;
+   ask.block_of = block_of;
    if (mp_g_loops) {
-      cfg.loops = mp_g_loops;
-      cfg.streams = mp_g_streams;
-      cfg.formula = mp_g_formula;
-      cfg.structs = mp_g_structs;
-      cfg.instr_info = mp_loopnest_instr_info;
-      cfg.field_name = mp_loopnest_field_name;
+      an.loops = mp_g_loops;
+      an.streams = mp_g_streams;
+      an.formula = mp_g_formula;
+      an.structs = mp_g_structs;
+      an.instrs = mp_loopnest_instr_facts(&an.n_instrs);
+      ask.field_name = mp_loopnest_field_name;
    }
-   cfg.end_by = end_by;
-   cfg.end_status = exit_status;
-   cfg.whatif = mp_g_whatif;
-   cfg.whatif_split = mp_clo_whatif_split;
-   cfg.whatif_pad = mp_clo_whatif_pad;
-   cfg.whatif_min_gain = mp_clo_whatif_min_gain;
-   j = mp_report_json(mp_g_vars, &cfg);
-   if (mp_clo_affinity_dot && cfg.structs)
-      write_affinity_dot(&cfg);
+
+   res = mp_results_build(&run, &an, &ask);
+   j = mp_report_json(res);
+   if (mp_clo_affinity_dot && an.structs)
+      write_affinity_dot(res);
    tl_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
    written = write_file_whole(path, text, len);
    if (summary)
-      print_summary(path, written, &cfg);
+      print_summary(path, written, res);
    mp_json_free(j);
+   mp_results_free(res);
+   if (an.instrs)
+      VG_(free)((mp_instr_fact *)an.instrs);
    VG_(free)(cmd);
    VG_(free)(path);
 }

@@ -41,264 +41,16 @@
    "reuse" {mean_private, mean_shared, private: H, shared: H, cold};
    and config.strides = { "history", "mode", "threshold" }; a histogram H
    is the list of its nonzero bins [lo, hi, count], hi null for infinity.
-   Runs once, at exit: clarity over speed, but linear-ish in the number
-   of per-location records.
+   Only writes: every number is a count of the finished analyses or a
+   result mp_results_build made (rows, lines, structures, replays,
+   advice).
 */
 #include "mp_report.h"
-#include "mp_report_threads.h"
 #include "mp_advice.h"
+#include "mp_facts.h"
 #include "mp_report_loops.h"
+#include "mp_report_threads.h"
 #include "mp_util.h"
-
-/*------------------------------------------------------------*/
-/*--- Rows                                                 ---*/
-/*------------------------------------------------------------*/
-
-static const char *row_name(const mp_report_row *r)
-{
-   return r->var ? r->var->name : "other";
-}
-
-static int sort_by_cycles;
-
-/* Descending cycles (with a cache simulation) or accesses, then name,
-   then id: a total order, so the output does not depend on the sort's
-   stability. */
-static int cmp_rows(const void *a_, const void *b_)
-{
-   const mp_report_row *a = a_, *b = b_;
-   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
-   int c;
-   if (sort_by_cycles && a->cache.cycles != b->cache.cycles)
-      return a->cache.cycles > b->cache.cycles ? -1 : 1;
-   if (na != nb)
-      return na > nb ? -1 : 1;
-   c = mp_strcmp(row_name(a), row_name(b));
-   if (c)
-      return c;
-   if (!a->var || !b->var)
-      return a->var ? 1 : (b->var ? -1 : 0);
-   return a->var->id < b->var->id ? -1 : (a->var->id > b->var->id);
-}
-
-/* With --min-var-size, "anything else" (kind other: unsymbolised object
-   data and unknown memory) joins the fold, as do variables of a known
-   size below the minimum. */
-static int is_folded(const mp_var *v, uint64_t min_var_size)
-{
-   if (min_var_size == 0)
-      return 0;
-   return v->kind == MP_VAR_OTHER || v->size < min_var_size;
-}
-
-static void add_counts(mp_counts *to, const mp_counts *from)
-{
-   to->reads += from->reads;
-   to->writes += from->writes;
-   to->read_bytes += from->read_bytes;
-   to->write_bytes += from->write_bytes;
-}
-
-static void add_cache_counts(mp_cache_counts *to, const mp_cache_counts *from)
-{
-   const uint64_t *f = (const uint64_t *)from;
-   uint64_t *t = (uint64_t *)to;
-   size_t i;
-   /* every field is a uint64_t count */
-   for (i = 0; i < sizeof *to / sizeof(uint64_t); i++)
-      t[i] += f[i];
-}
-
-const char *mp_report_level_name(uint32_t level)
-{
-   static const char *const names[] = { "L1", "L2", "L3" };
-   mp_assert(level < MP_CACHE_MAX_LEVELS);
-   return names[level];
-}
-
-
-/* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
-   the user asked to see them. */
-mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              int by_cycles, uint32_t *n_out)
-{
-   uint32_t n = mp_vars_count(vs), i, k = 0;
-   mp_report_row *rows = mp_calloc("mp.report.rows", n + 1, sizeof *rows);
-   mp_report_row fold;
-   uint64_t fold_threads[MP_MAX_THREADS / 64];
-   mp_memset(&fold, 0, sizeof fold);
-   mp_memset(fold_threads, 0, sizeof fold_threads);
-   for (i = 0; i < n; i++) {
-      const mp_var *v = mp_vars_get(vs, i);
-      if (mp_counts_accesses(&v->c) == 0)
-         continue;
-      if (is_folded(v, min_var_size) && !v->named_by) {
-         uint32_t w;
-         add_counts(&fold.c, &v->c);
-         if (v->cache)
-            add_cache_counts(&fold.cache, v->cache);
-         fold.lines += v->lines;
-         fold.size += v->size;
-         for (w = 0; w < MP_MAX_THREADS / 64; w++)
-            fold_threads[w] |= v->threads[w];
-         continue;
-      }
-      rows[k].var = v;
-      rows[k].c = v->c;
-      if (v->cache)
-         rows[k].cache = *v->cache;
-      rows[k].lines = v->lines;
-      rows[k].size = v->size;
-      rows[k].n_threads = v->n_threads;
-      k++;
-   }
-   if (mp_counts_accesses(&fold.c)) {
-      uint32_t w;
-      for (w = 0; w < MP_MAX_THREADS / 64; w++)
-         fold.n_threads += __builtin_popcountll(fold_threads[w]);
-      rows[k++] = fold;
-   }
-   mp_report_sort_rows(rows, k, by_cycles);
-   *n_out = k;
-   return rows;
-}
-
-void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles)
-{
-   sort_by_cycles = by_cycles;
-   mp_sort(rows, n, sizeof *rows, cmp_rows);
-}
-
-/*------------------------------------------------------------*/
-/*--- Per-location records, grouped by row                 ---*/
-/*------------------------------------------------------------*/
-
-typedef struct {
-   uint32_t row;       /* index into the sorted rows */
-   uint32_t loc;
-   mp_counts c;
-   uint64_t stride_classes[MP_STRIDE_N_CLASSES];
-   int has_strides;
-   mp_line_stride lstride;
-   uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
-   uint64_t cycles;
-   uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
-   uint64_t invalidations, coherence_misses, transfers;
-   /* the record's reuse histograms, or NULL; only a variable's own
-      records are written, never merged ones (the fold's) */
-   const uint64_t (*reuse_bins)[MP_REUSE_N_BINS];
-} line_rec;
-
-typedef struct {
-   line_rec *recs;
-   uint64_t n, cap;
-   const uint32_t *row_of_var; /* var id -> row index + 1, 0: none */
-} line_gather;
-
-static void gather_line(const mp_line_counts *lc, void *arg)
-{
-   line_gather *g = arg;
-   uint32_t row = g->row_of_var[lc->var];
-   if (!row || mp_counts_accesses(&lc->c) == 0)
-      return;
-   if (g->n == g->cap) {
-      g->cap = g->cap ? 2 * g->cap : 1024;
-      g->recs = mp_realloc("mp.report.lines", g->recs, g->cap * sizeof(line_rec));
-   }
-   g->recs[g->n].row = row - 1;
-   g->recs[g->n].loc = lc->loc;
-   g->recs[g->n].c = lc->c;
-   mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
-             sizeof lc->stride_classes);
-   g->recs[g->n].lstride = lc->lstride;
-   mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
-   g->recs[g->n].cycles = lc->cycles;
-   mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
-   mp_memcpy(g->recs[g->n].reuse_n, lc->reuse_n, sizeof lc->reuse_n);
-   g->recs[g->n].reuse_cold = lc->reuse_cold;
-   g->recs[g->n].invalidations = lc->invalidations;
-   g->recs[g->n].coherence_misses = lc->coherence_misses;
-   g->recs[g->n].transfers = lc->transfers;
-   g->recs[g->n].reuse_bins = (const uint64_t (*)[MP_REUSE_N_BINS])lc->reuse_bins;
-   g->recs[g->n].has_strides = 0;
-   {
-      uint32_t c;
-      for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
-         g->recs[g->n].has_strides |= lc->stride_classes[c] != 0;
-   }
-   g->n++;
-}
-
-static int cmp_by_row_loc(const void *a_, const void *b_)
-{
-   const line_rec *a = a_, *b = b_;
-   if (a->row != b->row) return a->row < b->row ? -1 : 1;
-   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-   return 0;
-}
-
-static int cmp_by_row_accesses(const void *a_, const void *b_)
-{
-   const line_rec *a = a_, *b = b_;
-   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
-   if (a->row != b->row) return a->row < b->row ? -1 : 1;
-   if (na != nb) return na > nb ? -1 : 1;
-   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
-   return 0;
-}
-
-/* Sorted by row, then accesses descending; a folded row's records at
-   the same location are merged into one. */
-static line_rec *gather_lines(const mp_vars *vs, const mp_report_row *rows,
-                              uint32_t n_rows, uint64_t *n_out)
-{
-   uint32_t n_vars = mp_vars_count(vs), i, fold_row = 0;
-   uint32_t *row_of_var = mp_calloc("mp.report.rov", n_vars + 1, sizeof(uint32_t));
-   line_gather g;
-   uint64_t r, w;
-   for (i = 0; i < n_rows; i++) {
-      if (rows[i].var)
-         row_of_var[rows[i].var->id] = i + 1;
-      else
-         fold_row = i + 1;
-   }
-   if (fold_row)
-      for (i = 0; i < n_vars; i++)
-         if (!row_of_var[i])
-            row_of_var[i] = fold_row;
-   mp_memset(&g, 0, sizeof g);
-   g.row_of_var = row_of_var;
-   mp_vars_foreach_line(vs, gather_line, &g);
-   mp_sort(g.recs, g.n, sizeof(line_rec), cmp_by_row_loc);
-   for (r = 0, w = 0; r < g.n; r++) {
-      if (w > 0 && g.recs[w - 1].row == g.recs[r].row
-          && g.recs[w - 1].loc == g.recs[r].loc) {
-         uint32_t c;
-         add_counts(&g.recs[w - 1].c, &g.recs[r].c);
-         for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
-            g.recs[w - 1].stride_classes[c] += g.recs[r].stride_classes[c];
-         for (c = 0; c < MP_CACHE_MAX_LEVELS; c++)
-            g.recs[w - 1].cache_misses[c] += g.recs[r].cache_misses[c];
-         g.recs[w - 1].cycles += g.recs[r].cycles;
-         for (c = 0; c < 2; c++) {
-            g.recs[w - 1].reuse_sum[c] += g.recs[r].reuse_sum[c];
-            g.recs[w - 1].reuse_n[c] += g.recs[r].reuse_n[c];
-         }
-         g.recs[w - 1].reuse_bins = NULL;   /* merged: the fold's */
-         g.recs[w - 1].reuse_cold += g.recs[r].reuse_cold;
-         g.recs[w - 1].invalidations += g.recs[r].invalidations;
-         g.recs[w - 1].coherence_misses += g.recs[r].coherence_misses;
-         g.recs[w - 1].transfers += g.recs[r].transfers;
-         g.recs[w - 1].has_strides |= g.recs[r].has_strides;
-      }
-      else
-         g.recs[w++] = g.recs[r];
-   }
-   mp_sort(g.recs, w, sizeof(line_rec), cmp_by_row_accesses);
-   mp_free(row_of_var);
-   *n_out = w;
-   return g.recs;
-}
 
 /*------------------------------------------------------------*/
 /*--- Writing                                              ---*/
@@ -514,58 +266,58 @@ static void write_totals_cache(mp_json *j, const mp_vars *vs,
    }
 }
 
-static void write_config(mp_json *j, const mp_report_config *cfg)
+static void write_config(mp_json *j, const mp_results *res)
 {
    uint32_t i;
    mp_json_key(j, "config");
    mp_json_begin_object(j);
-   mp_json_kv_u64(j, "line", cfg->line_size);
-   mp_json_kv_bool(j, "collect_atstart", cfg->collect_atstart);
+   mp_json_kv_u64(j, "line", res->run->line_size);
+   mp_json_kv_bool(j, "collect_atstart", res->run->collect_atstart);
    mp_json_key(j, "toggle_collect");
    mp_json_begin_array(j);
-   for (i = 0; i < cfg->n_toggle_collect; i++)
-      mp_json_string(j, cfg->toggle_collect[i]);
+   for (i = 0; i < res->run->n_toggle_collect; i++)
+      mp_json_string(j, res->run->toggle_collect[i]);
    mp_json_end_array(j);
-   mp_json_kv_u64(j, "min_var_size", cfg->min_var_size);
-   if (cfg->cache)
-      write_levels(j, cfg->cache);
-   if (cfg->reuse) {
+   mp_json_kv_u64(j, "min_var_size", res->run->min_var_size);
+   if (res->an->cache)
+      write_levels(j, res->an->cache);
+   if (res->an->reuse) {
       mp_json_key(j, "reuse");
       mp_json_begin_object(j);
-      mp_json_kv_string(j, "sample", cfg->reuse_sampling);
-      if (cfg->reuse_rate > 0)
-         mp_json_kv_double(j, "rate", cfg->reuse_rate);
-      if (cfg->reuse_window > 0) {
-         mp_json_kv_u64(j, "window", cfg->reuse_window);
-         mp_json_kv_u64(j, "max_gap", cfg->reuse_max_gap);
+      mp_json_kv_string(j, "sample", res->run->reuse_sampling);
+      if (res->run->reuse_rate > 0)
+         mp_json_kv_double(j, "rate", res->run->reuse_rate);
+      if (res->run->reuse_window > 0) {
+         mp_json_kv_u64(j, "window", res->run->reuse_window);
+         mp_json_kv_u64(j, "max_gap", res->run->reuse_max_gap);
       }
-      mp_json_kv_double(j, "weight", mp_reuse_weight(cfg->reuse));
-      mp_json_kv_bool(j, "estimated", mp_reuse_weight(cfg->reuse) != 1.0);
+      mp_json_kv_double(j, "weight", mp_reuse_weight(res->an->reuse));
+      mp_json_kv_bool(j, "estimated", mp_reuse_weight(res->an->reuse) != 1.0);
       mp_json_end_object(j);
    }
-   if (cfg->window_mode) {
+   if (res->run->window_mode) {
       mp_json_key(j, "sampling");
       mp_json_begin_object(j);
-      mp_json_kv_string(j, "mode", cfg->window_mode);
-      mp_json_kv_u64(j, "window", cfg->window);
-      mp_json_kv_u64(j, mp_strcmp(cfg->window_mode, "periodic") == 0 ? "period" : "max_gap",
-                     cfg->window_gap);
-      mp_json_kv_u64(j, "windows", cfg->windows);
-      mp_json_kv_u64(j, "instructions", cfg->instructions_all);
-      mp_json_kv_u64(j, "instructions_analysed", cfg->instructions_analysed);
-      mp_json_kv_double(j, "scale", cfg->instructions_analysed
-                        ? (double)cfg->instructions_all / (double)cfg->instructions_analysed
+      mp_json_kv_string(j, "mode", res->run->window_mode);
+      mp_json_kv_u64(j, "window", res->run->window);
+      mp_json_kv_u64(j, mp_strcmp(res->run->window_mode, "periodic") == 0 ? "period" : "max_gap",
+                     res->run->window_gap);
+      mp_json_kv_u64(j, "windows", res->run->windows);
+      mp_json_kv_u64(j, "instructions", res->run->instructions_all);
+      mp_json_kv_u64(j, "instructions_analysed", res->run->instructions_analysed);
+      mp_json_kv_double(j, "scale", res->run->instructions_analysed
+                        ? (double)res->run->instructions_all / (double)res->run->instructions_analysed
                         : 0.0);
       mp_json_end_object(j);
    }
-   if (cfg->cache)
-      mp_json_kv_u64(j, "sockets", cfg->sockets);
-   if (cfg->page_size)
-      mp_json_kv_u64(j, "page_size", cfg->page_size);
-   if (cfg->sharing_enabled)
-      mp_json_kv_bool(j, "sharing", cfg->sharing != NULL);
-   if (cfg->stride) {
-      const mp_stride_cfg *sc = mp_stride_config(cfg->stride);
+   if (res->an->cache)
+      mp_json_kv_u64(j, "sockets", res->run->sockets);
+   if (res->run->page_size)
+      mp_json_kv_u64(j, "page_size", res->run->page_size);
+   if (res->run->sharing_enabled)
+      mp_json_kv_bool(j, "sharing", res->an->sharing != NULL);
+   if (res->an->stride) {
+      const mp_stride_cfg *sc = mp_stride_config(res->an->stride);
       mp_json_key(j, "strides");
       mp_json_begin_object(j);
       mp_json_kv_u64(j, "history", sc->k);
@@ -577,7 +329,7 @@ static void write_config(mp_json *j, const mp_report_config *cfg)
 }
 
 static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
-                         const mp_report_config *cfg)
+                         const mp_results *res)
 {
    mp_counts t;
    uint64_t threads[MP_MAX_THREADS / 64];
@@ -586,7 +338,7 @@ static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
    mp_memset(threads, 0, sizeof threads);
    for (i = 0; i < mp_vars_count(vs); i++) {
       const mp_var *v = mp_vars_get(vs, i);
-      add_counts(&t, &v->c);
+      mp_counts_add(&t, &v->c);
       for (w = 0; w < MP_MAX_THREADS / 64; w++)
          threads[w] |= v->threads[w];
    }
@@ -598,14 +350,14 @@ static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
    mp_json_kv_u64(j, "accesses", mp_counts_accesses(&t));
    mp_json_kv_u64(j, "variables", n_rows);
    mp_json_kv_u64(j, "threads", n_threads);
-   if (cfg->cache) {
+   if (res->an->cache) {
       uint64_t cycles = 0;
       for (i = 0; i < mp_vars_count(vs); i++) {
          const mp_var *v = mp_vars_get(vs, i);
          if (v->cache)
             cycles += v->cache->cycles;
       }
-      write_totals_cache(j, vs, cfg->cache);
+      write_totals_cache(j, vs, res->an->cache);
       mp_json_kv_u64(j, "cycles", cycles);
       mp_json_kv_double(j, "cpa", mp_counts_accesses(&t)
                                      ? (double)cycles / mp_counts_accesses(&t) : 0.0);
@@ -788,11 +540,38 @@ static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
    mp_json_end_object(j);
 }
 
+/* A replay: {"accesses", "complete", "before": {L1: misses, ...,
+   "coherence", "cycles"}, "after": {...}} under key. */
+static void write_run(mp_json *j, const char *key, const mp_results *res,
+                      const mp_whatif_run *r)
+{
+   uint32_t k;
+   mp_json_key(j, key);
+   mp_json_begin_object(j);
+   for (k = 0; k < res->an->cache->n_levels; k++)
+      mp_json_kv_u64(j, mp_report_level_name(k), r->misses[k]);
+   mp_json_kv_u64(j, "coherence", r->coherence[0]);
+   mp_json_kv_u64(j, "cycles", r->cycles);
+   mp_json_end_object(j);
+}
+
+static void write_replay(mp_json *j, const char *key, const mp_results *res,
+                         const mp_replay *r)
+{
+   mp_json_key(j, key);
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "accesses", r->before.accesses);
+   mp_json_kv_bool(j, "complete", r->complete);
+   write_run(j, "before", res, &r->before);
+   write_run(j, "after", res, &r->after);
+   mp_json_end_object(j);
+}
+
 /* "stride": the dominant stride of the line's instructions, its share
    of their strides (of those it surely made), their number, and the
    loop it was made in. */
 static void write_line_stride(mp_json *j, const mp_line_stride *ls,
-                              const mp_report_config *cfg)
+                              const mp_results *res)
 {
    int64_t stride;
    uint64_t sure;
@@ -804,9 +583,9 @@ static void write_line_stride(mp_json *j, const mp_line_stride *ls,
    mp_json_kv_i64(j, "bytes", stride);
    mp_json_kv_double(j, "share", (double)sure / (double)ls->total);
    mp_json_kv_u64(j, "strides", ls->total);
-   loop = mp_report_instr_loop(cfg, instr);
+   loop = mp_facts_instr_loop(res->an, instr);
    if (loop != MP_LOOP_NONE) {
-      char *where = mp_report_loop_where(cfg, loop);
+      char *where = mp_facts_loop_where(res->an, loop);
       mp_json_kv_u64(j, "loop", loop);
       mp_json_kv_string(j, "loop_where", where);
       mp_free(where);
@@ -814,12 +593,19 @@ static void write_line_stride(mp_json *j, const mp_line_stride *ls,
    mp_json_end_object(j);
 }
 
-static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r,
-                           const line_rec *lines, uint64_t n_lines,
-                           const mp_report_config *cfg,
-                           const mp_share_summary *share)
+static const char *row_name(const mp_report_row *r)
 {
+   return r->var ? r->var->name : "other";
+}
+
+static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
+{
+   const mp_vars *vs = res->vs;
+   const mp_report_row *r = &res->rows[row];
+   const mp_line_result *lines = res->lines + res->first_line[row];
+   uint64_t n_lines = res->first_line[row + 1] - res->first_line[row];
    const mp_var *v = r->var;
+   const mp_var_results *vr = v ? &res->var[v->id] : NULL;
    uint64_t k;
    mp_json_begin_object(j);
    mp_json_kv_string(j, "name", row_name(r));
@@ -841,20 +627,32 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "object", v->object);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
-   if (cfg->cache)
-      write_var_cache(j, &r->cache, cfg->cache, mp_counts_accesses(&r->c));
-   if (v && cfg->reuse) {
+   if (res->an->cache)
+      write_var_cache(j, &r->cache, res->an->cache, mp_counts_accesses(&r->c));
+   if (v && res->an->reuse) {
       static const mp_reuse_counts none;
-      write_reuse(j, v->reuse ? v->reuse : &none, mp_reuse_weight(cfg->reuse));
+      write_reuse(j, v->reuse ? v->reuse : &none, mp_reuse_weight(res->an->reuse));
    }
-   if (v && cfg->stride)
-      write_strides(j, cfg->stride, v, cfg->line_size);
-   if (v && share)
-      mp_share_write_var(j, share, vs, v, cfg);
-   if (v && cfg->page_size)
-      mp_share_write_numa(j, v);
-   if (v && cfg->structs)
-      mp_report_write_struct(j, v, cfg);
+   if (v && res->an->stride)
+      write_strides(j, res->an->stride, v, res->run->line_size);
+   if (v && res->share && mp_report_sharing_shown(res, v)) {
+      mp_json_key(j, "sharing");
+      mp_json_begin_object(j);
+      mp_report_write_sharing(j, res, v);
+      if (vr->pad.made)
+         write_replay(j, "what_if_pad", res, &vr->pad);
+      mp_json_end_object(j);
+   }
+   if (v && res->run->page_size)
+      mp_report_write_numa(j, v);
+   if (v && vr->structure) {
+      mp_json_key(j, "struct");
+      mp_json_begin_object(j);
+      mp_report_write_struct(j, vr->structure);
+      if (vr->split.made)
+         write_replay(j, "what_if", res, &vr->split);
+      mp_json_end_object(j);
+   }
    mp_json_key(j, "per_line");
    mp_json_begin_array(j);
    for (k = 0; k < n_lines; k++) {
@@ -862,20 +660,20 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
       mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
       mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
       write_counts(j, &lines[k].c);
-      if (cfg->cache) {
+      if (res->an->cache) {
          uint32_t lv;
          uint64_t n = mp_counts_accesses(&lines[k].c);
          mp_json_key(j, "misses");
          mp_json_begin_object(j);
-         for (lv = 0; lv < cfg->cache->n_levels; lv++)
+         for (lv = 0; lv < res->an->cache->n_levels; lv++)
             mp_json_kv_u64(j, mp_report_level_name(lv), lines[k].cache_misses[lv]);
          mp_json_end_object(j);
          mp_json_kv_u64(j, "cycles", lines[k].cycles);
          mp_json_kv_double(j, "cpa", n ? (double)lines[k].cycles / n : 0.0);
       }
-      if (cfg->reuse && v) {
-         const line_rec *lr = &lines[k];
-         double wgt = mp_reuse_weight(cfg->reuse);
+      if (res->an->reuse && v) {
+         const mp_line_result *lr = &lines[k];
+         double wgt = mp_reuse_weight(res->an->reuse);
          mp_json_key(j, "reuse");
          mp_json_begin_object(j);
          if (lr->reuse_n[0])
@@ -890,120 +688,96 @@ static void write_variable(mp_json *j, const mp_vars *vs, const mp_report_row *r
          mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, wgt));
          mp_json_end_object(j);
       }
-      if (cfg->sharing) {
+      if (res->an->sharing) {
          mp_json_kv_u64(j, "invalidations", lines[k].invalidations);
          mp_json_kv_u64(j, "coherence_misses", lines[k].coherence_misses);
          mp_json_kv_u64(j, "transfers", lines[k].transfers);
       }
-      if (cfg->stride && v && lines[k].has_strides) {
+      if (res->an->stride && v && lines[k].has_strides) {
          mp_json_key(j, "strides");
          write_classes(j, lines[k].stride_classes);
       }
-      if (cfg->stride && v)
-         write_line_stride(j, &lines[k].lstride, cfg);
+      if (res->an->stride && v)
+         write_line_stride(j, &lines[k].lstride, res);
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
    mp_json_end_object(j);
 }
 
-int mp_report_cache_cfg(const mp_report_config *cfg, mp_cache_cfg *out)
+/* "advice" or "rejected": each item, the loop of a loop's advice
+   named by its first line. */
+static void write_advice(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
+                        const mp_results *res)
 {
-   uint32_t k;
-   if (cfg->cache == NULL)
-      return 0;
-   mp_memset(out, 0, sizeof *out);
-   out->n_levels = cfg->cache->n_levels;
-   for (k = 0; k < out->n_levels; k++)
-      out->level[k] = cfg->cache->level[k];
-   out->cores = cfg->cache->cores;
-   /* The replays classify as the run did (they report no split, but
-      the sampled shadow is the cheaper), and prefetch as it did. */
-   if (cfg->cache->cache) {
-      out->sample_shift = mp_cache_sample_shift(cfg->cache->cache);
-      out->prefetch = *mp_cache_prefetch_config(cfg->cache->cache);
+   uint32_t i, w;
+   mp_json_begin_array(j);
+   for (i = 0; i < n; i++) {
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "kind", mp_advice_kind_name(a[i].kind));
+      mp_json_kv_string(j, "variable", a[i].var == MP_ADVICE_NO_VAR ? NULL
+                        : mp_vars_get(vs, a[i].var)->name);
+      mp_json_key(j, "where");
+      mp_json_begin_array(j);
+      for (w = 0; w < a[i].n_where; w++)
+         mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
+      if (a[i].var == MP_ADVICE_NO_VAR && res->an->loops) {
+         const mp_loop *l = mp_loops_get(res->an->loops, a[i].loop);
+         char *where = mp_asprintf("%s:%u", l->file ? l->file : "?", l->first_line);
+         mp_json_string(j, where);
+         mp_free(where);
+      }
+      mp_json_end_array(j);
+      if (a[i].loop != MP_LOOP_NONE)
+         mp_json_kv_u64(j, "loop", a[i].loop);
+      if (a[i].with_loop != MP_LOOP_NONE)
+         mp_json_kv_u64(j, "with_loop", a[i].with_loop);
+      mp_json_kv_string(j, "text", a[i].text);
+      mp_json_kv_string(j, "evidence", a[i].evidence);
+      mp_json_kv_string(j, "fix", a[i].fix);
+      if (a[i].reason)
+         mp_json_kv_string(j, "reason", a[i].reason);
+      mp_json_kv_double(j, "score", a[i].score);
+      mp_json_end_object(j);
    }
-   return 1;
+   mp_json_end_array(j);
 }
 
-static void write_run(mp_json *j, const char *key, const mp_report_config *cfg,
-                      const mp_whatif_run *r)
-{
-   uint32_t k;
-   mp_json_key(j, key);
-   mp_json_begin_object(j);
-   for (k = 0; k < cfg->cache->n_levels; k++)
-      mp_json_kv_u64(j, mp_report_level_name(k), r->misses[k]);
-   mp_json_kv_u64(j, "coherence", r->coherence[0]);
-   mp_json_kv_u64(j, "cycles", r->cycles);
-   mp_json_end_object(j);
-}
-
-void mp_report_write_whatif(mp_json *j, const char *key, const mp_report_config *cfg,
-                            uint32_t var, const mp_whatif_run *before,
-                            const mp_whatif_run *after)
-{
-   mp_json_key(j, key);
-   mp_json_begin_object(j);
-   mp_json_kv_u64(j, "accesses", before->accesses);
-   mp_json_kv_bool(j, "complete", mp_whatif_complete(cfg->whatif, var));
-   write_run(j, "before", cfg, before);
-   write_run(j, "after", cfg, after);
-   mp_json_end_object(j);
-}
-
-mp_json *mp_report_json(const mp_vars *vs, const mp_report_config *cfg)
+mp_json *mp_report_json(const mp_results *res)
 {
    mp_json *j = mp_json_new();
-   uint32_t n_rows, i;
-   uint64_t n_lines, at = 0;
-   mp_report_row *rows = mp_report_rows(vs, cfg->min_var_size, cfg->cache != NULL,
-                                        &n_rows);
-   line_rec *lines = gather_lines(vs, rows, n_rows, &n_lines);
-   mp_share_summary *share = cfg->sharing ? mp_share_summarise(cfg->sharing, vs) : NULL;
+   const mp_vars *vs = res->vs;
+   uint32_t i;
 
    mp_json_begin_object(j);
    mp_json_kv_u64(j, "memprof", MP_FORMAT_VERSION);
-   mp_json_kv_string(j, "tool_version", cfg->tool_version);
-   mp_json_kv_string(j, "command", cfg->command);
-   mp_json_kv_u64(j, "pid", cfg->pid);
-   if (cfg->end_by) {
+   mp_json_kv_string(j, "tool_version", res->run->tool_version);
+   mp_json_kv_string(j, "command", res->run->command);
+   mp_json_kv_u64(j, "pid", res->run->pid);
+   if (res->run->end_by) {
       mp_json_key(j, "end");
       mp_json_begin_object(j);
-      mp_json_kv_string(j, "by", cfg->end_by);
-      if (mp_strcmp(cfg->end_by, "exit") == 0)
-         mp_json_kv_u64(j, "status", (uint64_t)cfg->end_status);
+      mp_json_kv_string(j, "by", res->run->end_by);
+      if (mp_strcmp(res->run->end_by, "exit") == 0)
+         mp_json_kv_u64(j, "status", (uint64_t)res->run->end_status);
       mp_json_end_object(j);
-      mp_json_kv_bool(j, "partial", mp_strcmp(cfg->end_by, "signal") == 0);
+      mp_json_kv_bool(j, "partial", mp_strcmp(res->run->end_by, "signal") == 0);
    }
-   write_config(j, cfg);
-   write_totals(j, vs, n_rows, cfg);
+   write_config(j, res);
+   write_totals(j, vs, res->n_rows, res);
    mp_json_key(j, "variables");
    mp_json_begin_array(j);
-   for (i = 0; i < n_rows; i++) {
-      uint64_t end = at;
-      while (end < n_lines && lines[end].row == i)
-         end++;
-      write_variable(j, vs, &rows[i], lines + at, end - at, cfg, share);
-      at = end;
-   }
+   for (i = 0; i < res->n_rows; i++)
+      write_variable(j, res, i);
    mp_json_end_array(j);
-   if (cfg->sharing)
-      mp_share_write_communication(j, vs, cfg->sharing);
-   if (cfg->loops)
-      mp_report_write_loops(j, vs, cfg);
-   {
-      uint32_t n_adv, n_rej;
-      mp_advice *rej;
-      mp_advice *adv = mp_advise(vs, cfg, share, &n_adv, &rej, &n_rej);
-      mp_advice_write(j, vs, adv, n_adv, rej, n_rej, cfg);
-      mp_advice_free(adv, n_adv);
-      mp_advice_free(rej, n_rej);
-   }
+   if (res->an->sharing)
+      mp_report_write_communication(j, vs, res->an->sharing);
+   if (res->an->loops)
+      mp_report_write_loops(j, vs, res);
+   mp_json_key(j, "advice");
+   write_advice(j, vs, res->advice, res->n_advice, res);
+   mp_json_key(j, "rejected");
+   write_advice(j, vs, res->rejected, res->n_rejected, res);
    mp_json_end_object(j);
-   mp_share_free(share);
-
-   if (lines) mp_free(lines);
-   mp_free(rows);
    return j;
 }

@@ -79,16 +79,8 @@ static int cmp_identity(const void *a_, const void *b_)
 
 static void add_row(mp_report_row *to, const mp_report_row *from)
 {
-   const uint64_t *f = (const uint64_t *)&from->cache;
-   uint64_t *t = (uint64_t *)&to->cache;
-   size_t i;
-   to->c.reads += from->c.reads;
-   to->c.writes += from->c.writes;
-   to->c.read_bytes += from->c.read_bytes;
-   to->c.write_bytes += from->c.write_bytes;
-   /* every field of the cache counts is a uint64_t count */
-   for (i = 0; i < sizeof to->cache / sizeof(uint64_t); i++)
-      t[i] += f[i];
+   mp_counts_add(&to->c, &from->c);
+   mp_cache_counts_add(&to->cache, &from->cache);
    /* as the annotator merges: the largest */
    if (from->lines > to->lines)
       to->lines = from->lines;
@@ -165,10 +157,7 @@ static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
          fo->object = object;
       }
       fo = &s->folds[f];
-      fo->c.reads += r->c.reads;
-      fo->c.writes += r->c.writes;
-      fo->c.read_bytes += r->c.read_bytes;
-      fo->c.write_bytes += r->c.write_bytes;
+      mp_counts_add(&fo->c, &r->c);
       fo->cycles += r->cache.cycles;
       if (i == 0 || !r->var || cmp_identity(&rest[i - 1], r) != 0)
          fo->n_vars++;

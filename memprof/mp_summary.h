@@ -18,7 +18,7 @@
 #ifndef MP_SUMMARY_H
 #define MP_SUMMARY_H
 
-#include "mp_report.h"
+#include "mp_results.h"
 
 /* The variables of one object outside the program's data. */
 typedef struct {

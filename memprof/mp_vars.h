@@ -285,4 +285,22 @@ static inline uint64_t mp_counts_accesses(const mp_counts *c)
    return c->reads + c->writes;
 }
 
+static inline void mp_counts_add(mp_counts *to, const mp_counts *from)
+{
+   to->reads += from->reads;
+   to->writes += from->writes;
+   to->read_bytes += from->read_bytes;
+   to->write_bytes += from->write_bytes;
+}
+
+static inline void mp_cache_counts_add(mp_cache_counts *to, const mp_cache_counts *from)
+{
+   const uint64_t *f = (const uint64_t *)from;
+   uint64_t *t = (uint64_t *)to;
+   size_t i;
+   /* every field is a uint64_t count */
+   for (i = 0; i < sizeof *to / sizeof(uint64_t); i++)
+      t[i] += f[i];
+}
+
 #endif /* MP_VARS_H */

@@ -24,27 +24,11 @@ typedef struct {
    uint64_t seen;          /* accesses offered, recorded or not */
 } var_trace;
 
-/* A kept replay result; a short list, searched linearly (a few
-   variables get replays, at exit). */
-typedef struct kept_run {
-   uint32_t var;
-   int kind;
-   uint64_t recorded;          /* the variable's records when it was made */
-   mp_whatif_run before, after;
-   struct kept_run *next;
-} kept_run;
-
-typedef struct {
-   kept_run *head;
-} kept_list;
-
 struct mp_whatif {
    uint64_t per_var, total, used;
    var_trace *vars;
    uint32_t n_vars;
    uint64_t bytes;
-   kept_list *kept;            /* a pointer: remembering is not a change
-                                  of what was recorded (const callers) */
 };
 
 #define ADDR_MASK ((1ULL << 48) - 1)
@@ -52,26 +36,14 @@ struct mp_whatif {
 mp_whatif *mp_whatif_new(uint64_t per_var, uint64_t total)
 {
    mp_whatif *w = mp_calloc("mp.whatif", 1, sizeof *w);
-   w->kept = mp_calloc("mp.whatif.kept", 1, sizeof *w->kept);
    w->per_var = per_var;
    w->total = total;
    return w;
 }
 
-static void forget_kept(mp_whatif *w)
-{
-   kept_run *k = w->kept->head, *n;
-   for (; k; k = n) {
-      n = k->next;
-      mp_free(k);
-   }
-   w->kept->head = NULL;
-}
-
 void mp_whatif_reset(mp_whatif *w)
 {
    uint32_t i;
-   forget_kept(w);
    for (i = 0; i < w->n_vars; i++)
       if (w->vars[i].recs)
          mp_free(w->vars[i].recs);
@@ -88,7 +60,6 @@ void mp_whatif_free(mp_whatif *w)
    if (w == NULL)
       return;
    mp_whatif_reset(w);
-   mp_free(w->kept);
    mp_free(w);
 }
 
@@ -136,38 +107,6 @@ uint64_t mp_whatif_recorded(const mp_whatif *w, uint32_t var)
 int mp_whatif_complete(const mp_whatif *w, uint32_t var)
 {
    return var < w->n_vars && w->vars[var].n == w->vars[var].seen;
-}
-
-int mp_whatif_recall(const mp_whatif *w, uint32_t var, int kind,
-                     mp_whatif_run *before, mp_whatif_run *after)
-{
-   const kept_run *k;
-   for (k = w->kept->head; k; k = k->next)
-      if (k->var == var && k->kind == kind && k->recorded == mp_whatif_recorded(w, var)) {
-         *before = k->before;
-         *after = k->after;
-         return 1;
-      }
-   return 0;
-}
-
-void mp_whatif_remember(const mp_whatif *w, uint32_t var, int kind,
-                        const mp_whatif_run *before, const mp_whatif_run *after)
-{
-   kept_run *k;
-   for (k = w->kept->head; k; k = k->next)
-      if (k->var == var && k->kind == kind)
-         break;
-   if (k == NULL) {
-      k = mp_malloc("mp.whatif.kept", sizeof *k);
-      k->var = var;
-      k->kind = kind;
-      k->next = w->kept->head;
-      w->kept->head = k;
-   }
-   k->recorded = mp_whatif_recorded(w, var);
-   k->before = *before;
-   k->after = *after;
 }
 
 uint64_t mp_whatif_bytes(const mp_whatif *w)

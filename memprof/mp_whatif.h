@@ -67,15 +67,6 @@ int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,
                      const uint32_t *latency, mp_whatif_map map, void *arg,
                      mp_whatif_run *out);
 
-/* The report, the advice in the file and the advice in the summary ask
-   for the same replays: a replay's result is kept, under (var, kind),
-   while no access of var has been recorded since.  recall returns 1
-   and fills the runs if a result is kept. */
-int  mp_whatif_recall(const mp_whatif *w, uint32_t var, int kind,
-                      mp_whatif_run *before, mp_whatif_run *after);
-void mp_whatif_remember(const mp_whatif *w, uint32_t var, int kind,
-                        const mp_whatif_run *before, const mp_whatif_run *after);
-
 uint64_t mp_whatif_bytes(const mp_whatif *w);
 
 #endif /* MP_WHATIF_H */

@@ -3,7 +3,7 @@
 # The engines must stay host-independent: no engine source may
 # include a Valgrind header; only mp_platform.h maps them, under !MP_HOST.
 src=${MP_SRCDIR:-$(dirname "$0")/../..}
-engines="mp_rangemap mp_granmap mp_stride mp_structs mp_reuse mp_cache mp_prefetch mp_setdiag mp_json mp_owner mp_vars mp_report mp_summary mp_report_threads mp_report_loops mp_advice mp_sharing mp_whatif mp_numa mp_loops mp_streams mp_formula mp_naming mp_util mp_event mp_window"
+engines="mp_rangemap mp_granmap mp_stride mp_structs mp_reuse mp_cache mp_prefetch mp_setdiag mp_json mp_owner mp_vars mp_results mp_facts mp_share mp_replays mp_report mp_summary mp_report_threads mp_report_loops mp_advice mp_sharing mp_whatif mp_numa mp_loops mp_streams mp_formula mp_naming mp_util mp_event mp_window"
 bad=0
 for e in $engines; do
    for f in "$src/$e.c" "$src/$e.h"; do

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mp_advice.h"
 #include "mp_report.h"
 #include "mp_summary.h"
 #include "mp_util.h"
@@ -337,7 +338,9 @@ START_TEST(test_report_json_has_required_keys)
 {
    mp_vars *vs = mp_vars_new(64);
    mp_var *g = mp_vars_add(vs, MP_VAR_GLOBAL, "we\"ird\n", "a.c:1", 64);
-   mp_report_config cfg;
+   mp_run run;
+   mp_finished an;
+   mp_results *res;
    mp_json *j;
    const char *text;
    size_t len;
@@ -351,12 +354,15 @@ START_TEST(test_report_json_has_required_keys)
    size_t k;
    touch(vs, g, 3, 1);
    mp_var_set_owner(g, "/usr/lib/x86_64-linux-gnu/libc.so.6");
-   memset(&cfg, 0, sizeof cfg);
-   cfg.tool_version = "0";
-   cfg.command = "./p \"x\"";
-   cfg.pid = 42;
-   cfg.line_size = 64;
-   j = mp_report_json(vs, &cfg);
+   memset(&run, 0, sizeof run);
+   memset(&an, 0, sizeof an);
+   run.tool_version = "0";
+   run.command = "./p \"x\"";
+   run.pid = 42;
+   run.line_size = 64;
+   an.vars = vs;
+   res = mp_results_build(&run, &an, NULL);
+   j = mp_report_json(res);
    ck_assert(mp_json_ok(j));
    text = mp_json_text(j, &len);
    for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -365,6 +371,130 @@ START_TEST(test_report_json_has_required_keys)
    ck_assert_ptr_null(strstr(text, "\"cache\""));
    ck_assert_ptr_null(strstr(text, "\"strides\""));
    mp_json_free(j);
+   mp_results_free(res);
+   mp_vars_free(vs);
+}
+END_TEST
+
+/* The results, built once: an array of 32-byte structures whose field
+   +24 one loop reads ten times over and whose fields +0, +8, +16 another
+   reads once.  1,024 elements are 32 KiB, eight times a 4 KiB L1: the
+   hot loop misses every line, 512 a pass; split, its field is an 8 KiB
+   array of 128 lines, 128 misses a pass.  The replay must be made once,
+   by the build, and what the JSON and the advice say of it must be the
+   same numbers; the writer must leave the results as it found them. */
+#define SPLIT_N 1024
+START_TEST(test_results_split_replayed_once)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *p = mp_vars_add(vs, MP_VAR_HEAP, "heap@make", "s.c:9", SPLIT_N * 32);
+   mp_structs *st = mp_structs_new();
+   mp_whatif *w = mp_whatif_new(1 << 20, 1 << 20);
+   mp_report_cache rc;
+   mp_cache_cfg cc;
+   mp_cache *sim;
+   const char *err = NULL;
+   mp_run run;
+   mp_finished an;
+   mp_results *res;
+   mp_json *j1, *j2;
+   const char *t1, *t2;
+   char *expect;
+   size_t l1, l2;
+   uint64_t base = 0x100000, i, pass;
+   uint32_t f;
+   p->cache = mp_calloc("test", 1, sizeof *p->cache);
+   p->cache->cycles = 1000000;
+   for (i = 0; i < SPLIT_N; i++)
+      for (f = 0; f < 3; f++) {
+         mp_structs_access(st, f, p->id, base + 32 * i + 8 * f, base, 8, 2, 200);
+         mp_whatif_record(w, p->id, base + 32 * i + 8 * f, base, 8, 0, 0);
+      }
+   for (pass = 0; pass < 10; pass++)
+      for (i = 0; i < SPLIT_N; i++) {
+         mp_structs_access(st, 3, p->id, base + 32 * i + 24, base, 8, 1, 200);
+         mp_whatif_record(w, p->id, base + 32 * i + 24, base, 8, 0, 0);
+      }
+   touch(vs, p, 3 * SPLIT_N + 10 * SPLIT_N, 1);
+   memset(&rc, 0, sizeof rc);
+   rc.n_levels = 1;
+   rc.level[0].size = 4096;
+   rc.level[0].assoc = 4;
+   rc.level[0].line = 64;
+   rc.level[0].shared_by = 1;
+   rc.latency[0] = 4;
+   rc.latency[1] = 200;
+   rc.cores = rc.cores_per_socket = 1;
+   memset(&cc, 0, sizeof cc);
+   cc.n_levels = 1;
+   cc.level[0] = rc.level[0];
+   cc.cores = 1;
+   rc.cache = sim = mp_cache_new(&cc, &err);
+   ck_assert_ptr_nonnull(sim);
+   memset(&run, 0, sizeof run);
+   memset(&an, 0, sizeof an);
+   run.tool_version = "0";
+   run.line_size = 64;
+   run.whatif_split = 1;
+   run.whatif_min_gain = 5;
+   an.vars = vs;
+   an.cache = &rc;
+   an.structs = st;
+   an.whatif = w;
+   res = mp_results_build(&run, &an, NULL);
+
+   ck_assert_ptr_nonnull(res->var[p->id].structure);
+   ck_assert_uint_eq(res->var[p->id].structure->layout.n_groups, 2);
+   ck_assert(res->var[p->id].split.made);
+   ck_assert(res->var[p->id].split.complete);
+   ck_assert_uint_eq(res->var[p->id].split.before.accesses, 13 * SPLIT_N);
+   /* the hot loop's misses: 512 a pass before, 128 after */
+   ck_assert_uint_ge(res->var[p->id].split.before.misses[0], 10 * 512);
+   ck_assert_uint_lt(res->var[p->id].split.after.misses[0], 10 * 512 / 2);
+   ck_assert_uint_eq(res->n_advice, 1);
+   ck_assert_int_eq(res->advice[0].kind, MP_ADVICE_STRUCTURE_SPLITTING);
+   expect = mp_asprintf("L1 misses %s -> ",
+                        mp_commas(res->var[p->id].split.before.misses[0],
+                                  (char[32]){0}, 32));
+   ck_assert_ptr_nonnull(strstr(res->advice[0].evidence, expect));
+   mp_free(expect);
+
+   j1 = mp_report_json(res);
+   j2 = mp_report_json(res);
+   t1 = mp_json_text(j1, &l1);
+   t2 = mp_json_text(j2, &l2);
+   ck_assert_uint_eq(l1, l2);
+   ck_assert(memcmp(t1, t2, l1) == 0);
+   {
+      const char *wi = strstr(t1, "\"what_if\"");
+      const char *after, *l1_after;
+      char want[64];
+      ck_assert_ptr_nonnull(wi);
+      snprintf(want, sizeof want, "\"accesses\": %u", 13 * SPLIT_N);
+      ck_assert_ptr_nonnull(strstr(wi, want));
+      after = strstr(wi, "\"after\"");
+      ck_assert_ptr_nonnull(after);
+      l1_after = strstr(after, "\"L1\": ");
+      ck_assert_ptr_nonnull(l1_after);
+      ck_assert_uint_eq(strtoull(l1_after + 6, NULL, 10),
+                        res->var[p->id].split.after.misses[0]);
+   }
+   mp_json_free(j1);
+   mp_json_free(j2);
+   mp_results_free(res);
+
+   /* Without --what-if=split: the structure, no replay, no "what_if". */
+   run.whatif_split = 0;
+   res = mp_results_build(&run, &an, NULL);
+   ck_assert_ptr_nonnull(res->var[p->id].structure);
+   ck_assert(!res->var[p->id].split.made);
+   j1 = mp_report_json(res);
+   ck_assert_ptr_null(strstr(mp_json_text(j1, &l1), "\"what_if\""));
+   mp_json_free(j1);
+   mp_results_free(res);
+   mp_structs_free(st);
+   mp_whatif_free(w);
+   mp_cache_free(sim);
    mp_vars_free(vs);
 }
 END_TEST
@@ -568,6 +698,7 @@ int main(void)
    tcase_add_test(tc, test_summary);
    tcase_add_test(tc, test_summary_fold_and_owners);
    tcase_add_test(tc, test_sort);
+   tcase_add_test(tc, test_results_split_replayed_once);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

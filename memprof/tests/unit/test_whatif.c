@@ -103,31 +103,6 @@ START_TEST(test_split_halves_misses)
 }
 END_TEST
 
-/* A kept result comes back while the variable's recording is unchanged,
-   and not after another access is recorded. */
-START_TEST(test_recall)
-{
-   mp_whatif *w = mp_whatif_new(1 << 20, 1 << 20);
-   mp_whatif_run b, a, rb, ra;
-   memset(&b, 0, sizeof b);
-   memset(&a, 0, sizeof a);
-   b.misses[0] = 10;
-   a.misses[0] = 3;
-   mp_whatif_record(w, 1, 0x1000, 0x1000, 8, 0, 0);
-   ck_assert(!mp_whatif_recall(w, 1, 0, &rb, &ra));
-   mp_whatif_remember(w, 1, 0, &b, &a);
-   ck_assert(mp_whatif_recall(w, 1, 0, &rb, &ra));
-   ck_assert_uint_eq(rb.misses[0], 10);
-   ck_assert_uint_eq(ra.misses[0], 3);
-   ck_assert(!mp_whatif_recall(w, 1, 1, &rb, &ra));     /* another kind */
-   mp_whatif_record(w, 1, 0x1008, 0x1000, 8, 0, 0);
-   ck_assert(!mp_whatif_recall(w, 1, 0, &rb, &ra));     /* stale */
-   mp_whatif_reset(w);
-   ck_assert(!mp_whatif_recall(w, 1, 0, &rb, &ra));
-   mp_whatif_free(w);
-}
-END_TEST
-
 static Suite *whatif_suite(void)
 {
    Suite *s = suite_create("whatif");
@@ -135,7 +110,6 @@ static Suite *whatif_suite(void)
    tcase_add_test(tc, test_identity_is_direct);
    tcase_add_test(tc, test_budgets);
    tcase_add_test(tc, test_split_halves_misses);
-   tcase_add_test(tc, test_recall);
    suite_add_tcase(s, tc);
    return s;
 }

@@ -1,0 +1,227 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the results, built once at exit.        mp_results.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   At exit the analyses finish (the adapter's list), then
+   mp_results_build makes, once, everything the report says that is
+   not a count the analyses kept: the ranked rows, each row's source
+   lines, the per-variable sharing summary, the inferred structures and
+   their field names, the what-if replays, the advice and the advice its
+   replays rejected.  The writers (the JSON document in mp_report.c, the
+   adapter's exit summary and DOT file) only read a mp_results: none of
+   them summarises, replays or advises.
+
+   The layers, each calling only the ones below it:
+     engines (mp_vars, mp_cache, mp_sharing, mp_structs, mp_whatif, ...)
+     facts about them  mp_facts.c (loops of instructions, structures)
+     builders          mp_share.c, mp_replays.c, mp_advice.c
+     this file         mp_results.c
+     writers           mp_report.c with its sections mp_report_loops.c,
+                       mp_report_threads.c; the adapter's summary.
+
+   No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_RESULTS_H
+#define MP_RESULTS_H
+
+#include "mp_formula.h"
+#include "mp_loops.h"
+#include "mp_setdiag.h"
+#include "mp_sharing.h"
+#include "mp_streams.h"
+#include "mp_structs.h"
+#include "mp_vars.h"
+#include "mp_whatif.h"
+
+/*------------------------------------------------------------*/
+/*--- What the results are built from                      ---*/
+/*------------------------------------------------------------*/
+
+/* The simulated hierarchy: its geometry and the finished simulation. */
+typedef struct {
+   uint32_t n_levels;
+   mp_cache_level_cfg level[MP_CACHE_MAX_LEVELS];
+   uint32_t latency[MP_CACHE_MAX_LEVELS + 1];   /* cycles; [n_levels]: memory */
+   uint32_t cores, cores_per_socket;
+   const char *source;                          /* where the geometry came from */
+   const char *fallback_why;                    /* or NULL */
+   const mp_cache *cache;                       /* for the totals */
+   uint64_t instructions;       /* guest instructions, for MPKI; 0: unknown */
+   const mp_setdiag *conflicts; /* conflict misses per set, or NULL */
+   const mp_cache *tlb;         /* the data TLB, or NULL */
+   uint64_t tlb_entries;
+   uint32_t tlb_assoc, tlb_page;
+} mp_report_cache;
+
+/* What the run was and how it was measured: plain data. */
+typedef struct {
+   const char *tool_version;
+   const char *command;          /* client command line */
+   uint64_t pid;
+   uint32_t line_size;           /* bytes, for the footprint */
+   int collect_atstart;
+   const char *const *toggle_collect;
+   uint32_t n_toggle_collect;
+   uint64_t min_var_size;        /* bytes */
+   int show_runtime;             /* the summary ranks every class */
+   const char *reuse_sampling;   /* "off", "shards", "bursty" */
+   double reuse_rate;            /* shards: fraction of lines, else 0 */
+   uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
+   /* --sample=periodic|windows: every count of the file is of the
+      analysed windows.  window_mode NULL otherwise. */
+   const char *window_mode;      /* "periodic" or "windows" */
+   uint64_t window, window_gap;  /* instructions: W, and P or G */
+   uint64_t windows;             /* windows begun */
+   uint64_t instructions_all, instructions_analysed;
+   int sharing_enabled;          /* --sharing=yes */
+   uint32_t page_size;           /* NUMA simulated with this page size, or 0 */
+   uint32_t sockets;
+   int whatif_split, whatif_pad; /* which replays to make */
+   /* A split or padding whose replay saves less than this percentage
+      of the variable's cycles is rejected, not advised. */
+   uint32_t whatif_min_gain;
+   /* How the process ended: "exit" (end_status its status), "signal"
+      (killed: the counts are partial), "exec" (written before an
+      execve), or NULL: not known (no "end" written). */
+   const char *end_by;
+   int end_status;
+} mp_run;
+
+/* What the adapter knew of one instrumented instruction. */
+typedef struct {
+   uint32_t loc;        /* source location (mp_vars_location) */
+   uint32_t var;        /* the variable it last touched, UINT32_MAX: none */
+   uint64_t iaddr;
+   uint32_t fn;         /* location id of its function alone */
+   int known;           /* 0: no such instruction */
+} mp_instr_fact;
+
+/* The finished analyses, read-only from here on; an analysis that did
+   not run is NULL (its sections are absent from the report). */
+typedef struct {
+   const mp_vars *vars;
+   const mp_stride *stride;
+   const mp_report_cache *cache;
+   const mp_reuse *reuse;
+   const mp_sharing *sharing;    /* NULL: no second thread (or --sharing=no) */
+   /* Loops, streams, formulas and structures (--loops), or all NULL. */
+   const mp_loops *loops;
+   const mp_streams *streams;
+   const mp_formula *formula;
+   const mp_structs *structs;
+   const mp_whatif *whatif;      /* recorded accesses (--what-if), or NULL */
+   /* Instruction id (dense; the low 32 bits of a formula's key) ->
+      what the adapter knew of it. */
+   const mp_instr_fact *instrs;
+   uint32_t n_instrs;
+} mp_finished;
+
+/* What only the adapter can answer, asked while the results are built
+   (never by a writer); either may be NULL. */
+typedef struct {
+   /* Where the block holding addr starts, 0 if unknown. */
+   int (*block_of)(uint64_t addr, uint64_t *start);
+   /* The name of the field at offset of var's structure (debug info),
+      allocated (freed with mp_free); NULL if unknown. */
+   char *(*field_name)(uint32_t var, uint64_t offset);
+} mp_adapter_queries;
+
+/*------------------------------------------------------------*/
+/*--- The results                                          ---*/
+/*------------------------------------------------------------*/
+
+/* One row of the report: a variable, or the fold of several. */
+typedef struct {
+   const mp_var *var;            /* the variable, or NULL for the fold */
+   mp_counts c;
+   mp_cache_counts cache;        /* zero without a cache simulation */
+   uint64_t lines, size;
+   uint32_t n_threads;
+} mp_report_row;
+
+/* One row's counts at one source location (a fold's records at one
+   location merged). */
+typedef struct {
+   uint32_t row;       /* index into the sorted rows */
+   uint32_t loc;
+   mp_counts c;
+   uint64_t stride_classes[MP_STRIDE_N_CLASSES];
+   int has_strides;
+   mp_line_stride lstride;
+   uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
+   uint64_t cycles;
+   uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
+   uint64_t invalidations, coherence_misses, transfers;
+   /* the record's reuse histograms, or NULL; only a variable's own
+      records are written, never merged ones (the fold's) */
+   const uint64_t (*reuse_bins)[MP_REUSE_N_BINS];
+} mp_line_result;
+
+/* A what-if replay of a variable's recorded accesses. */
+typedef struct {
+   int made;                     /* 0: not made (the rest is zero) */
+   int complete;                 /* all the variable's accesses replayed */
+   mp_whatif_run before, after;
+} mp_replay;
+
+/* An inferred structure (StructSlim), with its fields' names. */
+typedef struct {
+   mp_struct_layout layout;
+   char **names;                 /* per field, from the debug info, or NULL */
+   char *split;                  /* "{ a, c } / { b, d }" */
+} mp_structure;
+
+typedef struct mp_share_summary mp_share_summary;
+typedef struct mp_advice mp_advice;
+
+/* Per variable: what its sections and its advice read. */
+typedef struct {
+   mp_structure *structure;      /* inferred (enough accesses), or NULL */
+   mp_replay split;              /* --what-if=split of that structure */
+   mp_replay pad;                /* --what-if=pad of its falsely shared lines */
+} mp_var_results;
+
+typedef struct mp_results {
+   const mp_run *run;
+   const mp_finished *an;
+   const mp_vars *vs;            /* an->vars */
+   int by_cycles;                /* rows ranked by cycles (a cache simulation) */
+   mp_report_row *rows;          /* accessed variables, small ones folded */
+   uint32_t n_rows;
+   mp_line_result *lines;        /* by row, then by accesses, descending */
+   uint64_t n_lines;
+   uint64_t *first_line;         /* row i: lines[first_line[i] .. first_line[i+1]) */
+   mp_share_summary *share;      /* or NULL: no sharing tracked */
+   mp_var_results *var;          /* by variable id */
+   uint32_t n_vars;
+   mp_advice *advice, *rejected; /* ranked */
+   uint32_t n_advice, n_rejected;
+} mp_results;
+
+/* Builds the results of a finished run.  Cost: linear-ish in the
+   variables and per-location records, plus the replays (one simulated
+   access per recorded access). */
+mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
+                             const mp_adapter_queries *ask);
+void mp_results_free(mp_results *res);
+
+/* The rows to report (accessed variables, small ones folded), sorted by
+   estimated cycles when by_cycles, else by accesses, descending, then by
+   name; *n_out is their number.  The caller frees the array with
+   mp_free. */
+mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
+                              int by_cycles, uint32_t *n_out);
+
+/* Sorts rows in that order. */
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles);
+
+/* Level name: "L1", "L2", "L3". */
+static inline const char *mp_report_level_name(uint32_t level)
+{
+   static const char *const names[] = { "L1", "L2", "L3" };
+   return level < 3 ? names[level] : "L?";
+}
+
+#endif /* MP_RESULTS_H */

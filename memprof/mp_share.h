@@ -1,0 +1,69 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: sharing between threads, per variable.    mp_share.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Turns what mp_sharing saw per cache line into per-variable counts:
+   shared, true and false lines, the transfers predicted for a parallel
+   run (mp_sharing_predict), and the worst lines by that prediction,
+   which does not depend on Valgrind's interleaving.  A line holding
+   several variables counts for each of them: two adjacent globals
+   written by two threads both suffer the false sharing.  Built once by
+   mp_results_build.  No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_SHARE_H
+#define MP_SHARE_H
+
+#include "mp_results.h"
+
+#define MP_SHARE_WORST_LINES 5
+
+typedef struct {
+   uint64_t line;
+   int is_true;
+   uint32_t false_pairs, true_pairs;
+   uint64_t transfers;
+   uint64_t predicted, predicted_true, predicted_invalidations;
+   const mp_sharing_thread *threads;
+   uint32_t n_threads;
+   int has_offset;                  /* offset known: */
+   int64_t offset;                  /* of the line from its block's start */
+} mp_share_line;
+
+typedef struct {
+   uint64_t shared, true_lines, false_lines;
+   uint64_t predicted, predicted_true, predicted_invalidations;
+   uint32_t touched;                /* a line of it was touched by 2+ threads */
+   mp_share_line worst[MP_SHARE_WORST_LINES];   /* most transfers first */
+   uint32_t n_worst;
+} mp_share_var;
+
+struct mp_share_summary {
+   const mp_sharing *sharing;
+   mp_share_var *vars;              /* indexed by variable id */
+   uint32_t n_vars;
+};
+
+/* block_of (may be NULL) places each worst line in its block. */
+mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
+                                     int (*block_of)(uint64_t addr, uint64_t *start),
+                                     uint32_t line_size);
+void mp_share_free(mp_share_summary *ss);
+
+/* var's summary, or NULL (ss NULL, or var unknown to it). */
+const mp_share_var *mp_share_var_of(const mp_share_summary *ss, uint32_t var);
+
+/* Lines of var touched by two threads or more, and of those the true
+   and the falsely shared ones; zeros when ss is NULL. */
+void mp_share_var_lines(const mp_share_summary *ss, uint32_t var,
+                        uint64_t *shared, uint64_t *true_lines, uint64_t *false_lines);
+
+/* The transfers a parallel run would have (mp_sharing_predict) on its
+   shared lines, and the false transfers among them; zeros when ss is
+   NULL. */
+void mp_share_var_predicted(const mp_share_summary *ss, uint32_t var,
+                            uint64_t *transfers, uint64_t *false_transfers,
+                            uint64_t *invalidations);
+
+#endif /* MP_SHARE_H */
