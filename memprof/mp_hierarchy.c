@@ -341,11 +341,16 @@ void mp_hierarchy_reset(void)
    mp_g_hier.cache = mp_cache_new(&built_cfg, &err);
    tl_assert(mp_g_hier.cache != NULL);   /* it was built once already */
    mp_setdiag_reset(mp_g_hier.conflicts);
-   if (mp_g_hier.tlb) {
-      mp_cache_free(mp_g_hier.tlb);
-      mp_g_hier.tlb = mp_cache_new(&built_tlb, &err);
-      tl_assert(mp_g_hier.tlb != NULL);
-   }
+}
+
+void mp_hierarchy_reset_tlb(void)
+{
+   const char *err;
+   if (!mp_g_hier.tlb)
+      return;
+   mp_cache_free(mp_g_hier.tlb);
+   mp_g_hier.tlb = mp_cache_new(&built_tlb, &err);
+   tl_assert(mp_g_hier.tlb != NULL);   /* it was built once already */
 }
 
 void mp_hierarchy_estimate_causes(void)

@@ -31,8 +31,10 @@ extern mp_hierarchy mp_g_hier;
    exits 1 with a message naming the option, before the client runs. */
 void mp_hierarchy_init(void);
 
-/* Empties the caches and their totals (a forked child starts cold). */
+/* Empty the caches and the set diagnosis, and the TLB, with their
+   totals (a forked child starts cold). */
 void mp_hierarchy_reset(void);
+void mp_hierarchy_reset_tlb(void);
 
 /* Before the counts are reported: with sampled miss causes, divides
    the misses left unclassified between conflict and capacity, in every

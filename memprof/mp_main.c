@@ -307,6 +307,7 @@ static void mp_atfork_child(ThreadId tid)
    if (mp_g_stride)
       mp_stride_reset(mp_g_stride);
    mp_hierarchy_reset();
+   mp_hierarchy_reset_tlb();
    if (mp_g_reuse)
       mp_reuse_reset(mp_g_reuse);
    if (mp_g_sharing)
