@@ -39,6 +39,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
+#include "mp_an_sharing.h"
 #include "mp_clreq.h"
 #include "mp_tool.h"
 #include "mp_util.h"

@@ -43,6 +43,7 @@
 #include "pub_tool_tooliface.h"
 #include "libvex_guest_offsets.h"   /* OFFSET_amd64_RAX: a returned value */
 
+#include "mp_analyses.h"
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
@@ -78,10 +79,8 @@ static UWord         analysing = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
-static UInt         *thread_group;    /* ThreadId -> reuse sharing group */
+UInt                *mp_g_thread_group;   /* ThreadId -> reuse sharing group */
 static UInt          threads_created;
-static UInt          line_shift;       /* of the footprint's lines */
-static UInt          scattered_level;  /* mp_instr.scattered: served here or below */
 
 static void update_analysing(void)
 {
@@ -96,12 +95,13 @@ void mp_set_collecting(Bool on)
 }
 
 /* Called from the translated code once the instruction count reaches
-   the schedule's next boundary.  A window starting finds the threads'
-   loop nests as the gap left them, unobserved: they start afresh. */
+   the schedule's next boundary.  A window starting finds the analyses'
+   state as the gap left it, unobserved (the threads' loop nests): their
+   window_start steps run. */
 static VG_REGPARM(0) void mp_window_boundary(void)
 {
-   if (mp_window_switch(&schedule, mp_g_instructions) && mp_g_loops)
-      mp_loopnest_window_start();
+   if (mp_window_switch(&schedule, mp_g_instructions))
+      mp_analyses_window_start();
    update_analysing();
 }
 
@@ -138,14 +138,10 @@ UInt mp_thread_serial(ThreadId tid)
 void mp_thread_created(ThreadId child)
 {
    thread_serial[child] = ++threads_created;
-   if (threads_created == 2)
-      mp_sharing_start();
-   /* The prediction meets only threads alive at the same time. */
-   if (mp_g_sharing && threads_created >= 2)
-      mp_sharing_thread_start(mp_g_sharing, threads_created);
+   mp_analyses_thread_start(threads_created);
    thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
    /* Threads share reuse through the last level's instance. */
-   thread_group[child] = mp_g_hier.n_levels
+   mp_g_thread_group[child] = mp_g_hier.n_levels
       ? thread_core[child] / mp_g_hier.level[mp_g_hier.n_levels - 1].shared_by : 0;
    if (toggles)
       toggles[child].depth = 0;
@@ -189,14 +185,14 @@ static Bool fn_matches_toggle(const HChar *fn)
 
 #define MP_WRITE_BIT ((UWord)1 << 63)
 
+/* Resolves the access once (its variable, the (variable, line) counts
+   record, the thread's core) into the context, then runs the analyses
+   of the list in mp_analyses.h, in its order, inline. */
 static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
 {
    ThreadId tid = VG_(get_running_tid)();
    mp_event e;
-   mp_line_counts *lc;
-   UInt served = 0;   /* level that served the access; n_levels: memory */
-   UInt cycles = 0;   /* its estimated memory cycles */
-   Bool in_footprint = False;   /* its line is known to be in e.var's footprint */
+   mp_an_ctx c;
 
    if (!collecting(tid))
       return;
@@ -211,93 +207,29 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    else
       e.var = mp_registry_resolve(tid, a, ii);
    if (ii->lc == NULL || ii->lc_var != e.var) {
-      /* No stride from one variable to another. */
+      /* No stride from one variable to another: the instruction's runs
+         are counted per (variable, line) record. */
       mp_istride_flush(&ii->istride[0], ii->lc ? &ii->lc->lstride : NULL, ii->id);
       mp_istride_flush(&ii->istride[1], ii->lc ? &ii->lc->lstride : NULL, ii->id);
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
    }
-   lc = ii->lc;
+   c.e = &e;
+   c.ii = ii;
+   c.lc = ii->lc;
+   c.tid = tid;
+   c.core = thread_core[tid];
+   c.served = 0;
+   c.cycles = 0;
+   c.in_footprint = False;
+   c.start_known = False;
    /* An instruction whose last access missed the simulated L2 likely
-      misses the host's caches in the footprint's and the reuse
-      histories' tables too: their reads are started now, and done
-      after the cache simulation, so that their misses overlap with its
-      own. */
-   if (ii->scattered) {
-      mp_vars_prefetch(mp_g_vars, &e);
-      if (mp_g_reuse)
-         mp_reuse_prefetch(mp_g_reuse, e.tid, a >> line_shift);
-   }
-   if (mp_g_stride) {
-      int cls = mp_stride_access(mp_g_stride, e.var, e.tid, a, e.size, e.is_write);
-      if (cls >= 0)
-         lc->stride_classes[cls]++;
-      mp_istride_access(&ii->istride[e.is_write], &lc->lstride, a, ii->id);
-   }
-   if (mp_g_sharing) {
-      mp_sharing_outcome so;
-      mp_sharing_access(mp_g_sharing, &e, &so);
-      if (so.transfers)
-         mp_vars_sharing(mp_g_vars, &e, lc, so.transfers, so.true_transfers);
-   }
-   if (mp_g_hier.tlb) {
-      mp_cache_outcome t;
-      mp_cache_access(mp_g_hier.tlb, thread_core[tid], a, e.size, e.is_write,
-                      e.var, 0, &t);
-      mp_vars_tlb_access(mp_g_vars, &e, t.missed[0]);
-   }
-   if (mp_g_hier.cache) {
-      mp_cache_outcome o;
-      mp_cache_access(mp_g_hier.cache, thread_core[tid], a, e.size,
-                      e.is_write, e.var, e.iaddr, &o);
-      mp_vars_cache_access(mp_g_vars, &e, lc, &o, mp_g_hier.n_levels,
-                           mp_g_hier.latency);
-      served = o.served_by;
-      in_footprint = o.owner_hit;
-      cycles = mp_g_hier.latency[served];
-      ii->scattered = served >= scattered_level;
-      if (o.missed[0]) {
-         UInt k;
-         for (k = 0; k < mp_g_hier.n_levels && o.missed[k]; k++)
-            if (o.cause[k] == MP_MISS_CONFLICT)
-               mp_setdiag_conflict(mp_g_hier.conflicts, k,
-                                   a >> line_shift, e.var);
-      }
-   }
-   if (mp_g_reuse) {
-      ULong line = mp_event_first_line(&e, line_shift);
-      ULong last = mp_event_last_line(&e, line_shift);
-      for (; line <= last; line++) {
-         uint64_t d;
-         int kind = mp_reuse_access(mp_g_reuse, e.tid, thread_group[tid], line,
-                                    e.is_write, &d);
-         mp_vars_reuse(mp_g_vars, &e, lc, kind, d);
-      }
-   }
-   if (mp_g_numa) {
-      UInt socket = thread_core[tid] / mp_g_hier.cores_per_socket;
-      int first;
-      UInt home = mp_numa_home(mp_g_numa, a, socket, &first);
-      mp_vars_numa_access(mp_g_vars, &e, lc, home != socket,
-                          mp_g_hier.cache && served == mp_g_hier.n_levels,
-                          mp_g_numa_extra_cycles,
-                          first, socket);
-      if (home != socket && mp_g_hier.cache && served == mp_g_hier.n_levels)
-         cycles += mp_g_numa_extra_cycles;
-   }
-   if (mp_g_loops || mp_g_whatif) {
-      Addr start = mp_registry_block_start(a, e.var, ii);
-      if (mp_g_whatif && start != 0)
-         mp_whatif_record(mp_g_whatif, e.var, a, start, e.size, e.is_write,
-                          thread_core[tid]);
-      if (mp_g_loops)
-         mp_loopnest_access(e.tid, ii, &e, cycles, start);
-   }
-   /* Last: its footprint may have been prefetched. */
-   if (in_footprint)
-      mp_vars_access_in_footprint(mp_g_vars, &e, lc);
-   else
-      mp_vars_access(mp_g_vars, &e, lc);
+      misses the host's caches in the analyses' tables too: their reads
+      are started now, and done after the cache simulation, so that
+      their misses overlap with its own. */
+   if (ii->scattered)
+      mp_analyses_prefetch(&c);
+   mp_analyses_access(&c);
 }
 
 /*------------------------------------------------------------*/
@@ -816,21 +748,23 @@ void mp_instrument_flush_strides(void)
    end_stride_runs(True);
 }
 
+void mp_instrument_forget_strides(void)
+{
+   end_stride_runs(False);
+}
+
 void mp_instrument_fork_child(void)
 {
    mp_g_instructions = 0;
-   end_stride_runs(False);
    start_schedule();
 }
 
 void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
-   line_shift = mp_vars_line_shift(mp_g_vars);
-   scattered_level = mp_g_hier.n_levels >= 2 ? 2 : 1;
    thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
    thread_core = VG_(calloc)("mp.cores", VG_N_THREADS + 1, sizeof(UInt));
-   thread_group = VG_(calloc)("mp.groups", VG_N_THREADS + 1, sizeof(UInt));
+   mp_g_thread_group = VG_(calloc)("mp.groups", VG_N_THREADS + 1, sizeof(UInt));
    mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;
    ever_off = !client_on;

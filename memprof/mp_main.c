@@ -44,6 +44,7 @@
 #include "mp_share.h"
 #include "mp_summary.h"
 #include "mp_util.h"
+#include "mp_analyses.h"
 #include "mp_tool.h"
 
 /* Bytes per cache line for the footprint and strides without a
@@ -51,23 +52,6 @@
 #define MP_LINE_SIZE 64
 
 mp_vars *mp_g_vars;
-mp_stride *mp_g_stride;
-mp_reuse *mp_g_reuse;
-mp_sharing *mp_g_sharing;
-mp_numa *mp_g_numa;
-UInt mp_g_numa_extra_cycles;
-mp_whatif *mp_g_whatif;
-
-/* What-if budgets: accesses recorded per variable and in all (16 bytes
-   each: 64 MB at most). */
-#define WHATIF_PER_VAR (1ULL << 20)
-#define WHATIF_TOTAL   (4ULL << 20)
-
-void mp_sharing_start(void)
-{
-   if (mp_clo_sharing && mp_g_sharing == NULL)
-      mp_g_sharing = mp_sharing_new(mp_vars_line_size(mp_g_vars));
-}
 
 /*------------------------------------------------------------*/
 /*--- Client requests                                      ---*/
@@ -186,25 +170,16 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
    }
 }
 
-/* A finished thread's open loop instances end with it, and its private
-   reuse stream goes. */
 static void mp_pre_thread_ll_exit(ThreadId tid)
 {
    mp_registry_threads(tid, -1);
-   if (mp_g_sharing)
-      mp_sharing_thread_end(mp_g_sharing, mp_thread_serial(tid));
-   mp_loopnest_thread_exit(mp_thread_serial(tid));
-   if (mp_g_reuse)
-      mp_reuse_thread_exit(mp_g_reuse, mp_thread_serial(tid));
+   mp_analyses_thread_exit(mp_thread_serial(tid));
 }
 
 static void mp_die_mem_munmap(Addr a, SizeT len)
 {
    mp_registry_note_munmap(a, len);
-   if (mp_g_sharing)
-      mp_sharing_forget(mp_g_sharing, a, len);
-   if (mp_g_numa)
-      mp_numa_forget(mp_g_numa, a, len);
+   mp_analyses_unmap(a, len);
 }
 
 /* A successful execve replaces the process without running the tool's
@@ -266,6 +241,9 @@ static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_by = "exec";
       execs++;
+      /* The run goes on if the execve fails: the counts are completed
+         for the report, nothing is ended. */
+      mp_analyses_flush();
       write_output(False);
       end_by = "signal";
       if (forked_child && VG_(clo_trace_children)) {
@@ -303,20 +281,7 @@ static void mp_atfork_child(ThreadId tid)
                 VG_(getpid)(), path);
       VG_(free)(path);
    }
-   mp_vars_reset_counts(mp_g_vars);
-   if (mp_g_stride)
-      mp_stride_reset(mp_g_stride);
-   mp_hierarchy_reset();
-   mp_hierarchy_reset_tlb();
-   if (mp_g_reuse)
-      mp_reuse_reset(mp_g_reuse);
-   if (mp_g_sharing)
-      mp_sharing_reset(mp_g_sharing);
-   if (mp_g_numa)
-      mp_numa_reset(mp_g_numa);
-   mp_loopnest_reset();
-   if (mp_g_whatif)
-      mp_whatif_reset(mp_g_whatif);
+   mp_analyses_reset();
    mp_instrument_fork_child();
 }
 
@@ -893,10 +858,6 @@ static void write_output(Bool summary)
    Bool written;
    ULong analysed, windows;
 
-   /* Sampled miss causes: the split of the unclassified misses, before
-      the results read the counts. */
-   mp_hierarchy_estimate_causes();
-   mp_instrument_flush_strides();
    VG_(memset)(&run, 0, sizeof run);
    VG_(memset)(&an, 0, sizeof an);
    VG_(memset)(&ask, 0, sizeof ask);
@@ -996,39 +957,16 @@ static void print_stats(void)
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
-   if (mp_g_loops)
-      VG_(dmsg)("memprof: loops: %u found, deepest stack of active loops %u\n",
-                mp_loops_count(mp_g_loops), mp_loops_deepest(mp_g_loops));
-   if (mp_g_reuse) {
-      mp_reuse_stats st;
-      mp_reuse_get_stats(mp_g_reuse, &st);
-      VG_(dmsg)("memprof: reuse: %llu lines accessed, %llu analysed, %llu "
-                "compactions, %llu bytes of metadata\n", (ULong)st.accesses,
-                (ULong)st.analysed, (ULong)st.compactions,
-                (ULong)mp_reuse_bytes(mp_g_reuse));
-   }
-   if (mp_g_hier.cache)
-      VG_(dmsg)("memprof: cache metadata:            %llu bytes\n",
-                (ULong)mp_cache_bytes(mp_g_hier.cache));
-   if (mp_g_sharing)
-      VG_(dmsg)("memprof: sharing: %llu lines tracked, %llu bytes of metadata\n",
-                (ULong)mp_sharing_lines(mp_g_sharing),
-                (ULong)mp_sharing_bytes(mp_g_sharing));
-   if (mp_g_whatif)
-      VG_(dmsg)("memprof: what-if: %llu bytes of recorded accesses\n",
-                (ULong)mp_whatif_bytes(mp_g_whatif));
-   if (mp_g_numa)
-      VG_(dmsg)("memprof: NUMA: %llu pages placed, %llu bytes of metadata\n",
-                (ULong)mp_numa_pages(mp_g_numa), (ULong)mp_numa_bytes(mp_g_numa));
+   mp_analyses_stats();
 }
 
+/* The analyses end what is open and complete their counts before the
+   report reads anything (write_output does not: it also writes the
+   output before an execve, which may fail and let the run go on). */
 static void mp_fini(Int exitcode)
 {
-   mp_loopnest_finish();
+   mp_analyses_finish();
    mp_sites_finish();
-   /* Lines still resident count for the reuse factor too. */
-   if (mp_g_hier.cache)
-      mp_cache_finish(mp_g_hier.cache);
    write_output(True);
    if (VG_(clo_verbosity) > 1)
       print_stats();
@@ -1073,48 +1011,9 @@ void __wrap_vgPlain_print_preamble(Bool logging_to_fd)
 static void mp_post_clo_init(void)
 {
    check_options();
+   /* Before the analyses: they count in its records, at its line size. */
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
-   if (mp_clo_strides)
-   {
-      mp_stride_cfg sc;
-      const char *err = NULL;
-      sc.k = mp_clo_stride_history;
-      sc.mode = mp_clo_stride_filtered ? MP_STRIDE_FILTERED : MP_STRIDE_ALL;
-      sc.threshold = mp_clo_stride_threshold;
-      sc.line = mp_vars_line_size(mp_g_vars);
-      mp_g_stride = mp_stride_new(&sc, &err);
-      tl_assert2(mp_g_stride != NULL, "%s", err);  /* options were range-checked */
-   }
-   if (mp_clo_reuse) {
-      mp_reuse_cfg rc;
-      const char *err = NULL;
-      VG_(memset)(&rc, 0, sizeof rc);
-      rc.n_threads_hint = 4;
-      rc.mode = mp_clo_sample_mode == 1 ? MP_REUSE_SHARDS
-              : mp_clo_sample_mode == 2 ? MP_REUSE_BURSTY : MP_REUSE_EXACT;
-      rc.rate = mp_clo_sample_rate;
-      rc.window = mp_clo_sample_window;
-      rc.max_gap = mp_clo_sample_max_gap;
-      mp_g_reuse = mp_reuse_new(&rc, &err);
-      tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
-   }
-   if (mp_g_hier.cores / mp_g_hier.cores_per_socket >= 2) {
-      UInt mem = mp_g_hier.cache ? mp_g_hier.latency[mp_g_hier.n_levels]
-                                 : mp_clo_latency[3];
-      mp_g_numa = mp_numa_new(mp_clo_page_size);
-      mp_g_numa_extra_cycles = mp_clo_latency[4] > mem ? mp_clo_latency[4] - mem : 0;
-   }
-   if ((mp_clo_whatif_split || mp_clo_whatif_pad) && mp_g_hier.cache)
-      mp_g_whatif = mp_whatif_new(WHATIF_PER_VAR, WHATIF_TOTAL);
-   mp_loopnest_init();
-   if (mp_g_loops) {
-      /* Every taken back edge must be an exit of the IR we see: no
-         superblock runs on past a branch into its target (chasing), and
-         iropt does not unroll a loop into one superblock (it would turn
-         the back edges of the unrolled copies into fall-throughs). */
-      VG_(clo_vex_control).guest_chase = False;
-      VG_(clo_vex_control).iropt_unroll_thresh = 0;
-   }
+   mp_analyses_create();
    mp_registry_init();
    mp_instrument_init();
 }

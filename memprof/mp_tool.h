@@ -5,9 +5,11 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The Valgrind adapter is mp_main.c (setup, client requests, exit),
-   mp_clo.c (options), mp_instrument.c (VEX IR), mp_heap.c (the
-   allocation wrappers' reports, heap sites) and mp_registry.c (address -> variable).
-   Only these files include pub_tool_*.h.
+   mp_clo.c (options), mp_instrument.c (VEX IR, the access helper),
+   mp_heap.c (the allocation wrappers' reports, heap sites),
+   mp_registry.c (address -> variable), and the analyses' adapters:
+   the list mp_analyses.h/.c, each analysis's mp_an_*.h, mp_hierarchy.c
+   and mp_loopnest.c.  Only these files include pub_tool_*.h.
 */
 #ifndef MP_TOOL_H
 #define MP_TOOL_H
@@ -79,19 +81,8 @@ static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 }
 
 extern mp_vars *mp_g_vars;
-extern mp_stride *mp_g_stride;     /* the stride engine */
-extern mp_reuse *mp_g_reuse;       /* reuse distances, or NULL */
-/* Sharing between threads: NULL until the program
-   creates its second thread (and with --sharing=no). */
-extern mp_sharing *mp_g_sharing;
-/* Accesses recorded for what-if replays (--what-if), or NULL. */
-extern mp_whatif *mp_g_whatif;
-/* NUMA page homes: NULL unless two or more sockets. */
-extern mp_numa *mp_g_numa;
-/* What a remote access served from memory costs over a local one. */
-extern UInt mp_g_numa_extra_cycles;
-/* mp_main.c: starts sharing tracking (the second thread exists). */
-void mp_sharing_start(void);
+/* The analyses' own state is declared by their adapter files
+   (mp_analyses.h). */
 
 /* mp_registry.c: which variable owns an address. */
 void mp_registry_init(void);
@@ -179,5 +170,7 @@ void mp_instrument_fork_child(void);
 /* Adds every instruction's current stride run to its line's record
    (before the report reads them); the runs go on afterwards. */
 void mp_instrument_flush_strides(void);
+/* Forgets every instruction's current stride run (a forked child). */
+void mp_instrument_forget_strides(void);
 
 #endif /* MP_TOOL_H */

@@ -1,0 +1,54 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the variables' own counts in the access list.       ---*/
+/*---                                            mp_an_footprint.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The variable table's own counts (mp_vars.c: accesses, reads and
+   writes per variable and source line, the footprint of lines touched)
+   as the last entry of the list in mp_analyses.h.  The table itself is
+   made before the list's create steps, since every analysis reads its
+   line size; this entry only counts.
+*/
+#ifndef MP_AN_FOOTPRINT_H
+#define MP_AN_FOOTPRINT_H
+
+#include "mp_an_ctx.h"
+
+/* Always on: every access is counted. */
+static inline Bool mp_an_footprint_on(void) { return True; }
+
+static inline void mp_an_footprint_create(void)
+{
+   mp_g_line_shift = mp_vars_line_shift(mp_g_vars);
+}
+
+/* A scattered instruction's footprint cell, read while the cache is
+   simulated. */
+static inline void mp_an_footprint_prefetch(const mp_an_ctx *c)
+{
+   mp_vars_prefetch(mp_g_vars, c->e);
+}
+
+/* A line the cache found in the variable's own footprint needs no
+   probe of it. */
+static inline void mp_an_footprint_access(mp_an_ctx *c)
+{
+   if (c->in_footprint)
+      mp_vars_access_in_footprint(mp_g_vars, c->e, c->lc);
+   else
+      mp_vars_access(mp_g_vars, c->e, c->lc);
+}
+
+static inline void mp_an_footprint_thread_start(UInt serial) { }
+static inline void mp_an_footprint_thread_exit(UInt serial) { }
+static inline void mp_an_footprint_unmap(Addr a, SizeT len) { }
+static inline void mp_an_footprint_window_start(void) { }
+static inline void mp_an_footprint_reset(void) { mp_vars_reset_counts(mp_g_vars); }
+static inline void mp_an_footprint_finish(void) { }
+static inline void mp_an_footprint_flush(void) { }
+/* The variables' number is printed with the tool's own counters. */
+static inline void mp_an_footprint_stats(void) { }
+
+#endif /* MP_AN_FOOTPRINT_H */

@@ -1,0 +1,129 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the analyses of the access path, in one list.       ---*/
+/*---                                                mp_analyses.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Every analysis that sees the program's data accesses is one entry of
+   MP_ANALYSES below, and nothing else wires it in: the access helper
+   (mp_on_access), setup, thread start and exit, munmap, sampling
+   windows, the forked child's reset, the end of the run and -v's
+   counters all run the list's steps in the list's order.
+
+   Adding an analysis is one entry in the list plus its own files: an
+   adapter header mp_an_<name>.h that defines, as static inline
+   functions (an empty body where the step has nothing to do),
+
+     Bool mp_an_<name>_on(void)          it is enabled; every step but
+                                         create and thread_start is
+                                         skipped when not, at the cost of
+                                         one predictable branch
+     void mp_an_<name>_create(void)      after the options and the
+                                         variable table are set up
+     void mp_an_<name>_prefetch(const mp_an_ctx *c)
+                                         the access's instruction is
+                                         scattered (mp_instr): start
+                                         reading its state now, so that
+                                         the host's misses overlap the
+                                         cache simulation's
+     void mp_an_<name>_access(mp_an_ctx *c)
+                                         every data access (the hot
+                                         path: keep it small)
+     void mp_an_<name>_thread_start(UInt serial)
+                                         a thread is created (serial:
+                                         creation number, 1 = main)
+     void mp_an_<name>_thread_exit(UInt serial)
+     void mp_an_<name>_unmap(Addr a, SizeT len)
+                                         the program unmapped memory
+     void mp_an_<name>_window_start(void)
+                                         a sampling window opens after
+                                         a gap nothing was seen in
+     void mp_an_<name>_reset(void)       in a forked child: its counts
+                                         start from zero
+     void mp_an_<name>_finish(void)      at exit only: what is still
+                                         open ends (once; the process
+                                         stops after it)
+     void mp_an_<name>_flush(void)       before every write of the
+                                         output (at exit, and before an
+                                         execve, which may fail and let
+                                         the run go on): the counts are
+                                         made complete for the report
+                                         without ending anything
+     void mp_an_<name>_stats(void)       its counters under -v
+
+   and, if it needs them, its engine (host-independent .c/.h) and a .c
+   of its own for its state or cold code.  There is no write step: the
+   report layer builds the results from each analysis's finished state
+   (mp_results.h: mp_finished, filled in by write_output in mp_main.c)
+   and its writers (mp_report*.c, mp_summary.c) write them.
+
+   The order is the order of the access path, and it matters:
+   - tlb and cache before reuse, numa, whatif and loops: the cache fills
+     in the context's served level, cycles and in_footprint, which NUMA
+     (a remote access costs more only when memory served it) and loops
+     (cycles per loop) read;
+   - numa before loops: it adds the remote access's cost to cycles;
+   - whatif before loops: the first asks the registry for the block's
+     start, the second reuses it (mp_an_block_start);
+   - footprint last: its footprint cell may have been prefetched at the
+     helper's entry, and reading it last gives the prefetch the most
+     time; in_footprint spares it a probe.
+   The other steps run in the same order; none of them depends on it,
+   except finish, which runs every analysis's finish before any flush
+   (the cache's resident lines are counted before the miss causes are
+   estimated).
+*/
+#ifndef MP_ANALYSES_H
+#define MP_ANALYSES_H
+
+#include "mp_an_ctx.h"
+#include "mp_an_stride.h"
+#include "mp_an_sharing.h"
+#include "mp_an_hier.h"
+#include "mp_an_reuse.h"
+#include "mp_an_numa.h"
+#include "mp_an_whatif.h"
+#include "mp_an_loops.h"
+#include "mp_an_footprint.h"
+
+#define MP_ANALYSES(X) \
+   X(stride)           \
+   X(sharing)          \
+   X(tlb)              \
+   X(cache)            \
+   X(reuse)            \
+   X(numa)             \
+   X(whatif)           \
+   X(loops)            \
+   X(footprint)
+
+/* The hot path's two steps, inline into mp_on_access. */
+static inline void mp_analyses_prefetch(const mp_an_ctx *c)
+{
+#define MP_AN_PREFETCH(n) if (mp_an_##n##_on()) mp_an_##n##_prefetch(c);
+   MP_ANALYSES(MP_AN_PREFETCH)
+#undef MP_AN_PREFETCH
+}
+
+static inline void mp_analyses_access(mp_an_ctx *c)
+{
+#define MP_AN_ACCESS(n) if (mp_an_##n##_on()) mp_an_##n##_access(c);
+   MP_ANALYSES(MP_AN_ACCESS)
+#undef MP_AN_ACCESS
+}
+
+/* The other steps, each over the whole list (mp_analyses.c). */
+void mp_analyses_create(void);
+void mp_analyses_thread_start(UInt serial);
+void mp_analyses_thread_exit(UInt serial);
+void mp_analyses_unmap(Addr a, SizeT len);
+void mp_analyses_window_start(void);
+void mp_analyses_reset(void);
+/* At exit: every finish step, then every flush step. */
+void mp_analyses_finish(void);
+/* Before an output written while the run goes on (an execve). */
+void mp_analyses_flush(void);
+void mp_analyses_stats(void);
+
+#endif /* MP_ANALYSES_H */
