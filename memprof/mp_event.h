@@ -6,7 +6,8 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The adapter (mp_instrument.c) turns every guest data access into one
-   of these and hands it to the engines.  Engines never see VEX IR,
+   of these and hands it to the engines, through the list of analyses
+   (mp_analyses.h).  Engines never see VEX IR,
    ThreadIds or ExeContexts, only this record.  An access may straddle a
    cache-line boundary: it is passed whole (addr, size) and each engine
    splits it by its own line size (mp_event_first_line/last_line).

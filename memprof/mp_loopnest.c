@@ -10,7 +10,8 @@
    (mp_structs) and the access formulas (mp_formula); mp_instrument.c
    calls in here at instrumentation time (each back edge it finds) and
    from the generated code (superblock entries, back edges taken,
-   returns, and every access through mp_on_access).
+   returns); the list of analyses calls it at every access and at the
+   other steps of its life (mp_an_loops.h).
 
    With --loops=no none of this exists and the instrumentation adds no
    call for it.

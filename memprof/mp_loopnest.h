@@ -40,7 +40,7 @@ VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
 
-/* Every access (from mp_on_access), with its memory cycles and the
+/* Every access (the list's loops entry, mp_an_loops.h), with its memory cycles and the
    start of its block (0: unknown, the stack). */
 void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start);
