@@ -544,6 +544,10 @@ class Loop:
     mean_streams: float | None = None
     flagged: bool | None = None
     formulas: list[Formula] = dataclasses.field(default_factory=list)
+    # Whose code it is, as variables[].class (None in older files: the
+    # program's), and that code's object.
+    class_: str | None = None
+    object: str | None = None
 
 
 @_model
@@ -1304,6 +1308,8 @@ def _loops(loops):
         for k in ("mean_iterations", "mean_streams"):
             item[k] = _opt(l, k, lw, "number")
         item["flagged"] = _opt(l, "flagged", lw, "bool")
+        item["class_"] = _opt(l, "class", lw, "str")
+        item["object"] = _opt(l, "object", lw, "str")
         item["formulas"] = [
             _formula(f, "%s.formulas[%d]" % (lw, j))
             for j, f in enumerate(_opt(l, "formulas", lw, "list") or [])]

@@ -792,9 +792,16 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
    for (i = 0; i < n; i++) {
       const mp_loop *l = mp_loops_get(an->loops, i);
       const mp_streams_loop *st = mp_streams_get(an->streams, i);
+      const mp_loop_owner *own = &ad->res->loop[i];
       double share;
+      char *place;
       mp_advice *a;
       if (st == NULL || !mp_streams_flagged(an->streams, i))
+         continue;
+      /* A loop of the C runtime or the loader (the one in
+         __libc_start_main that runs main) is not the program's to
+         split, as its variables are not the program's to change. */
+      if (!mp_class_is_programs(own->cls))
          continue;
       share = (double)st->accesses / (double)total_accesses;
       if (share < MP_ADVICE_MIN_SHARE)
@@ -810,19 +817,32 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
       a->loop = i;
       a->with_loop = MP_LOOP_NONE;
       a->score = share;
+      if (l->file)
+         place = mp_asprintf("the loop at %s:%u-%u", l->file, l->first_line, l->last_line);
+      else {
+         const char *fn = mp_vars_location_fn(ad->vs, l->fn);
+         place = mp_asprintf("a loop in %s (%s%sno source at hand)", fn ? fn : "code without a symbol",
+                             own->object ? own->object : "", own->object ? ": " : "");
+      }
       a->text = mp_asprintf(
-                  "too many streams: the loop at %s:%u-%u walks more arrays at once than "
-                  "the prefetcher follows", l->file ? l->file : "?", l->first_line,
-                  l->last_line);
+                  "too many streams: %s walks more arrays at once than the prefetcher "
+                  "follows", place);
+      mp_free(place);
       a->evidence = mp_asprintf(
                   "up to %u concurrent strided streams in one execution (mean %.1f), "
                   "above --prefetch-streams=%u", st->max_streams,
                   st->instances ? (double)st->streams_sum / (double)st->instances : 0.0,
                   mp_streams_config(an->streams)->threshold);
-      a->fix = mp_asprintf(
+      if (l->file)
+         a->fix = mp_asprintf(
                   "split the loop (loop fission) so that each loop walks at most %u "
                   "arrays, or merge arrays walked together into one array of structures",
                   mp_streams_config(an->streams)->threshold);
+      else
+         a->fix = mp_asprintf(
+                  "no source at hand: where the source of %s is, split the loop so "
+                  "that each walks at most %u arrays", own->object ? own->object
+                  : "this code", mp_streams_config(an->streams)->threshold);
    }
 }
 

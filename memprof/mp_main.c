@@ -686,10 +686,11 @@ static void print_advice(const mp_results *res)
    for (i = 0; i < n && i < SUMMARY_ADVICE; i++) {
       const HChar *where = a[i].n_where
          ? mp_vars_location_where(mp_g_vars, a[i].where[0]) : NULL;
-      if (a[i].var == MP_ADVICE_NO_VAR && mp_g_loops) {
+      if (a[i].var == MP_ADVICE_NO_VAR && mp_g_loops
+          && mp_loops_get(mp_g_loops, a[i].loop)->file) {
          const mp_loop *l = mp_loops_get(mp_g_loops, a[i].loop);
          VG_(umsg)("  %u. %s: loop at %s:%u-%u\n", i + 1, mp_advice_kind_name(a[i].kind),
-                   l->file ? l->file : "?", l->first_line, l->last_line);
+                   l->file, l->first_line, l->last_line);
       } else if (a[i].var == MP_ADVICE_NO_VAR)
          VG_(umsg)("  %u. %s\n", i + 1, a[i].text);
       else
@@ -827,6 +828,12 @@ static void write_affinity_dot(const mp_results *res)
    VG_(free)(path);
 }
 
+static const char *code_object(uint64_t iaddr)
+{
+   const HChar *obj;
+   return VG_(get_objname)(VG_(current_DiEpoch)(), (Addr)iaddr, &obj) ? obj : NULL;
+}
+
 static int block_of(uint64_t addr, uint64_t *start)
 {
    Addr s;
@@ -924,6 +931,7 @@ static void write_output(Bool summary)
    an.sharing = mp_g_sharing;
    an.whatif = mp_g_whatif;
    ask.block_of = block_of;
+   ask.code_object = code_object;
    if (mp_g_loops) {
       an.loops = mp_g_loops;
       an.streams = mp_g_streams;

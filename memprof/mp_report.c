@@ -723,9 +723,10 @@ static void write_advice(mp_json *j, const mp_vars *vs, const mp_advice *a, uint
          mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
       if (a[i].var == MP_ADVICE_NO_VAR && res->an->loops) {
          const mp_loop *l = mp_loops_get(res->an->loops, a[i].loop);
-         char *where = mp_asprintf("%s:%u", l->file ? l->file : "?", l->first_line);
+         char *where = l->file ? mp_asprintf("%s:%u", l->file, l->first_line) : NULL;
          mp_json_string(j, where);
-         mp_free(where);
+         if (where)
+            mp_free(where);
       }
       mp_json_end_array(j);
       if (a[i].loop != MP_LOOP_NONE)

@@ -156,6 +156,8 @@ static void write_loop(mp_json *j, const mp_vars *vs, const mp_results *res,
    mp_json_kv_u64(j, "id", id);
    mp_json_kv_string(j, "function", mp_vars_location_fn(vs, l->fn));
    mp_json_kv_string(j, "file", l->file);
+   mp_json_kv_string(j, "class", mp_class_name(res->loop[id].cls));
+   mp_json_kv_string(j, "object", res->loop[id].object);
    mp_json_kv_u64(j, "first_line", l->first_line);
    mp_json_kv_u64(j, "last_line", l->last_line);
    mp_json_kv_u64(j, "depth", l->depth);

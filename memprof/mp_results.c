@@ -257,6 +257,23 @@ static void build_var_results(mp_results *res, const mp_adapter_queries *ask)
    }
 }
 
+/* The class of every loop's code, as a variable's: its head's object
+   decides.  Loops of the C runtime or the loader get no advice and are
+   folded in the annotator's Loops section, as their variables are. */
+static void build_loop_owners(mp_results *res, const mp_adapter_queries *ask)
+{
+   uint32_t i;
+   res->n_loops = mp_loops_count(res->an->loops);
+   res->loop = mp_calloc("mp.results.loops", res->n_loops + 1, sizeof *res->loop);
+   for (i = 0; i < res->n_loops; i++) {
+      const char *path = ask && ask->code_object
+                         ? ask->code_object(mp_loops_get(res->an->loops, i)->head) : NULL;
+      res->loop[i].cls = path ? mp_class_of_object(path) : MP_CLASS_PROGRAM;
+      if (path)
+         res->loop[i].object = mp_strdup("mp.results.loopobj", mp_object_base(path));
+   }
+}
+
 mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
                              const mp_adapter_queries *ask)
 {
@@ -282,6 +299,8 @@ mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
    res->n_vars = mp_vars_count(res->vs);
    res->var = mp_calloc("mp.results.vars", res->n_vars + 1, sizeof *res->var);
    build_var_results(res, ask);
+   if (an->loops)
+      build_loop_owners(res, ask);
    res->advice = mp_advise(res, &res->n_advice, &res->rejected, &res->n_rejected);
    return res;
 }
@@ -296,6 +315,11 @@ void mp_results_free(mp_results *res)
    for (i = 0; i < res->n_vars; i++)
       mp_structure_free(res->var[i].structure);
    mp_free(res->var);
+   for (i = 0; i < res->n_loops; i++)
+      if (res->loop[i].object)
+         mp_free(res->loop[i].object);
+   if (res->loop)
+      mp_free(res->loop);
    mp_share_free(res->share);
    if (res->lines)
       mp_free(res->lines);

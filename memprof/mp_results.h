@@ -126,6 +126,9 @@ typedef struct {
    /* The name of the field at offset of var's structure (debug info),
       allocated (freed with mp_free); NULL if unknown. */
    char *(*field_name)(uint32_t var, uint64_t offset);
+   /* The file of the object whose code is at iaddr, or NULL; the
+      adapter's string, valid until the results are built. */
+   const char *(*code_object)(uint64_t iaddr);
 } mp_adapter_queries;
 
 /*------------------------------------------------------------*/
@@ -173,6 +176,12 @@ typedef struct {
    char *split;                  /* "{ a, c } / { b, d }" */
 } mp_structure;
 
+/* Whose code a loop is: the object of its head. */
+typedef struct {
+   mp_var_class cls;
+   char *object;                 /* its file name, or NULL: not known */
+} mp_loop_owner;
+
 typedef struct mp_share_summary mp_share_summary;
 typedef struct mp_advice mp_advice;
 
@@ -196,6 +205,8 @@ typedef struct mp_results {
    mp_share_summary *share;      /* or NULL: no sharing tracked */
    mp_var_results *var;          /* by variable id */
    uint32_t n_vars;
+   mp_loop_owner *loop;          /* by loop id, or NULL without loops */
+   uint32_t n_loops;
    mp_advice *advice, *rejected; /* ranked */
    uint32_t n_advice, n_rejected;
 } mp_results;

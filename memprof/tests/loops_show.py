@@ -18,6 +18,10 @@
 #                  "loop L1-L2 fn=F depth=D entries=E iterations=I"
 #   --unnamed      "loops without a function: N" (PLT stubs and code
 #                  without a symbol must have none)
+#   --classes      "loops of CLASS: OBJECT, ..." per class, the objects
+#                  sorted (whose code each loop is), with the number of
+#                  loops for the program's ("N in OBJECT": the others'
+#                  depend on the C library's paths)
 #   --struct NAME  "NAME struct size=S split=TEXT" then one line per field
 #                  "  field OFFSET NAME size=Z share=P%" (share rounded
 #                  to a percent) and one per field pair with affinity
@@ -67,6 +71,17 @@ def show_loops(doc, src):
             print("  formula %s %s %s base=%d" % (f.where, f.variable, f.formula, f.base))
 
 
+def show_classes(doc):
+    by = {}
+    for l in doc.loops or []:
+        objs = by.setdefault(l.class_ or "program", {})
+        objs[l.object] = objs.get(l.object, 0) + 1
+    for cls in sorted(by):
+        print("loops of %s: %s" % (cls, ", ".join(
+            ("%d in %s" % (n, o)) if cls == "program" else str(o)
+            for o, n in sorted(by[cls].items(), key=lambda x: str(x[0])))))
+
+
 def field_name(doc_fields, off):
     for f in doc_fields:
         if f.offset == off:
@@ -109,6 +124,10 @@ def main(argv):
     while i < len(args):
         if args[i] == "--unnamed":
             show_unnamed(doc)
+            i += 1
+            continue
+        if args[i] == "--classes":
+            show_classes(doc)
             i += 1
             continue
         if args[i] == "--loops" and i + 1 < len(args):

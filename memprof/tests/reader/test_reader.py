@@ -144,6 +144,7 @@ class Sample(unittest.TestCase):
         loop = self.f.loops[0]
         self.assertEqual((loop.id, loop.function, loop.parent,
                           loop.formulas[0].formula), (3, "sum", None, "8*i1"))
+        self.assertEqual((loop.class_, loop.object), ("program", "pairs"))
         st = self.f.variables[0].struct
         self.assertEqual((st.size, [x.offset for x in st.fields],
                           st.fields[0].loops, st.groups),

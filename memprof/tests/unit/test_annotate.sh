@@ -163,6 +163,12 @@ run_case loops_narrow    --threshold=5 --show=0 --width=60 loops.json
 run_case loops_merge     --threshold=5 --show=3 loops.json loops_b.json
 run_case loops_diff      --diff loops.json loops_opt.json --show=3
 run_case loops_auto      --auto=yes --include=src --show=0 loops.json
+# loops_runtime.json is loops.json with each loop's class: main's three
+# the program's, the three of ld.so the loader's.  Its Loops section
+# lists main's three and says 3 are left out; --show-runtime=yes lists
+# all six.
+run_case loops_runtime      --threshold=0 --show=0 loops_runtime.json
+run_case loops_runtime_show --threshold=0 --show=0 --show-runtime=yes loops_runtime.json
 run_case struct_overlap  --threshold=1 --show=2 struct_overlap.json
 run_case loops_bad       loops_bad.json
 run_case struct_bad      struct_bad.json

@@ -499,6 +499,68 @@ START_TEST(test_results_split_replayed_once)
 }
 END_TEST
 
+/* Two loops that each walk 20 arrays at once, above the prefetcher's
+   16 streams: one in the program's code, one in the C library's (its
+   head's object, as the adapter answers).  Only the program's gets the
+   too-many-streams advice. */
+static const char *code_object_of(uint64_t iaddr)
+{
+   return iaddr >= 0x2000 ? "/usr/lib/x86_64-linux-gnu/libc.so.6" : "/usr/bin/prog";
+}
+
+START_TEST(test_results_runtime_loop_no_advice)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *g = mp_vars_add(vs, MP_VAR_GLOBAL, "g", "p.c:1", 1 << 20);
+   mp_loops *lp = mp_loops_new();
+   mp_streams_cfg scfg = { 16 };
+   const char *err = NULL;
+   mp_streams *st = mp_streams_new(&scfg, &err);
+   mp_formula *fo = mp_formula_new();
+   mp_adapter_queries ask;
+   mp_run run;
+   mp_finished an;
+   mp_results *res;
+   uint32_t mine, theirs, loop, k, i;
+   ck_assert_ptr_nonnull(st);
+   mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5");
+   theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL);
+   for (loop = 0; loop < 2; loop++) {
+      uint32_t id = loop ? theirs : mine;
+      for (i = 0; i < 8; i++)
+         for (k = 0; k < 20; k++)
+            mp_streams_access(st, 1, id, 1, 0x1000 + 0x1000 * loop + 4 * k, g->id,
+                              0x1000000ULL * (k + 1) + 8 * i);
+   }
+   mp_streams_flush(st);
+   ck_assert(mp_streams_flagged(st, mine));
+   ck_assert(mp_streams_flagged(st, theirs));
+   touch(vs, g, 2 * 8 * 20, 1);
+   memset(&ask, 0, sizeof ask);
+   ask.code_object = code_object_of;
+   memset(&run, 0, sizeof run);
+   memset(&an, 0, sizeof an);
+   run.tool_version = "0";
+   run.line_size = 64;
+   an.vars = vs;
+   an.loops = lp;
+   an.streams = st;
+   an.formula = fo;
+   res = mp_results_build(&run, &an, &ask);
+   ck_assert_int_eq(res->loop[mine].cls, MP_CLASS_PROGRAM);
+   ck_assert_int_eq(res->loop[theirs].cls, MP_CLASS_RUNTIME);
+   ck_assert_str_eq(res->loop[theirs].object, "libc.so.6");
+   ck_assert_uint_eq(res->n_advice, 1);
+   ck_assert_int_eq(res->advice[0].kind, MP_ADVICE_TOO_MANY_STREAMS);
+   ck_assert_uint_eq(res->advice[0].loop, mine);
+   mp_results_free(res);
+   mp_streams_free(st);
+   mp_formula_free(fo);
+   mp_loops_free(lp);
+   mp_vars_free(vs);
+}
+END_TEST
+
 /* A variable of class and object as the adapter makes it, with
    accesses 'n' and cycles 'cycles'. */
 static mp_var *owned(mp_vars *vs, mp_var_kind kind, const char *name,
@@ -699,6 +761,7 @@ int main(void)
    tcase_add_test(tc, test_summary_fold_and_owners);
    tcase_add_test(tc, test_sort);
    tcase_add_test(tc, test_results_split_replayed_once);
+   tcase_add_test(tc, test_results_runtime_loop_no_advice);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
