@@ -502,7 +502,8 @@ END_TEST
 /* Two loops that each walk 20 arrays at once, above the prefetcher's
    16 streams: one in the program's code, one in the C library's (its
    head's object, as the adapter answers).  Only the program's gets the
-   too-many-streams advice. */
+   too-many-streams advice; a third loop of the program's, flagged in one
+   execution of ten, gets none. */
 static const char *code_object_of(uint64_t iaddr)
 {
    return iaddr >= 0x2000 ? "/usr/lib/x86_64-linux-gnu/libc.so.6" : "/usr/bin/prog";
@@ -521,10 +522,11 @@ START_TEST(test_results_runtime_loop_no_advice)
    mp_run run;
    mp_finished an;
    mp_results *res;
-   uint32_t mine, theirs, loop, k, i;
+   uint32_t mine, theirs, once, loop, k, i, n;
    ck_assert_ptr_nonnull(st);
    mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5");
    theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL);
+   once = mp_loops_add_back_edge(lp, 1, 0x1900, 0x1800, "p.c:30", "p.c:25");
    for (loop = 0; loop < 2; loop++) {
       uint32_t id = loop ? theirs : mine;
       for (i = 0; i < 8; i++)
@@ -532,10 +534,18 @@ START_TEST(test_results_runtime_loop_no_advice)
             mp_streams_access(st, 1, id, 1, 0x1000 + 0x1000 * loop + 4 * k, g->id,
                               0x1000000ULL * (k + 1) + 8 * i);
    }
+   /* The third walks 20 arrays in its first execution, one in the
+      nine others: flagged, but fission would not pay. */
+   for (n = 1; n <= 10; n++)
+      for (i = 0; i < 8; i++)
+         for (k = 0; k < (n == 1 ? 20u : 1u); k++)
+            mp_streams_access(st, 1, once, n, 0x1800 + 4 * k, g->id,
+                              0x1000000ULL * (k + 1) + 8 * i);
    mp_streams_flush(st);
    ck_assert(mp_streams_flagged(st, mine));
    ck_assert(mp_streams_flagged(st, theirs));
-   touch(vs, g, 2 * 8 * 20, 1);
+   ck_assert(mp_streams_flagged(st, once));
+   touch(vs, g, 2 * 8 * 20 + 8 * 20 + 9 * 8, 1);
    memset(&ask, 0, sizeof ask);
    ask.code_object = code_object_of;
    memset(&run, 0, sizeof run);
