@@ -56,7 +56,7 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    for (; line <= last; line++) {
       uint64_t d;
       int kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
-      mp_vars_reuse(mp_g_vars, c->e, c->lc, kind, d);
+      mp_vars_reuse(c->lc, kind, d);
    }
 }
 
@@ -72,7 +72,11 @@ static inline void mp_an_reuse_unmap(Addr a, SizeT len) { }
 static inline void mp_an_reuse_window_start(void) { }
 static inline void mp_an_reuse_reset(void) { mp_reuse_reset(mp_g_reuse); }
 static inline void mp_an_reuse_finish(void) { }
-static inline void mp_an_reuse_flush(void) { }
+/* The variables' reuse histograms, from their lines' records. */
+static inline void mp_an_reuse_flush(void)
+{
+   mp_vars_reuse_totals(mp_g_vars);
+}
 
 static inline void mp_an_reuse_stats(void)
 {

@@ -610,28 +610,15 @@ void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
       cc->reused_fills[level]++;
 }
 
-void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
-                   int kind, uint64_t distance)
+void mp_vars_reuse(mp_line_counts *lc, int kind, uint64_t distance)
 {
-   mp_var *v = mp_vars_get(vs, e->var);
-   mp_reuse_counts *rc = v->reuse;
-   if (!rc)
-      rc = v->reuse = mp_calloc("mp.vars.reuse", 1, sizeof *rc);
    switch (kind) {
    case MP_REUSE_COLD:
-      rc->cold++;
       lc->reuse_cold++;
       break;
    case MP_REUSE_PRIVATE:
    case MP_REUSE_SHARED: {
       uint32_t bin = mp_reuse_bin(distance), shared = kind == MP_REUSE_SHARED;
-      if (shared) {
-         rc->shared_bins[bin]++;
-         rc->shared_sum += distance;
-      } else {
-         rc->private_bins[bin]++;
-         rc->private_sum += distance;
-      }
       if (!lc->reuse_bins)
          lc->reuse_bins = mp_calloc("mp.vars.lreuse", 2, sizeof *lc->reuse_bins);
       lc->reuse_bins[shared][bin]++;
@@ -642,6 +629,35 @@ void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    default:   /* sampled out */
       break;
    }
+}
+
+static void add_line_reuse(const mp_line_counts *lc, void *arg)
+{
+   mp_vars *vs = arg;
+   mp_var *v = vs->vars[lc->var];
+   mp_reuse_counts *rc = v->reuse;
+   uint32_t b;
+   if (lc->reuse_cold == 0 && lc->reuse_bins == NULL)
+      return;
+   if (!rc)
+      rc = v->reuse = mp_calloc("mp.vars.reuse", 1, sizeof *rc);
+   rc->cold += lc->reuse_cold;
+   rc->private_sum += lc->reuse_sum[0];
+   rc->shared_sum += lc->reuse_sum[1];
+   if (lc->reuse_bins)
+      for (b = 0; b < MP_REUSE_N_BINS; b++) {
+         rc->private_bins[b] += lc->reuse_bins[0][b];
+         rc->shared_bins[b] += lc->reuse_bins[1][b];
+      }
+}
+
+void mp_vars_reuse_totals(mp_vars *vs)
+{
+   uint32_t i;
+   for (i = 0; i < vs->n_vars; i++)
+      if (vs->vars[i]->reuse)
+         mp_memset(vs->vars[i]->reuse, 0, sizeof *vs->vars[i]->reuse);
+   mp_vars_foreach_line(vs, add_line_reuse, vs);
 }
 
 void mp_vars_reset_counts(mp_vars *vs)

@@ -129,7 +129,8 @@ typedef struct mp_var {
 
    mp_counts c;
    mp_cache_counts *cache;   /* owned; NULL until simulated */
-   mp_reuse_counts *reuse;   /* owned; NULL until measured */
+   mp_reuse_counts *reuse;   /* owned; NULL until mp_vars_reuse_totals
+                                finds a reuse of it */
    mp_numa_counts *numa;     /* owned; NULL unless NUMA is simulated */
    uint64_t transfers, true_transfers;   /* lines passed to its accesses
                                             from another thread (mp_sharing) */
@@ -267,9 +268,17 @@ void mp_vars_numa_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                          int first_touch, uint32_t socket);
 
 /* Accounts one reuse (kind MP_REUSE_COLD/PRIVATE/SHARED, distance in
-   lines) of a line touched by access e. */
-void mp_vars_reuse(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
-                   int kind, uint64_t distance);
+   lines) of a line an access touched, in the access's per-location
+   record lc only: the variable's own histograms are the sum of its
+   records', made by mp_vars_reuse_totals.  Counting them per access
+   too would touch the variable's 1 KiB of bins, a host cache miss on
+   scattered accesses, for the same numbers. */
+void mp_vars_reuse(mp_line_counts *lc, int kind, uint64_t distance);
+
+/* Sets every variable's reuse counts (mp_var.reuse) to the sum of its
+   per-location records' (before the report reads them; again later
+   sums again from the records). */
+void mp_vars_reuse_totals(mp_vars *vs);
 
 /* Calls fn on every per-location record, in no particular order. */
 void mp_vars_foreach_line(const mp_vars *vs,

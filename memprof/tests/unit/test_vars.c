@@ -571,6 +571,35 @@ START_TEST(test_results_runtime_loop_no_advice)
 }
 END_TEST
 
+/* A variable's reuse histograms are its lines' records summed, made
+   again from scratch at each call of mp_vars_reuse_totals. */
+START_TEST(test_reuse_totals_from_lines)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *a = mp_vars_add(vs, MP_VAR_GLOBAL, "a", NULL, 4096);
+   mp_var *b = mp_vars_add(vs, MP_VAR_GLOBAL, "b", NULL, 4096);
+   mp_line_counts *l1 = mp_vars_line_counts(vs, a->id, mp_vars_location(vs, "r.c:1", "f"));
+   mp_line_counts *l2 = mp_vars_line_counts(vs, a->id, mp_vars_location(vs, "r.c:2", "f"));
+   int round;
+   mp_vars_reuse(l1, MP_REUSE_COLD, 0);
+   mp_vars_reuse(l1, MP_REUSE_PRIVATE, 5);          /* bin 3: 4-7 */
+   mp_vars_reuse(l2, MP_REUSE_PRIVATE, 6);
+   mp_vars_reuse(l2, MP_REUSE_SHARED, 100);         /* bin 7: 64-127 */
+   mp_vars_reuse(l2, MP_REUSE_SKIPPED, 0);
+   for (round = 0; round < 2; round++) {
+      mp_vars_reuse_totals(vs);
+      ck_assert_ptr_nonnull(a->reuse);
+      ck_assert_ptr_null(b->reuse);                /* no reuse of b */
+      ck_assert_uint_eq(a->reuse->cold, 1);
+      ck_assert_uint_eq(a->reuse->private_bins[3], 2);
+      ck_assert_uint_eq(a->reuse->private_sum, 11);
+      ck_assert_uint_eq(a->reuse->shared_bins[7], 1);
+      ck_assert_uint_eq(a->reuse->shared_sum, 100);
+   }
+   mp_vars_free(vs);
+}
+END_TEST
+
 /* A variable of class and object as the adapter makes it, with
    accesses 'n' and cycles 'cycles'. */
 static mp_var *owned(mp_vars *vs, mp_var_kind kind, const char *name,
@@ -772,6 +801,7 @@ int main(void)
    tcase_add_test(tc, test_sort);
    tcase_add_test(tc, test_results_split_replayed_once);
    tcase_add_test(tc, test_results_runtime_loop_no_advice);
+   tcase_add_test(tc, test_reuse_totals_from_lines);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
