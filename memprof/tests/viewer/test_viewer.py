@@ -689,6 +689,100 @@ class ViewerTest:
                                 "#main i, #main u, #main svg svg"), 0,
                      "no element was created from a string of the file")
 
+    def classes(self):
+        """classes.json: variables and loops of every class (runtime,
+        loader, preload, other, a variable without "class"): the program's
+        ranked, the others folded by object, as memprof_annotate does,
+        until "show the runtime's data" is ticked."""
+        self.open()
+        self.c.equal(self.load("classes.json"), "loaded", "classes.json loads")
+        self.c.equal(self.column("name"), ["grid", "buf", "stack:main"],
+                     "the variables table ranks the program's variables only (and one "
+                     "without class)")
+        self.c.check("class" not in self.b.js(JS_KEYS), "no class column while folded",
+                     repr(self.b.js(JS_KEYS)))
+        self.c.check("3 of the program's variables (6 others" in self.text("#var-count"),
+                     "the count says how many variables are folded", self.text("#var-count"))
+        self.c.equal(self.column("object", "#folds-table"),
+                     ["ld-linux-x86-64.so.2", "libc.so.6", "unattributed",
+                      "vgpreload_memprof-amd64-linux.so"],
+                     "one row per object, most cycles first (class other: unattributed)")
+        self.c.equal(self.column("class", "#folds-table"),
+                     ["loader", "runtime", "other", "preload"], "each object's class")
+        self.c.equal(self.column("accesses", "#folds-table"), ["400", "550", "10", "5"],
+                     "each object's accesses, summed over its variables")
+        self.c.equal(self.column("cycles", "#folds-table"), ["10,812", "5,140", "432", "216"],
+                     "each object's cycles, summed over its variables")
+        self.c.equal(self.column("variables", "#folds-table"), ["2", "2", "1", "1"],
+                     "each object's number of variables")
+        self.c.equal(self.column("place", "#loops-table"), ["classes.c:10-12"],
+                     "the loops table lists the program's loops only")
+        self.c.check("1 loop in the runtime's or the loader's code not shown"
+                     in (self.text("#loops .loops-left-out") or ""),
+                     "a line says how many loops were left out", self.text("#loops"))
+        self.c.check("Show the runtime's data" in (self.b.js(
+                         "const c = document.getElementById('show-runtime');"
+                         "return c && !c.checked ? c.parentNode.textContent : null;") or ""),
+                     "an unticked, labelled 'Show the runtime's data' checkbox")
+
+        self.b.js("document.getElementById('variables').scrollIntoView();")
+        self.shot("viewer-classes-folded.png")
+
+        # Select a program variable, then unfold: every variable ranked.
+        self.b.click("#vartable tbody tr[data-index='1']")
+        self.b.click("#show-runtime")
+        self.c.equal(self.column("name"),
+                     ["_rtld_global", "grid", "libc.so.6:.data", "ld-linux-x86-64.so.2:.bss",
+                      "heap@filedoalloc.c:101", "buf", "other",
+                      "vgpreload_memprof-amd64-linux.so:.bss", "stack:main"],
+                     "ticked: every variable ranked by cycles")
+        self.c.equal(self.column("class"),
+                     ["loader", "program", "runtime", "loader", "runtime", "program", "other",
+                      "preload", "program"], "ticked: a class column")
+        self.c.equal(self.count("#folds-table"), 0, "ticked: no table by object")
+        self.c.equal(self.b.js("return [...document.querySelectorAll('#vartable tr.selected')]"
+                               ".map((tr) => tr.getAttribute('data-index'));"), ["1"],
+                     "the selected row stays selected")
+        self.c.equal(self.text("#detail .detail-name"), "grid", "the detail stays")
+        self.c.equal(self.column("place", "#loops-table"),
+                     ["../sysdeps/nptl/libc_start_call_main.h:58-74", "classes.c:10-12"],
+                     "ticked: every loop, most accesses first")
+        self.c.equal(self.column("class", "#loops-table"), ["runtime", "program"],
+                     "ticked: the loops' class column")
+        self.c.equal(self.count("#loops .loops-left-out"), 0, "ticked: no loop left out")
+        self.b.click("#vartable th[data-key=class]")
+        self.c.equal(self.column("class"),
+                     ["loader", "loader", "other", "preload", "program", "program", "program",
+                      "runtime", "runtime"], "click on 'class' sorts A to Z")
+        self.b.click("#vartable tbody tr[data-index='2']")
+        self.c.equal(self.text("#detail .detail-name"), "libc.so.6:.data",
+                     "a click on the runtime's row opens its detail")
+        self.b.cmd("POST", "/element/%s/value" % self.b.find("#filter"), {"text": ".bss"})
+        self.c.equal(self.column("name"), ["ld-linux-x86-64.so.2:.bss",
+                                           "vgpreload_memprof-amd64-linux.so:.bss"],
+                     "the filter box works on the unfolded table")
+        self.shot("viewer-classes.png")
+
+        # Untick: folded again, the filter kept, the sort back to cycles.
+        self.b.click("#show-runtime")
+        self.c.equal(self.column("name"), [], "unticked: the filter finds none of the program's")
+        self.b.js("const f = document.getElementById('filter'); f.value = '';"
+                  "f.dispatchEvent(new Event('input'));")
+        self.c.equal(self.column("name"), ["grid", "buf", "stack:main"],
+                     "unticked: the program's variables, by cycles")
+        self.c.equal(self.count("#folds-table tbody tr"), 4, "unticked: the table by object")
+        self.c.equal(self.count("#loops-table tbody tr"), 1, "unticked: the program's loop")
+
+        # A new file starts folded; a file without classes has no checkbox.
+        self.b.click("#show-runtime")
+        self.c.equal(self.load("classes.json"), "loaded", "classes.json loads again")
+        self.c.equal((self.b.js("return document.getElementById('show-runtime').checked;"),
+                      len(self.column("name"))), (False, 3), "a new file starts folded")
+        self.c.equal(self.load("basic.json"), "loaded", "basic.json loads after it")
+        self.c.equal((self.count("#show-runtime"), self.count("#folds-table"),
+                      len(self.column("name"))), (0, 0, 4),
+                     "a file without classes: every variable the program's, no checkbox")
+
     def bad_files(self):
         self.open()
         for name, expected in (
@@ -750,7 +844,8 @@ def main():
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
         for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops,
-                     t.real_threads, t.real_colwalk, t.overlap, t.hostile, t.bad_files):
+                     t.real_threads, t.real_colwalk, t.overlap, t.classes, t.hostile,
+                     t.bad_files):
             try:
                 step()
             except (OSError, WebDriverError, TimeoutError, TypeError, ValueError,
