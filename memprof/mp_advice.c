@@ -803,6 +803,12 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
          of python3: 22 streams once, 0.0 on average). */
       if (2 * st->over_threshold < st->instances)
          continue;
+      /* A loop-driven stream needs the loop to iterate: one that runs
+         its body about once per execution (python3's Py_RunMain around
+         the whole interpreter, 0.5 iterations, "241 streams") only
+         encloses code whose instructions repeat for other reasons. */
+      if (l->iterations < 2 * l->entries)
+         continue;
       /* A loop of the C runtime or the loader (the one in
          __libc_start_main that runs main) is not the program's to
          split, as its variables are not the program's to change. */

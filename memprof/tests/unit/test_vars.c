@@ -503,7 +503,7 @@ END_TEST
    16 streams: one in the program's code, one in the C library's (its
    head's object, as the adapter answers).  Only the program's gets the
    too-many-streams advice; a third loop of the program's, flagged in one
-   execution of ten, gets none. */
+   execution of ten, and a fourth that never iterates get none. */
 static const char *code_object_of(uint64_t iaddr)
 {
    return iaddr >= 0x2000 ? "/usr/lib/x86_64-linux-gnu/libc.so.6" : "/usr/bin/prog";
@@ -522,11 +522,12 @@ START_TEST(test_results_runtime_loop_no_advice)
    mp_run run;
    mp_finished an;
    mp_results *res;
-   uint32_t mine, theirs, once, loop, k, i, n;
+   uint32_t mine, theirs, once, flat, loop, k, i, n;
    ck_assert_ptr_nonnull(st);
    mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5");
    theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL);
    once = mp_loops_add_back_edge(lp, 1, 0x1900, 0x1800, "p.c:30", "p.c:25");
+   flat = mp_loops_add_back_edge(lp, 1, 0x1d00, 0x1c00, "p.c:40", "p.c:35");
    for (loop = 0; loop < 2; loop++) {
       uint32_t id = loop ? theirs : mine;
       for (i = 0; i < 8; i++)
@@ -541,11 +542,30 @@ START_TEST(test_results_runtime_loop_no_advice)
          for (k = 0; k < (n == 1 ? 20u : 1u); k++)
             mp_streams_access(st, 1, once, n, 0x1800 + 4 * k, g->id,
                               0x1000000ULL * (k + 1) + 8 * i);
+   /* The fourth has 20 streams in its one execution but never
+      iterates: the streams are its callees' (Py_RunMain's shape). */
+   for (i = 0; i < 8; i++)
+      for (k = 0; k < 20; k++)
+         mp_streams_access(st, 1, flat, 1, 0x1c00 + 4 * k, g->id,
+                           0x1000000ULL * (k + 1) + 8 * i);
    mp_streams_flush(st);
+   ck_assert(mp_streams_flagged(st, flat));
    ck_assert(mp_streams_flagged(st, mine));
    ck_assert(mp_streams_flagged(st, theirs));
    ck_assert(mp_streams_flagged(st, once));
-   touch(vs, g, 2 * 8 * 20 + 8 * 20 + 9 * 8, 1);
+   /* The loops run: entered at the head, 7 back edges (none for the
+      fourth), left. */
+   for (loop = 0; loop < 4; loop++) {
+      uint32_t id = loop == 0 ? mine : loop == 1 ? theirs : loop == 2 ? once : flat;
+      const mp_loop *L = mp_loops_get(lp, id);
+      mp_loops_at(lp, 1, L->fn, L->head);
+      for (i = 0; i < (id == flat ? 0u : 7u); i++)
+         mp_loops_back_edge_taken(lp, 1, id);
+      mp_loops_at(lp, 1, L->fn, L->tail + 4);
+   }
+   mp_loops_flush(lp);
+   ck_assert_uint_eq(mp_loops_get(lp, mine)->iterations, 7);
+   touch(vs, g, 3 * 8 * 20 + 8 * 20 + 9 * 8, 1);
    memset(&ask, 0, sizeof ask);
    ask.code_object = code_object_of;
    memset(&run, 0, sizeof run);
