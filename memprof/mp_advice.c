@@ -126,6 +126,7 @@ typedef struct {
    uint32_t n_fixed, cap_fixed;
 } advisor;
 
+/* A new item about v, or about no variable (v NULL: a loop's). */
 static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
                              double score)
 {
@@ -137,7 +138,7 @@ static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
    a = &ad->out[ad->n++];
    mp_memset(a, 0, sizeof *a);
    a->kind = kind;
-   a->var = v->id;
+   a->var = v ? v->id : MP_ADVICE_NO_VAR;
    a->loop = a->with_loop = MP_LOOP_NONE;
    a->score = score;
    return a;
@@ -817,17 +818,8 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
       share = (double)st->accesses / (double)total_accesses;
       if (share < MP_ADVICE_MIN_SHARE)
          continue;
-      if (ad->n == ad->cap) {
-         ad->cap = ad->cap ? 2 * ad->cap : 16;
-         ad->out = mp_realloc("mp.advice", ad->out, ad->cap * sizeof *ad->out);
-      }
-      a = &ad->out[ad->n++];
-      mp_memset(a, 0, sizeof *a);
-      a->kind = MP_ADVICE_TOO_MANY_STREAMS;
-      a->var = MP_ADVICE_NO_VAR;
+      a = new_advice(ad, MP_ADVICE_TOO_MANY_STREAMS, NULL, share);
       a->loop = i;
-      a->with_loop = MP_LOOP_NONE;
-      a->score = share;
       if (l->file)
          place = mp_asprintf("the loop at %s:%u-%u", l->file, l->first_line, l->last_line);
       else {
