@@ -260,9 +260,8 @@ static HChar *describe_where(Addr iaddr)
 /* True if iaddr belongs to one of Valgrind's preloaded objects. */
 static Bool in_vgpreload(Addr iaddr)
 {
-   const HChar *obj;
-   return VG_(get_objname)(VG_(current_DiEpoch)(), iaddr, &obj)
-          && VG_(strstr)(obj, "/vgpreload_") != NULL;
+   const HChar *obj = mp_code_object(iaddr);
+   return obj && VG_(strstr)(obj, "/vgpreload_") != NULL;
 }
 
 static mp_instr *instr_for(Addr iaddr)

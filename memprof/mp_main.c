@@ -830,8 +830,7 @@ static void write_affinity_dot(const mp_results *res)
 
 static const char *code_object(uint64_t iaddr)
 {
-   const HChar *obj;
-   return VG_(get_objname)(VG_(current_DiEpoch)(), (Addr)iaddr, &obj) ? obj : NULL;
+   return mp_code_object((Addr)iaddr);
 }
 
 static int block_of(uint64_t addr, uint64_t *start)

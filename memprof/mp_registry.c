@@ -577,14 +577,18 @@ static UInt stack_var_of(const HChar *fn, const HChar *local, const HChar *obj,
    return n->var;
 }
 
+const HChar *mp_code_object(Addr a)
+{
+   const HChar *path;
+   return VG_(get_objname)(VG_(current_DiEpoch)(), a, &path) ? path : NULL;
+}
+
 /* stack:<fn> of the code at ip (0: unknown). */
 static UInt stack_var(const HChar *fn, Addr ip)
 {
-   const HChar *path = NULL;
+   const HChar *path = ip ? mp_code_object(ip) : NULL;
    mp_var *made;
    UInt var;
-   if (ip && !VG_(get_objname)(VG_(current_DiEpoch)(), ip, &path))
-      path = NULL;
    var = stack_var_of(fn, NULL, path ? mp_object_base(path) : NULL, 0, &made);
    if (made) {
       mp_var_set_owner(made, path);
@@ -1075,11 +1079,10 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
 
 void mp_registry_allocator_at(Addr fn)
 {
-   const HChar *path;
    mp_var *v = mp_vars_get(mp_g_vars, allocator_var);
-   if (v->object || fn == 0 || !VG_(get_objname)(VG_(current_DiEpoch)(), fn, &path))
-      return;
-   mp_var_set_owner(v, path);
+   const HChar *path = v->object || fn == 0 ? NULL : mp_code_object(fn);
+   if (path)
+      mp_var_set_owner(v, path);
 }
 
 void mp_registry_brk(Addr a, SizeT len, Bool grew)

@@ -274,11 +274,11 @@ static HChar *name_without_source(const Addr *ips, UInt from, UInt n)
 static void own_site(mp_var *v, const Addr *ips, UInt n, UInt r)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
-   const HChar *fn, *path;
+   const HChar *fn;
    UInt q = r;
    while (q + 1 < n && VG_(get_fnname)(ep, ips[q], &fn) && mp_class_builds_for_caller(fn))
       q++;
-   mp_var_set_owner(v, VG_(get_objname)(ep, ips[q], &path) ? path : NULL);
+   mp_var_set_owner(v, mp_code_object(ips[q]));
 }
 
 /* Names v after frame r, the receiver, which got the block as 'how'

@@ -86,6 +86,9 @@ extern mp_vars *mp_g_vars;
 
 /* mp_registry.c: which variable owns an address. */
 void mp_registry_init(void);
+/* The file of the object whose code is at a (its full path, Valgrind's
+   string: used before the next debug-information change), or NULL. */
+const HChar *mp_code_object(Addr a);
 /* Resolves a, filling ii's cache when the answer is a range. */
 UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii);
 void mp_registry_add_heap(Addr a, SizeT len, UInt var);
