@@ -31,6 +31,12 @@ void mp_window_init(mp_window *w, mp_window_mode mode, uint64_t window, uint64_t
    w->fib_a = w->fib_b = 1;
 }
 
+void mp_window_set_first(mp_window *w, uint64_t first)
+{
+   if (first > w->window)
+      w->next = first;
+}
+
 static uint64_t next_gap(mp_window *w)
 {
    uint64_t g, t;

@@ -52,6 +52,11 @@ const char *mp_window_check(mp_window_mode mode, uint64_t window, uint64_t gap);
 /* Starts the schedule at instruction 0, in the first window. */
 void mp_window_init(mp_window *w, mp_window_mode mode, uint64_t window, uint64_t gap);
 
+/* Makes the first window 'first' instructions long, if that is longer
+   than a window: a run shorter than it is analysed whole.  Right after
+   mp_window_init. */
+void mp_window_set_first(mp_window *w, uint64_t first);
+
 /* Called once the instruction count 'now' has reached w->next: closes
    the window or the gap in progress and opens the next one, whose end is
    the new w->next.  Returns 1 if a window begins. */

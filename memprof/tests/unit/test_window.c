@@ -37,6 +37,32 @@ START_TEST(test_periodic_is_modulo)
 }
 END_TEST
 
+/* --sample=detail's schedule: a first window of F instructions, then
+   W every P from F on: instruction i >= F is analysed when
+   (i - F) mod P >= P - W (each gap comes first). */
+START_TEST(test_periodic_first_window)
+{
+   static uint8_t in[100000];
+   const uint64_t W = 7, P = 30, F = 1000;
+   uint64_t i, ref_analysed = 0;
+   mp_window w;
+   mp_window_init(&w, MP_WINDOW_PERIODIC, W, P);
+   mp_window_set_first(&w, F);
+   drive_by_one(&w, in, sizeof in);
+   for (i = 0; i < sizeof in; i++) {
+      int want = i < F || (i - F) % P >= P - W;
+      ck_assert_msg(in[i] == want, "instruction %lu", (unsigned long)i);
+      ref_analysed += in[i];
+   }
+   ck_assert_uint_eq(mp_window_analysed(&w, sizeof in), ref_analysed);
+   ck_assert_uint_eq(w.windows, 1 + (sizeof in - F) / P);
+   /* a first window shorter than W changes nothing */
+   mp_window_init(&w, MP_WINDOW_PERIODIC, W, P);
+   mp_window_set_first(&w, 3);
+   ck_assert_uint_eq(w.next, W);
+}
+END_TEST
+
 START_TEST(test_fibonacci_schedule)
 {
    static uint8_t in[200000], ref[200000];
@@ -135,6 +161,7 @@ int main(void)
    Suite *s = suite_create("window");
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_periodic_is_modulo);
+   tcase_add_test(tc, test_periodic_first_window);
    tcase_add_test(tc, test_fibonacci_schedule);
    tcase_add_test(tc, test_random_steps);
    tcase_add_test(tc, test_checks_and_extremes);
