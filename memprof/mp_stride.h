@@ -98,6 +98,11 @@ void     mp_stride_bin_bounds(uint32_t bin, uint64_t *lo, uint64_t *hi);
    count if there is one. */
 int mp_stride_dominant(const mp_stride_var *v, int64_t *stride, uint64_t *count);
 
+/* A sampling window opens after a gap of accesses the engine did not
+   see: each history's next access starts it afresh (no stride spans
+   the gap); the counts stay.  O(1). */
+void mp_stride_window_start(mp_stride *s);
+
 /* Forgets every count and history (a forked child starts from zero). */
 void mp_stride_reset(mp_stride *s);
 

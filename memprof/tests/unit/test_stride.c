@@ -127,6 +127,14 @@ static void harness_access(harness *h, uint32_t v, uint32_t t, uint64_t a,
    ref_access(h->r, v, t, a, size, w, &h->cfg, h->bins, h->neg, h->cls);
 }
 
+/* A sampling window opens after a gap: the reference's streams start
+   afresh, as if each (variable, thread, kind) began there. */
+static void harness_window(harness *h)
+{
+   mp_stride_window_start(h->s);
+   memset(h->r->n, 0, sizeof h->r->n);
+}
+
 static int harness_compare(const harness *h)
 {
    return compare(h->s, h->cfg.k, h->bins, h->neg, h->cls);
@@ -168,8 +176,10 @@ static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
    repeats of the access before (the engine's shortcut): each stream
    keeps a stride for 1 to 40 accesses, then picks another (sometimes
    the same again, sometimes wrapping past 2^64), and the engine is
-   compared with the reference midway (repeats pending) and at the end. */
-static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
+   compared with the reference midway (repeats pending) and at the end.
+   windowed: a sampling window opens every 450 accesses, the addresses
+   walking on through a gap of unseen accesses before it. */
+static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt, int windowed)
 {
    static const int64_t strides[] = { 8, 0, -8, 4000, 1, 127, 128, -32768,
                                       64, 24, (int64_t)0x8000000000000000ULL };
@@ -194,6 +204,10 @@ static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
             left[v][t][w] = 1 + (int)(rng() % 40);
          }
          addr[v][t][w] += (uint64_t)step[v][t][w];
+         if (windowed && i % 450 == 0) {
+            addr[v][t][w] += 10 * (uint64_t)step[v][t][w];
+            harness_window(&h);
+         }
          harness_access(&h, v, t, addr[v][t][w], 8, w);
       }
       if (i >= 2900 && i < 2900 + burst)
@@ -202,11 +216,15 @@ static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt)
    harness_check_and_free(&h, corrupt);
 }
 
-START_TEST(test_loops_filtered_k1_to_8) { run_loops(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
+START_TEST(test_loops_filtered_k1_to_8) { run_loops(MP_STRIDE_FILTERED, (uint32_t)_i, 0, 0); }
 END_TEST
-START_TEST(test_loops_all_k1_to_8)      { run_loops(MP_STRIDE_ALL, (uint32_t)_i, 0); }
+START_TEST(test_loops_all_k1_to_8)      { run_loops(MP_STRIDE_ALL, (uint32_t)_i, 0, 0); }
 END_TEST
-START_TEST(test_loops_mismatch_is_detected) { run_loops(MP_STRIDE_ALL, 5, 1); }
+START_TEST(test_loops_mismatch_is_detected) { run_loops(MP_STRIDE_ALL, 5, 1, 0); }
+/* No stride spans a window's gap, and the repeats pending at a window
+   start are counted (the reference sees each window as new streams). */
+START_TEST(test_windows_k1_to_8) { run_loops(MP_STRIDE_FILTERED, (uint32_t)_i, 0, 1); }
+START_TEST(test_windows_mismatch_is_detected) { run_loops(MP_STRIDE_FILTERED, 5, 1, 1); }
 END_TEST
 
 START_TEST(test_filtered_k1_to_8) { run_random(MP_STRIDE_FILTERED, (uint32_t)_i, 0); }
@@ -360,6 +378,8 @@ int main(void)
    tcase_add_loop_test(tc, test_loops_filtered_k1_to_8, 1, 9);
    tcase_add_loop_test(tc, test_loops_all_k1_to_8, 1, 9);
    tcase_add_test(tc, test_loops_mismatch_is_detected);
+   tcase_add_loop_test(tc, test_windows_k1_to_8, 1, 9);
+   tcase_add_test(tc, test_windows_mismatch_is_detected);
    tcase_add_test(tc, test_bins);
    tcase_add_test(tc, test_filtered_by_hand);
    tcase_add_test(tc, test_bad_config);
