@@ -44,7 +44,7 @@ __all__ = [
     "FORMAT_VERSION", "FormatError", "read_file", "parse_document",
     "no_cycle_collection",
     "MemprofFile", "End", "Config", "Level", "PrefetchConfig",
-    "ReuseConfig", "SamplingConfig", "StrideConfig", "TlbConfig", "Totals",
+    "ReuseConfig", "SamplingConfig", "DetailConfig", "StrideConfig", "TlbConfig", "Totals",
     "TotalLevel", "ConflictSet", "ConflictVariable", "TlbCounts",
     "PrefetchCounts", "Variable", "VarLevel", "VarTlb", "LineRow",
     "Bin", "Median", "ByteRange", "Strides", "StrideClasses", "Dominant",
@@ -143,6 +143,19 @@ class SamplingConfig:
 
 
 @_model
+class DetailConfig:
+    analyses: list[str] | None = None
+    sample: str | None = None
+    window: int | None = None
+    period: int | None = None
+    windows: int | None = None
+    instructions: int | None = None
+    instructions_analysed: int | None = None
+    scale: float | None = None
+    accesses: int | None = None
+
+
+@_model
 class StrideConfig:
     history: int | None = None
     mode: str | None = None
@@ -178,6 +191,7 @@ class Config:
     sharing: bool | None = None
     strides: StrideConfig | None = None
     sampling: SamplingConfig | None = None
+    detail: DetailConfig | None = None
     # The object as written, every key in the file's order, those this
     # reader does not know too: for a program that prints the settings.
     settings: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -881,6 +895,13 @@ def _config(c, levels):
                 "max_gap": "count", "windows": "count",
                 "instructions": "count", "instructions_analysed": "count",
                 "scale": "number"}))),
+        detail=_opt_object(c, "detail", w, lambda o, ow: DetailConfig(
+            analyses=_opt_list(o, "analyses", ow, "str"),
+            **_fields(o, ow, {
+                "sample": "str", "window": "count", "period": "count",
+                "windows": "count", "instructions": "count",
+                "instructions_analysed": "count", "scale": "number",
+                "accesses": "count"}))),
         settings=dict(c),
         **_fields(c, w, {
             "line": "count", "collect_atstart": "bool",

@@ -40,9 +40,14 @@ static inline void mp_an_loops_create(void)
 
 static inline void mp_an_loops_prefetch(const mp_an_ctx *c) { }
 
+/* Accesses the loop analysis saw: with --sample=detail, the
+   denominator of a loop's share of the accesses (config.detail). */
+extern ULong mp_g_loops_accesses;
+
 /* With the access's cycles, remote memory included. */
 static inline void mp_an_loops_access(mp_an_ctx *c)
 {
+   mp_g_loops_accesses++;
    mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles, mp_an_block_start(c));
 }
 
@@ -60,7 +65,11 @@ static inline void mp_an_loops_unmap(Addr a, SizeT len) { }
    sampling gap: their open instances end here. */
 static inline void mp_an_loops_window_start(void) { mp_loopnest_window_start(); }
 
-static inline void mp_an_loops_reset(void) { mp_loopnest_reset(); }
+static inline void mp_an_loops_reset(void)
+{
+   mp_loopnest_reset();
+   mp_g_loops_accesses = 0;
+}
 
 /* The open loop instances end. */
 static inline void mp_an_loops_finish(void) { mp_loopnest_finish(); }

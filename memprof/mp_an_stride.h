@@ -40,10 +40,21 @@ static inline void mp_an_stride_create(void)
 
 static inline void mp_an_stride_prefetch(const mp_an_ctx *c) { }
 
+/* Sampling windows begun; an instruction whose last stride was in an
+   earlier one ends its run there, so that no stride spans a gap (a
+   compare per access, nothing per window over the instructions). */
+extern UInt mp_g_stride_window;
+
 static inline void mp_an_stride_access(mp_an_ctx *c)
 {
    mp_instr *ii = c->ii;
-   int cls = mp_stride_access(mp_g_stride, c->e->var, c->e->tid, c->e->addr, c->e->size,
+   int cls;
+   if (__builtin_expect(ii->stride_window != mp_g_stride_window, 0)) {
+      mp_istride_flush(&ii->istride[0], &c->lc->lstride, ii->id);
+      mp_istride_flush(&ii->istride[1], &c->lc->lstride, ii->id);
+      ii->stride_window = mp_g_stride_window;
+   }
+   cls = mp_stride_access(mp_g_stride, c->e->var, c->e->tid, c->e->addr, c->e->size,
                               c->e->is_write);
    if (cls >= 0)
       c->lc->stride_classes[cls]++;
@@ -53,7 +64,11 @@ static inline void mp_an_stride_access(mp_an_ctx *c)
 static inline void mp_an_stride_thread_start(UInt serial) { }
 static inline void mp_an_stride_thread_exit(UInt serial) { }
 static inline void mp_an_stride_unmap(Addr a, SizeT len) { }
-static inline void mp_an_stride_window_start(void) { }
+static inline void mp_an_stride_window_start(void)
+{
+   mp_stride_window_start(mp_g_stride);
+   mp_g_stride_window++;
+}
 
 /* A forked child's strides start from zero, its instructions' runs
    too. */

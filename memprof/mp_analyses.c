@@ -16,6 +16,8 @@
 #include "mp_analyses.h"
 
 mp_stride *mp_g_stride;
+UInt mp_g_stride_window;
+ULong mp_g_loops_accesses;
 mp_sharing *mp_g_sharing;
 mp_reuse *mp_g_reuse;
 mp_numa *mp_g_numa;
@@ -26,7 +28,7 @@ UInt mp_g_line_shift;
 
 void mp_analyses_create(void)
 {
-#define MP_AN_CREATE(n) mp_an_##n##_create();
+#define MP_AN_CREATE(n, when) mp_an_##n##_create();
    MP_ANALYSES(MP_AN_CREATE)
 #undef MP_AN_CREATE
 }
@@ -35,49 +37,51 @@ void mp_analyses_create(void)
    (sharing, at the second thread). */
 void mp_analyses_thread_start(UInt serial)
 {
-#define MP_AN_THREAD_START(n) mp_an_##n##_thread_start(serial);
+#define MP_AN_THREAD_START(n, when) mp_an_##n##_thread_start(serial);
    MP_ANALYSES(MP_AN_THREAD_START)
 #undef MP_AN_THREAD_START
 }
 
 void mp_analyses_thread_exit(UInt serial)
 {
-#define MP_AN_THREAD_EXIT(n) if (mp_an_##n##_on()) mp_an_##n##_thread_exit(serial);
+#define MP_AN_THREAD_EXIT(n, when) if (mp_an_##n##_on()) mp_an_##n##_thread_exit(serial);
    MP_ANALYSES(MP_AN_THREAD_EXIT)
 #undef MP_AN_THREAD_EXIT
 }
 
 void mp_analyses_unmap(Addr a, SizeT len)
 {
-#define MP_AN_UNMAP(n) if (mp_an_##n##_on()) mp_an_##n##_unmap(a, len);
+#define MP_AN_UNMAP(n, when) if (mp_an_##n##_on()) mp_an_##n##_unmap(a, len);
    MP_ANALYSES(MP_AN_UNMAP)
 #undef MP_AN_UNMAP
 }
 
-void mp_analyses_window_start(void)
+void mp_analyses_window_start(Bool detail_only)
 {
-#define MP_AN_WINDOW_START(n) if (mp_an_##n##_on()) mp_an_##n##_window_start();
+#define MP_AN_WINDOW_START(n, when) \
+   if (mp_an_##n##_on() && (!detail_only || (when) == MP_AN_DETAIL)) \
+      mp_an_##n##_window_start();
    MP_ANALYSES(MP_AN_WINDOW_START)
 #undef MP_AN_WINDOW_START
 }
 
 void mp_analyses_reset(void)
 {
-#define MP_AN_RESET(n) if (mp_an_##n##_on()) mp_an_##n##_reset();
+#define MP_AN_RESET(n, when) if (mp_an_##n##_on()) mp_an_##n##_reset();
    MP_ANALYSES(MP_AN_RESET)
 #undef MP_AN_RESET
 }
 
 void mp_analyses_flush(void)
 {
-#define MP_AN_FLUSH(n) if (mp_an_##n##_on()) mp_an_##n##_flush();
+#define MP_AN_FLUSH(n, when) if (mp_an_##n##_on()) mp_an_##n##_flush();
    MP_ANALYSES(MP_AN_FLUSH)
 #undef MP_AN_FLUSH
 }
 
 void mp_analyses_finish(void)
 {
-#define MP_AN_FINISH(n) if (mp_an_##n##_on()) mp_an_##n##_finish();
+#define MP_AN_FINISH(n, when) if (mp_an_##n##_on()) mp_an_##n##_finish();
    MP_ANALYSES(MP_AN_FINISH)
 #undef MP_AN_FINISH
    mp_analyses_flush();
@@ -85,7 +89,7 @@ void mp_analyses_finish(void)
 
 void mp_analyses_stats(void)
 {
-#define MP_AN_STATS(n) if (mp_an_##n##_on()) mp_an_##n##_stats();
+#define MP_AN_STATS(n, when) if (mp_an_##n##_on()) mp_an_##n##_stats();
    MP_ANALYSES(MP_AN_STATS)
 #undef MP_AN_STATS
 }

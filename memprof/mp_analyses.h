@@ -87,28 +87,50 @@
 #include "mp_an_loops.h"
 #include "mp_an_footprint.h"
 
-#define MP_ANALYSES(X) \
-   X(stride)           \
-   X(sharing)          \
-   X(tlb)              \
-   X(cache)            \
-   X(reuse)            \
-   X(numa)             \
-   X(whatif)           \
-   X(loops)            \
-   X(footprint)
+/* Each entry: the analysis, and how often it sees the accesses:
+   MP_AN_EVERY, at every access of the run; MP_AN_DETAIL, at every
+   access of the detail windows only (--sample=detail, the default:
+   windows of W instructions, one every P; at every access with
+   --exact=yes).  The detail analyses are those whose results are
+   distributions and patterns (stride histograms, loops, streams,
+   fields, formulas), which a sample of the run estimates well; the
+   others give the counts the variables are ranked by (accesses, hits,
+   misses, cycles, reuse distances, sharing), which stay exact. */
+#define MP_AN_EVERY  0
+#define MP_AN_DETAIL 1
+
+#define MP_ANALYSES(X)        \
+   X(stride, MP_AN_DETAIL)    \
+   X(sharing, MP_AN_EVERY)    \
+   X(tlb, MP_AN_EVERY)        \
+   X(cache, MP_AN_EVERY)      \
+   X(reuse, MP_AN_EVERY)      \
+   X(numa, MP_AN_EVERY)       \
+   X(whatif, MP_AN_EVERY)     \
+   X(loops, MP_AN_DETAIL)     \
+   X(footprint, MP_AN_EVERY)
+
+/* 1 while the detail analyses see the accesses: always with
+   --exact=yes, else while a detail window is open (mp_instrument.c);
+   0 while collection is off. */
+extern UWord mp_g_detailing;
+
+/* Whether an analysis of kind 'when' sees this access. */
+#define MP_AN_SEES(when) ((when) == MP_AN_EVERY || mp_g_detailing)
 
 /* The hot path's two steps, inline into mp_on_access. */
 static inline void mp_analyses_prefetch(const mp_an_ctx *c)
 {
-#define MP_AN_PREFETCH(n) if (mp_an_##n##_on()) mp_an_##n##_prefetch(c);
+#define MP_AN_PREFETCH(n, when) \
+   if (mp_an_##n##_on() && MP_AN_SEES(when)) mp_an_##n##_prefetch(c);
    MP_ANALYSES(MP_AN_PREFETCH)
 #undef MP_AN_PREFETCH
 }
 
 static inline void mp_analyses_access(mp_an_ctx *c)
 {
-#define MP_AN_ACCESS(n) if (mp_an_##n##_on()) mp_an_##n##_access(c);
+#define MP_AN_ACCESS(n, when) \
+   if (mp_an_##n##_on() && MP_AN_SEES(when)) mp_an_##n##_access(c);
    MP_ANALYSES(MP_AN_ACCESS)
 #undef MP_AN_ACCESS
 }
@@ -118,7 +140,9 @@ void mp_analyses_create(void);
 void mp_analyses_thread_start(UInt serial);
 void mp_analyses_thread_exit(UInt serial);
 void mp_analyses_unmap(Addr a, SizeT len);
-void mp_analyses_window_start(void);
+/* A sampling window opens: with detail_only (--sample=detail), the
+   window of the detail analyses alone, the others having seen the gap. */
+void mp_analyses_window_start(Bool detail_only);
 void mp_analyses_reset(void);
 /* At exit: every finish step, then every flush step. */
 void mp_analyses_finish(void);

@@ -51,12 +51,15 @@ Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
 UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
-Int          mp_clo_sample_mode = 0;
+Int          mp_clo_sample_mode = MP_SAMPLE_DETAIL;
+Bool         mp_clo_sample_given = False;
+Bool         mp_clo_exact = False;
 double       mp_clo_sample_rate = 0.01;
 UInt         mp_clo_sample_window = 100000;
 UInt         mp_clo_sample_max_gap = 400000;
-ULong        mp_clo_window_len = 1000000;
-ULong        mp_clo_window_gap = 50000000;
+ULong        mp_clo_window_len = MP_DETAIL_WINDOW;
+ULong        mp_clo_window_gap = MP_DETAIL_PERIOD;
+ULong        mp_clo_window_first = MP_DETAIL_FIRST;
 Int          mp_clo_stride_history = 5;
 Bool         mp_clo_stride_filtered = True;
 ULong        mp_clo_stride_threshold = 128;
@@ -172,10 +175,11 @@ static ULong parse_instructions(const HChar *s, const HChar **rest)
    return (ULong)n * mult;
 }
 
-/* periodic[:W[,P]] or windows[:W[,G]] after the mode name: the window
-   and the period or largest gap, in instructions.  False if malformed
-   or not a valid schedule. */
-static Bool parse_windows(const HChar *s, mp_window_mode mode)
+/* periodic[:W[,P]], windows[:W[,G]] or detail[:W[,P[,F]]] (first: F
+   allowed) after the mode name: the window and the period or largest
+   gap, and the first window's length, in instructions.  False if
+   malformed or not a valid schedule. */
+static Bool parse_windows(const HChar *s, mp_window_mode mode, ULong *first)
 {
    const HChar *end;
    if (*s != '\0') {
@@ -189,8 +193,18 @@ static Bool parse_windows(const HChar *s, mp_window_mode mode)
          if (*s++ != ',')
             return False;
          mp_clo_window_gap = parse_instructions(s, &end);
-         if (mp_clo_window_gap == 0 || *end != '\0')
+         if (mp_clo_window_gap == 0)
             return False;
+         s = end;
+         if (*s != '\0') {
+            if (*s++ != ',' || first == NULL)
+               return False;
+            /* 0 is allowed: no first window longer than the others */
+            if (*s == '0' && s[1] == '\0')
+               *first = 0;
+            else if ((*first = parse_instructions(s, &end)) == 0 || *end != '\0')
+               return False;
+         }
       }
    }
    return mp_window_check(mode, mp_clo_window_len, mp_clo_window_gap) == NULL;
@@ -214,11 +228,18 @@ static Bool parse_sample(const HChar *s)
          gaps little, and on long runs the error is the windows' cold
          start, the same at a period of 50m (docs/performance.md). */
       mp_clo_window_gap = 100000000;
-      return parse_windows(s + 8, MP_WINDOW_PERIODIC);
+      return parse_windows(s + 8, MP_WINDOW_PERIODIC, NULL);
+   }
+   if (VG_(strncmp)(s, "detail", 6) == 0) {
+      mp_clo_sample_mode = MP_SAMPLE_DETAIL;
+      mp_clo_window_len = MP_DETAIL_WINDOW;
+      mp_clo_window_gap = MP_DETAIL_PERIOD;
+      mp_clo_window_first = MP_DETAIL_FIRST;
+      return parse_windows(s + 6, MP_WINDOW_PERIODIC, &mp_clo_window_first);
    }
    if (VG_(strncmp)(s, "windows", 7) == 0) {
       mp_clo_sample_mode = MP_SAMPLE_WINDOWS;
-      return parse_windows(s + 7, MP_WINDOW_FIBONACCI);
+      return parse_windows(s + 7, MP_WINDOW_FIBONACCI, NULL);
    }
    if (VG_(strcmp)(s, "off") == 0) {
       mp_clo_sample_mode = 0;
@@ -401,11 +422,14 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_STR_CLO(arg, "--sample", tmp_str) {
       if (!parse_sample(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected off, shards[:RATE] (2^-32 <= RATE <= 1), "
+         VG_(fmsg_bad_option)(arg, "expected detail[:WINDOW[,PERIOD[,FIRST]]] (instructions, "
+                              "PERIOD > WINDOW), off, shards[:RATE] (2^-32 <= RATE <= 1), "
                               "bursty[:WINDOW[,MAXGAP]] (accesses), "
                               "periodic[:WINDOW[,PERIOD]] (instructions, PERIOD > "
                               "WINDOW) or windows[:WINDOW[,MAXGAP]] (instructions)\n");
+      mp_clo_sample_given = True;
    }
+   else if VG_BOOL_CLO(arg, "--exact", mp_clo_exact) {}
    else if VG_BINT_CLO(arg, "--stride-history", mp_clo_stride_history, 1, 16) {}
    else if VG_XACT_CLO(arg, "--stride-mode=filtered", mp_clo_stride_filtered, True) {}
    else if VG_XACT_CLO(arg, "--stride-mode=all", mp_clo_stride_filtered, False) {}
@@ -497,7 +521,12 @@ void mp_clo_print_usage(void)
 "                               (--cores / --cores-per-socket) a page lives on\n"
 "                               the socket of the thread that first touches it\n"
 "                               [4096]\n"
-"    --sample=off|shards[:R]|bursty[:W[,G]]|periodic[:W[,P]]|windows[:W[,G]]\n"
+"    --sample=detail[:W[,P[,F]]]|off|shards[:R]|bursty[:W[,G]]|periodic[:W[,P]]|\n"
+"             windows[:W[,G]]\n"
+"                               detail: the strides and loops see the first F\n"
+"                               instructions, then windows of W, one every P;\n"
+"                               every other count stays exact (100k,1m,10m);\n"
+"                               off: every analysis at every access;\n"
 "                               shards, bursty: sample the reuse-distance\n"
 "                               analysis alone: lines with a hash below R\n"
 "                               (SHARDS, R=0.01), or windows of W accesses\n"
@@ -506,7 +535,9 @@ void mp_clo_print_usage(void)
 "                               analysis only in windows of W instructions,\n"
 "                               one every P (1m,100m), or with Fibonacci gaps\n"
 "                               up to G (1m,50m), the instrumentation dormant\n"
-"                               between them (k, m, g suffixes) [off: exact]\n"
+"                               between them (k, m, g suffixes) [detail]\n"
+"    --exact=no|yes             every analysis at every access, as\n"
+"                               --sample=off [no]\n"
 "    --strides=yes|no           stride histograms per variable [yes]\n"
 "    --stride-history=<K>       stride histograms per variable and access\n"
 "                               kind, against the 1st..K-th previous access\n"

@@ -52,15 +52,23 @@ extern Bool         mp_clo_whatif_pad;        /* --what-if=pad */
 extern UInt         mp_clo_whatif_min_gain;   /* --what-if-min-gain, percent */
 extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of two */
 /* --sample: 0 off, 1 shards, 2 bursty (the reuse analysis alone), or
-   the whole analysis in windows of instructions: */
+   the whole analysis in windows of instructions (periodic, windows),
+   or the detail analyses alone in windows (detail, the default): */
 #define MP_SAMPLE_PERIODIC 3
 #define MP_SAMPLE_WINDOWS  4
+#define MP_SAMPLE_DETAIL   5
+#define MP_DETAIL_WINDOW   100000ULL     /* detail's default W, P and F */
+#define MP_DETAIL_PERIOD   1000000ULL
+#define MP_DETAIL_FIRST    10000000ULL
 extern Int          mp_clo_sample_mode;
+extern Bool         mp_clo_sample_given;      /* --sample was given */
+extern Bool         mp_clo_exact;             /* --exact=yes */
 extern double       mp_clo_sample_rate;       /* shards: fraction of lines */
 extern UInt         mp_clo_sample_window;     /* bursty: accesses per window */
 extern UInt         mp_clo_sample_max_gap;    /* bursty: largest gap, accesses */
 extern ULong        mp_clo_window_len;        /* periodic/windows: instructions */
 extern ULong        mp_clo_window_gap;        /* periodic: period; windows: largest gap */
+extern ULong        mp_clo_window_first;      /* detail: the first window's length */
 extern Int          mp_clo_stride_history;    /* --stride-history, K */
 extern Bool         mp_clo_stride_filtered;   /* --stride-mode=filtered */
 extern ULong        mp_clo_stride_threshold;  /* --stride-threshold, bytes */

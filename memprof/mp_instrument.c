@@ -72,10 +72,16 @@ ULong mp_g_instructions;
 /* --sample=periodic|windows: the schedule, and the word the translated
    code tests before every helper call (1 while a window is open and
    collection is on).  Read inline, so a gap costs a load per superblock
-   and a not-taken branch per access, no call. */
+   and a not-taken branch per access, no call.
+   --sample=detail (detailed): the same schedule opens and closes the
+   windows of the detail analyses alone (mp_analyses.h); every access
+   still reaches the helper, and mp_g_detailing is the word the loop
+   hooks test instead. */
 static mp_window     schedule;
 static Bool          windowed;
+static Bool          detailed;
 static UWord         analysing = 1;
+UWord                mp_g_detailing = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
@@ -85,6 +91,7 @@ static UInt          threads_created;
 static void update_analysing(void)
 {
    analysing = client_on && (!windowed || schedule.in_window);
+   mp_g_detailing = analysing && (!detailed || schedule.in_window);
 }
 
 void mp_set_collecting(Bool on)
@@ -101,7 +108,7 @@ void mp_set_collecting(Bool on)
 static VG_REGPARM(0) void mp_window_boundary(void)
 {
    if (mp_window_switch(&schedule, mp_g_instructions))
-      mp_analyses_window_start();
+      mp_analyses_window_start(detailed);
    update_analysing();
 }
 
@@ -112,7 +119,7 @@ ULong mp_instructions_observed(void)
 
 Bool mp_sampling_windows(ULong *analysed, ULong *windows)
 {
-   if (!windowed)
+   if (!windowed && !detailed)
       return False;
    *analysed = mp_window_analysed(&schedule, mp_g_instructions);
    *windows = schedule.windows;
@@ -331,9 +338,10 @@ static void declare_unwind_regs(IRDirty *d)
    d->fxState[2].size = cur_layout->sizeof_IP;
 }
 
-/* With sampling windows, the superblock's copy of 'analysing' as an
-   Ity_I1 temporary, tested by every helper call; IRTemp_INVALID when
-   every call runs unconditionally. */
+/* With sampling windows, the superblock's copy of 'analysing' (of
+   mp_g_detailing when detailed) as an Ity_I1 temporary, tested by
+   every helper call (by the loop hooks' calls alone when detailed);
+   IRTemp_INVALID when every call runs unconditionally. */
 static IRTemp window_open;
 
 /* guard AND the window being open, as an atom (NULL: unconditional). */
@@ -359,7 +367,8 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    tl_assert(ii != NULL);
    tl_assert(size > 0);
    tl_assert(isIRAtom(addr));
-   guard = window_guard(sb, guard);
+   if (!detailed)
+      guard = window_guard(sb, guard);
    args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr,
                         mkIRExpr_HWord(size_kind));
    d = unsafeIRDirty_0_N(3, "mp_on_access", VG_(fnptr_to_fnentry)(mp_on_access),
@@ -391,7 +400,8 @@ static void add_instruction_count(IRSB *sb, UInt *pending)
 
 /* At a superblock's start, with sampling windows: crosses the schedule's
    boundary if the instruction count reached it, then reads whether the
-   window is open into window_open. */
+   window is open into window_open ('analysing', or mp_g_detailing when
+   detailed). */
 static void add_window_check(IRSB *sb)
 {
    IRTemp now = newIRTemp(sb->tyenv, Ity_I64);
@@ -410,11 +420,11 @@ static void add_window_check(IRSB *sb)
    d->guard = IRExpr_RdTmp(due);
    /* The helper writes 'analysing', read just below. */
    d->mFx = Ifx_Write;
-   d->mAddr = mkIRExpr_HWord((HWord)&analysing);
+   d->mAddr = mkIRExpr_HWord((HWord)(detailed ? &mp_g_detailing : &analysing));
    d->mSize = sizeof analysing;
    addStmtToIRSB(sb, IRStmt_Dirty(d));
    addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I64,
-                                  mkIRExpr_HWord((HWord)&analysing))));
+                                  d->mAddr)));
    window_open = newIRTemp(sb->tyenv, Ity_I1);
    addStmtToIRSB(sb, IRStmt_WrTmp(window_open,
                                   IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(flag),
@@ -659,7 +669,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          sp_tmp = IRTemp_INVALID;
          loads_at_sp = False;
          addStmtToIRSB(sbOut, st);
-         if (first_imark && !skip && windowed)
+         if (first_imark && !skip && (windowed || detailed))
             add_window_check(sbOut);
          if (!skip && mp_g_loops) {
             mp_loopnest_note_line(ii->fn, ia);
@@ -716,10 +726,12 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 
 static void start_schedule(void)
 {
-   if (windowed)
-      mp_window_init(&schedule, mp_clo_sample_mode == MP_SAMPLE_PERIODIC
+   if (windowed || detailed)
+      mp_window_init(&schedule, mp_clo_sample_mode != MP_SAMPLE_WINDOWS
                                 ? MP_WINDOW_PERIODIC : MP_WINDOW_FIBONACCI,
                      mp_clo_window_len, mp_clo_window_gap);
+   if (detailed)
+      mp_window_set_first(&schedule, mp_clo_window_first);
    update_analysing();
 }
 
@@ -771,5 +783,8 @@ void mp_instrument_init(void)
       toggles = VG_(calloc)("mp.toggles", VG_N_THREADS + 1, sizeof(toggle_state));
    windowed = mp_clo_sample_mode == MP_SAMPLE_PERIODIC
               || mp_clo_sample_mode == MP_SAMPLE_WINDOWS;
+   /* Without a detail analysis on, the schedule would sample nothing. */
+   detailed = mp_clo_sample_mode == MP_SAMPLE_DETAIL
+              && (mp_g_stride != NULL || mp_g_loops != NULL);
    start_schedule();
 }

@@ -766,13 +766,22 @@ static void print_summary(const HChar *path, Bool written, const mp_results *res
    }
    if (run->window_mode) {
       HChar pc[16];
+      Bool detail = VG_(strcmp)(run->window_mode, "detail") == 0;
       VG_(snprintf)(pc, sizeof pc, "%.1f%%", run->instructions_all
                     ? 100.0 * (double)run->instructions_analysed
                       / (double)run->instructions_all : 0.0);
-      VG_(umsg)("Sampled (%s): %s of %s instructions analysed, in %s windows; "
-                "the counts are of the windows\n", run->window_mode, pc,
-                commas(run->instructions_all, b1, sizeof b1),
-                commas(run->windows, b2, sizeof b2));
+      if (detail)
+         VG_(umsg)("%s sampled: %s of %s instructions, in %s windows; "
+                   "the other counts are exact (--exact=yes: all)\n",
+                   run->detail_strides && run->detail_loops ? "Strides and loops"
+                   : run->detail_strides ? "Strides" : "Loops", pc,
+                   commas(run->instructions_all, b1, sizeof b1),
+                   commas(run->windows, b2, sizeof b2));
+      else
+         VG_(umsg)("Sampled (%s): %s of %s instructions analysed, in %s windows; "
+                   "the counts are of the windows\n", run->window_mode, pc,
+                   commas(run->instructions_all, b1, sizeof b1),
+                   commas(run->windows, b2, sizeof b2));
    }
    VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
              commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
@@ -884,14 +893,21 @@ static void write_output(Bool summary)
       run.reuse_window = mp_clo_sample_window;
       run.reuse_max_gap = mp_clo_sample_max_gap;
    }
-   if (mp_sampling_windows(&analysed, &windows)) {
+   /* A run that ended in the first detail window was analysed whole:
+      nothing to say about windows. */
+   if (mp_sampling_windows(&analysed, &windows)
+       && !(mp_clo_sample_mode == MP_SAMPLE_DETAIL && analysed == mp_g_instructions)) {
       run.instructions_analysed = analysed;
       run.windows = windows;
-      run.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic" : "windows";
+      run.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic"
+                      : mp_clo_sample_mode == MP_SAMPLE_DETAIL ? "detail" : "windows";
       run.window = mp_clo_window_len;
       run.window_gap = mp_clo_window_gap;
       run.instructions_all = mp_g_instructions;
    }
+   run.detail_strides = mp_g_stride != NULL;
+   run.detail_loops = mp_g_loops != NULL;
+   run.detail_loop_accesses = mp_g_loops_accesses;
    run.sharing_enabled = mp_clo_sharing;
    run.page_size = mp_g_numa ? mp_clo_page_size : 0;
    run.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;
@@ -995,6 +1011,12 @@ static void check_options(void)
    /* As while the options are parsed: the core's own refusals (a bad %
       in a file name, from VG_(expand_file_name)) are fatal, on stderr. */
    VG_(set_Clo_Mode)(cloP);
+   if (mp_clo_exact) {
+      if (mp_clo_sample_given && mp_clo_sample_mode != 0)
+         mp_bad_option("--exact", "yes", "every analysis at every access: "
+                       "it cannot go with a sampling --sample (use one or the other)");
+      mp_clo_sample_mode = 0;
+   }
    check_output_writable();
    mp_hierarchy_init();
    VG_(set_Clo_Mode)(mode);

@@ -87,6 +87,36 @@ static void write_prefetch_config(mp_json *j, const mp_report_cache *rc)
    mp_json_end_object(j);
 }
 
+/* config.detail: how the detail analyses (strides, loops) saw the
+   run: every access, or the accesses of windows of instructions. */
+static void write_detail(mp_json *j, const mp_run *run)
+{
+   int windows = run->window_mode && mp_strcmp(run->window_mode, "detail") == 0;
+   mp_json_key(j, "detail");
+   mp_json_begin_object(j);
+   mp_json_key(j, "analyses");
+   mp_json_begin_array(j);
+   if (run->detail_strides)
+      mp_json_string(j, "strides");
+   if (run->detail_loops)
+      mp_json_string(j, "loops");
+   mp_json_end_array(j);
+   mp_json_kv_string(j, "sample", windows ? "windows" : "off");
+   if (windows) {
+      mp_json_kv_u64(j, "window", run->window);
+      mp_json_kv_u64(j, "period", run->window_gap);
+      mp_json_kv_u64(j, "windows", run->windows);
+      mp_json_kv_u64(j, "instructions", run->instructions_all);
+      mp_json_kv_u64(j, "instructions_analysed", run->instructions_analysed);
+      mp_json_kv_double(j, "scale", run->instructions_analysed
+                        ? (double)run->instructions_all / (double)run->instructions_analysed
+                        : 0.0);
+      if (run->detail_loops)
+         mp_json_kv_u64(j, "accesses", run->detail_loop_accesses);
+   }
+   mp_json_end_object(j);
+}
+
 static void write_levels(mp_json *j, const mp_report_cache *rc)
 {
    uint32_t k;
@@ -295,7 +325,9 @@ static void write_config(mp_json *j, const mp_results *res)
       mp_json_kv_bool(j, "estimated", mp_reuse_weight(res->an->reuse) != 1.0);
       mp_json_end_object(j);
    }
-   if (res->run->window_mode) {
+   if (res->run->detail_strides || res->run->detail_loops)
+      write_detail(j, res->run);
+   if (res->run->window_mode && mp_strcmp(res->run->window_mode, "detail") != 0) {
       mp_json_key(j, "sampling");
       mp_json_begin_object(j);
       mp_json_kv_string(j, "mode", res->run->window_mode);

@@ -70,11 +70,16 @@ typedef struct {
    double reuse_rate;            /* shards: fraction of lines, else 0 */
    uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
    /* --sample=periodic|windows: every count of the file is of the
-      analysed windows.  window_mode NULL otherwise. */
-   const char *window_mode;      /* "periodic" or "windows" */
+      analysed windows; --sample=detail: the counts of the detail
+      analyses (strides, loops) only.  window_mode NULL otherwise. */
+   const char *window_mode;      /* "periodic", "windows" or "detail" */
    uint64_t window, window_gap;  /* instructions: W, and P or G */
    uint64_t windows;             /* windows begun */
    uint64_t instructions_all, instructions_analysed;
+   /* The detail analyses that ran: "strides" and "loops", as on; the
+      accesses the loop analysis saw. */
+   int detail_strides, detail_loops;
+   uint64_t detail_loop_accesses;
    int sharing_enabled;          /* --sharing=yes */
    uint32_t page_size;           /* NUMA simulated with this page size, or 0 */
    uint32_t sockets;

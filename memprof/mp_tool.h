@@ -59,6 +59,7 @@ typedef struct {
    /* Its own stride, loads [0] and stores [1], counted into lc's
       record (mp_istride). */
    mp_istride istride[2];
+   UInt     stride_window;    /* mp_g_stride_window at its last stride */
    /* Its last access missed the simulated L2 (or the L1 of a one-level
       hierarchy): its accesses are scattered, so the analyses' state
       for them is likely to miss the host's caches too, and is worth a
