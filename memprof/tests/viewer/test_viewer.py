@@ -429,6 +429,26 @@ class ViewerTest:
         self.b.click("#vartable tbody tr[data-index='0']")
         self.c.equal(self.count("#detail svg.affinity"), 1, "the variable's detail has the graph too")
 
+    def detail(self):
+        """detail.json: loops.json with the config.detail of a default
+        run (strides and loops analysed in windows): the configuration
+        says so, and so does the loops section; loops.json, of an exact
+        run, has no such note."""
+        self.open()
+        self.c.equal(self.load("loops.json"), "loaded", "loops.json loads")
+        self.c.check("Sampled:" not in self.text("#loops"),
+                     "no sampling note without config.detail", self.text("#loops")[:200])
+        self.c.equal(self.load("detail.json"), "loaded", "detail.json loads")
+        run = self.text("#run")
+        self.c.check("Strides and loops" in run
+                     and "sampled: 12 windows of 100,000 instructions, every 1,000,000: "
+                         "25% of the run" in run,
+                     "the configuration gives the detail windows", run)
+        self.c.check("analyses" not in run, "config.detail is not shown as raw JSON", run)
+        self.c.check("Sampled: the loops were analysed in windows of the run (12 windows"
+                     in self.text("#loops"), "the loops section says they were sampled",
+                     self.text("#loops")[:300])
+
     def loops(self):
         """loops.json: real output (particles.c of the annotator's tests,
         trimmed): loops with formulas, a structure with named fields, and
@@ -843,7 +863,7 @@ def main():
             raise SystemExit
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
-        for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops,
+        for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops, t.detail,
                      t.real_threads, t.real_colwalk, t.overlap, t.classes, t.hostile,
                      t.bad_files):
             try:
