@@ -3,15 +3,18 @@
 # Speed and memory of memprof against Valgrind's own tools on the same
 # workloads: wall-clock seconds and peak RSS of each
 # run, for native, --tool=none, cachegrind --cache-sim=yes, callgrind
-# --cache-sim=yes, and memprof in three modes:
-#   full     every analysis on, the defaults;
+# --cache-sim=yes, and memprof in four modes:
+#   full     every analysis on, the defaults (the strides and loops
+#            sampled in windows, --sample=detail);
+#   exact    every analysis at every access, --exact=yes;
 #   cache    cache-only: --reuse=no --strides=no --loops=no --what-if=none
 #            --sharing=no (every access still attributed to its variable);
 #   sampled  the defaults with --sample=periodic (every analysis in windows
 #            of 1M instructions, one every 100M: the setting for long runs);
 # then memprof's ratios to cachegrind and none, and the sampled run's error
 # against the full one (auto/memprof-sample-error.py: misses per level,
-# top-10 variables, reuse histogram); the full run's memory per touched
+# top-10 variables, reuse histogram), the full run's against the exact
+# one (auto/memprof-detail-error.py); the full run's memory per touched
 # line, and (with triad or chase) the metadata per line with the fixed
 # costs excluded, from two sizes of the workload.  Real programs
 # nobody here wrote: sqlite3 (Debian's sqlite3 in memory, 30,000 rows
@@ -77,12 +80,16 @@ measure() {
 vg=./vg-in-place
 mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
 cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
+# python3 seeds its string hashes at random: the same seed in every run,
+# so that the runs compared do the same accesses.
+export PYTHONHASHSEED=0
 errors=""
+detail=""
 memory=""
 same=""
-printf '%-10s %6s %6s %6s %6s | %7s %7s %7s | %5s %5s %5s %5s | %6s %6s\n' workload \
-   native none cg clg full cache sampled full/cg cache/cg samp/none full/none \
-   "RSS MB" "cg MB"
+printf '%-10s %6s %6s %6s %6s | %7s %7s %7s %7s | %5s %5s %5s %5s %5s | %6s %6s\n' workload \
+   native none cg clg full exact cache sampled full/cg exact/cg cache/cg samp/none \
+   full/none "RSS MB" "cg MB"
 for prog in $workloads; do
    # the command: a benchmark binary, or gzip run directly (a shell
    # wrapper would start every tool twice)
@@ -100,17 +107,22 @@ for prog in $workloads; do
    cp $out/memprof.out.bench $out/full.json
    geometry=$(python3 -c "import json; L = json.load(open('$out/full.json'))['config']['levels']; print('--D1=%d,%d,%d --LL=%d,%d,%d' % tuple(L[i][k] for i in (0, -1) for k in ('size', 'assoc', 'line')))")
    set -- $(measure $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin); tg=$1
+   set -- $(measure $mp --exact=yes $bin); te=$1
+   cp $out/memprof.out.bench $out/exact.json
    set -- $(measure $mp $cache_only $bin); to=$1
    set -- $(measure $mp --sample=periodic $bin); ts=$1
    cp $out/memprof.out.bench $out/sampled.json
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
-       -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
-      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
-         p, t0, tn, tc, tk, tf, to, ts, tf / tc, to / tc, ts / tn, tf / tn, mf / 1024, mc / 1024 }'
+       -v te="$te" -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
+      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
+         p, t0, tn, tc, tk, tf, te, to, ts, tf / tc, te / tc, to / tc, ts / tn, tf / tn,
+         mf / 1024, mc / 1024 }'
+   detail="$detail$prog: $(python3 auto/memprof-detail-error.py $out/exact.json $out/full.json)
+"
    errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
 "
-   same="$same$(awk -v p=$prog -v tg="$tg" -v tf="$tf" -v to="$to" -v g="$geometry" 'BEGIN {
-      printf "%-10s %6.2f | %5.1f %5.1f   (%s)", p, tg, tf / tg, to / tg, g }')
+   same="$same$(awk -v p=$prog -v tg="$tg" -v tf="$tf" -v te="$te" -v to="$to" -v g="$geometry" 'BEGIN {
+      printf "%-10s %6.2f | %5.1f %5.1f %5.1f   (%s)", p, tg, tf / tg, te / tg, to / tg, g }')
 "
    # Metadata per touched line: memprof's peak RSS above --tool=none's,
    # over the distinct cache lines the variables touched.
@@ -119,7 +131,8 @@ for prog in $workloads; do
       printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
 "
 done
-printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s\n%s' workload cg= full/cg= cache/cg= "$same"
+printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s %5s\n%s' workload cg= full/cg= exact/cg= cache/cg= "$same"
+printf '\nfull (--sample=detail) against exact (--exact=yes):\n%s' "$detail"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
 printf '\nmemory of the full run (fixed costs included):\n%s' "$memory"
 
