@@ -152,6 +152,7 @@ class DetailConfig:
     instructions: int | None = None
     instructions_analysed: int | None = None
     scale: float | None = None
+    weight: int | None = None
     accesses: int | None = None
 
 
@@ -901,7 +902,7 @@ def _config(c, levels):
                 "sample": "str", "window": "count", "period": "count",
                 "windows": "count", "instructions": "count",
                 "instructions_analysed": "count", "scale": "number",
-                "accesses": "count"}))),
+                "weight": "count", "accesses": "count"}))),
         settings=dict(c),
         **_fields(c, w, {
             "line": "count", "collect_atstart": "bool",

@@ -44,6 +44,14 @@ typedef struct {
    L1's, or 64 without a cache): the unit of the reuse histories and of
    the set diagnosis. */
 extern UInt mp_g_line_shift;
+/* 1 while the detail analyses (mp_analyses.h) see the accesses: always
+   with --exact=yes, else while a detail window is open; 0 while
+   collection is off.  mp_instrument.c keeps it. */
+extern UWord mp_g_detailing;
+/* What one access seen by the detail analyses stands for: 1, or with
+   --sample=detail past its first window P/W rounded, so that the stride
+   counts estimate the run's.  mp_instrument.c keeps it. */
+extern UInt mp_g_detail_weight;
 /* Per ThreadId: the reuse sharing group (threads share reuse through
    the last level's instance).  mp_instrument.c keeps it. */
 extern UInt *mp_g_thread_group;

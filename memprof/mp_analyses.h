@@ -110,11 +110,6 @@
    X(loops, MP_AN_DETAIL)     \
    X(footprint, MP_AN_EVERY)
 
-/* 1 while the detail analyses see the accesses: always with
-   --exact=yes, else while a detail window is open (mp_instrument.c);
-   0 while collection is off. */
-extern UWord mp_g_detailing;
-
 /* Whether an analysis of kind 'when' sees this access. */
 #define MP_AN_SEES(when) ((when) == MP_AN_EVERY || mp_g_detailing)
 

@@ -82,16 +82,30 @@ static Bool          windowed;
 static Bool          detailed;
 static UWord         analysing = 1;
 UWord                mp_g_detailing = 1;
+UInt                 mp_g_detail_weight = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 static UInt         *thread_serial;   /* ThreadId -> creation number */
 static UInt         *thread_core;     /* ThreadId -> simulated core */
 UInt                *mp_g_thread_group;   /* ThreadId -> reuse sharing group */
 static UInt          threads_created;
 
+/* What an access seen by the detail analyses stands for: 1 in the
+   first window (which sees every access), P/W (rounded) in the later
+   ones, which see one instruction in P/W. */
+static UInt detail_weight(void)
+{
+   ULong w;
+   if (!detailed || schedule.windows < 2)
+      return 1;
+   w = (mp_clo_window_gap + mp_clo_window_len / 2) / mp_clo_window_len;
+   return w > 1 ? (UInt)w : 1;
+}
+
 static void update_analysing(void)
 {
    analysing = client_on && (!windowed || schedule.in_window);
    mp_g_detailing = analysing && (!detailed || schedule.in_window);
+   mp_g_detail_weight = detail_weight();
 }
 
 void mp_set_collecting(Bool on)
@@ -107,9 +121,10 @@ void mp_set_collecting(Bool on)
    window_start steps run. */
 static VG_REGPARM(0) void mp_window_boundary(void)
 {
-   if (mp_window_switch(&schedule, mp_g_instructions))
-      mp_analyses_window_start(detailed);
+   Bool begins = mp_window_switch(&schedule, mp_g_instructions);
    update_analysing();
+   if (begins)
+      mp_analyses_window_start(detailed);
 }
 
 ULong mp_instructions_observed(void)

@@ -908,6 +908,7 @@ static void write_output(Bool summary)
    run.detail_strides = mp_g_stride != NULL;
    run.detail_loops = mp_g_loops != NULL;
    run.detail_loop_accesses = mp_g_loops_accesses;
+   run.detail_weight = mp_g_detail_weight;
    run.sharing_enabled = mp_clo_sharing;
    run.page_size = mp_g_numa ? mp_clo_page_size : 0;
    run.sockets = mp_g_hier.cores / mp_g_hier.cores_per_socket;

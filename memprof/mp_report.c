@@ -111,6 +111,8 @@ static void write_detail(mp_json *j, const mp_run *run)
       mp_json_kv_double(j, "scale", run->instructions_analysed
                         ? (double)run->instructions_all / (double)run->instructions_analysed
                         : 0.0);
+      if (run->detail_strides)
+         mp_json_kv_u64(j, "weight", run->detail_weight);
       if (run->detail_loops)
          mp_json_kv_u64(j, "accesses", run->detail_loop_accesses);
    }

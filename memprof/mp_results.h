@@ -80,6 +80,7 @@ typedef struct {
       accesses the loop analysis saw. */
    int detail_strides, detail_loops;
    uint64_t detail_loop_accesses;
+   uint32_t detail_weight;       /* what a stride of a later window counts */
    int sharing_enabled;          /* --sharing=yes */
    uint32_t page_size;           /* NUMA simulated with this page size, or 0 */
    uint32_t sockets;

@@ -24,7 +24,9 @@
    - Sampling windows: a history remembers the window of its last
      access; the first access of a later window starts it afresh, so
      that no stride spans a gap the engine did not see.  A compare per
-     access, nothing per window.
+     access, nothing per window.  An access counts for the weight set
+     last (1 unless sampled): every count it makes, the repeats too,
+     adds the weight.
    Memory: O(variables * K) plus O(variables * threads * K).
 */
 #include "mp_stride.h"
@@ -38,7 +40,7 @@ typedef struct {
                                        equal last_stride, at most K */
    uint64_t repeats;                /* accesses whose K strides were
                                        last_stride * (1..K), not yet in the
-                                       bins */
+                                       bins, by weight */
    uint32_t window;                 /* the engine's window of its last
                                        access */
 } history;
@@ -61,6 +63,7 @@ struct mp_stride {
    var_state **vars;                /* indexed by variable id */
    uint32_t n_vars;
    uint32_t window;                 /* sampling windows begun */
+   uint64_t weight;                 /* what an access counts for */
 };
 
 /*------------------------------------------------------------*/
@@ -105,6 +108,7 @@ mp_stride *mp_stride_new(const mp_stride_cfg *cfg, const char **err)
    }
    s = mp_calloc("mp.stride.new", 1, sizeof *s);
    s->cfg = *cfg;
+   s->weight = 1;
    return s;
 }
 
@@ -204,14 +208,15 @@ static mp_stride_class classify(uint64_t m, uint32_t size, uint32_t line)
    return m < line ? MP_STRIDE_WITHIN_LINE : MP_STRIDE_BEYOND_LINE;
 }
 
-/* Space-saving: the strides seen most often, with bounded error. */
-static void count_top(var_state *v, int64_t stride)
+/* Space-saving: the strides seen most often, with bounded error; a
+   stride counts n. */
+static void count_top(var_state *v, int64_t stride, uint64_t n)
 {
    mp_stride_var *d = &v->data;
    uint32_t i, min = 0;
    uint64_t min_count = UINT64_MAX;
    if (d->top[v->top_last].count > 0 && d->top[v->top_last].stride == stride) {
-      d->top[v->top_last].count++;
+      d->top[v->top_last].count += n;
       return;
    }
    /* The least count is kept as a value, not re-read through its index:
@@ -221,7 +226,7 @@ static void count_top(var_state *v, int64_t stride)
    for (i = 0; i < MP_STRIDE_TOP; i++) {
       uint64_t c = d->top[i].count;
       if (c > 0 && d->top[i].stride == stride) {
-         d->top[i].count++;
+         d->top[i].count += n;
          v->top_last = i;
          return;
       }
@@ -232,7 +237,7 @@ static void count_top(var_state *v, int64_t stride)
    }
    d->top[min].error = d->top[min].count;
    d->top[min].stride = stride;
-   d->top[min].count++;
+   d->top[min].count += n;
    v->top_last = min;
 }
 
@@ -275,6 +280,7 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
    history *h = is_write ? &th->store : &th->load;
    mp_stride_hists *hs = is_write ? &v->data.store : &v->data.load;
    uint32_t K = s->cfg.k, k, idx;
+   uint64_t n = s->weight;
    int cls = -1;
 
    if (__builtin_expect(h->window != s->window, 0)) {
@@ -290,11 +296,11 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
       int64_t st = (int64_t)first;
       uint64_t m = st < 0 ? (uint64_t)0 - first : first;
       cls = classify(m, size, s->cfg.line);
-      v->data.classes[cls]++;
-      v->data.first_strides++;
-      count_top(v, st);
+      v->data.classes[cls] += n;
+      v->data.first_strides += n;
+      count_top(v, st, n);
       if (first == h->last_stride && h->run == K) {
-         h->repeats++;
+         h->repeats += n;
       } else {
          if (first == h->last_stride) {
             h->run++;
@@ -305,7 +311,7 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
          }
          for (k = 0; k < h->n; k++) {
             idx = idx ? idx - 1 : K - 1;   /* walking back: no division */
-            if (count_stride(&s->cfg, hs, k, addr - h->addr[idx], 1))
+            if (count_stride(&s->cfg, hs, k, addr - h->addr[idx], n))
                break;
          }
       }
@@ -320,6 +326,12 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
 void mp_stride_window_start(mp_stride *s)
 {
    s->window++;
+}
+
+void mp_stride_set_weight(mp_stride *s, uint64_t weight)
+{
+   mp_assert(weight >= 1);
+   s->weight = weight;
 }
 
 /* The histograms are read through here only, so the repeats pending in

@@ -103,6 +103,11 @@ int mp_stride_dominant(const mp_stride_var *v, int64_t *stride, uint64_t *count)
    the gap); the counts stay.  O(1). */
 void mp_stride_window_start(mp_stride *s);
 
+/* What each later access counts for, >= 1 (1 at first): with windows
+   that see one access in N, N makes the counts estimates of the run's.
+   O(1). */
+void mp_stride_set_weight(mp_stride *s, uint64_t weight);
+
 /* Forgets every count and history (a forked child starts from zero). */
 void mp_stride_reset(mp_stride *s);
 
@@ -143,7 +148,7 @@ typedef struct {
 typedef struct {
    uint64_t last;     /* its previous address; 0: none */
    int64_t  stride;   /* of the current run */
-   uint64_t run;      /* strides in the current run; 0: none yet */
+   uint64_t run;      /* strides in the current run, by weight; 0: none yet */
 } mp_istride;
 
 /* Adds n strides of 'stride' bytes, made by instruction instr, to ls.
@@ -156,20 +161,21 @@ void mp_line_stride_add(mp_line_stride *ls, int64_t stride, uint64_t n, uint32_t
 void mp_istride_flush(mp_istride *is, mp_line_stride *ls, uint32_t instr);
 
 /* One access at addr by the instruction whose state is is, counted
-   into ls, the record of its variable and line.  The hot path: a
-   compare and an increment while the stride repeats. */
+   into ls, the record of its variable and line, its stride counting
+   'weight' (1 unless sampled, see mp_stride_set_weight).  The hot path:
+   a compare and an add while the stride repeats. */
 static inline void mp_istride_access(mp_istride *is, mp_line_stride *ls, uint64_t addr,
-                                     uint32_t instr)
+                                     uint32_t instr, uint64_t weight)
 {
    int64_t d = (int64_t)(addr - is->last);
    if (__builtin_expect(d == is->stride && is->run != 0, 1)) {
-      is->run++;
+      is->run += weight;
       is->last = addr;
       return;
    }
    if (is->run)
       mp_line_stride_add(ls, is->stride, is->run, instr);
-   is->run = is->last != 0;
+   is->run = is->last != 0 ? weight : 0;
    is->stride = d;
    is->last = addr;
 }

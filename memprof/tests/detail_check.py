@@ -7,10 +7,11 @@
 # instructions) long), then VAR's exact counts (reads, writes, L1
 # misses, reuse cold) and its first stride histograms per kind: their
 # total (not printed for sampled reads: it depends on where the windows
-# fall), its share of the accesses, and how many strides are 8 bytes
-# (the sampled reads: all but at most the 7 jumps back between passes,
-# which a window may hold; a stride spanning a gap would be one more
-# per window).
+# fall), its share of the accesses (the sampled reads' strides count
+# config.detail.weight each: about all of them), and how many strides
+# are 8 bytes (the sampled reads: all but at most the 7 jumps back
+# between passes, which a window may hold, weight each; a stride
+# spanning a gap would be one more per window).
 import os
 import sys
 
@@ -22,8 +23,8 @@ doc = read_file(sys.argv[1])
 d = doc.config.detail
 print("detail analyses=%s sample=%s" % (",".join(d.analyses), d.sample))
 if d.sample == "windows":
-    print("window=%d period=%d windows above 10: %s" %
-          (d.window, d.period, d.windows > 10))
+    print("window=%d period=%d weight=%d windows above 10: %s" %
+          (d.window, d.period, d.weight, d.windows > 10))
     # the first window is 10m long; the last may be cut by the run's end
     first = 10000000
     low = first + d.window * (d.windows - 2)
@@ -41,9 +42,9 @@ for kind, n in (("load", v.reads), ("store", v.writes)):
     eight = sum(c for lo, _, c in bins if lo == 8)
     print("%s strides=%s share of accesses=%s of 8 bytes=%s" %
           (kind, total if d.sample != "windows" or kind == "store" else "-",
-           "5-20%" if 0.05 * n <= total <= 0.2 * n else
-           "all but one" if total == n - 1 else "other",
-           ("all but at most 7" if total - eight <= 7 else "fewer")
+           "all but one" if total == n - 1 else
+           "80-120%" if 0.8 * n <= total <= 1.2 * n else "other",
+           ("all but at most 7 jumps" if total - eight <= 7 * d.weight else "fewer")
            if d.sample == "windows" and kind == "load" else
            "all" if eight == total else
            "all but 7" if eight == total - 7 else

@@ -24,11 +24,13 @@
      strides of the writes: all in the first window, so every write
        but the first has one, 262,143, 8 bytes each, in every mode;
      strides of the reads: with the default, only the reads inside the
-       later windows, about a tenth, enter a's histograms, 8 bytes but
-       where a window holds the jump back to a[0] between two passes
-       (no stride spans a gap: the first read of each window has none);
-       with --exact=yes (sample_exact), every read but the first,
-       2,097,151, all 8 bytes but the 7 jumps back.
+       later windows, about a tenth, enter a's histograms, each counting
+       10 (P/W, the weight): the total is about the 2,097,152 reads.
+       They are 8 bytes but where a window holds the jump back to a[0]
+       between two passes (no stride spans a gap: the first read of
+       each window has none); with --exact=yes (sample_exact), every
+       read but the first, 2,097,151, all 8 bytes but the 7 jumps
+       back.
    stdout: the sum of a[i] = i % 8 over the passes, 8 * 262,144 * 3.5 =
    7340032.
 */

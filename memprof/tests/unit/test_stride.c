@@ -36,7 +36,7 @@ static uint32_t ref_bin(uint64_t m)
 }
 
 static void ref_access(ref_var_set *r, uint32_t var, uint32_t tid, uint64_t addr,
-                       uint32_t size, int w, const mp_stride_cfg *cfg,
+                       uint32_t size, int w, uint64_t weight, const mp_stride_cfg *cfg,
                        uint64_t (*per_var)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS],
                        uint64_t (*neg)[2][MP_STRIDE_MAX_K],
                        uint64_t (*cls)[MP_STRIDE_N_CLASSES])
@@ -46,13 +46,13 @@ static void ref_access(ref_var_set *r, uint32_t var, uint32_t tid, uint64_t addr
    for (k = 1; k <= cfg->k && k <= n; k++) {
       int64_t st = (int64_t)(addr - stream[n - k]);
       uint64_t m = st < 0 ? (uint64_t)0 - (uint64_t)st : (uint64_t)st;   /* no overflow at -2^63 */
-      per_var[var][w][k - 1][ref_bin(m)]++;
+      per_var[var][w][k - 1][ref_bin(m)] += weight;
       if (st < 0)
-         neg[var][w][k - 1]++;
+         neg[var][w][k - 1] += weight;
       if (k == 1) {
          int c = m == 0 ? MP_STRIDE_ZERO : m == size ? MP_STRIDE_UNIT
                : m < cfg->line ? MP_STRIDE_WITHIN_LINE : MP_STRIDE_BEYOND_LINE;
-         cls[var][c]++;
+         cls[var][c] += weight;
       }
       if (cfg->mode == MP_STRIDE_FILTERED && m < cfg->threshold)
          break;
@@ -105,6 +105,7 @@ typedef struct {
    uint64_t (*bins)[2][MP_STRIDE_MAX_K][MP_STRIDE_N_BINS];
    uint64_t (*neg)[2][MP_STRIDE_MAX_K];
    uint64_t (*cls)[MP_STRIDE_N_CLASSES];
+   uint64_t weight;             /* what an access counts for */
 } harness;
 
 static void harness_init(harness *h, mp_stride_mode mode, uint32_t K)
@@ -118,13 +119,21 @@ static void harness_init(harness *h, mp_stride_mode mode, uint32_t K)
    h->bins = calloc(N_VARS, sizeof *h->bins);
    h->neg = calloc(N_VARS, sizeof *h->neg);
    h->cls = calloc(N_VARS, sizeof *h->cls);
+   h->weight = 1;
+}
+
+/* Later accesses count for weight, in the engine and the reference. */
+static void harness_weight(harness *h, uint64_t weight)
+{
+   mp_stride_set_weight(h->s, weight);
+   h->weight = weight;
 }
 
 static void harness_access(harness *h, uint32_t v, uint32_t t, uint64_t a,
                            uint32_t size, int w)
 {
    mp_stride_access(h->s, v, t, a, size, w);
-   ref_access(h->r, v, t, a, size, w, &h->cfg, h->bins, h->neg, h->cls);
+   ref_access(h->r, v, t, a, size, w, h->weight, &h->cfg, h->bins, h->neg, h->cls);
 }
 
 /* A sampling window opens after a gap: the reference's streams start
@@ -167,6 +176,8 @@ static void run_random(mp_stride_mode mode, uint32_t K, int corrupt)
       uint32_t size = (rng() & 1) ? 8 : 4;
       uint64_t a = next_addr(last[v]);
       last[v] = a;
+      if (i % 700 == 0)   /* weights as sampling windows set them */
+         harness_weight(&h, 1 + (uint64_t)(i / 700) % 3 * 4);
       harness_access(&h, v, t, a, size, w);
    }
    harness_check_and_free(&h, corrupt);
@@ -207,7 +218,12 @@ static void run_loops(mp_stride_mode mode, uint32_t K, int corrupt, int windowed
          if (windowed && i % 450 == 0) {
             addr[v][t][w] += 10 * (uint64_t)step[v][t][w];
             harness_window(&h);
+            /* the first window counts 1, the later ones 10, and one
+               weight changes within a run of repeats */
+            harness_weight(&h, i == 0 ? 1 : 10);
          }
+         if (windowed && i % 450 == 200)
+            harness_weight(&h, 3);
          harness_access(&h, v, t, addr[v][t][w], 8, w);
       }
       if (i >= 2900 && i < 2900 + burst)
@@ -319,7 +335,7 @@ START_TEST(test_line_stride_column_walk)
    ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 0);
    for (c = 0; c < 3; c++)
       for (r = 0; r < 4; r++)
-         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7);
+         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7, 1);
    /* the last run (3 strides of 24) is still the instruction's */
    ck_assert_uint_eq(ls.total, 8);
    mp_istride_flush(&is, &ls, 7);
@@ -331,9 +347,36 @@ START_TEST(test_line_stride_column_walk)
    ck_assert_int_eq(ls.slot[1].stride, -64);
    ck_assert_uint_eq(ls.slot[1].count, 2);
    /* after a flush, no stride from the old address to the next */
-   mp_istride_access(&is, &ls, 0x9000, 7);
+   mp_istride_access(&is, &ls, 0x9000, 7, 1);
    mp_istride_flush(&is, &ls, 7);
    ck_assert_uint_eq(ls.total, 11);
+}
+END_TEST
+
+/* The same walk, the first column's accesses counting 1 and the
+   others' 10 (as in the later sampling windows): a stride counts the
+   weight of the access that ends it.  +24: 3 + 2 x 3 x 10 = 63; -64:
+   2 x 10 = 20. */
+START_TEST(test_line_stride_weights)
+{
+   mp_line_stride ls;
+   mp_istride is;
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   int r, c;
+   memset(&ls, 0, sizeof ls);
+   memset(&is, 0, sizeof is);
+   for (c = 0; c < 3; c++)
+      for (r = 0; r < 4; r++)
+         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7, c == 0 ? 1 : 10);
+   mp_istride_flush(&is, &ls, 7);
+   ck_assert_uint_eq(ls.total, 83);
+   ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 1);
+   ck_assert_int_eq(s, 24);
+   ck_assert_uint_eq(sure, 63);
+   ck_assert_int_eq(ls.slot[1].stride, -64);
+   ck_assert_uint_eq(ls.slot[1].count, 20);
 }
 END_TEST
 
@@ -384,6 +427,7 @@ int main(void)
    tcase_add_test(tc, test_filtered_by_hand);
    tcase_add_test(tc, test_bad_config);
    tcase_add_test(tc, test_line_stride_column_walk);
+   tcase_add_test(tc, test_line_stride_weights);
    tcase_add_test(tc, test_line_stride_space_saving);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
