@@ -318,10 +318,23 @@ END_TEST
 
 /* Strides per instruction into a line's record.  A column walk of a
    4 x 3 matrix of 8-byte elements, rows of 24 bytes, by one
-   instruction: for each of the 3 columns, 4 accesses 24 bytes apart,
-   then a jump back to the next column (-3 x 24 + 8 = -64).  Strides:
-   3 x 3 = 9 of +24, 2 of -64 (11 = 12 accesses - 1): the runs are
-   flushed at each change, and the last one by mp_istride_flush. */
+   instruction (7): for each of the 3 columns, 4 accesses 24 bytes
+   apart, then a jump back to the next column (-3 x 24 + 8 = -64); the
+   first column's accesses count 1, the others' 'later' (as in the
+   later sampling windows). */
+static void walk_columns(mp_istride *is, mp_line_stride *ls, uint64_t later)
+{
+   int r, c;
+   memset(ls, 0, sizeof *ls);
+   memset(is, 0, sizeof *is);
+   for (c = 0; c < 3; c++)
+      for (r = 0; r < 4; r++)
+         mp_istride_access(is, ls, 0x1000 + r * 24 + c * 8, 7, c == 0 ? 1 : later);
+}
+
+/* Unweighted: 3 x 3 = 9 strides of +24, 2 of -64 (11 = 12 accesses -
+   1): the runs are flushed at each change, and the last one by
+   mp_istride_flush. */
 START_TEST(test_line_stride_column_walk)
 {
    mp_line_stride ls;
@@ -329,13 +342,9 @@ START_TEST(test_line_stride_column_walk)
    int64_t s;
    uint64_t sure;
    uint32_t instr;
-   int r, c;
    memset(&ls, 0, sizeof ls);
-   memset(&is, 0, sizeof is);
    ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 0);
-   for (c = 0; c < 3; c++)
-      for (r = 0; r < 4; r++)
-         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7, 1);
+   walk_columns(&is, &ls, 1);
    /* the last run (3 strides of 24) is still the instruction's */
    ck_assert_uint_eq(ls.total, 8);
    mp_istride_flush(&is, &ls, 7);
@@ -353,10 +362,9 @@ START_TEST(test_line_stride_column_walk)
 }
 END_TEST
 
-/* The same walk, the first column's accesses counting 1 and the
-   others' 10 (as in the later sampling windows): a stride counts the
-   weight of the access that ends it.  +24: 3 + 2 x 3 x 10 = 63; -64:
-   2 x 10 = 20. */
+/* Weighted, the later columns' accesses counting 10: a stride counts
+   the weight of the access that ends it.  +24: 3 + 2 x 3 x 10 = 63;
+   -64: 2 x 10 = 20. */
 START_TEST(test_line_stride_weights)
 {
    mp_line_stride ls;
@@ -364,12 +372,7 @@ START_TEST(test_line_stride_weights)
    int64_t s;
    uint64_t sure;
    uint32_t instr;
-   int r, c;
-   memset(&ls, 0, sizeof ls);
-   memset(&is, 0, sizeof is);
-   for (c = 0; c < 3; c++)
-      for (r = 0; r < 4; r++)
-         mp_istride_access(&is, &ls, 0x1000 + r * 24 + c * 8, 7, c == 0 ? 1 : 10);
+   walk_columns(&is, &ls, 10);
    mp_istride_flush(&is, &ls, 7);
    ck_assert_uint_eq(ls.total, 83);
    ck_assert_int_eq(mp_line_stride_dominant(&ls, &s, &sure, &instr), 1);
