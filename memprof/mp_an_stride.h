@@ -55,7 +55,7 @@ static inline void mp_an_stride_access(mp_an_ctx *c)
       ii->stride_window = mp_g_stride_window;
    }
    cls = mp_stride_access(mp_g_stride, c->e->var, c->e->tid, c->e->addr, c->e->size,
-                              c->e->is_write);
+                          c->e->is_write, mp_g_detail_weight);
    if (cls >= 0)
       c->lc->stride_classes[cls] += mp_g_detail_weight;
    mp_istride_access(&ii->istride[c->e->is_write], &c->lc->lstride, c->e->addr, ii->id,
@@ -65,11 +65,9 @@ static inline void mp_an_stride_access(mp_an_ctx *c)
 static inline void mp_an_stride_thread_start(UInt serial) { }
 static inline void mp_an_stride_thread_exit(UInt serial) { }
 static inline void mp_an_stride_unmap(Addr a, SizeT len) { }
-/* From the second window on, an access stands for P/W of the run's. */
 static inline void mp_an_stride_window_start(void)
 {
    mp_stride_window_start(mp_g_stride);
-   mp_stride_set_weight(mp_g_stride, mp_g_detail_weight);
    mp_g_stride_window++;
 }
 
@@ -78,7 +76,6 @@ static inline void mp_an_stride_window_start(void)
 static inline void mp_an_stride_reset(void)
 {
    mp_stride_reset(mp_g_stride);
-   mp_stride_set_weight(mp_g_stride, 1);   /* the child starts in a first window */
    mp_instrument_forget_strides();
 }
 

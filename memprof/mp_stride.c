@@ -24,9 +24,9 @@
    - Sampling windows: a history remembers the window of its last
      access; the first access of a later window starts it afresh, so
      that no stride spans a gap the engine did not see.  A compare per
-     access, nothing per window.  An access counts for the weight set
-     last (1 unless sampled): every count it makes, the repeats too,
-     adds the weight.
+     access, nothing per window.  An access counts for its weight (1
+     unless sampled): every count it makes, the repeats too, adds the
+     weight.
    Memory: O(variables * K) plus O(variables * threads * K).
 */
 #include "mp_stride.h"
@@ -63,7 +63,6 @@ struct mp_stride {
    var_state **vars;                /* indexed by variable id */
    uint32_t n_vars;
    uint32_t window;                 /* sampling windows begun */
-   uint64_t weight;                 /* what an access counts for */
 };
 
 /*------------------------------------------------------------*/
@@ -108,7 +107,6 @@ mp_stride *mp_stride_new(const mp_stride_cfg *cfg, const char **err)
    }
    s = mp_calloc("mp.stride.new", 1, sizeof *s);
    s->cfg = *cfg;
-   s->weight = 1;
    return s;
 }
 
@@ -273,14 +271,13 @@ static __attribute__((noinline)) void settle(const mp_stride_cfg *cfg,
 }
 
 int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
-                     uint64_t addr, uint32_t size, int is_write)
+                     uint64_t addr, uint32_t size, int is_write, uint64_t weight)
 {
    var_state *v = var_for(s, var);
    thread_history *th = thread_for(v, tid);
    history *h = is_write ? &th->store : &th->load;
    mp_stride_hists *hs = is_write ? &v->data.store : &v->data.load;
    uint32_t K = s->cfg.k, k, idx;
-   uint64_t n = s->weight;
    int cls = -1;
 
    if (__builtin_expect(h->window != s->window, 0)) {
@@ -296,11 +293,11 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
       int64_t st = (int64_t)first;
       uint64_t m = st < 0 ? (uint64_t)0 - first : first;
       cls = classify(m, size, s->cfg.line);
-      v->data.classes[cls] += n;
-      v->data.first_strides += n;
-      count_top(v, st, n);
+      v->data.classes[cls] += weight;
+      v->data.first_strides += weight;
+      count_top(v, st, weight);
       if (first == h->last_stride && h->run == K) {
-         h->repeats += n;
+         h->repeats += weight;
       } else {
          if (first == h->last_stride) {
             h->run++;
@@ -311,7 +308,7 @@ int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
          }
          for (k = 0; k < h->n; k++) {
             idx = idx ? idx - 1 : K - 1;   /* walking back: no division */
-            if (count_stride(&s->cfg, hs, k, addr - h->addr[idx], n))
+            if (count_stride(&s->cfg, hs, k, addr - h->addr[idx], weight))
                break;
          }
       }
@@ -328,11 +325,6 @@ void mp_stride_window_start(mp_stride *s)
    s->window++;
 }
 
-void mp_stride_set_weight(mp_stride *s, uint64_t weight)
-{
-   mp_assert(weight >= 1);
-   s->weight = weight;
-}
 
 /* The histograms are read through here only, so the repeats pending in
    the variable's histories are counted first: the engine's state changes

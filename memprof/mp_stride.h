@@ -80,11 +80,13 @@ mp_stride *mp_stride_new(const mp_stride_cfg *cfg, const char **err);
 void       mp_stride_free(mp_stride *s);
 const mp_stride_cfg *mp_stride_config(const mp_stride *s);
 
-/* Feeds one access.  Returns the class of its first-histogram stride, or
+/* Feeds one access, which counts for 'weight' (>= 1: 1 unless sampled;
+   with windows that see one access in N, N makes the counts estimates
+   of the run's).  Returns the class of its first-histogram stride, or
    -1 if the thread had no earlier access of this kind to the variable.
    Cost: O(K) plus, for a first-histogram stride, O(MP_STRIDE_TOP). */
 int mp_stride_access(mp_stride *s, uint32_t var, uint32_t tid,
-                     uint64_t addr, uint32_t size, int is_write);
+                     uint64_t addr, uint32_t size, int is_write, uint64_t weight);
 
 /* The variable's data, NULL if it was never accessed. */
 const mp_stride_var *mp_stride_get(const mp_stride *s, uint32_t var);
@@ -102,11 +104,6 @@ int mp_stride_dominant(const mp_stride_var *v, int64_t *stride, uint64_t *count)
    see: each history's next access starts it afresh (no stride spans
    the gap); the counts stay.  O(1). */
 void mp_stride_window_start(mp_stride *s);
-
-/* What each later access counts for, >= 1 (1 at first): with windows
-   that see one access in N, N makes the counts estimates of the run's.
-   O(1). */
-void mp_stride_set_weight(mp_stride *s, uint64_t weight);
 
 /* Forgets every count and history (a forked child starts from zero). */
 void mp_stride_reset(mp_stride *s);
@@ -162,7 +159,7 @@ void mp_istride_flush(mp_istride *is, mp_line_stride *ls, uint32_t instr);
 
 /* One access at addr by the instruction whose state is is, counted
    into ls, the record of its variable and line, its stride counting
-   'weight' (1 unless sampled, see mp_stride_set_weight).  The hot path:
+   'weight' (1 unless sampled, as in mp_stride_access).  The hot path:
    a compare and an add while the stride repeats. */
 static inline void mp_istride_access(mp_istride *is, mp_line_stride *ls, uint64_t addr,
                                      uint32_t instr, uint64_t weight)

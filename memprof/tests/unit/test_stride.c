@@ -125,14 +125,13 @@ static void harness_init(harness *h, mp_stride_mode mode, uint32_t K)
 /* Later accesses count for weight, in the engine and the reference. */
 static void harness_weight(harness *h, uint64_t weight)
 {
-   mp_stride_set_weight(h->s, weight);
    h->weight = weight;
 }
 
 static void harness_access(harness *h, uint32_t v, uint32_t t, uint64_t a,
                            uint32_t size, int w)
 {
-   mp_stride_access(h->s, v, t, a, size, w);
+   mp_stride_access(h->s, v, t, a, size, w, h->weight);
    ref_access(h->r, v, t, a, size, w, h->weight, &h->cfg, h->bins, h->neg, h->cls);
 }
 
@@ -285,9 +284,9 @@ START_TEST(test_filtered_by_hand)
    uint64_t cnt;
    int i;
    for (i = 0; i < 100; i++)
-      mp_stride_access(s, 0, 1, 0x1000 + 8 * i, 8, 0);
+      mp_stride_access(s, 0, 1, 0x1000 + 8 * i, 8, 0, 1);
    for (i = 0; i < 10; i++)
-      mp_stride_access(s, 1, 1, 0x100000 + 4000 * i, 8, 1);
+      mp_stride_access(s, 1, 1, 0x100000 + 4000 * i, 8, 1, 1);
    d = mp_stride_get(s, 0);
    ck_assert_uint_eq(MP_STRIDE_BINS(&d->load, 0)[8], 99);
    for (i = 0; i < MP_STRIDE_N_BINS; i++)   /* filtered: nothing beyond the unit stride */
