@@ -166,6 +166,8 @@ run_case loops_auto      --auto=yes --include=src --show=0 loops.json
 # loops.json with the config.detail of a default run (strides and loops
 # in windows): the header says so, the loops and the strides are marked
 run_case loops_detail    --show=1 loops_detail.json
+# the same file twice: the loops' share is of both files' windows
+run_case loops_detail_merge --show=0 --threshold=5 loops_detail.json loops_detail.json
 # loops_runtime.json is loops.json with each loop's class: main's three
 # the program's, the three of ld.so the loader's.  Its Loops section
 # lists main's three and says 3 are left out; --show-runtime=yes lists
