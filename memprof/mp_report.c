@@ -87,6 +87,21 @@ static void write_prefetch_config(mp_json *j, const mp_report_cache *rc)
    mp_json_end_object(j);
 }
 
+/* A sampling schedule and what it analysed: the window, the period
+   (or largest gap) under gap_key, the windows begun, the instructions
+   of the run and of the windows, and their quotient. */
+static void write_schedule(mp_json *j, const mp_run *run, const char *gap_key)
+{
+   mp_json_kv_u64(j, "window", run->window);
+   mp_json_kv_u64(j, gap_key, run->window_gap);
+   mp_json_kv_u64(j, "windows", run->windows);
+   mp_json_kv_u64(j, "instructions", run->instructions_all);
+   mp_json_kv_u64(j, "instructions_analysed", run->instructions_analysed);
+   mp_json_kv_double(j, "scale", run->instructions_analysed
+                     ? (double)run->instructions_all / (double)run->instructions_analysed
+                     : 0.0);
+}
+
 /* config.detail: how the detail analyses (strides, loops) saw the
    run: every access, or the accesses of windows of instructions. */
 static void write_detail(mp_json *j, const mp_run *run)
@@ -103,14 +118,7 @@ static void write_detail(mp_json *j, const mp_run *run)
    mp_json_end_array(j);
    mp_json_kv_string(j, "sample", windows ? "windows" : "off");
    if (windows) {
-      mp_json_kv_u64(j, "window", run->window);
-      mp_json_kv_u64(j, "period", run->window_gap);
-      mp_json_kv_u64(j, "windows", run->windows);
-      mp_json_kv_u64(j, "instructions", run->instructions_all);
-      mp_json_kv_u64(j, "instructions_analysed", run->instructions_analysed);
-      mp_json_kv_double(j, "scale", run->instructions_analysed
-                        ? (double)run->instructions_all / (double)run->instructions_analysed
-                        : 0.0);
+      write_schedule(j, run, "period");
       if (run->detail_strides)
          mp_json_kv_u64(j, "weight", run->detail_weight);
       if (run->detail_loops)
@@ -333,15 +341,8 @@ static void write_config(mp_json *j, const mp_results *res)
       mp_json_key(j, "sampling");
       mp_json_begin_object(j);
       mp_json_kv_string(j, "mode", res->run->window_mode);
-      mp_json_kv_u64(j, "window", res->run->window);
-      mp_json_kv_u64(j, mp_strcmp(res->run->window_mode, "periodic") == 0 ? "period" : "max_gap",
-                     res->run->window_gap);
-      mp_json_kv_u64(j, "windows", res->run->windows);
-      mp_json_kv_u64(j, "instructions", res->run->instructions_all);
-      mp_json_kv_u64(j, "instructions_analysed", res->run->instructions_analysed);
-      mp_json_kv_double(j, "scale", res->run->instructions_analysed
-                        ? (double)res->run->instructions_all / (double)res->run->instructions_analysed
-                        : 0.0);
+      write_schedule(j, res->run,
+                     mp_strcmp(res->run->window_mode, "periodic") == 0 ? "period" : "max_gap");
       mp_json_end_object(j);
    }
    if (res->an->cache)
