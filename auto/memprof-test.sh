@@ -38,6 +38,22 @@ sh auto/memprof-build.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 passed=0 failed=0 skipped=0
 add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
+# count LOG STATUS: shows a stage's log and adds the counts of its last
+# line, "N passed, N failed[, N skipped]".  A log without that line is
+# one failure; so is a stage that exits non-zero (STATUS) after
+# reporting no failure: it crashed after its summary.
+count() {
+   cat "$1"
+   rc=$2
+   line=$(tail -n 1 "$1")
+   case "$line" in
+      *" passed, "*" failed, "*" skipped") set -- $line; sk=$5 ;;
+      *" passed, "*" failed") set -- $line; sk=0 ;;
+      *) add 0 1 0; return ;;
+   esac
+   if [ "$rc" -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$sk"; else add "$1" "$3" "$sk"; fi
+}
+
 echo "== unit tests (make check)"
 # MP_REGTESTS= : the regression tests run below, counted one by one.
 make -j"$(nproc 2>/dev/null || echo 2)" check MP_REGTESTS= >make-check.log 2>&1
@@ -57,14 +73,7 @@ fi
 
 echo "== regression tests (vg_regtest)"
 python3 memprof/tests/vg_regtest --valgrind="$PWD/vg-in-place" memprof/tests/*.vgtest >regtest.log 2>&1
-cat regtest.log
-line=$(tail -n 1 regtest.log)
-case "$line" in
-   *" passed, "*" failed, "*" skipped")
-      set -- $line
-      add "$1" "$3" "$5" ;;
-   *) add 0 1 0 ;;
-esac
+count regtest.log $?
 
 echo "== cross-check of the cache model against Cachegrind"
 mkdir -p build-crosscheck
@@ -73,70 +82,30 @@ for w in xc_matmul xc_list xc_thrash; do
 done
 python3 memprof/tests/crosscheck/crosscheck.py --valgrind="$PWD/vg-in-place" \
    --dir=build-crosscheck >crosscheck.log 2>&1
-cat crosscheck.log
-line=$(tail -n 1 crosscheck.log)
-case "$line" in
-   *" passed, "*" failed, "*" skipped")
-      set -- $line
-      add "$1" "$3" "$5" ;;
-   *) add 0 1 0 ;;
-esac
+count crosscheck.log $?
 
 echo "== robustness: real programs, process life cycle, bad input, hostile names"
 python3 memprof/tests/robust/run.py --valgrind="$PWD/vg-in-place" \
    --annotate="$PWD/memprof_annotate" --dir=build-robust >robust.log 2>&1
-status=$?
-cat robust.log
-line=$(tail -n 1 robust.log)
-case "$line" in
-   *" passed, "*" failed, "*" skipped")
-      set -- $line
-      # A crash after the summary still counts as a failure.
-      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
-   *) add 0 1 0 ;;
-esac
+count robust.log $?
 
 echo "== reader of the JSON format (unittest)"
 python3 memprof/tests/reader/test_reader.py >reader.log 2>&1
-status=$?
-cat reader.log
-line=$(tail -n 1 reader.log)
-case "$line" in
-   *" passed, "*" failed")
-      set -- $line
-      # A crash after the summary still counts as a failure.
-      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 0; else add "$1" "$3" 0; fi ;;
-   *) add 0 1 0 ;;
-esac
+count reader.log $?
 
 echo "== HTML viewer in a headless browser"
 python3 memprof/tests/viewer/test_viewer.py --dir=build-viewer >viewer.log 2>&1
 status=$?
-cat viewer.log
-line=$(tail -n 1 viewer.log)
-if [ $status -eq 77 ]; then
+if [ $status -eq 77 ]; then   # no browser: skipped
+   cat viewer.log
    add 0 0 1
 else
-   case "$line" in
-      *" passed, "*" failed")
-         set -- $line
-         # A crash after the summary still counts as a failure.
-         if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 0; else add "$1" "$3" 0; fi ;;
-      *) add 0 1 0 ;;
-   esac
+   count viewer.log $status
 fi
 
 echo "== release tarball (make dist, VPATH build, the demo from it)"
 sh memprof/tests/dist/check.sh >dist.log 2>&1
-status=$?
-cat dist.log
-line=$(tail -n 1 dist.log)
-case "$line" in
-   *" passed, "*" failed, "*" skipped")
-      set -- $line
-      if [ $status -ne 0 ] && [ "$3" -eq 0 ]; then add "$1" 1 "$5"; else add "$1" "$3" "$5"; fi ;;
-   *) add 0 1 0 ;;
-esac
+count dist.log $?
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
