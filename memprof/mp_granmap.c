@@ -120,6 +120,27 @@ uint32_t mp_granmap_get(const mp_granmap *m, uint64_t addr)
    return lf ? lf->v[leaf_index(addr)] : 0;
 }
 
+int mp_granmap_empty(const mp_granmap *m, uint64_t addr, uint64_t len)
+{
+   uint64_t g, last;
+   if (len == 0)
+      return 1;
+   g = addr >> MP_GRANULE_SHIFT;
+   last = (addr + len - 1) >> MP_GRANULE_SHIFT;
+   while (g <= last) {
+      uint64_t a = g << MP_GRANULE_SHIFT;
+      const leaf *lf = leaf_for_read(m, a);
+      uint32_t i = leaf_index(a), end;
+      end = (last - g < N_LEAF - i) ? i + (uint32_t)(last - g) + 1 : N_LEAF;
+      g += end - i;
+      if (lf)
+         for (; i < end; i++)
+            if (lf->v[i] != 0)
+               return 0;
+   }
+   return 1;
+}
+
 uint64_t mp_granmap_bytes(const mp_granmap *m)
 {
    return m->bytes;

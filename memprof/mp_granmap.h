@@ -36,6 +36,11 @@ void     mp_granmap_set(mp_granmap *m, uint64_t addr, uint64_t len, uint32_t val
 /* The value of addr's granule, 0 if never set or cleared. */
 uint32_t mp_granmap_get(const mp_granmap *m, uint64_t addr);
 
+/* 1 if every granule that [addr, addr+len) touches is 0, else 0: a
+   range no block lies in.  Costs a read per granule of the leaves made,
+   none for the rest. */
+int mp_granmap_empty(const mp_granmap *m, uint64_t addr, uint64_t len);
+
 /* Starts bringing addr's granule into the host's cache for a
    mp_granmap_get soon after (the directory levels are read now; the
    leaf, a host cache miss when the accesses are scattered, is not

@@ -37,6 +37,24 @@ static uint64_t mismatches(const mp_granmap *m, const uint32_t *ref, uint64_t ba
    return bad;
 }
 
+/* Number of ranges, of random offsets and lengths (across leaves too),
+   where mp_granmap_empty and the reference disagree. */
+static uint64_t empty_mismatches(const mp_granmap *m, const uint32_t *ref, uint64_t base)
+{
+   uint64_t bad = 0;
+   int i;
+   for (i = 0; i < 20000; i++) {
+      uint64_t len = rng() % ((i % 10 == 0) ? 200000 : 600);
+      uint64_t off = rng() % (WINDOW - len), g;
+      int empty = 1;
+      for (g = off >> MP_GRANULE_SHIFT; len > 0 && g <= (off + len - 1) >> MP_GRANULE_SHIFT; g++)
+         if (ref[g] != 0)
+            empty = 0;
+      bad += mp_granmap_empty(m, base + off, len) != empty;
+   }
+   return bad;
+}
+
 START_TEST(test_random_against_reference)
 {
    mp_granmap *m = mp_granmap_new();
@@ -55,6 +73,7 @@ START_TEST(test_random_against_reference)
    }
    for (w = 0; w < 2; w++) {
       ck_assert_uint_eq(mismatches(m, ref[w], bases[w]), 0);
+      ck_assert_uint_eq(empty_mismatches(m, ref[w], bases[w]), 0);
       free(ref[w]);
    }
    mp_granmap_free(m);
@@ -90,8 +109,15 @@ START_TEST(test_edges)
    before = mp_granmap_bytes(m);
    mp_granmap_set(m, 1ULL << 40, 1 << 20, 0);    /* clearing allocates nothing */
    ck_assert_uint_eq(mp_granmap_bytes(m), before);
+   ck_assert_int_eq(mp_granmap_empty(m, 0xff00, 0x100), 0);   /* ends in 0xfff8's granule */
+   ck_assert_int_eq(mp_granmap_empty(m, 0xff00, 0xf0), 1);
+   ck_assert_int_eq(mp_granmap_empty(m, 0x10010, 1 << 20), 1);
+   ck_assert_int_eq(mp_granmap_empty(m, 0x10000, 1), 0);
+   ck_assert_int_eq(mp_granmap_empty(m, 0x10000, 0), 1);
    mp_granmap_set(m, 0xfff8, 16, 0);
    ck_assert_uint_eq(mp_granmap_get(m, 0x10000), 0);
+   ck_assert_int_eq(mp_granmap_empty(m, 0, 1ULL << 32), 0);   /* the 2^32 - 8 block */
+   ck_assert_int_eq(mp_granmap_empty(m, 0, (1ULL << 32) - 16), 1);
    mp_granmap_free(m);
 }
 END_TEST
