@@ -31,11 +31,13 @@
    global's or a section's object, the object of a frame's code (a
    named local's frame's); "other" is no one's, and the allocator's
    memory belongs to the allocator's object (mp_registry_allocator_at).
-   Step 2 is O(1) whatever the number of live blocks (mp_granmap), so
-   heap answers are never cached.  Steps 1 and 4 are interval-map
-   lookups, O(log n); the access helper keeps their last answer per
-   instruction (mp_instr), valid until mp_g_registry_gen changes (a
-   munmap, a named range), so loops over globals rarely get here.
+   Step 2 is O(1) whatever the number of live blocks (mp_granmap).
+   Steps 1 and 4 are interval-map lookups, O(log n).  The access helper
+   keeps each instruction's last answer (mp_instr), valid until
+   mp_g_registry_gen changes (a munmap, a named range), so loops over
+   globals and heap blocks rarely get here.  An answer in the running
+   function's own frame (its local, or the rest of the frame) is kept
+   with a condition this file checks: the stack pointer stays the same.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -73,6 +75,7 @@ extern void VG_(set_IP)(ThreadId tid, Addr ip);
 
 UInt mp_g_registry_gen = 0;
 ULong stats__resolves = 0;
+ULong stats__slot_hits = 0;   /* of them, answered by a cached frame */
 ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
@@ -703,11 +706,25 @@ static frame_info *frame_info_for(Addr ip)
    return fi;
 }
 
+/* Narrows [*rlo, *rhi), which holds a, to exclude [start, end), which
+   does not. */
+static void exclude(Addr a, Addr start, Addr end, Addr *rlo, Addr *rhi)
+{
+   if (end <= a) {
+      if (end > *rlo)
+         *rlo = end;
+   } else if (start < *rhi) {
+      *rhi = start;
+   }
+}
+
 /* The variable of address a in frame i of c, which spans [lo, hi); ip:
    the instruction making the access when c is the running thread's,
-   else 0. */
+   else 0.  With rlo, also the addresses around a that the same answer
+   holds for in this frame, [*rlo, *rhi): none if *rhi == *rlo (a local
+   not yet described). */
 static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
-                         ThreadId tid, Addr ip)
+                         ThreadId tid, Addr ip, Addr *rlo, Addr *rhi)
 {
    frame_info *fi = c->fis[i] ? c->fis[i] : (c->fis[i] = frame_info_for(c->ips[i]));
    mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
@@ -721,6 +738,10 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
       if (a < lo && hi - a > fv->size)
          fv->size = hi - a;
    }
+   if (rlo) {
+      *rlo = lo;
+      *rhi = hi;
+   }
    for (k = 0; k < fi->n_locals; k++) {
       local_block *b = &fi->locals[k];
       Addr start = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
@@ -729,10 +750,21 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
             /* the description unwinds the thread from its IP */
             if (ip)
                VG_(set_IP)(tid, ip);
+            if (rlo)
+               *rhi = *rlo;
             return local_var(fi, b, a);
+         }
+         /* The first local holding a wins: the earlier ones are out. */
+         if (rlo) {
+            if (start > *rlo)
+               *rlo = start;
+            if (start + b->size < *rhi)
+               *rhi = start + b->size;
          }
          return b->var;
       }
+      if (rlo)
+         exclude(a, start, start + b->size, rlo, rhi);
    }
    return fi->frame_var;
 }
@@ -750,6 +782,22 @@ static stack_cache *cached_unwind(ThreadId tid, Addr sp, UInt fn)
          return &set[w];
    return NULL;
 }
+
+/* ii's access at a in the running function's frame resolved to var,
+   as does all of [lo, hi) while the stack pointer is sp. */
+static void cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var)
+{
+   if (mp_rangemap_count(user_ranges) != 0)
+      return;
+   ii->cache_gen = mp_g_registry_gen;
+   ii->cache_lo = lo;
+   ii->cache_hi = hi;
+   ii->cache_var = var;
+   ii->cache_slot = MP_STACK_SLOT;
+   ii->cache_sp = sp;
+}
+
+static UInt unknown_fn;   /* the location of "???" + 1, once known */
 
 static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
 {
@@ -770,6 +818,7 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
    if ((ii->pushes || ii->pops) && a >= sp && a < sp + 16) {
       if (ii->frame_var == 0)
          ii->frame_var = frame_info_for(ii->iaddr)->frame_var + 1;
+      cache_frame(ii, sp, sp, sp + 16, ii->frame_var - 1);
       return ii->frame_var - 1;
    }
    c = cached_unwind(tid, sp, ii->fn);
@@ -793,10 +842,28 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
       if (c->n == 0)
          return stack_var("???", 0);
    }
+   /* The running function's own frame, its red zone aside: the answer
+      holds for the instruction while the stack pointer stays where it
+      is (mp_tool.h), as the unwind itself is kept for the function at
+      that stack pointer (cached_unwind).  Code without a symbol is all
+      one function "???" there: only its own unwind is its frame. */
+   if (unknown_fn == 0)
+      unknown_fn = mp_vars_location(mp_g_vars, NULL, "???") + 1;
+   if (a >= sp && !ii->pushes && (c->ips[0] == ii->iaddr || ii->fn + 1 != unknown_fn)
+       && (c->n == 1 || a < c->sps[1])) {
+      Addr rlo, rhi;
+      UInt var = frame_var_of(c, 0, a, c->sps[0], c->n == 1 ? max : c->sps[1], tid,
+                              ii->iaddr, &rlo, &rhi);
+      if (rhi > rlo)
+         cache_frame(ii, sp, rlo, rhi, var);
+      return var;
+   }
    for (i = 0; i + 1 < c->n; i++)
       if (a < c->sps[i + 1])
-         return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], tid, ii->iaddr);
-   return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max, tid, ii->iaddr);
+         return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], tid, ii->iaddr, NULL,
+                             NULL);
+   return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], max, tid, ii->iaddr, NULL,
+                       NULL);
 }
 
 /* Threads alive, the main one included. */
@@ -809,6 +876,9 @@ void mp_registry_threads(ThreadId tid, Int delta)
    /* A later thread given this id may run on the same, reused stack. */
    if (delta < 0 && stack_caches[tid])
       VG_(memset)(stack_caches[tid], 0, STACK_WAYS * sizeof(stack_cache));
+   /* ... and the instructions' frames cached (cache_frame) go with it. */
+   if (delta < 0)
+      mp_g_registry_gen++;
 }
 
 /* var of an address on another thread's stack (OpenMP workers reading
@@ -844,8 +914,8 @@ static UInt resolve_foreign_stack(ThreadId tid, Addr a)
       }
       for (i = 0; i + 1 < c->n; i++)
          if (a < c->sps[i + 1])
-            return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], t, 0);
-      return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], hi + 1, t, 0);
+            return frame_var_of(c, i, a, c->sps[i], c->sps[i + 1], t, 0, NULL, NULL);
+      return frame_var_of(c, c->n - 1, a, c->sps[c->n - 1], hi + 1, t, 0, NULL, NULL);
    }
    return (UInt)-1;
 }
@@ -925,6 +995,13 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    Bool cacheable = mp_rangemap_count(user_ranges) == 0;
 
    stats__resolves++;
+   /* What mp_instr_cache_holds leaves to this file. */
+   if (ii->cache_slot == MP_STACK_SLOT && ii->cache_gen == mp_g_registry_gen
+       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo
+       && VG_(get_SP)(tid) == ii->cache_sp) {
+      stats__slot_hits++;
+      return ii->cache_var;
+   }
    if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
       var = (UInt)((UWord)val - 1);
       cache_range(ii, start, len, var);
@@ -962,10 +1039,8 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    var = resolve_stack(tid, a, ii);
    if (var == (UInt)-1 && live_threads > 1)
       var = resolve_foreign_stack(tid, a);
-   if (var != (UInt)-1) {
-      cache_nothing(ii);
-      return var;
-   }
+   if (var != (UInt)-1)
+      return var;   /* resolve_stack cached what holds */
    load_new_objects();
    if (mp_rangemap_lookup(global_ranges, a, &start, &len, &val)) {
       global_sym *g = val;

@@ -29,8 +29,11 @@
    The cache is valid while gen == mp_g_registry_gen, lo <= a < hi and,
    for a heap block (cache_slot != 0), the block is still the one cached
    (its slot's life unchanged: freeing a block bumps it, not the global
-   generation, so a free does not flush every instruction's cache);
-   stack and "other" resolutions are never cached (lo == hi). */
+   generation, so a free does not flush every instruction's cache).
+   A resolution in the running function's own frame (cache_slot ==
+   MP_STACK_SLOT) holds only while the stack pointer is cache_sp: the
+   registry checks it (mp_registry_resolve).  "Other" resolutions are
+   never cached (lo == hi). */
 typedef struct {
    Addr     iaddr;
    UInt     id;         /* dense, in instrumentation order (--loops) */
@@ -52,6 +55,7 @@ typedef struct {
    Addr     cache_lo, cache_hi;
    UInt     cache_var;
    UInt     cache_slot, cache_life;   /* heap slot + 1 (0: not heap), its life */
+   Addr     cache_sp;   /* MP_STACK_SLOT: the stack pointer it holds at */
    /* The counts record of the last variable this instruction touched:
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
@@ -72,13 +76,18 @@ typedef struct {
 extern UInt *mp_g_heap_life;
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
 
-/* Is ii's cached resolution valid for address a? */
+/* cache_slot of a resolution in the running function's frame. */
+#define MP_STACK_SLOT ((UInt)-1)
+
+/* Is ii's cached resolution valid for address a?  A frame's is left to
+   mp_registry_resolve, which knows the thread (its stack pointer). */
 static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 {
    return ii->cache_gen == mp_g_registry_gen
           && a - ii->cache_lo < ii->cache_hi - ii->cache_lo
           && (ii->cache_slot == 0
-              || mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life);
+              || (ii->cache_slot != MP_STACK_SLOT
+                  && mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life));
 }
 
 extern mp_vars *mp_g_vars;
@@ -120,6 +129,7 @@ Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line);
 
 /* The tool's own counters, printed at exit under -v. */
 extern ULong stats__resolves;       /* accesses not answered by ii's cache */
+extern ULong stats__slot_hits;      /* ... but by its frame's (mp_registry_resolve) */
 extern ULong stats__stack_unwinds;  /* frame caches rebuilt */
 extern ULong stats__instrs;         /* distinct instructions instrumented */
 extern ULong stats__blocks;         /* heap blocks allocated */
