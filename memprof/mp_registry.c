@@ -35,9 +35,11 @@
    Steps 1 and 4 are interval-map lookups, O(log n).  The access helper
    keeps each instruction's last answer (mp_instr), valid until
    mp_g_registry_gen changes (a munmap, a named range), so loops over
-   globals and heap blocks rarely get here.  An answer in the running
-   function's own frame (its local, or the rest of the frame) is kept
-   with a condition this file checks: the stack pointer stays the same.
+   globals and heap blocks rarely get here.  Two kinds of answer are
+   kept with a condition this file checks: the running function's own
+   frame (its local, or the rest of the frame) while the stack pointer
+   stays the same, and a page of "other" memory with no heap block in
+   it until a block is made or a mapping changes (other_gen).
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -75,7 +77,7 @@ extern void VG_(set_IP)(ThreadId tid, Addr ip);
 
 UInt mp_g_registry_gen = 0;
 ULong stats__resolves = 0;
-ULong stats__slot_hits = 0;   /* of them, answered by a cached frame */
+ULong stats__slot_hits = 0;   /* of them, answered by a frame or other page */
 ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
@@ -208,6 +210,17 @@ typedef struct {
 
 static sect_page sect_pages[SECT_PAGES];
 static UInt      sect_epoch = 1;
+/* Bumped with the epoch and at every heap block made: an instruction's
+   cached page of "other" memory (MP_OTHER_SLOT) holds while it stays,
+   since no block lay in the page when it was cached. */
+static UInt      other_gen = 1;
+
+/* Pages may have changed hands: every page's verdict is stale. */
+static void new_sect_epoch(void)
+{
+   sect_epoch++;
+   other_gen++;
+}
 
 static sect_page *sect_slot(Addr base)
 {
@@ -313,7 +326,7 @@ static void remember_other_page(Addr a)
 void mp_registry_note_mmap(void)
 {
    objects_stale = True;
-   sect_epoch++;
+   new_sect_epoch();
 }
 
 typedef struct {
@@ -353,7 +366,7 @@ void mp_registry_note_munmap(Addr a, SizeT len)
    /* Instructions may have cached the unmapped globals, or pages of its
       sections. */
    mp_g_registry_gen++;
-   sect_epoch++;
+   new_sect_epoch();
    VG_(deleteXA)(w.doomed);
    objects_stale = True;
 }
@@ -872,7 +885,7 @@ static UInt live_threads = 1;
 void mp_registry_threads(ThreadId tid, Int delta)
 {
    live_threads += delta;
-   sect_epoch++;   /* other pages may now be a thread's stack */
+   new_sect_epoch();   /* other pages may now be a thread's stack */
    /* A later thread given this id may run on the same, reused stack. */
    if (delta < 0 && stack_caches[tid])
       VG_(memset)(stack_caches[tid], 0, STACK_WAYS * sizeof(stack_cache));
@@ -971,6 +984,15 @@ static void cache_range(mp_instr *ii, uint64_t start, uint64_t len, UInt var)
    ii->cache_slot = 0;
 }
 
+/* The page at base, of "other" memory with no heap block in it, until
+   the next block or epoch (other_gen). */
+static void cache_other(mp_instr *ii, Addr base)
+{
+   cache_range(ii, base, SECT_PAGE, other_var);
+   ii->cache_slot = MP_OTHER_SLOT;
+   ii->cache_life = other_gen;
+}
+
 static void cache_nothing(mp_instr *ii)
 {
    ii->cache_gen = mp_g_registry_gen;
@@ -996,11 +1018,13 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
 
    stats__resolves++;
    /* What mp_instr_cache_holds leaves to this file. */
-   if (ii->cache_slot == MP_STACK_SLOT && ii->cache_gen == mp_g_registry_gen
-       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo
-       && VG_(get_SP)(tid) == ii->cache_sp) {
-      stats__slot_hits++;
-      return ii->cache_var;
+   if (ii->cache_slot >= MP_OTHER_SLOT && ii->cache_gen == mp_g_registry_gen
+       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo) {
+      if (ii->cache_slot == MP_OTHER_SLOT ? ii->cache_life == other_gen
+                                          : VG_(get_SP)(tid) == ii->cache_sp) {
+         stats__slot_hits++;
+         return ii->cache_var;
+      }
    }
    if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
       var = (UInt)((UWord)val - 1);
@@ -1023,9 +1047,11 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
       other page (the large block that comes to one makes it stale). */
    var = sect_page_var(a);
    if (var != (UInt)-1) {
-      /* A heap block may come to an other page: no range to cache. */
+      Addr base = a & ~(Addr)(SECT_PAGE - 1);
       if (cacheable && var != other_var)
-         cache_range(ii, a & ~(Addr)(SECT_PAGE - 1), SECT_PAGE, var);
+         cache_range(ii, base, SECT_PAGE, var);
+      else if (cacheable && mp_granmap_empty(heap_granules, base, SECT_PAGE))
+         cache_other(ii, base);
       else
          cache_nothing(ii);
       return var;
@@ -1134,6 +1160,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       slot = n_heap_slots++;
       mp_g_heap_life[slot] = 0;
    }
+   other_gen++;   /* the block may lie in a page cached as other */
    heap_slots[slot].start = a;
    heap_slots[slot].len = len;
    heap_slots[slot].var = var;
@@ -1144,7 +1171,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       mp_granmap_set(heap_granules, a - 16, 1, ALLOCATOR_GRANULE);
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
                                               (void *)(UWord)(slot + 1)) == 0) {
-      sect_epoch++;   /* it may lie in pages remembered as other */
+      new_sect_epoch();   /* it may lie in pages remembered as other */
       /* where smaller blocks were freed: not the allocator's now */
       mp_granmap_set(heap_granules, a, len, 0);
       return;
@@ -1162,7 +1189,7 @@ void mp_registry_allocator_at(Addr fn)
 
 void mp_registry_brk(Addr a, SizeT len, Bool grew)
 {
-   sect_epoch++;   /* other pages may now be the brk segment's */
+   new_sect_epoch();   /* other pages may now be the brk segment's */
    if (grew) {
       if (brk_hi == 0 || a < brk_lo)
          brk_lo = a;

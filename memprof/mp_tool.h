@@ -31,9 +31,9 @@
    (its slot's life unchanged: freeing a block bumps it, not the global
    generation, so a free does not flush every instruction's cache).
    A resolution in the running function's own frame (cache_slot ==
-   MP_STACK_SLOT) holds only while the stack pointer is cache_sp: the
-   registry checks it (mp_registry_resolve).  "Other" resolutions are
-   never cached (lo == hi). */
+   MP_STACK_SLOT) holds only while the stack pointer is cache_sp, and a
+   page of "other" memory (MP_OTHER_SLOT) while no heap block is made:
+   the registry checks those (mp_registry_resolve). */
 typedef struct {
    Addr     iaddr;
    UInt     id;         /* dense, in instrumentation order (--loops) */
@@ -76,17 +76,21 @@ typedef struct {
 extern UInt *mp_g_heap_life;
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
 
-/* cache_slot of a resolution in the running function's frame. */
+/* cache_slot of a resolution in the running function's frame, and of a
+   page of "other" memory (valid while no heap block is made and no
+   mapping changes: mp_registry.c's count of those in cache_life). */
 #define MP_STACK_SLOT ((UInt)-1)
+#define MP_OTHER_SLOT ((UInt)-2)
 
-/* Is ii's cached resolution valid for address a?  A frame's is left to
-   mp_registry_resolve, which knows the thread (its stack pointer). */
+/* Is ii's cached resolution valid for address a?  A frame's and an
+   other page's are left to mp_registry_resolve, which knows the thread
+   (its stack pointer) and the heap's changes. */
 static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 {
    return ii->cache_gen == mp_g_registry_gen
           && a - ii->cache_lo < ii->cache_hi - ii->cache_lo
           && (ii->cache_slot == 0
-              || (ii->cache_slot != MP_STACK_SLOT
+              || (ii->cache_slot < MP_OTHER_SLOT
                   && mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life));
 }
 
@@ -129,7 +133,7 @@ Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line);
 
 /* The tool's own counters, printed at exit under -v. */
 extern ULong stats__resolves;       /* accesses not answered by ii's cache */
-extern ULong stats__slot_hits;      /* ... but by its frame's (mp_registry_resolve) */
+extern ULong stats__slot_hits;      /* ... but by its frame or other page (mp_registry_resolve) */
 extern ULong stats__stack_unwinds;  /* frame caches rebuilt */
 extern ULong stats__instrs;         /* distinct instructions instrumented */
 extern ULong stats__blocks;         /* heap blocks allocated */
