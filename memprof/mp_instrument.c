@@ -224,7 +224,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    e.tid = thread_serial[tid];
    e.loc = ii->loc;
    e.iaddr = ii->iaddr;
-   if (mp_instr_cache_holds(ii, a))
+   if (mp_instr_cache_answers(ii, a, tid))
       e.var = ii->cache_var;
    else
       e.var = mp_registry_resolve(tid, a, ii);

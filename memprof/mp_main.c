@@ -977,8 +977,7 @@ static void write_output(Bool summary)
 static void print_stats(void)
 {
    VG_(dmsg)("memprof: instructions instrumented: %llu\n", stats__instrs);
-   VG_(dmsg)("memprof: registry resolutions:      %llu (%llu of a cached frame or other page)\n",
-             stats__resolves, stats__slot_hits);
+   VG_(dmsg)("memprof: registry resolutions:      %llu\n", stats__resolves);
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));

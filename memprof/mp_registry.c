@@ -39,7 +39,7 @@
    kept with a condition this file checks: the running function's own
    frame (its local, or the rest of the frame) while the stack pointer
    stays the same, and a page of "other" memory with no heap block in
-   it until a block is made or a mapping changes (other_gen).
+   it until a block is made or a mapping changes (mp_g_other_gen).
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -77,7 +77,6 @@ extern void VG_(set_IP)(ThreadId tid, Addr ip);
 
 UInt mp_g_registry_gen = 0;
 ULong stats__resolves = 0;
-ULong stats__slot_hits = 0;   /* of them, answered by a frame or other page */
 ULong stats__stack_unwinds = 0;
 
 static mp_rangemap *user_ranges;  /* value: var id + 1 */
@@ -104,6 +103,9 @@ static mp_granmap  *heap_granules;
 #define BIG_BLOCK (1UL << 20)
 #define ALLOCATOR_GRANULE 0xFFFFFFFFu
 static mp_rangemap *big_blocks;
+/* How many named ranges and large blocks there are: asked at every
+   resolution, which most programs make without either. */
+static UWord n_user_ranges, n_big_blocks;
 static heap_slot   *heap_slots;
 static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
@@ -213,13 +215,13 @@ static UInt      sect_epoch = 1;
 /* Bumped with the epoch and at every heap block made: an instruction's
    cached page of "other" memory (MP_OTHER_SLOT) holds while it stays,
    since no block lay in the page when it was cached. */
-static UInt      other_gen = 1;
+UInt             mp_g_other_gen = 1;
 
 /* Pages may have changed hands: every page's verdict is stale. */
 static void new_sect_epoch(void)
 {
    sect_epoch++;
-   other_gen++;
+   mp_g_other_gen++;
 }
 
 static sect_page *sect_slot(Addr base)
@@ -800,7 +802,7 @@ static stack_cache *cached_unwind(ThreadId tid, Addr sp, UInt fn)
    as does all of [lo, hi) while the stack pointer is sp. */
 static void cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var)
 {
-   if (mp_rangemap_count(user_ranges) != 0)
+   if (n_user_ranges != 0)
       return;
    ii->cache_gen = mp_g_registry_gen;
    ii->cache_lo = lo;
@@ -985,12 +987,12 @@ static void cache_range(mp_instr *ii, uint64_t start, uint64_t len, UInt var)
 }
 
 /* The page at base, of "other" memory with no heap block in it, until
-   the next block or epoch (other_gen). */
+   the next block or epoch (mp_g_other_gen). */
 static void cache_other(mp_instr *ii, Addr base)
 {
    cache_range(ii, base, SECT_PAGE, other_var);
    ii->cache_slot = MP_OTHER_SLOT;
-   ii->cache_life = other_gen;
+   ii->cache_life = mp_g_other_gen;
 }
 
 static void cache_nothing(mp_instr *ii)
@@ -1014,18 +1016,9 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    void *val;
    UInt var;
    /* A global may hold a named range: cache it only when none exists. */
-   Bool cacheable = mp_rangemap_count(user_ranges) == 0;
+   Bool cacheable = n_user_ranges == 0;
 
    stats__resolves++;
-   /* What mp_instr_cache_holds leaves to this file. */
-   if (ii->cache_slot >= MP_OTHER_SLOT && ii->cache_gen == mp_g_registry_gen
-       && a - ii->cache_lo < ii->cache_hi - ii->cache_lo) {
-      if (ii->cache_slot == MP_OTHER_SLOT ? ii->cache_life == other_gen
-                                          : VG_(get_SP)(tid) == ii->cache_sp) {
-         stats__slot_hits++;
-         return ii->cache_var;
-      }
-   }
    if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
       var = (UInt)((UWord)val - 1);
       cache_range(ii, start, len, var);
@@ -1056,7 +1049,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
          cache_nothing(ii);
       return var;
    }
-   if (mp_rangemap_count(big_blocks) > 0
+   if (n_big_blocks > 0
        && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
       var = heap_slots[(UWord)val - 1].var;
       if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
@@ -1160,7 +1153,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       slot = n_heap_slots++;
       mp_g_heap_life[slot] = 0;
    }
-   other_gen++;   /* the block may lie in a page cached as other */
+   mp_g_other_gen++;   /* the block may lie in a page cached as other */
    heap_slots[slot].start = a;
    heap_slots[slot].len = len;
    heap_slots[slot].var = var;
@@ -1171,6 +1164,7 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       mp_granmap_set(heap_granules, a - 16, 1, ALLOCATOR_GRANULE);
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
                                               (void *)(UWord)(slot + 1)) == 0) {
+      n_big_blocks++;
       new_sect_epoch();   /* it may lie in pages remembered as other */
       /* where smaller blocks were freed: not the allocator's now */
       mp_granmap_set(heap_granules, a, len, 0);
@@ -1207,6 +1201,7 @@ void mp_registry_remove_heap(Addr a, SizeT len)
       void *val;
       if (!mp_rangemap_remove(big_blocks, a, NULL, &val))
          return;
+      n_big_blocks--;
       slot = (UInt)(UWord)val;
       /* instructions may have cached the block's range */
       mp_g_registry_gen++;
@@ -1238,6 +1233,7 @@ Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
       /* A smaller range inside: the variable stays, unused. */
       return False;
    }
+   n_user_ranges++;
    mp_g_registry_gen++;
    return True;
 }
@@ -1246,6 +1242,7 @@ Bool mp_registry_unname_range(Addr a)
 {
    if (!mp_rangemap_remove(user_ranges, a, NULL, NULL))
       return False;
+   n_user_ranges--;
    mp_g_registry_gen++;
    return True;
 }

@@ -15,6 +15,7 @@
 #define MP_TOOL_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 
 #include "mp_loops.h"
@@ -32,8 +33,8 @@
    generation, so a free does not flush every instruction's cache).
    A resolution in the running function's own frame (cache_slot ==
    MP_STACK_SLOT) holds only while the stack pointer is cache_sp, and a
-   page of "other" memory (MP_OTHER_SLOT) while no heap block is made:
-   the registry checks those (mp_registry_resolve). */
+   page of "other" memory (MP_OTHER_SLOT) while no heap block is made
+   (cache_life == mp_g_other_gen). */
 typedef struct {
    Addr     iaddr;
    UInt     id;         /* dense, in instrumentation order (--loops) */
@@ -75,6 +76,9 @@ typedef struct {
    what a cached heap resolution is checked against. */
 extern UInt *mp_g_heap_life;
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
+/* Bumped by every heap block made and every change of what the pages
+   hold (a mapping, the brk segment, a thread, a large block). */
+extern UInt mp_g_other_gen;
 
 /* cache_slot of a resolution in the running function's frame, and of a
    page of "other" memory (valid while no heap block is made and no
@@ -82,9 +86,8 @@ extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
 #define MP_STACK_SLOT ((UInt)-1)
 #define MP_OTHER_SLOT ((UInt)-2)
 
-/* Is ii's cached resolution valid for address a?  A frame's and an
-   other page's are left to mp_registry_resolve, which knows the thread
-   (its stack pointer) and the heap's changes. */
+/* Is ii's cached resolution of a global or heap block valid for
+   address a? */
 static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 {
    return ii->cache_gen == mp_g_registry_gen
@@ -92,6 +95,23 @@ static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
           && (ii->cache_slot == 0
               || (ii->cache_slot < MP_OTHER_SLOT
                   && mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life));
+}
+
+/* Is ii's cached resolution, of any kind, the answer for the access at
+   a by the running thread tid?  (A frame's needs the thread's stack
+   pointer.) */
+static inline Bool mp_instr_cache_answers(const mp_instr *ii, Addr a, ThreadId tid)
+{
+   if (ii->cache_gen != mp_g_registry_gen
+       || a - ii->cache_lo >= ii->cache_hi - ii->cache_lo)
+      return False;
+   if (ii->cache_slot == 0)
+      return True;
+   if (ii->cache_slot < MP_OTHER_SLOT)
+      return mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life;
+   if (ii->cache_slot == MP_OTHER_SLOT)
+      return ii->cache_life == mp_g_other_gen;
+   return VG_(get_SP)(tid) == ii->cache_sp;
 }
 
 extern mp_vars *mp_g_vars;
@@ -133,7 +153,6 @@ Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line);
 
 /* The tool's own counters, printed at exit under -v. */
 extern ULong stats__resolves;       /* accesses not answered by ii's cache */
-extern ULong stats__slot_hits;      /* ... but by its frame or other page (mp_registry_resolve) */
 extern ULong stats__stack_unwinds;  /* frame caches rebuilt */
 extern ULong stats__instrs;         /* distinct instructions instrumented */
 extern ULong stats__blocks;         /* heap blocks allocated */
