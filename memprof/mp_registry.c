@@ -1118,10 +1118,7 @@ Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
 {
    UInt slot;
    Addr start;
-   mp_var_kind kind = mp_vars_get(mp_g_vars, var)->kind;
-   /* The stack has no block starts, and "other" none worth a look-up:
-      most accesses of -O0 code are to the stack. */
-   if (kind == MP_VAR_STACK || (kind == MP_VAR_OTHER && !mp_vars_get(mp_g_vars, var)->named_by))
+   if (!mp_registry_has_blocks(mp_vars_get(mp_g_vars, var)))
       return 0;
    if (ii->cache_hi - ii->cache_lo > 1 && mp_instr_cache_holds(ii, a))
       return ii->cache_lo;

@@ -140,6 +140,14 @@ Bool mp_registry_block_of(Addr a, Addr *start);
 /* The same on the hot path for an access to var: ii's cached range,
    the heap block's slot, a global; 0 for the stack and unknown memory. */
 Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii);
+/* Whether v's accesses have a block start (mp_registry_block_start is
+   not 0): a heap block's, a global's and a named range's do; the
+   stack has none, and other memory none worth a look-up (most accesses
+   of -O0 code are to the stack). */
+static inline Bool mp_registry_has_blocks(const mp_var *v)
+{
+   return v->kind != MP_VAR_STACK && (v->kind != MP_VAR_OTHER || v->named_by);
+}
 void mp_registry_note_munmap(Addr a, SizeT len);
 /* A thread starts (+1) or ends (-1): with one thread alive no address
    can be on another thread's stack. */

@@ -99,6 +99,18 @@ void mp_whatif_record(mp_whatif *w, uint32_t var, uint64_t addr, uint64_t block,
    r->block_core = (block & ADDR_MASK) | (uint64_t)(core & 0xffff) << 48;
 }
 
+int mp_whatif_count_spent(mp_whatif *w, uint32_t var)
+{
+   var_trace *t;
+   if (var >= w->n_vars)
+      return 0;
+   t = &w->vars[var];
+   if (t->n < w->per_var && w->used < w->total)
+      return 0;
+   t->seen++;
+   return 1;
+}
+
 uint64_t mp_whatif_recorded(const mp_whatif *w, uint32_t var)
 {
    return var < w->n_vars ? w->vars[var].n : 0;

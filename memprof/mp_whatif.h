@@ -51,6 +51,11 @@ void       mp_whatif_reset(mp_whatif *w);
 void mp_whatif_record(mp_whatif *w, uint32_t var, uint64_t addr, uint64_t block,
                       uint32_t size, int is_write, uint32_t core);
 
+/* If var's budget is spent: counts one more access of it, which
+   mp_whatif_record would not have recorded, and returns 1; else 0 (the
+   access is to be recorded).  Spares the caller working out a block
+   start that would not be kept. */
+int mp_whatif_count_spent(mp_whatif *w, uint32_t var);
 /* Accesses of var recorded, and whether they are all of var's accesses
    so far (1) or the budget ran out (0). */
 uint64_t mp_whatif_recorded(const mp_whatif *w, uint32_t var);

@@ -71,6 +71,31 @@ START_TEST(test_budgets)
 }
 END_TEST
 
+/* mp_whatif_count_spent, then mp_whatif_record when it declines, keeps
+   the same traces and counts as mp_whatif_record alone, and declines
+   until a budget (of the variable, then of all) is spent. */
+START_TEST(test_count_spent)
+{
+   mp_whatif *all = mp_whatif_new(100, 250), *counted = mp_whatif_new(100, 250);
+   uint32_t i, declined = 0;
+   rng_state = 7;
+   for (i = 0; i < 2000; i++) {
+      uint32_t var = (uint32_t)(rng() % 4);
+      uint64_t addr = 0x1000 * (var + 1) + rng() % 256;
+      mp_whatif_record(all, var, addr, 0x1000 * (var + 1), 4, 0, 0);
+      if (!mp_whatif_count_spent(counted, var)) {
+         declined++;
+         mp_whatif_record(counted, var, addr, 0x1000 * (var + 1), 4, 0, 0);
+      }
+      ck_assert_uint_eq(mp_whatif_recorded(counted, var), mp_whatif_recorded(all, var));
+      ck_assert_int_eq(mp_whatif_complete(counted, var), mp_whatif_complete(all, var));
+   }
+   ck_assert_uint_eq(declined, 250);   /* the whole budget, and no more */
+   mp_whatif_free(all);
+   mp_whatif_free(counted);
+}
+END_TEST
+
 /* struct { int a, b, c, d } x[N], the loop reads a and c: the split puts
    { a, c } in 8-byte records. */
 static uint64_t split_ac(void *arg, const mp_whatif_access *a)
@@ -109,6 +134,7 @@ static Suite *whatif_suite(void)
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_identity_is_direct);
    tcase_add_test(tc, test_budgets);
+   tcase_add_test(tc, test_count_spent);
    tcase_add_test(tc, test_split_halves_misses);
    suite_add_tcase(s, tc);
    return s;
