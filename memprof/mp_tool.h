@@ -86,8 +86,8 @@ extern UInt mp_g_other_gen;
 #define MP_STACK_SLOT ((UInt)-1)
 #define MP_OTHER_SLOT ((UInt)-2)
 
-/* Is ii's cached resolution of a global or heap block valid for
-   address a? */
+/* Is ii's cached resolution of a range (a global, a section's page) or
+   of a heap block valid for address a? */
 static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
 {
    return ii->cache_gen == mp_g_registry_gen
