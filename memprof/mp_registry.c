@@ -238,6 +238,23 @@ static UInt sect_page_var(Addr a)
    return p->page == base + 1 && p->epoch == sect_epoch ? p->var : (UInt)-1;
 }
 
+/* The pages around base that are remembered as var's, as base is, up
+   to SECT_RUN each way: [*lo, *hi).  A section's page stays its
+   section's until an unmapping, so an instruction may keep the run as
+   it keeps one page, and its accesses anywhere in a stripped program's
+   arrays (one section variable) do not come back here at each page. */
+#define SECT_RUN 16
+static void sect_run(Addr base, UInt var, Addr *lo, Addr *hi)
+{
+   UInt i;
+   *lo = base;
+   *hi = base + SECT_PAGE;
+   for (i = 0; i < SECT_RUN && *lo >= SECT_PAGE && sect_page_var(*lo - SECT_PAGE) == var; i++)
+      *lo -= SECT_PAGE;
+   for (i = 0; i < SECT_RUN && *hi != 0 && sect_page_var(*hi) == var; i++)
+      *hi += SECT_PAGE;
+}
+
 /* The slot of the page at base, to be judged now, marked mixed until
    the judge says otherwise; NULL if it was judged under this epoch.
    Either way the verdict is kept: a mixed page is not checked again
@@ -1041,8 +1058,11 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    var = sect_page_var(a);
    if (var != (UInt)-1) {
       Addr base = a & ~(Addr)(SECT_PAGE - 1);
-      if (cacheable && var != other_var)
-         cache_range(ii, base, SECT_PAGE, var);
+      if (cacheable && var != other_var) {
+         Addr lo, hi;
+         sect_run(base, var, &lo, &hi);
+         cache_range(ii, lo, hi - lo, var);
+      }
       else if (cacheable && mp_granmap_empty(heap_granules, base, SECT_PAGE))
          cache_other(ii, base);
       else
