@@ -829,8 +829,6 @@ static void cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var)
    ii->cache_sp = sp;
 }
 
-static UInt unknown_fn;   /* the location of "???" + 1, once known */
-
 static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
 {
    Addr sp = VG_(get_SP)(tid);
@@ -877,12 +875,9 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
    /* The running function's own frame, its red zone aside: the answer
       holds for the instruction while the stack pointer stays where it
       is (mp_tool.h), as the unwind itself is kept for the function at
-      that stack pointer (cached_unwind).  Code without a symbol is all
-      one function "???" there: only its own unwind is its frame. */
-   if (unknown_fn == 0)
-      unknown_fn = mp_vars_location(mp_g_vars, NULL, "???") + 1;
-   if (a >= sp && !ii->pushes && (c->ips[0] == ii->iaddr || ii->fn + 1 != unknown_fn)
-       && (c->n == 1 || a < c->sps[1])) {
+      that stack pointer (cached_unwind; all code without a symbol is
+      one function "???" there). */
+   if (a >= sp && !ii->pushes && (c->n == 1 || a < c->sps[1])) {
       Addr rlo, rhi;
       UInt var = frame_var_of(c, 0, a, c->sps[0], c->n == 1 ? max : c->sps[1], tid,
                               ii->iaddr, &rlo, &rhi);
