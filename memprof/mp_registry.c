@@ -771,7 +771,9 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
          fv->size = hi - a;
    }
    if (rlo) {
-      *rlo = lo;
+      /* Below lo, the red zone: the size just counted holds for any
+         address above a, not below it. */
+      *rlo = a < lo ? a : lo;
       *rhi = hi;
    }
    for (k = 0; k < fi->n_locals; k++) {
@@ -872,12 +874,12 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
       if (c->n == 0)
          return stack_var("???", 0);
    }
-   /* The running function's own frame, its red zone aside: the answer
-      holds for the instruction while the stack pointer stays where it
-      is (mp_tool.h), as the unwind itself is kept for the function at
-      that stack pointer (cached_unwind; all code without a symbol is
-      one function "???" there). */
-   if (a >= sp && !ii->pushes && (c->n == 1 || a < c->sps[1])) {
+   /* The running function's own frame, its red zone included: the
+      answer holds for the instruction while the stack pointer stays
+      where it is (mp_tool.h), as the unwind itself is kept for the
+      function at that stack pointer (cached_unwind; all code without a
+      symbol is one function "???" there). */
+   if (!ii->pushes && (c->n == 1 || a < c->sps[1])) {
       Addr rlo, rhi;
       UInt var = frame_var_of(c, 0, a, c->sps[0], c->n == 1 ? max : c->sps[1], tid,
                               ii->iaddr, &rlo, &rhi);
