@@ -103,9 +103,6 @@ static mp_granmap  *heap_granules;
 #define BIG_BLOCK (1UL << 20)
 #define ALLOCATOR_GRANULE 0xFFFFFFFFu
 static mp_rangemap *big_blocks;
-/* How many named ranges and large blocks there are: asked at every
-   resolution, which most programs make without either. */
-static UWord n_user_ranges, n_big_blocks;
 static heap_slot   *heap_slots;
 static UInt         n_heap_slots, heap_slots_cap, heap_free_slot;
 static mp_rangemap *global_ranges;/* value: global_sym* */
@@ -821,7 +818,7 @@ static stack_cache *cached_unwind(ThreadId tid, Addr sp, UInt fn)
    as does all of [lo, hi) while the stack pointer is sp. */
 static void cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var)
 {
-   if (n_user_ranges != 0)
+   if (mp_rangemap_count(user_ranges) != 0)
       return;
    ii->cache_gen = mp_g_registry_gen;
    ii->cache_lo = lo;
@@ -1030,7 +1027,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    void *val;
    UInt var;
    /* A global may hold a named range: cache it only when none exists. */
-   Bool cacheable = n_user_ranges == 0;
+   Bool cacheable = mp_rangemap_count(user_ranges) == 0;
 
    stats__resolves++;
    if (!cacheable && mp_rangemap_lookup(user_ranges, a, &start, &len, &val)) {
@@ -1066,7 +1063,7 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
          cache_nothing(ii);
       return var;
    }
-   if (n_big_blocks > 0
+   if (mp_rangemap_count(big_blocks) > 0
        && mp_rangemap_lookup(big_blocks, a, &start, &len, &val)) {
       var = heap_slots[(UWord)val - 1].var;
       if (cacheable) cache_range(ii, start, len, var); else cache_nothing(ii);
@@ -1178,7 +1175,6 @@ void mp_registry_add_heap(Addr a, SizeT len, UInt var)
       mp_granmap_set(heap_granules, a - 16, 1, ALLOCATOR_GRANULE);
    if (len >= BIG_BLOCK && mp_rangemap_insert(big_blocks, a, len,
                                               (void *)(UWord)(slot + 1)) == 0) {
-      n_big_blocks++;
       new_sect_epoch();   /* it may lie in pages remembered as other */
       /* where smaller blocks were freed: not the allocator's now */
       mp_granmap_set(heap_granules, a, len, 0);
@@ -1215,7 +1211,6 @@ void mp_registry_remove_heap(Addr a, SizeT len)
       void *val;
       if (!mp_rangemap_remove(big_blocks, a, NULL, &val))
          return;
-      n_big_blocks--;
       slot = (UInt)(UWord)val;
       /* instructions may have cached the block's range */
       mp_g_registry_gen++;
@@ -1247,7 +1242,6 @@ Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
       /* A smaller range inside: the variable stays, unused. */
       return False;
    }
-   n_user_ranges++;
    mp_g_registry_gen++;
    return True;
 }
@@ -1256,7 +1250,6 @@ Bool mp_registry_unname_range(Addr a)
 {
    if (!mp_rangemap_remove(user_ranges, a, NULL, NULL))
       return False;
-   n_user_ranges--;
    mp_g_registry_gen++;
    return True;
 }
