@@ -43,11 +43,11 @@ static inline void mp_an_whatif_prefetch(const mp_an_ctx *c) { }
 static inline void mp_an_whatif_access(mp_an_ctx *c)
 {
    Addr start;
-   /* Once a variable's budget is spent its accesses are only counted,
-      as mp_whatif_record would count them: those that have a block
-      start, which depends on the variable alone. */
-   if (mp_registry_has_blocks(mp_vars_get(mp_g_vars, c->e->var))
-       && mp_whatif_count_spent(mp_g_whatif, c->e->var))
+   /* Whether an access has a block start depends on its variable
+      alone; once the variable's budget is spent, its accesses are only
+      counted, as mp_whatif_record would count them. */
+   if (!mp_registry_has_blocks(mp_vars_get(mp_g_vars, c->e->var))
+       || mp_whatif_count_spent(mp_g_whatif, c->e->var))
       return;
    start = mp_an_block_start(c);
    if (start != 0)
