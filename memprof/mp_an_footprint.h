@@ -44,6 +44,7 @@ static inline void mp_an_footprint_access(mp_an_ctx *c)
 static inline void mp_an_footprint_thread_start(UInt serial) { }
 static inline void mp_an_footprint_thread_exit(UInt serial) { }
 static inline void mp_an_footprint_unmap(Addr a, SizeT len) { }
+static inline void mp_an_footprint_free(Addr a, SizeT len) { }
 static inline void mp_an_footprint_window_start(void) { }
 static inline void mp_an_footprint_reset(void) { mp_vars_reset_counts(mp_g_vars); }
 static inline void mp_an_footprint_finish(void) { }

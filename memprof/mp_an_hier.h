@@ -46,6 +46,7 @@ static inline void mp_an_tlb_access(mp_an_ctx *c)
 static inline void mp_an_tlb_thread_start(UInt serial) { }
 static inline void mp_an_tlb_thread_exit(UInt serial) { }
 static inline void mp_an_tlb_unmap(Addr a, SizeT len) { }
+static inline void mp_an_tlb_free(Addr a, SizeT len) { }
 static inline void mp_an_tlb_window_start(void) { }
 static inline void mp_an_tlb_reset(void) { mp_hierarchy_reset_tlb(); }
 static inline void mp_an_tlb_finish(void) { }
@@ -86,6 +87,7 @@ static inline void mp_an_cache_access(mp_an_ctx *c)
 static inline void mp_an_cache_thread_start(UInt serial) { }
 static inline void mp_an_cache_thread_exit(UInt serial) { }
 static inline void mp_an_cache_unmap(Addr a, SizeT len) { }
+static inline void mp_an_cache_free(Addr a, SizeT len) { }
 static inline void mp_an_cache_window_start(void) { }
 
 /* A forked child starts cold. */

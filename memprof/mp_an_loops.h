@@ -60,6 +60,7 @@ static inline void mp_an_loops_thread_exit(UInt serial)
 }
 
 static inline void mp_an_loops_unmap(Addr a, SizeT len) { }
+static inline void mp_an_loops_free(Addr a, SizeT len) { }
 
 /* The loop nests the threads were in were not followed during the
    sampling gap: their open instances end here. */

@@ -60,6 +60,9 @@ static inline void mp_an_numa_unmap(Addr a, SizeT len)
    mp_numa_forget(mp_g_numa, a, len);
 }
 
+/* A freed block's pages stay where they were first touched. */
+static inline void mp_an_numa_free(Addr a, SizeT len) { }
+
 static inline void mp_an_numa_window_start(void) { }
 static inline void mp_an_numa_reset(void) { mp_numa_reset(mp_g_numa); }
 static inline void mp_an_numa_finish(void) { }

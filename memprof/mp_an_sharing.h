@@ -56,6 +56,13 @@ static inline void mp_an_sharing_unmap(Addr a, SizeT len)
    mp_sharing_forget(mp_g_sharing, a, len);
 }
 
+/* A freed block's lines may go to another thread's next block: its
+   writers are no one's to communicate with any more. */
+static inline void mp_an_sharing_free(Addr a, SizeT len)
+{
+   mp_sharing_forget(mp_g_sharing, a, len);
+}
+
 static inline void mp_an_sharing_window_start(void) { }
 
 static inline void mp_an_sharing_reset(void)

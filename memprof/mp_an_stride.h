@@ -65,6 +65,7 @@ static inline void mp_an_stride_access(mp_an_ctx *c)
 static inline void mp_an_stride_thread_start(UInt serial) { }
 static inline void mp_an_stride_thread_exit(UInt serial) { }
 static inline void mp_an_stride_unmap(Addr a, SizeT len) { }
+static inline void mp_an_stride_free(Addr a, SizeT len) { }
 static inline void mp_an_stride_window_start(void)
 {
    mp_stride_window_start(mp_g_stride);

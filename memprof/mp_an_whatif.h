@@ -58,6 +58,7 @@ static inline void mp_an_whatif_access(mp_an_ctx *c)
 static inline void mp_an_whatif_thread_start(UInt serial) { }
 static inline void mp_an_whatif_thread_exit(UInt serial) { }
 static inline void mp_an_whatif_unmap(Addr a, SizeT len) { }
+static inline void mp_an_whatif_free(Addr a, SizeT len) { }
 static inline void mp_an_whatif_window_start(void) { }
 static inline void mp_an_whatif_reset(void) { mp_whatif_reset(mp_g_whatif); }
 static inline void mp_an_whatif_finish(void) { }

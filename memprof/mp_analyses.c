@@ -6,7 +6,7 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The steps of the list in mp_analyses.h that run off the access path
-   (setup, threads, munmap, windows, fork, exit, -v), each expanded
+   (setup, threads, munmap, free, windows, fork, exit, -v), each expanded
    from the list, and the state of the analyses whose adapter is a
    header alone.  An analysis with a .c file of its own (mp_hierarchy.c,
    mp_loopnest.c) keeps its state there.
@@ -54,6 +54,13 @@ void mp_analyses_unmap(Addr a, SizeT len)
 #define MP_AN_UNMAP(n, when) if (mp_an_##n##_on()) mp_an_##n##_unmap(a, len);
    MP_ANALYSES(MP_AN_UNMAP)
 #undef MP_AN_UNMAP
+}
+
+void mp_analyses_free(Addr a, SizeT len)
+{
+#define MP_AN_FREE(n, when) if (mp_an_##n##_on()) mp_an_##n##_free(a, len);
+   MP_ANALYSES(MP_AN_FREE)
+#undef MP_AN_FREE
 }
 
 void mp_analyses_window_start(Bool detail_only)

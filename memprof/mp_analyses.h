@@ -7,7 +7,7 @@
 
    Every analysis that sees the program's data accesses is one entry of
    MP_ANALYSES below, and nothing else wires it in: the access helper
-   (mp_on_access), setup, thread start and exit, munmap, sampling
+   (mp_on_access), setup, thread start and exit, munmap, free, sampling
    windows, the forked child's reset, the end of the run and -v's
    counters all run the list's steps in the list's order.
 
@@ -36,6 +36,9 @@
      void mp_an_<name>_thread_exit(UInt serial)
      void mp_an_<name>_unmap(Addr a, SizeT len)
                                          the program unmapped memory
+     void mp_an_<name>_free(Addr a, SizeT len)
+                                         the program freed a heap block
+                                         (its memory stays mapped)
      void mp_an_<name>_window_start(void)
                                          a sampling window opens after
                                          a gap nothing was seen in
@@ -135,6 +138,7 @@ void mp_analyses_create(void);
 void mp_analyses_thread_start(UInt serial);
 void mp_analyses_thread_exit(UInt serial);
 void mp_analyses_unmap(Addr a, SizeT len);
+void mp_analyses_free(Addr a, SizeT len);
 /* A sampling window opens: with detail_only (--sample=detail), the
    window of the detail analyses alone, the others having seen the gap. */
 void mp_analyses_window_start(Bool detail_only);

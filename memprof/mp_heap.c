@@ -39,7 +39,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
-#include "mp_an_sharing.h"
+#include "mp_analyses.h"
 #include "mp_clreq.h"
 #include "mp_tool.h"
 #include "mp_util.h"
@@ -152,8 +152,7 @@ static heap_block *unregister_block(Addr p)
    if (!b)
       return NULL;
    mp_registry_remove_heap(p, b->size ? b->size : 1);
-   if (mp_g_sharing)
-      mp_sharing_forget(mp_g_sharing, p, b->size);
+   mp_analyses_free(p, b->size);
    mp_vars_get(mp_g_vars, b->var)->live_bytes -= b->size;
    return b;
 }
