@@ -8,6 +8,17 @@
    The lifecycle of the reuse-distance engine (mp_reuse.c: multicore
    reuse distances per variable, exact or sampled) as one entry of the
    list in mp_analyses.h.
+
+   The same history answers the simulated L1's miss causes: a fully
+   associative LRU cache of C lines holds a line exactly when its reuse
+   distance is under C, so while one thread runs, its exact history is
+   the L1 shadow that the cache would otherwise step at every access
+   (mp_cache_set_l1_oracle).  The reuse step runs before the cache's
+   (mp_analyses.h) and leaves each line's distance for the oracle: the
+   distance of a line of the access counts the access's lines before
+   it, as the shadow stepped them.  When a second thread starts, the
+   cache gets its shadows back, the first thread's C latest lines in
+   them.
 */
 #ifndef MP_AN_REUSE_H
 #define MP_AN_REUSE_H
@@ -15,12 +26,38 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 
 #include "mp_an_ctx.h"
 #include "mp_clo.h"
+#include "mp_hierarchy.h"
 #include "mp_reuse.h"
 
 extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
+/* The cache asks mp_g_reuse for its L1 miss causes (see above). */
+extern Bool mp_g_reuse_l1_oracle;
+/* The distances of the current access's lines, from its first
+   (UINT64_MAX: cold); an access spans a few lines at most. */
+#define MP_AN_REUSE_SPAN 16
+extern uint64_t mp_g_reuse_first, mp_g_reuse_dist[MP_AN_REUSE_SPAN];
+
+/* The oracle, while the main thread is the only one: the reuse step
+   has just measured the line. */
+static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t first,
+                                         uint64_t line, uint64_t cap)
+{
+   tl_assert(first == mp_g_reuse_first && line - first < MP_AN_REUSE_SPAN);
+   return mp_g_reuse_dist[line - first] < cap;
+}
+
+/* Lends the exact history to the cache, if both are there and it can
+   take it (mp_cache_set_l1_oracle). */
+static inline void mp_an_reuse_lend_history(void)
+{
+   mp_g_reuse_l1_oracle = mp_g_reuse != NULL && mp_g_hier.cache != NULL
+      && (mp_clo_sample_mode == 0 || mp_clo_sample_mode == MP_SAMPLE_DETAIL)
+      && mp_cache_set_l1_oracle(mp_g_hier.cache, mp_an_reuse_l1_verdict, NULL);
+}
 
 static inline Bool mp_an_reuse_on(void) { return mp_g_reuse != NULL; }
 
@@ -39,6 +76,7 @@ static inline void mp_an_reuse_create(void)
    rc.max_gap = mp_clo_sample_max_gap;
    mp_g_reuse = mp_reuse_new(&rc, &err);
    tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
+   mp_an_reuse_lend_history();
 }
 
 /* A scattered instruction's history cell, read while the cache is
@@ -53,14 +91,29 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    ULong line = mp_event_first_line(c->e, mp_g_line_shift);
    ULong last = mp_event_last_line(c->e, mp_g_line_shift);
    UInt group = mp_g_thread_group[c->tid];
+   mp_g_reuse_first = line;
    for (; line <= last; line++) {
       uint64_t d;
       int kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
       mp_vars_reuse(c->lc, kind, d);
+      if (mp_g_reuse_l1_oracle && line - mp_g_reuse_first < MP_AN_REUSE_SPAN)
+         mp_g_reuse_dist[line - mp_g_reuse_first] = kind == MP_REUSE_COLD ? UINT64_MAX : d;
    }
 }
 
-static inline void mp_an_reuse_thread_start(UInt serial) { }
+/* A second thread: the L1 shadows come back, filled as the history
+   says the main thread's core's would be. */
+static inline void mp_an_reuse_thread_start(UInt serial)
+{
+   if (serial == 2 && mp_g_reuse_l1_oracle) {
+      UInt n = (UInt)mp_cache_l1_lines(mp_g_hier.cache);
+      uint64_t *lines = VG_(malloc)("mp.an.reuse.recent", n * sizeof *lines);
+      n = mp_reuse_recent_lines(mp_g_reuse, 1, lines, n);
+      mp_cache_l1_shadows(mp_g_hier.cache, mp_hierarchy_core_of(1), lines, n);
+      VG_(free)(lines);
+      mp_g_reuse_l1_oracle = False;
+   }
+}
 
 /* Its private reuse stream goes. */
 static inline void mp_an_reuse_thread_exit(UInt serial)

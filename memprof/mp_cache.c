@@ -297,6 +297,10 @@ struct mp_cache {
    uint64_t last_id;   /* last chunk used (id), a one-entry cache */
    chunk_slot *last_chunk;
    uint32_t n_exact;   /* instances with an exact shadow made so far */
+   /* The L1's miss causes come from here instead of L1 shadows, until
+      mp_cache_l1_shadows (mp_cache_set_l1_oracle); NULL: shadows. */
+   mp_cache_l1_oracle l1_oracle;
+   void *oracle_arg;
 
    void (*on_retire)(void *arg, uint32_t level, uint32_t owner, uint64_t hits);
    void (*on_invalidate)(void *arg, uint32_t level, uint32_t owner);
@@ -730,6 +734,15 @@ static uint64_t instance_map_bytes(uint64_t sets, uint32_t assoc, uint32_t k)
    return k * LEVEL_STAGGER + sets * set_block_bytes(assoc);
 }
 
+/* Gives instance in of level k its fully-associative shadow, empty. */
+static void add_shadow(mp_cache *c, uint32_t k, instance *in)
+{
+   level *lv = &c->lv[k];
+   fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
+   if (lv->sample_shift == 0)
+      add_exact_shadow(c, in);
+}
+
 static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
 {
    level *lv = &c->lv[k];
@@ -741,10 +754,8 @@ static void instance_alloc(mp_cache *c, uint32_t k, instance *in)
    in->filled = mp_calloc("mp.cache.filled", mp_set_groups_words(lv->sets),
                           sizeof(uint64_t));
    c->bytes += mp_set_groups_words(lv->sets) * sizeof(uint64_t);
-   if (lv->sets > 1)
-      fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
-   if (lv->sets > 1 && lv->sample_shift == 0)
-      add_exact_shadow(c, in);
+   if (lv->sets > 1 && !(k == 0 && c->l1_oracle))
+      add_shadow(c, k, in);
 }
 
 /* Gives core its cold bit at its first access, and makes the instances
@@ -1087,8 +1098,9 @@ static OUT_OF_LINE void train(mp_cache *c, instance **path, uint32_t core, uint6
 
 /* The line missed core's L1 (at addr, within it). */
 static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
-                                  uint64_t line, uint64_t addr, int is_write,
-                                  uint32_t owner, uint64_t pc, mp_cache_outcome *out)
+                                  uint64_t first, uint64_t line, uint64_t addr,
+                                  int is_write, uint32_t owner, uint64_t pc,
+                                  mp_cache_outcome *out)
 {
    uint32_t node[MP_CACHE_MAX_LEVELS], way[MP_CACHE_MAX_LEVELS];
    int fa[MP_CACHE_MAX_LEVELS];
@@ -1132,7 +1144,10 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       instance *in = path[k];
       node[k] = 0;
       /* One set: a fully-associative cache misses as the shadow would. */
-      if (!in->fa.cap)
+      if (k == 0 && c->l1_oracle)
+         fa[0] = c->l1_oracle(c->oracle_arg, core, first, line,
+                              c->lv[0].sets * c->lv[0].assoc) ? FA_HIT : FA_MISSED;
+      else if (!in->fa.cap)
          fa[k] = FA_MISSED;
       else if (mix & in->fa.sample_mask)
          fa[k] = FA_UNSAMPLED;
@@ -1183,17 +1198,20 @@ static OUT_OF_LINE void first_touch_l1(mp_cache *c, instance **path, uint32_t co
 }
 
 /* Returns the line's meta in L1 if it hit there on a line an access
-   filled or touched before, else NULL.  pf: a constant, whether the
-   cache has a prefetcher (without one, the addresses are not needed). */
+   filled or touched before, else NULL.  first: the access's first line.
+   pf: a constant, whether the cache has a prefetcher (without one, the
+   addresses are not needed). */
 static INLINE const way_meta *access_line(mp_cache *c, instance **path, uint32_t core,
-                                          uint64_t line, uint64_t addr, int is_write,
+                                          uint64_t first, uint64_t line,
+                                          uint64_t addr, int is_write,
                                           uint32_t owner, uint64_t pc,
                                           mp_cache_outcome *out, const int pf)
 {
    set_ref l1 = set_of(&c->lv[0], path[0], line);
    int w = find_way(&l1, line);
    if (w < 0) {
-      miss_line(c, path, core, line, pf ? addr : 0, is_write, owner, pf ? pc : 0, out);
+      miss_line(c, path, core, first, line, pf ? addr : 0, is_write, owner, pf ? pc : 0,
+                out);
       return NULL;
    }
    if (hit(c, path[0], &l1, (uint32_t)w, line, pf)) {
@@ -1247,15 +1265,16 @@ static INLINE void access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t si
    line = addr >> c->line_shift;
    last = (addr + size - (size > 0)) >> c->line_shift;
    if (last == line) {
-      const way_meta *m = access_line(c, path, core, line, addr, is_write, owner, pc, out,
-                                      pf);
+      const way_meta *m = access_line(c, path, core, line, line, addr, is_write, owner,
+                                      pc, out, pf);
       out->owner_hit = m != NULL && m->owner == owner;
    } else {
       uint64_t first = line;
       if (last < line)   /* wrapped past the top of the address space */
          last = EMPTY >> c->line_shift;
       for (;; line++) {
-         access_line(c, path, core, line, line == first ? addr : line << c->line_shift,
+         access_line(c, path, core, first, line,
+                     line == first ? addr : line << c->line_shift,
                      is_write, owner, pc, out, pf);
          if (line == last)
             break;
@@ -1286,6 +1305,53 @@ void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
       access_prefetching(c, core, addr, size, is_write, owner, pc, out);
    else
       access(c, core, addr, size, is_write, owner, pc, out, 0);
+}
+
+uint64_t mp_cache_l1_lines(const mp_cache *c)
+{
+   return (uint64_t)c->lv[0].sets * c->lv[0].assoc;
+}
+
+int mp_cache_set_l1_oracle(mp_cache *c, mp_cache_l1_oracle fn, void *arg)
+{
+   /* A sampled shadow holds the recent sampled lines, not the recent
+      lines: no oracle's answer. */
+   if (c->n_active > 0 || c->pf != NULL || c->lv[0].sets == 1 || c->lv[0].sample_shift > 0)
+      return 0;
+   c->l1_oracle = fn;
+   c->oracle_arg = arg;
+   return 1;
+}
+
+mp_cache_l1_oracle mp_cache_get_l1_oracle(const mp_cache *c, void **arg)
+{
+   *arg = c->oracle_arg;
+   return c->l1_oracle;
+}
+
+void mp_cache_l1_shadows(mp_cache *c, uint32_t core, const uint64_t *lines, uint32_t n)
+{
+   level *lv = &c->lv[0];
+   instance *in = c->path[core * c->n_levels];
+   uint32_t i;
+   if (!c->l1_oracle)
+      return;
+   c->l1_oracle = NULL;
+   for (i = 0; i < lv->n_inst; i++)
+      if (lv->inst[i].sets)
+         add_shadow(c, 0, &lv->inst[i]);
+   if (!in->sets)
+      return;   /* core has not accessed: nothing to hold */
+   mp_assert(n <= in->fa.cap);
+   /* Least recent first: each goes in front of the ones before.  A line
+      resident in L1 points its way at its node (fa_access_hinted). */
+   for (i = 0; i < n; i++) {
+      uint32_t node = fa_insert(&in->fa, lines[i], exact_hint(c, in, lines[i]));
+      set_ref st = set_of(lv, in, lines[i]);
+      int w = find_way(&st, lines[i]);
+      if (w >= 0)
+         st.meta[w].bits = (st.meta[w].bits & ~W_NODE) | node;
+   }
 }
 
 void mp_cache_finish(mp_cache *c)

@@ -171,6 +171,34 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err);
 void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
                      int is_write, uint32_t owner, uint64_t pc, mp_cache_outcome *out);
 
+/* Whether a fully associative LRU cache of cap lines, fed core's
+   accesses, holds line now, lines [first, line) of the same access
+   having just been accessed (first == line: none): the capacity or
+   conflict verdict of an L1 miss of line. */
+typedef int (*mp_cache_l1_oracle)(void *arg, uint32_t core, uint64_t first,
+                                  uint64_t line, uint64_t cap);
+
+/* The L1's lines, the capacity its miss causes are judged against. */
+uint64_t mp_cache_l1_lines(const mp_cache *c);
+
+/* Before the first access: the L1 instances keep no shadow of their own
+   (stepped at every access, hits included) and ask fn at each miss
+   instead.  For an oracle that knows each core's accesses, such as a
+   reuse-distance history while one thread runs per core, the verdicts
+   are the same.  Returns 0, and changes nothing, where the L1 has no
+   exact shadow to spare (one set, a sampled shadow) or a prefetcher
+   fills it. */
+int mp_cache_set_l1_oracle(mp_cache *c, mp_cache_l1_oracle fn, void *arg);
+
+/* The oracle, and its arg, if one is set, else NULL. */
+mp_cache_l1_oracle mp_cache_get_l1_oracle(const mp_cache *c, void **arg);
+
+/* Ends the oracle: from now on the L1 instances keep their shadows,
+   core's holding lines[0..n) (n <= mp_cache_l1_lines, least recently
+   used first, what the oracle held) and the others' empty, which is
+   right when only core has accessed. */
+void mp_cache_l1_shadows(mp_cache *c, uint32_t core, const uint64_t *lines, uint32_t n);
+
 /* Ends the run: retires every resident line through on_retire (dirty
    lines are not counted as write-backs).  No access may follow. */
 void mp_cache_finish(mp_cache *c);

@@ -335,11 +335,16 @@ static void build_tlb(mp_hierarchy *h)
 void mp_hierarchy_reset(void)
 {
    const char *err;
+   mp_cache_l1_oracle oracle;
+   void *arg;
    if (!mp_g_hier.cache)
       return;
+   oracle = mp_cache_get_l1_oracle(mp_g_hier.cache, &arg);
    mp_cache_free(mp_g_hier.cache);
    mp_g_hier.cache = mp_cache_new(&built_cfg, &err);
    tl_assert(mp_g_hier.cache != NULL);   /* it was built once already */
+   if (oracle)
+      tl_assert(mp_cache_set_l1_oracle(mp_g_hier.cache, oracle, arg));
    mp_setdiag_reset(mp_g_hier.conflicts);
 }
 

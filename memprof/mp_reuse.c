@@ -753,6 +753,77 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    return kind;
 }
 
+/* A min-heap of (slot, line) by slot, for mp_reuse_recent_lines. */
+static void heap_sift_down(uint32_t *slot, uint64_t *line, uint32_t n, uint32_t i)
+{
+   for (;;) {
+      uint32_t l = 2 * i + 1, m = i, ts;
+      uint64_t tl;
+      if (l < n && slot[l] < slot[m])
+         m = l;
+      if (l + 1 < n && slot[l + 1] < slot[m])
+         m = l + 1;
+      if (m == i)
+         return;
+      ts = slot[i]; slot[i] = slot[m]; slot[m] = ts;
+      tl = line[i]; line[i] = line[m]; line[m] = tl;
+      i = m;
+   }
+}
+
+uint32_t mp_reuse_recent_lines(mp_reuse *r, uint32_t tid, uint64_t *lines, uint32_t n)
+{
+   const table *map;
+   uint32_t *slot, k = 0, i, j;
+   size_t p, n_dir;
+   if (n == 0 || tid >= r->n_threads || !r->threads[tid])
+      return 0;
+   map = &r->threads[tid]->s.map;
+   slot = mp_malloc("mp.reuse.recent", n * sizeof *slot);
+   n_dir = (size_t)1 << map->bits;
+   /* Keep the n latest slots in a min-heap whose root is the oldest. */
+   for (p = 0; p < n_dir; p++) {
+      if (!map->dir[p].key)
+         continue;
+      for (i = 0; i < PAGE_LINES; i++) {
+         uint32_t a = map->dir[p].cells[i].a;
+         uint64_t l = ((map->dir[p].key - 1) << PAGE_BITS) + i;
+         if (a == NO_SLOT)
+            continue;
+         if (k < n) {
+            slot[k] = a;
+            lines[k] = l;
+            if (++k == n)
+               for (j = n / 2; j-- > 0;)
+                  heap_sift_down(slot, lines, n, j);
+         } else if (a > slot[0]) {
+            slot[0] = a;
+            lines[0] = l;
+            heap_sift_down(slot, lines, n, 0);
+         }
+      }
+   }
+   if (k < n)
+      for (j = k / 2; j-- > 0;)
+         heap_sift_down(slot, lines, k, j);
+   /* Pop the oldest first: the heap's end fills with the newest, so the
+      array ends up newest first; reverse it. */
+   for (j = k; j > 1; j--) {
+      uint32_t ts = slot[0];
+      uint64_t tl = lines[0];
+      slot[0] = slot[j - 1]; lines[0] = lines[j - 1];
+      slot[j - 1] = ts; lines[j - 1] = tl;
+      heap_sift_down(slot, lines, j - 1, 0);
+   }
+   for (i = 0, j = k; i + 1 < j; i++, j--) {
+      uint64_t tl = lines[i];
+      lines[i] = lines[j - 1];
+      lines[j - 1] = tl;
+   }
+   mp_free(slot);
+   return k;
+}
+
 void mp_reuse_thread_exit(mp_reuse *r, uint32_t tid)
 {
    thread_state *t = tid < r->n_threads ? r->threads[tid] : NULL;

@@ -119,6 +119,10 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    when reporting, not per access. */
 double mp_reuse_weight(const mp_reuse *r);
 
+/* Fills lines with the up to n distinct lines thread tid accessed
+   last, least recent first; returns how many.  O(lines tid touched). */
+uint32_t mp_reuse_recent_lines(mp_reuse *r, uint32_t tid, uint64_t *lines, uint32_t n);
+
 /* Thread tid has finished: its private stream is freed (thread numbers
    are never reused, so it has no private reuse left to measure); the
    merged stream of its group stays.  Without this, memory grows with

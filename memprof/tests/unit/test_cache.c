@@ -715,6 +715,119 @@ START_TEST(test_random_against_reference)
 }
 END_TEST
 
+/* The L1 oracle (mp_cache_set_l1_oracle): a cache whose L1 asks an LRU
+   list of core 0's lines, kept here by brute force, has the same
+   outcomes at every access as one stepping its own shadows.  Half way,
+   the shadows come back filled from the list (mp_cache_l1_shadows) and
+   a second core, if the geometry has one, joins in. */
+static mp_cache *new_or_fail(mp_cache_cfg cfg);
+
+typedef struct {
+   uint64_t lru[4096];   /* core 0's lines, most recent first */
+   uint32_t n;
+   uint32_t asked;
+} lru_list;
+
+static int list_oracle(void *arg, uint32_t core, uint64_t first, uint64_t line,
+                       uint64_t cap)
+{
+   lru_list *l = arg;
+   uint64_t pos = 0;
+   uint32_t i;
+   ck_assert_uint_eq(core, 0);
+   l->asked++;
+   for (i = 0; i < l->n && l->lru[i] != line; i++)
+      if (l->lru[i] < first || l->lru[i] >= line)
+         pos++;
+   /* the access's lines before this one are newer than it */
+   return i < l->n && pos + (line - first) < cap;
+}
+
+static void list_touch(lru_list *l, uint64_t line)
+{
+   uint32_t i;
+   for (i = 0; i < l->n && l->lru[i] != line; i++)
+      ;
+   if (i == l->n) {
+      ck_assert_uint_lt(l->n, 4096);
+      l->n++;
+   }
+   memmove(l->lru + 1, l->lru, i * sizeof *l->lru);
+   l->lru[0] = line;
+}
+
+static uint64_t compare_oracle(const char *what, mp_cache_cfg cfg, uint64_t region_lines,
+                               uint64_t seed)
+{
+   const size_t n = 60000;
+   acc *t = make_trace(seed, n, 1, cfg.level[0].line, region_lines);
+   acc *t2 = make_trace(seed + 1, n, cfg.cores, cfg.level[0].line, region_lines);
+   mp_cache *own = new_or_fail(cfg), *asks = new_or_fail(cfg);
+   lru_list *l = calloc(1, sizeof *l);
+   uint32_t shift = 0, i;
+   uint64_t bad = 0;
+   size_t k;
+   while ((1u << shift) < cfg.level[0].line)
+      shift++;
+   ck_assert(mp_cache_set_l1_oracle(asks, list_oracle, l));
+   for (k = 0; k < 2 * n; k++) {
+      const acc *a = k < n ? &t[k] : &t2[k - n];
+      mp_cache_outcome o1, o2;
+      uint64_t line, last = (a->addr + a->size - 1) >> shift;
+      if (k == n) {   /* the shadows back: the oracle's lines, oldest first */
+         uint32_t m = l->n < mp_cache_l1_lines(asks) ? l->n : (uint32_t)mp_cache_l1_lines(asks);
+         uint64_t *old = malloc(m * sizeof *old);
+         for (i = 0; i < m; i++)
+            old[i] = l->lru[m - 1 - i];
+         mp_cache_l1_shadows(asks, 0, old, m);
+         free(old);
+      }
+      mp_cache_access(own, a->core, a->addr, a->size, a->is_write, a->owner, a->pc, &o1);
+      mp_cache_access(asks, a->core, a->addr, a->size, a->is_write, a->owner, a->pc, &o2);
+      if (!outcome_eq(&o1, &o2, cfg.n_levels)) {
+         if (bad++ < 3) {
+            fprintf(stderr, "%s: access %zu differs\n", what, k);
+            print_outcome("own shadows", &o1);
+            print_outcome("oracle", &o2);
+         }
+      }
+      if (k < n)
+         for (line = a->addr >> shift; line <= last; line++)
+            list_touch(l, line);
+   }
+   ck_assert_uint_gt(l->asked, 100);   /* the oracle did answer */
+   mp_cache_free(own);
+   mp_cache_free(asks);
+   free(l);
+   free(t);
+   free(t2);
+   return bad;
+}
+
+START_TEST(test_l1_oracle)
+{
+   size_t n_geo, gi;
+   geometry *g = geometries(&n_geo);
+   uint32_t tried = 0;
+   for (gi = 0; gi < n_geo; gi++) {
+      mp_cache_cfg cfg = g[gi].cfg;
+      uint64_t bad;
+      /* one set: the L1 is its own shadow, and no oracle is taken */
+      if (cfg.level[0].size / cfg.level[0].line == cfg.level[0].assoc) {
+         mp_cache *c = new_or_fail(cfg);
+         lru_list l;
+         ck_assert(!mp_cache_set_l1_oracle(c, list_oracle, &l));
+         mp_cache_free(c);
+         continue;
+      }
+      bad = compare_oracle(g[gi].what, cfg, g[gi].region_lines, 77 + gi);
+      ck_assert_msg(bad == 0, "%s: %llu disagreements", g[gi].what, (unsigned long long)bad);
+      tried++;
+   }
+   ck_assert_uint_ge(tried, 8);
+}
+END_TEST
+
 /* The same with each prefetcher (a table of 4 streams, so that the
    traces' streams also evict each other), one seed each. */
 START_TEST(test_prefetch_against_reference)
@@ -1691,6 +1804,7 @@ int main(void)
    TCase *tc = tcase_create("core");
    tcase_set_timeout(tc, 300);
    tcase_add_test(tc, test_random_against_reference);
+   tcase_add_test(tc, test_l1_oracle);
    tcase_add_test(tc, test_prefetch_against_reference);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_cold_sweep);

@@ -873,6 +873,74 @@ START_TEST(test_cost_per_access)
 }
 END_TEST
 
+/* The L1 oracle (mp_an_reuse.h): a line's private distance from
+   mp_reuse_access, the access's earlier lines accessed just before it,
+   is under cap exactly when an LRU list of the thread's lines (most
+   recent first), with those lines moved to the front, holds it among
+   its first cap; for accesses of one to three lines in a row.
+   mp_reuse_recent_lines against the same list.  Enough accesses for
+   compactions (slots renumbered). */
+static int lru_holds(const uint64_t *lru, uint32_t n, uint64_t first, uint64_t line,
+                     uint64_t cap)
+{
+   /* lines [first, line) go in front, in order: the last is the newest */
+   uint64_t extra = line - first, pos = 0;
+   uint32_t i;
+   for (i = 0; i < n; i++) {
+      if (lru[i] == line)
+         break;
+      if (lru[i] < first || lru[i] >= line)
+         pos++;
+   }
+   if (i == n)
+      return 0;
+   return pos + extra < cap;
+}
+
+static void lru_touch(uint64_t *lru, uint32_t *n, uint64_t line)
+{
+   uint32_t i;
+   for (i = 0; i < *n && lru[i] != line; i++)
+      ;
+   if (i == *n)
+      (*n)++;
+   memmove(lru + 1, lru, i * sizeof *lru);
+   lru[0] = line;
+}
+
+START_TEST(test_l1_oracle)
+{
+   mp_reuse *r = exact();
+   uint64_t lru[512], before[512], got[64];
+   uint32_t n = 0, i, k, bad = 0;
+   rng_state = 1234;
+   for (i = 0; i < 60000; i++) {
+      uint32_t span = rng() % 8 == 0 ? 2 + (uint32_t)(rng() % 2) : 1;
+      uint64_t first = rng() % 3 ? rng() % 40 : rng() % 300, line;
+      uint64_t cap = 1 + rng() % 48;
+      uint32_t n_before = n;
+      memcpy(before, lru, n * sizeof *lru);
+      for (line = first; line < first + span; line++) {
+         uint64_t d;
+         int kind = mp_reuse_access(r, 1, 0, line, rng() % 4 == 0, &d);
+         int holds = kind != MP_REUSE_COLD && d < cap;
+         bad += holds != lru_holds(before, n_before, first, line, cap);
+         lru_touch(lru, &n, line);
+      }
+      if (i % 997 == 0) {
+         uint32_t want = 1 + (uint32_t)(rng() % 64);
+         uint32_t m = mp_reuse_recent_lines(r, 1, got, want);
+         ck_assert_uint_eq(m, want < n ? want : n);
+         for (k = 0; k < m; k++)
+            bad += got[k] != lru[m - 1 - k];   /* least recent first */
+      }
+   }
+   ck_assert_uint_eq(bad, 0);
+   ck_assert_uint_eq(mp_reuse_recent_lines(r, 2, got, 8), 0);   /* unknown thread */
+   mp_reuse_free(r);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("reuse");
@@ -892,6 +960,7 @@ int main(void)
    tcase_add_test(tc, test_memory_dense);
    tcase_add_test(tc, test_thread_exit);
    tcase_add_test(tc, test_reset);
+   tcase_add_test(tc, test_l1_oracle);
    tcase_add_test(tc, test_sampling_error);
    tcase_add_test(tc, test_bursty_schedule);
    tcase_add_test(tc, test_shards_scaling);
