@@ -71,6 +71,11 @@
        instance (hits and misses alike; invalidations are not part of
        the stream), would have hit.
      capacity: otherwise.
+     With an L1 oracle (mp_cache_set_l1_oracle: the reuse distances,
+     while one thread runs), the L1 instances keep no shadow, and an L1
+     miss asks the oracle whether a fully-associative L1 would hold the
+     line, until mp_cache_l1_shadows makes the shadows (the oracle's
+     latest lines in its core's).
    - Sampled split (sample_shift s > 0, SHARDS-style spatial sampling):
      in an instance of more than one set and at least
      MP_CACHE_SAMPLE_MIN_LINES lines, only the lines whose hash (a full
