@@ -35,19 +35,11 @@ command -v /usr/bin/time >/dev/null || { echo "memprof-ab: needs /usr/bin/time (
 runs=${RUNS:-3}
 workloads=${*:-"matmul triad chase gzip"}
 out=build-ab
-mkdir -p $out/bin
+mkdir -p $out
 
-# command of workload $1
+. auto/memprof-workloads.sh
 command_of() {
-   case $1 in
-   gzip) echo "gzip -9 -c $out/text" ;;
-   xz)   echo "xz -6 -c $out/text" ;;
-   sqlite3) echo "sqlite3 -batch -init $out/workload.sql :memory: .quit" ;;
-   python3) echo "/usr/bin/python3 -S bench/dictsort.py 20000" ;;
-   matmul|allocs|triad|chase|falseshare|particles) echo "$out/bin/$1" ;;
-   true) echo /bin/true ;;   # the fixed costs: start-up and exit
-   *) echo "memprof-ab: unknown workload $1" >&2; exit 2 ;;
-   esac
+   workload_command $1 || { echo "memprof-ab: unknown workload $1" >&2; exit 2; }
 }
 
 for w in $workloads; do
@@ -66,14 +58,7 @@ if [ ! -x "$old/vg-in-place" ]; then
    }
 fi
 
-for w in bench/matmul.c bench/allocs.c bench/triad.c bench/chase.c examples/particles.c; do
-   gcc -O2 -g -o $out/bin/"$(basename "$w" .c)" "$w"
-done
-gcc -O2 -g -pthread -o $out/bin/falseshare bench/falseshare.c
-sed 's/@ROWS@/5000/' bench/sqlite3.sql.in >$out/workload.sql
-if [ ! -f $out/text ]; then
-   python3 auto/memprof-text.py $((1 << 20)) $out/text
-fi
+workload_inputs
 
 # one DIR CMD...: "seconds peak_kB" of one run of memprof from DIR
 one() {

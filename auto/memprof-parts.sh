@@ -37,13 +37,10 @@ out=build-parts
 command -v /usr/bin/time >/dev/null || {
    echo "memprof-parts: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
+. auto/memprof-workloads.sh
 command_of() {
    case $1 in
-   gzip) echo "gzip -9 -c $out/text" ;;
-   xz)   echo "xz -6 -c $out/text" ;;
-   sqlite3) echo "sqlite3 -batch -init $out/workload.sql :memory: .quit" ;;
-   python3) echo "/usr/bin/python3 -S bench/dictsort.py 20000" ;;
-   allocs) echo "$out/allocs" ;;
+   sqlite3|python3|gzip|xz|allocs) workload_command $1 ;;
    *) echo "memprof-parts: unknown workload $1 (sqlite3 python3 gzip xz allocs)" >&2
       exit 2 ;;
    esac
@@ -58,10 +55,7 @@ for w in $workloads; do
 done
 
 sh auto/memprof-build.sh >/dev/null
-mkdir -p $out
-gcc -O2 -g -o $out/allocs bench/allocs.c
-sed 's/@ROWS@/5000/' bench/sqlite3.sql.in >$out/workload.sql
-[ -f $out/text ] || python3 auto/memprof-text.py $((1 << 20)) $out/text
+workload_inputs
 export PYTHONHASHSEED=0
 
 # cpu CMD...: the least user + system seconds of $runs runs
