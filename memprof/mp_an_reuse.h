@@ -13,12 +13,10 @@
    associative LRU cache of C lines holds a line exactly when its reuse
    distance is under C, so while one thread runs, its exact history is
    the L1 shadow that the cache would otherwise step at every access
-   (mp_cache_set_l1_oracle).  The reuse step runs before the cache's
-   (mp_analyses.h) and leaves each line's distance for the oracle: the
-   distance of a line of the access counts the access's lines before
-   it, as the shadow stepped them.  When a second thread starts, the
-   cache gets its shadows back, the first thread's C latest lines in
-   them.
+   (mp_cache_set_l1_oracle).  The cache, before the reuse step, asks it
+   at each L1 miss (mp_reuse_would_hold); the reuse step then takes the
+   count the question made.  When a second thread starts, the cache
+   gets its shadows back, the first thread's C latest lines in them.
 */
 #ifndef MP_AN_REUSE_H
 #define MP_AN_REUSE_H
@@ -36,18 +34,12 @@
 extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
 /* The cache asks mp_g_reuse for its L1 miss causes (see above). */
 extern Bool mp_g_reuse_l1_oracle;
-/* The distances of the current access's lines, from its first
-   (UINT64_MAX: cold); an access spans a few lines at most. */
-#define MP_AN_REUSE_SPAN 16
-extern uint64_t mp_g_reuse_first, mp_g_reuse_dist[MP_AN_REUSE_SPAN];
-
-/* The oracle, while the main thread is the only one: the reuse step
-   has just measured the line. */
+/* The oracle, while the main thread (serial 1) is the only one that
+   has run. */
 static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t first,
                                          uint64_t line, uint64_t cap)
 {
-   tl_assert(first == mp_g_reuse_first && line - first < MP_AN_REUSE_SPAN);
-   return mp_g_reuse_dist[line - first] < cap;
+   return mp_reuse_would_hold(mp_g_reuse, 1, first, line, cap);
 }
 
 /* Lends the exact history to the cache, if both are there and it can
@@ -91,13 +83,10 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    ULong line = mp_event_first_line(c->e, mp_g_line_shift);
    ULong last = mp_event_last_line(c->e, mp_g_line_shift);
    UInt group = mp_g_thread_group[c->tid];
-   mp_g_reuse_first = line;
    for (; line <= last; line++) {
       uint64_t d;
       int kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
       mp_vars_reuse(c->lc, kind, d);
-      if (mp_g_reuse_l1_oracle && line - mp_g_reuse_first < MP_AN_REUSE_SPAN)
-         mp_g_reuse_dist[line - mp_g_reuse_first] = kind == MP_REUSE_COLD ? UINT64_MAX : d;
    }
 }
 

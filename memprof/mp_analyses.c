@@ -21,7 +21,6 @@ ULong mp_g_loops_accesses;
 mp_sharing *mp_g_sharing;
 mp_reuse *mp_g_reuse;
 Bool mp_g_reuse_l1_oracle;
-uint64_t mp_g_reuse_first, mp_g_reuse_dist[MP_AN_REUSE_SPAN];
 mp_numa *mp_g_numa;
 UInt mp_g_numa_extra_cycles;
 mp_whatif *mp_g_whatif;

@@ -146,6 +146,10 @@ struct mp_reuse {
    uint64_t fib_a, fib_b;    /* BURSTY: the next gap is window * fib_a */
    int in_gap, gap_capped;
    mp_reuse_stats st;
+   /* mp_reuse_would_hold's count, for the access that follows it: valid
+      while no access came between (memo_at is st.accesses then). */
+   uint64_t memo_line, memo_at;
+   uint32_t memo_tid, memo_slot, memo_d;
 };
 
 /*------------------------------------------------------------*/
@@ -721,7 +725,9 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
          kind = MP_REUSE_COLD;
       } else {
          kind = pc->b == ver ? MP_REUSE_PRIVATE : MP_REUSE_SHARED;
-         d = count_after(&t->s, pc->a);
+         d = r->memo_at + 1 == r->st.accesses && r->memo_line == line
+             && r->memo_tid == tid && r->memo_slot == pc->a
+             ? r->memo_d : count_after(&t->s, pc->a);
       }
       touch(r, &t->s, pc);
    } else {
@@ -751,6 +757,33 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    else
       *distance = d;
    return kind;
+}
+
+int mp_reuse_would_hold(mp_reuse *r, uint32_t tid, uint64_t first, uint64_t line,
+                        uint64_t cap)
+{
+   thread_state *t;
+   const cell *c;
+   uint64_t d, x;
+   mp_assert(r->cfg.mode == MP_REUSE_EXACT);
+   if (tid >= r->n_threads || !(t = r->threads[tid]))
+      return 0;
+   c = table_find(&t->s.map, line);
+   if (!c || c->a == NO_SLOT)
+      return 0;
+   d = count_after(&t->s, c->a);
+   r->memo_line = line;
+   r->memo_tid = tid;
+   r->memo_slot = c->a;
+   r->memo_d = (uint32_t)d;
+   r->memo_at = r->st.accesses;
+   /* The access's lines before this one come after every slot. */
+   for (x = first; x != line; x++) {
+      const cell *xc = table_find(&t->s.map, x);
+      if (!xc || xc->a == NO_SLOT || xc->a < c->a)
+         d++;
+   }
+   return d < cap;
 }
 
 /* A min-heap of (slot, line) by slot, for mp_reuse_recent_lines. */

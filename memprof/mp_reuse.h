@@ -119,6 +119,17 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    when reporting, not per access. */
 double mp_reuse_weight(const mp_reuse *r);
 
+/* Whether a fully associative LRU cache of cap lines, fed thread tid's
+   accesses, holds line now, lines [first, line) of the same access
+   counted as accessed just before it (first == line: none): whether
+   tid last accessed line fewer than cap distinct lines ago.  Exact
+   mode, for the cache's L1 oracle (mp_cache_l1_oracle), which asks
+   before the access reaches the history.  It changes no distance; the
+   access's mp_reuse_access for line, if it comes next, reuses its
+   count instead of counting again. */
+int mp_reuse_would_hold(mp_reuse *r, uint32_t tid, uint64_t first, uint64_t line,
+                        uint64_t cap);
+
 /* Fills lines with the up to n distinct lines thread tid accessed
    last, least recent first; returns how many.  O(lines tid touched). */
 uint32_t mp_reuse_recent_lines(mp_reuse *r, uint32_t tid, uint64_t *lines, uint32_t n);

@@ -873,13 +873,14 @@ START_TEST(test_cost_per_access)
 }
 END_TEST
 
-/* The L1 oracle (mp_an_reuse.h): a line's private distance from
-   mp_reuse_access, the access's earlier lines accessed just before it,
-   is under cap exactly when an LRU list of the thread's lines (most
-   recent first), with those lines moved to the front, holds it among
-   its first cap; for accesses of one to three lines in a row.
-   mp_reuse_recent_lines against the same list.  Enough accesses for
-   compactions (slots renumbered). */
+/* The L1 oracle (mp_an_reuse.h), against an LRU list of the thread's
+   lines (most recent first), for accesses of one to three lines in a
+   row, asked as the cache asks: mp_reuse_would_hold for each line of
+   the access before the access reaches the history (its earlier lines
+   counted as accessed just before), then mp_reuse_access for each,
+   whose distance (from the question's count, or counted afresh) must
+   say the same.  mp_reuse_recent_lines against the same list.  Enough
+   accesses for compactions (slots renumbered). */
 static int lru_holds(const uint64_t *lru, uint32_t n, uint64_t first, uint64_t line,
                      uint64_t cap)
 {
@@ -920,6 +921,9 @@ START_TEST(test_l1_oracle)
       uint64_t cap = 1 + rng() % 48;
       uint32_t n_before = n;
       memcpy(before, lru, n * sizeof *lru);
+      for (line = first; line < first + span; line++)
+         bad += mp_reuse_would_hold(r, 1, first, line, cap)
+                != lru_holds(before, n_before, first, line, cap);
       for (line = first; line < first + span; line++) {
          uint64_t d;
          int kind = mp_reuse_access(r, 1, 0, line, rng() % 4 == 0, &d);
@@ -936,7 +940,8 @@ START_TEST(test_l1_oracle)
       }
    }
    ck_assert_uint_eq(bad, 0);
-   ck_assert_uint_eq(mp_reuse_recent_lines(r, 2, got, 8), 0);   /* unknown thread */
+   ck_assert_int_eq(mp_reuse_would_hold(r, 2, 5, 5, 10), 0);   /* unknown thread */
+   ck_assert_uint_eq(mp_reuse_recent_lines(r, 2, got, 8), 0);
    mp_reuse_free(r);
 }
 END_TEST
