@@ -32,8 +32,6 @@
 #include "mp_reuse.h"
 
 extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
-/* The cache asks mp_g_reuse for its L1 miss causes (see above). */
-extern Bool mp_g_reuse_l1_oracle;
 /* The oracle, while the main thread (serial 1) is the only one that
    has run. */
 static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t first,
@@ -42,13 +40,14 @@ static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t firs
    return mp_reuse_would_hold(mp_g_reuse, 1, first, line, cap);
 }
 
-/* Lends the exact history to the cache, if both are there and it can
-   take it (mp_cache_set_l1_oracle). */
-static inline void mp_an_reuse_lend_history(void)
+/* Lends an exact history to the cache, if it can take it
+   (mp_cache_set_l1_oracle).  With --sample=periodic or windows the
+   history is exact too: the cache and it see the same accesses, those
+   of the windows. */
+static inline void mp_an_reuse_lend_history(mp_reuse_mode mode)
 {
-   mp_g_reuse_l1_oracle = mp_g_reuse != NULL && mp_g_hier.cache != NULL
-      && (mp_clo_sample_mode == 0 || mp_clo_sample_mode == MP_SAMPLE_DETAIL)
-      && mp_cache_set_l1_oracle(mp_g_hier.cache, mp_an_reuse_l1_verdict, NULL);
+   if (mode == MP_REUSE_EXACT && mp_g_hier.cache != NULL)
+      mp_cache_set_l1_oracle(mp_g_hier.cache, mp_an_reuse_l1_verdict, NULL);
 }
 
 static inline Bool mp_an_reuse_on(void) { return mp_g_reuse != NULL; }
@@ -68,7 +67,7 @@ static inline void mp_an_reuse_create(void)
    rc.max_gap = mp_clo_sample_max_gap;
    mp_g_reuse = mp_reuse_new(&rc, &err);
    tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
-   mp_an_reuse_lend_history();
+   mp_an_reuse_lend_history(rc.mode);
 }
 
 /* A scattered instruction's history cell, read while the cache is
@@ -94,13 +93,14 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    says the main thread's core's would be. */
 static inline void mp_an_reuse_thread_start(UInt serial)
 {
-   if (serial == 2 && mp_g_reuse_l1_oracle) {
+   void *arg;
+   if (serial == 2 && mp_g_hier.cache != NULL
+       && mp_cache_get_l1_oracle(mp_g_hier.cache, &arg) != NULL) {
       UInt n = (UInt)mp_cache_l1_lines(mp_g_hier.cache);
       uint64_t *lines = VG_(malloc)("mp.an.reuse.recent", n * sizeof *lines);
       n = mp_reuse_recent_lines(mp_g_reuse, 1, lines, n);
       mp_cache_l1_shadows(mp_g_hier.cache, mp_hierarchy_core_of(1), lines, n);
       VG_(free)(lines);
-      mp_g_reuse_l1_oracle = False;
    }
 }
 

@@ -20,7 +20,6 @@ UInt mp_g_stride_window;
 ULong mp_g_loops_accesses;
 mp_sharing *mp_g_sharing;
 mp_reuse *mp_g_reuse;
-Bool mp_g_reuse_l1_oracle;
 mp_numa *mp_g_numa;
 UInt mp_g_numa_extra_cycles;
 mp_whatif *mp_g_whatif;

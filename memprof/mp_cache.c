@@ -1150,8 +1150,8 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       node[k] = 0;
       /* One set: a fully-associative cache misses as the shadow would. */
       if (k == 0 && c->l1_oracle)
-         fa[0] = c->l1_oracle(c->oracle_arg, core, first, line,
-                              c->lv[0].sets * c->lv[0].assoc) ? FA_HIT : FA_MISSED;
+         fa[0] = c->l1_oracle(c->oracle_arg, core, first, line, mp_cache_l1_lines(c))
+                 ? FA_HIT : FA_MISSED;
       else if (!in->fa.cap)
          fa[k] = FA_MISSED;
       else if (mix & in->fa.sample_mask)
