@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "annotate"))
 from memprof_reader import read_file  # noqa: E402
 
 doc = read_file(sys.argv[1])

@@ -77,7 +77,7 @@ import sys
 # memprof_reader.py is in the parent directory, or beside this script
 # when the tests run in a build tree other than the source tree.
 sys.dont_write_bytecode = True
-sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "annotate"))
 from memprof_reader import FormatError, read_file  # noqa: E402
 
 # The keys checked besides those memprof_reader requires (memprof,

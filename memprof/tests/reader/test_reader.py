@@ -21,7 +21,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEMPROF = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, MEMPROF)
+sys.path.insert(0, os.path.join(MEMPROF, "annotate"))
 
 from memprof_reader import (  # noqa: E402  (after the path)
     Bin, ByteRange, FormatError, Median, parse_document, read_file)
@@ -287,8 +287,8 @@ class Embedding(unittest.TestCase):
         return out
 
     def test_no_shared_name(self):
-        reader = self.names(os.path.join(MEMPROF, "memprof_reader.py"))
-        annotate = self.names(os.path.join(MEMPROF, "memprof_annotate.in"))
+        reader = self.names(os.path.join(MEMPROF, "annotate", "memprof_reader.py"))
+        annotate = self.names(os.path.join(MEMPROF, "annotate", "memprof_annotate.in"))
         self.assertIn("read_file", reader)
         self.assertIn("main", annotate)
         self.assertEqual(reader & annotate, set())

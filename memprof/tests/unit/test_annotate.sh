@@ -7,7 +7,7 @@
 # with annotate/CASE.exp.  Prints PASS/FAIL per case, then a summary line,
 # and exits 1 if any case failed.
 #
-# By default the unsubstituted memprof/memprof_annotate.in is run with
+# By default the unsubstituted memprof/annotate/memprof_annotate.in is run with
 # python3; set MEMPROF_ANNOTATE to a command (e.g. the built script) to
 # test that instead (the callgrind_annotate checks run it with python3).
 # With UPDATE=1 the .exp files are (re)written from the actual output --
@@ -20,7 +20,7 @@ fixtures="$here/annotate"
 if [ -n "${MEMPROF_ANNOTATE:-}" ]; then
     annotate=("$MEMPROF_ANNOTATE")
 else
-    annotate=(python3 "$(cd "$here/../.." && pwd)/memprof_annotate.in")
+    annotate=(python3 "$(cd "$here/../../annotate" && pwd)/memprof_annotate.in")
 fi
 
 export PYTHONIOENCODING=utf-8

@@ -36,7 +36,7 @@ import urllib.request
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VIEWER = os.path.normpath(os.path.join(HERE, "..", "..", "memprof_view.html"))
+VIEWER = os.path.normpath(os.path.join(HERE, "..", "..", "viewer", "memprof_view.html"))
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"   # W3C web element key
 WAIT = 15.0                                       # seconds, for any condition
 

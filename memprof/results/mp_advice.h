@@ -20,7 +20,7 @@
 #ifndef MP_ADVICE_H
 #define MP_ADVICE_H
 
-#include "mp_results.h"
+#include "mp_results_types.h"
 #include "mp_share.h"
 
 #define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */

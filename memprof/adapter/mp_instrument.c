@@ -47,6 +47,7 @@
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
+#include "mp_threads.h"
 #include "mp_tool.h"
 #include "mp_util.h"
 #include "mp_window.h"
@@ -84,10 +85,6 @@ static UWord         analysing = 1;
 UWord                mp_g_detailing = 1;
 UInt                 mp_g_detail_weight = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
-static UInt         *thread_serial;   /* ThreadId -> creation number */
-static UInt         *thread_core;     /* ThreadId -> simulated core */
-UInt                *mp_g_thread_group;   /* ThreadId -> reuse sharing group */
-static UInt          threads_created;
 
 /* What an access seen by the detail analyses stands for: 1 in the
    first window (which sees every access), P/W (rounded) in the later
@@ -152,19 +149,9 @@ static inline Bool collecting(ThreadId tid)
    return client_on && (toggles == NULL || toggles[tid].depth > 0);
 }
 
-UInt mp_thread_serial(ThreadId tid)
-{
-   return thread_serial[tid];
-}
-
 void mp_thread_created(ThreadId child)
 {
-   thread_serial[child] = ++threads_created;
-   mp_analyses_thread_start(threads_created);
-   thread_core[child] = mp_g_hier.cores ? mp_hierarchy_core_of(threads_created) : 0;
-   /* Threads share reuse through the last level's instance. */
-   mp_g_thread_group[child] = mp_g_hier.n_levels
-      ? thread_core[child] / mp_g_hier.level[mp_g_hier.n_levels - 1].shared_by : 0;
+   mp_analyses_thread_start(mp_threads_number(child));
    if (toggles)
       toggles[child].depth = 0;
 }
@@ -221,7 +208,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    e.addr = a;
    e.size = (UInt)(size_kind & ~MP_WRITE_BIT);
    e.is_write = (size_kind & MP_WRITE_BIT) != 0;
-   e.tid = thread_serial[tid];
+   e.tid = mp_g_thread_serial[tid];
    e.loc = ii->loc;
    e.iaddr = ii->iaddr;
    if (mp_instr_cache_answers(ii, a, tid))
@@ -240,7 +227,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    c.ii = ii;
    c.lc = ii->lc;
    c.tid = tid;
-   c.core = thread_core[tid];
+   c.core = mp_g_thread_core[tid];
    c.served = 0;
    c.cycles = 0;
    c.in_footprint = False;
@@ -788,9 +775,7 @@ void mp_instrument_fork_child(void)
 void mp_instrument_init(void)
 {
    instrs = VG_(HT_construct)("mp.instrs");
-   thread_serial = VG_(calloc)("mp.serials", VG_N_THREADS + 1, sizeof(UInt));
-   thread_core = VG_(calloc)("mp.cores", VG_N_THREADS + 1, sizeof(UInt));
-   mp_g_thread_group = VG_(calloc)("mp.groups", VG_N_THREADS + 1, sizeof(UInt));
+   mp_threads_init();
    mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;
    ever_off = !client_on;

@@ -200,8 +200,6 @@ Bool mp_collection_was_partial(void);
 extern ULong mp_g_instructions;   /* guest instructions executed */
 /* A new thread: gives it the next creation number. */
 void mp_thread_created(ThreadId child);
-/* The creation number of a thread (1 = main). */
-UInt mp_thread_serial(ThreadId tid);
 Bool mp_is_collecting(void);
 /* With --sample=periodic|windows: the instructions analysed so far and
    the windows begun, True; else False. */

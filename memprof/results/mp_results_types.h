@@ -1,30 +1,18 @@
 /*--------------------------------------------------------------------*/
-/*--- memprof: the results, built once at exit.        mp_results.h ---*/
+/*--- memprof: what the results are made of.     mp_results_types.h ---*/
 /*--------------------------------------------------------------------*/
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   At exit the analyses finish (the adapter's list), then
-   mp_results_build makes, once, everything the report says that is
-   not a count the analyses kept: the ranked rows, each row's source
-   lines, the per-variable sharing summary, the inferred structures and
-   their field names, the what-if replays, the advice and the advice its
-   replays rejected.  The writers (the JSON document in mp_report.c, the
-   adapter's exit summary and DOT file) only read a mp_results: none of
-   them summarises, replays or advises.
-
-   The layers, each calling only the ones below it:
-     engines (mp_vars, mp_cache, mp_sharing, mp_structs, mp_whatif, ...)
-     facts about them  mp_facts.c (loops of instructions, structures)
-     builders          mp_share.c, mp_replays.c, mp_advice.c
-     this file         mp_results.c
-     writers           mp_report.c with its sections mp_report_loops.c,
-                       mp_report_threads.c; the adapter's summary.
-
-   No Valgrind header: unit-tested on the host.
+   The types every builder of the results and every writer shares:
+   what the results are built from (the run, the finished analyses,
+   the adapter's queries) and the results themselves.  A header of
+   types only, so that the builders (mp_facts, mp_share, mp_replays,
+   mp_advice) and mp_results.c, which calls them all, include it and
+   not each other.  No Valgrind header: unit-tested on the host.
 */
-#ifndef MP_RESULTS_H
-#define MP_RESULTS_H
+#ifndef MP_RESULTS_TYPES_H
+#define MP_RESULTS_TYPES_H
 
 #include "mp_formula.h"
 #include "mp_loops.h"
@@ -217,23 +205,6 @@ typedef struct mp_results {
    uint32_t n_advice, n_rejected;
 } mp_results;
 
-/* Builds the results of a finished run.  Cost: linear-ish in the
-   variables and per-location records, plus the replays (one simulated
-   access per recorded access). */
-mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
-                             const mp_adapter_queries *ask);
-void mp_results_free(mp_results *res);
-
-/* The rows to report (accessed variables, small ones folded), sorted by
-   estimated cycles when by_cycles, else by accesses, descending, then by
-   name; *n_out is their number.  The caller frees the array with
-   mp_free. */
-mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              int by_cycles, uint32_t *n_out);
-
-/* Sorts rows in that order. */
-void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles);
-
 /* Level name: "L1", "L2", "L3". */
 static inline const char *mp_report_level_name(uint32_t level)
 {
@@ -241,4 +212,4 @@ static inline const char *mp_report_level_name(uint32_t level)
    return level < 3 ? names[level] : "L?";
 }
 
-#endif /* MP_RESULTS_H */
+#endif /* MP_RESULTS_TYPES_H */

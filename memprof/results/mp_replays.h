@@ -14,7 +14,7 @@
 #ifndef MP_REPLAYS_H
 #define MP_REPLAYS_H
 
-#include "mp_results.h"
+#include "mp_results_types.h"
 
 /* The split of structure l of var.  out->made 0 if not possible (no
    recording, no cache simulation, fewer than two groups). */

@@ -27,6 +27,7 @@
 
 #include "mp_clo.h"
 #include "mp_loopnest.h"
+#include "mp_threads.h"
 #include "mp_util.h"
 
 mp_loops   *mp_g_loops;

@@ -15,7 +15,7 @@
 #ifndef MP_SHARE_H
 #define MP_SHARE_H
 
-#include "mp_results.h"
+#include "mp_results_types.h"
 
 #define MP_SHARE_WORST_LINES 5
 

@@ -14,7 +14,7 @@
 #ifndef MP_FACTS_H
 #define MP_FACTS_H
 
-#include "mp_results.h"
+#include "mp_results_types.h"
 
 /* Variables with fewer accesses get no structure analysis: a structure
    inferred from a few accesses (start-up code walking the loader's

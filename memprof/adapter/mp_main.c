@@ -38,6 +38,7 @@
 #include "mp_clo.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
+#include "mp_threads.h"
 #include "mp_advice.h"
 #include "mp_report.h"
 #include "mp_report_loops.h"

@@ -18,6 +18,7 @@
 #ifndef MP_AN_CTX_H
 #define MP_AN_CTX_H
 
+#include "mp_threads.h"
 #include "mp_tool.h"
 
 typedef struct {
@@ -52,9 +53,6 @@ extern UWord mp_g_detailing;
    --sample=detail past its first window P/W rounded, so that the stride
    counts estimate the run's.  mp_instrument.c keeps it. */
 extern UInt mp_g_detail_weight;
-/* Per ThreadId: the reuse sharing group (threads share reuse through
-   the last level's instance).  mp_instrument.c keeps it. */
-extern UInt *mp_g_thread_group;
 
 /* The start of the heap block or global accessed, 0 for the stack and
    unknown memory; the registry is asked at most once per access. */

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The layers of memprof/ (memprof/README.md), checked from the includes.
+
+The folders, bottom up: platform, engines, results, writers, adapter.  A
+file may include headers of its own folder and of the folders below,
+never of one above; only the platform's mp_platform.h and mp_vgcompat.h
+and the adapter may include a Valgrind header (the engines, results and
+writers are compiled on the host for the unit tests); and no two modules
+(x.c with x.h) include each other, directly or round a longer circle.
+
+Prints one PASS line per rule or a FAIL line per offence; exits 1 on
+any offence.  MP_SRCDIR names the memprof/ folder (default: ../.. from
+here).
+"""
+import os
+import re
+import sys
+
+LAYERS = ["platform", "engines", "results", "writers", "adapter"]
+# Headers outside the layers: the client's header (for the adapter's
+# client requests and the preload).
+PUBLIC = {"memprof.h": len(LAYERS) - 1}
+VALGRIND = re.compile(r'(pub_tool_|pub_core_|libvex|valgrind\.h)')
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+# The platform header maps Valgrind's library for the layers above; the
+# version-compatibility header is where any core detail is isolated.
+MAY_INCLUDE_VALGRIND = {"mp_platform.h", "mp_vgcompat.h"}
+
+
+def sources(src):
+    """{file name: layer index}, and {file name: path}."""
+    layer, path = {}, {}
+    for i, d in enumerate(LAYERS):
+        folder = os.path.join(src, d)
+        if not os.path.isdir(folder):
+            print(f"FAIL: {folder} is missing")
+            sys.exit(1)
+        for f in sorted(os.listdir(folder)):
+            if f.endswith((".c", ".h")):
+                if f in layer:
+                    print(f"FAIL: {f} is in both {LAYERS[layer[f]]}/ and {d}/")
+                    sys.exit(1)
+                layer[f] = i
+                path[f] = os.path.join(folder, f)
+    return layer, path
+
+
+def includes(p):
+    with open(p, encoding="utf-8") as fh:
+        return INCLUDE.findall(fh.read())
+
+
+def module(f):
+    return f.rsplit(".", 1)[0]
+
+
+def find_circle(graph):
+    """A circle of graph (module -> set of modules), as a list, or None."""
+    colour = {m: 0 for m in graph}
+    stack = []
+
+    def visit(m):
+        colour[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if colour.get(n, 2) == 1:
+                return stack[stack.index(n):] + [n]
+            if colour.get(n) == 0:
+                c = visit(n)
+                if c:
+                    return c
+        stack.pop()
+        colour[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if colour[m] == 0:
+            c = visit(m)
+            if c:
+                return c
+    return None
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.environ.get("MP_SRCDIR") or os.path.join(here, "..", "..")
+    layer, path = sources(src)
+    bad = 0
+    graph = {module(f): set() for f in layer}
+    for f, p in sorted(path.items()):
+        mine = layer[f]
+        for inc in includes(p):
+            name = os.path.basename(inc)
+            if VALGRIND.match(name):
+                if LAYERS[mine] != "adapter" and f not in MAY_INCLUDE_VALGRIND:
+                    print(f"FAIL: {LAYERS[mine]}/{f} includes the Valgrind "
+                          f"header {inc}")
+                    bad += 1
+                continue
+            if name in PUBLIC:
+                theirs = PUBLIC[name]
+            elif name in layer:
+                theirs = layer[name]
+                if module(name) != module(f):
+                    graph[module(f)].add(module(name))
+            else:
+                continue        # the C library's, or the unit tests' own
+            if theirs > mine:
+                print(f"FAIL: {LAYERS[mine]}/{f} includes {inc}, of the "
+                      f"layer above ({LAYERS[theirs]}/)")
+                bad += 1
+    if bad == 0:
+        print("PASS: each file includes its own layer and those below")
+        print("PASS: only the platform and the adapter include Valgrind")
+    circle = find_circle(graph)
+    if circle:
+        print("FAIL: include circle: " + " -> ".join(circle))
+        bad += 1
+    else:
+        print("PASS: no include circle between modules")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
