@@ -14,6 +14,8 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
 
 #include "mp_clo.h"
 #include "mp_util.h"
@@ -558,4 +560,24 @@ void mp_clo_print_usage(void)
 void mp_clo_print_debug_usage(void)
 {
    VG_(printf)("    (none)\n");
+}
+
+/* The core's --trace-children.  The tool headers do not declare the
+   core's flag, but every option Valgrind was given is in
+   VG_(args_for_valgrind), in the order the core read them (the rc
+   files and VALGRIND_OPTS first), already checked by it: the last one
+   wins, as in the core. */
+Bool mp_clo_trace_children(void)
+{
+   Bool on = False;
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+
+   for (i = 0; i < n; i++) {
+      const HChar *arg = *(const HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_STREQ(arg, "--trace-children=yes"))
+         on = True;
+      else if (VG_STREQ(arg, "--trace-children=no"))
+         on = False;
+   }
+   return on;
 }

@@ -45,6 +45,7 @@
 #include "mp_share.h"
 #include "mp_summary.h"
 #include "mp_util.h"
+#include "mp_vgcompat.h"
 #include "mp_analyses.h"
 #include "mp_tool.h"
 
@@ -196,10 +197,6 @@ static Bool saw_exit;
 static Int  exit_status;
 static const HChar *end_by = "signal";
 
-/* The core's --trace-children (not in the tool headers; memprof links
-   with the core statically, as DebugInfo_syms_getidx in mp_registry.c). */
-extern Bool VG_(clo_trace_children);
-
 /* Execs made so far: with --trace-children=yes the new program is
    profiled too, under the same pid, and would write the same file: the
    file written before each exec is named <file>.exec-<n> instead. */
@@ -247,7 +244,7 @@ static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs
       mp_analyses_flush();
       write_output(False);
       end_by = "signal";
-      if (forked_child && VG_(clo_trace_children)) {
+      if (forked_child && mp_clo_trace_children()) {
          if (!has_pid(out_file_template))
             pass_own_name("--memprof-out-file", out_file_template);
          if (dot_file_template && !has_pid(dot_file_template))
@@ -856,7 +853,7 @@ static void write_output(Bool summary)
 {
    mp_report_cache rc;
    HChar *path = output_name("--memprof-out-file", out_file_template);
-   if (VG_(clo_trace_children) && VG_(strcmp)(end_by, "exec") == 0) {
+   if (mp_clo_trace_children() && VG_(strcmp)(end_by, "exec") == 0) {
       SizeT n = VG_(strlen)(path) + 24;
       HChar *pre = VG_(malloc)("mp.main.execpath", n);
       VG_(snprintf)(pre, n, "%s.exec-%u", path, execs);
@@ -1024,20 +1021,9 @@ static void check_options(void)
    VG_(set_Clo_Mode)(mode);
 }
 
-/* Valgrind prints its banner after the options are parsed and before
-   the tool's post_clo_init, and calls no tool function in between: a
-   refusal there would follow the banner, where the parsing's refusals
-   come alone.  The link wraps VG_(print_preamble)
-   (-Wl,--wrap=vgPlain_print_preamble, Makefile.am) to run the checks
-   first; post_clo_init runs them too, in case a core calls the banner
-   by another way. */
-void __real_vgPlain_print_preamble(Bool logging_to_fd);
-void __wrap_vgPlain_print_preamble(Bool logging_to_fd);
-void __wrap_vgPlain_print_preamble(Bool logging_to_fd)
-{
-   check_options();
-   __real_vgPlain_print_preamble(logging_to_fd);
-}
+/* Before the banner (mp_vgcompat.h); post_clo_init runs the checks
+   too, in case a core calls the banner by another way. */
+MP_VG_BEFORE_PREAMBLE(check_options)
 
 static void mp_post_clo_init(void)
 {

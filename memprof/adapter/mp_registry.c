@@ -59,21 +59,7 @@
 #include "mp_rangemap.h"
 #include "mp_tool.h"
 #include "mp_util.h"
-
-/* The core's symbol-table walk is not in the tool headers, though the
-   static core library exports it; these prototypes match Valgrind
-   3.15 and later on amd64, where SymAVMAs is { Addr main; }. */
-typedef struct { Addr main; } mp_SymAVMAs;
-extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo *di);
-extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
-                                       mp_SymAVMAs *ad, UInt *size,
-                                       const HChar **pri_name,
-                                       const HChar ***sec_names,
-                                       Bool *isText, Bool *isIFunc,
-                                       Bool *isGlobal);
-
-/* Exported by the core but absent from the tool headers (pub_core_machine.h). */
-extern void VG_(set_IP)(ThreadId tid, Addr ip);
+#include "mp_vgcompat.h"
 
 UInt mp_g_registry_gen = 0;
 ULong stats__resolves = 0;
@@ -144,7 +130,7 @@ static void register_symbols(const DebugInfo *di)
    Int i, n = VG_(DebugInfo_syms_howmany)(di);
    loaded_object o;
    for (i = 0; i < n; i++) {
-      mp_SymAVMAs ad;
+      mp_vg_sym_avmas ad;
       UInt size;
       const HChar *name, **sec;
       Bool is_text, is_ifunc, is_global;
@@ -780,7 +766,7 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
          if (b->var == NO_VAR) {
             /* the description unwinds the thread from its IP */
             if (ip)
-               VG_(set_IP)(tid, ip);
+               mp_vg_set_IP(tid, ip);
             if (rlo)
                *rhi = *rlo;
             return local_var(fi, b, a);
@@ -858,7 +844,7 @@ static UInt resolve_stack(ThreadId tid, Addr a, mp_instr *ii)
       /* The guest IP is only brought up to date at superblock exits (a
          call chased into its callee leaves it at the call): the
          instruction being executed is ii's. */
-      VG_(set_IP)(tid, ii->iaddr);
+      mp_vg_set_IP(tid, ii->iaddr);
       /* A push or call has already lowered the SP when it stores; the
          unwind information of its address describes the SP before. */
       c->n = VG_(get_StackTrace_with_deltas)(tid, c->ips, MAX_FRAMES, c->sps,

@@ -10,6 +10,21 @@
    bridged here, and only here, keyed on the version that valgrind.h
    states (__VALGRIND_MAJOR__, __VALGRIND_MINOR__); the rest of the tool
    calls the mp_vg_* names below.  Verified: Valgrind 3.19 and 3.24.
+
+   Where the tool API has no way to do what memprof needs, memprof calls
+   a core function the static core library exports but the tool headers
+   do not declare.  Each such function is declared here, and only here,
+   with why the API does not serve; each is exercised by the regression
+   and robustness tests, which run against every supported Valgrind
+   (auto/memprof-test.sh --valgrind=PREFIX):
+     VG_(DebugInfo_syms_howmany), VG_(DebugInfo_syms_getidx): the walk
+        of an object's symbol table, for its data symbols (the globals
+        of a program without variable debug information); the API looks
+        symbols up by address only.  Tests: sect_runs, global_array.
+     VG_(print_preamble): wrapped at link time, so that the option
+        checks that need every option run before the banner; the API
+        calls no tool function between the last option and the banner.
+        Test: the robustness suite's bad options ("first on stderr").
 */
 #ifndef MP_VGCOMPAT_H
 #define MP_VGCOMPAT_H
@@ -18,6 +33,9 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_machine.h"
+#include "libvex_guest_offsets.h"
 
 #if !defined(__VALGRIND_MAJOR__) || !defined(__VALGRIND_MINOR__)
 #  error "valgrind.h states no version (__VALGRIND_MAJOR__/__VALGRIND_MINOR__)"
@@ -63,5 +81,54 @@ void mp_vg_out_of_memory(const HChar *who, SizeT n, UWord err)
 #endif
    __builtin_unreachable();
 }
+
+/*------------------------------------------------------------*/
+/*--- The guest's instruction pointer                      ---*/
+/*------------------------------------------------------------*/
+
+/* The guest IP is brought up to date only at superblock exits; an
+   unwind from inside a superblock needs the instruction being run.
+   The tool API writes the guest state by offset (shadow area 0 is the
+   real state); the offset is the platform's. */
+#if defined(VGA_amd64)
+#  define MP_VG_OFFSET_IP OFFSET_amd64_RIP
+#else
+#  error "memprof: the guest instruction pointer's offset is not known here"
+#endif
+
+static inline void mp_vg_set_IP(ThreadId tid, Addr ip)
+{
+   VG_(set_shadow_regs_area)(tid, 0, MP_VG_OFFSET_IP, sizeof ip, (const UChar *)&ip);
+}
+
+/*------------------------------------------------------------*/
+/*--- Core functions the tool API lacks                    ---*/
+/*------------------------------------------------------------*/
+
+/* An object's symbol table, by index.  The prototypes match Valgrind
+   3.15 and later on amd64, where SymAVMAs is { Addr main; }. */
+typedef struct { Addr main; } mp_vg_sym_avmas;
+extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo *di);
+extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
+                                       mp_vg_sym_avmas *ad, UInt *size,
+                                       const HChar **pri_name,
+                                       const HChar ***sec_names,
+                                       Bool *isText, Bool *isIFunc,
+                                       Bool *isGlobal);
+
+/* Valgrind prints its banner after the options are parsed and before
+   the tool's post_clo_init, and calls no tool function in between: a
+   refusal there would follow the banner, where the parsing's refusals
+   come alone.  The link wraps VG_(print_preamble)
+   (-Wl,--wrap=vgPlain_print_preamble, Makefile.am);
+   MP_VG_BEFORE_PREAMBLE(f) defines the wrapper, which runs f first. */
+#define MP_VG_BEFORE_PREAMBLE(f)                                    \
+   void __real_vgPlain_print_preamble(Bool logging_to_fd);          \
+   void __wrap_vgPlain_print_preamble(Bool logging_to_fd);          \
+   void __wrap_vgPlain_print_preamble(Bool logging_to_fd)           \
+   {                                                                \
+      f();                                                          \
+      __real_vgPlain_print_preamble(logging_to_fd);                 \
+   }
 
 #endif /* MP_VGCOMPAT_H */
