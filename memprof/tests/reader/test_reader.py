@@ -15,12 +15,14 @@ import ast
 import copy
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEMPROF = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.dont_write_bytecode = True         # nothing written into the tree
 sys.path.insert(0, os.path.join(MEMPROF, "annotate"))
 
 from memprof_reader import (  # noqa: E402  (after the path)
@@ -266,32 +268,162 @@ class Bad(unittest.TestCase):
                      strict=True)
 
 
-class Embedding(unittest.TestCase):
-    """The build copies the reader into memprof_annotate in place of its
-    import: the two files must not define the same top-level name, or
-    the installed script would not run as memprof_annotate.in does."""
+ANNOTATE = os.path.join(MEMPROF, "annotate")
+BUNDLE = os.path.join(ANNOTATE, "bundle.py")
 
-    def names(self, path):
-        with open(path) as f:
-            tree = ast.parse(f.read(), path)
-        out = set()
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                out.add(node.name)
-            elif isinstance(node, ast.Assign):
-                out.update(t.id for t in node.targets
-                           if isinstance(t, ast.Name))
-            elif isinstance(node, ast.ImportFrom) \
-                    and node.module != "memprof_reader":
-                out.update(a.asname or a.name for a in node.names)
-        return out
+
+def annotator_modules():
+    """{module name: path} of the annotator's modules, the reader's too
+    (bundle.py, which makes the installed script of them, is not one)."""
+    return dict((f[:-3], os.path.join(ANNOTATE, f))
+                for f in sorted(os.listdir(ANNOTATE))
+                if f.endswith(".py") and f != "bundle.py")
+
+
+def top_level(path):
+    """(the names a module defines at its top level, {sibling module it
+    imports: the names it imports from it})."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    names, imports = set(), {}
+    siblings = annotator_modules()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets
+                         if isinstance(t, ast.Name)
+                         and not t.id.startswith("__"))
+        elif isinstance(node, ast.ImportFrom) and node.module in siblings:
+            imports.setdefault(node.module, set()).update(
+                a.name for a in node.names)
+    return names, imports
+
+
+class Modules(unittest.TestCase):
+    """The annotator is a package of modules (memprof/annotate/README.md)
+    that the build bundles into the one installed memprof_annotate, as
+    it inlined the reader before: in one file every module's names are
+    everyone's, so no two modules may define the same name, and the
+    reader, memprof_records and memprof_reader, is two of them."""
 
     def test_no_shared_name(self):
-        reader = self.names(os.path.join(MEMPROF, "annotate", "memprof_reader.py"))
-        annotate = self.names(os.path.join(MEMPROF, "annotate", "memprof_annotate.in"))
-        self.assertIn("read_file", reader)
-        self.assertIn("main", annotate)
-        self.assertEqual(reader & annotate, set())
+        owner = {}
+        for mod, path in annotator_modules().items():
+            for n in top_level(path)[0]:
+                self.assertNotIn(n, owner, "%s defines %s, as %s does"
+                                 % (mod, n, owner.get(n)))
+                owner[n] = mod
+        # The reader's entry points are the reader's; the annotator's
+        # main is the command line's.
+        self.assertEqual(owner["read_file"], "memprof_reader")
+        self.assertEqual(owner["Variable"], "memprof_records")
+        self.assertEqual(owner["main"], "memprof_annotate")
+
+    def test_imported_names_exist(self):
+        mods = annotator_modules()
+        tops = dict((m, top_level(p)) for m, p in mods.items())
+        for mod, (_, imports) in tops.items():
+            for dep, names in imports.items():
+                have = tops[dep][0].union(*tops[dep][1].values())
+                self.assertEqual(names - have, set(),
+                                 "%s imports from %s" % (mod, dep))
+
+    def test_no_import_circle(self):
+        deps = dict((m, set(top_level(p)[1]))
+                    for m, p in annotator_modules().items())
+        # A module's layer: one above the highest of those it imports.
+        layer = {}
+
+        def depth(m, chain):
+            self.assertNotIn(m, chain, "import circle: %s"
+                             % " -> ".join(chain + [m]))
+            if m not in layer:
+                layer[m] = 1 + max([depth(d, chain + [m])
+                                    for d in deps[m]] or [-1])
+            return layer[m]
+        for m in deps:
+            depth(m, [])
+        self.assertEqual(layer["memprof_records"], 0)
+        self.assertEqual(layer["memprof_reader"], 1)
+        # The reader imports nothing of the annotator.
+        self.assertEqual(deps["memprof_reader"], {"memprof_records"})
+        self.assertEqual(deps["memprof_records"], set())
+
+    def test_size_and_header(self):
+        for mod, path in annotator_modules().items():
+            with open(path) as f:
+                lines = f.read().split("\n")
+            self.assertLessEqual(len(lines), 1500, mod)
+            head = [l for l in lines[:5] if l.startswith("# " + mod)]
+            self.assertTrue(head and " -- " in head[0],
+                            "%s: no '# %s -- what it owns' header"
+                            % (mod, mod))
+
+    def test_bundle_checks(self):
+        r = subprocess.run([sys.executable, BUNDLE, "--check",
+                            os.path.join(ANNOTATE, "memprof_annotate.py")],
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def bundle_faults(self, files):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                with open(os.path.join(d, name + ".py"), "w") as f:
+                    f.write(text)
+            r = subprocess.run([sys.executable, BUNDLE, "--check",
+                                os.path.join(d, "main.py")],
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1 if r.stderr else 0)
+        return r.stderr
+
+    def test_bundle_refuses(self):
+        # What would make the one file behave otherwise than the modules.
+        ok = {"main": "from a import f\nimport os\nf()\n",
+              "a": "import os\n\n\ndef f():\n    return os.sep\n"}
+        self.assertEqual(self.bundle_faults(ok), "")
+        self.assertIn("f is defined by both a and main", self.bundle_faults(
+            dict(ok, main="from a import f\n\n\ndef f():\n    pass\n")))
+        self.assertIn("import circle: main -> a -> main",
+                      self.bundle_faults(dict(ok, a="from main import g\n")))
+        self.assertIn("a has no g", self.bundle_faults(
+            dict(ok, main="from a import g\n")))
+        self.assertIn("a global statement", self.bundle_faults(
+            dict(ok, a="X = 1\n\n\ndef f():\n    global X\n")))
+        self.assertIn("'import a'", self.bundle_faults(
+            dict(ok, main="import a\na.f()\n")))
+        self.assertIn("not at the top level", self.bundle_faults(
+            dict(ok, main="def g():\n    from a import f\n")))
+        self.assertIn("imports os.sep as sep, which a defines",
+                      self.bundle_faults(dict(
+                          ok, main="from a import f\nfrom os import sep\n",
+                          a="sep = 1\n\n\ndef f():\n    pass\n")))
+        self.assertIn("outside the entry module", self.bundle_faults(dict(
+            ok, a="def f():\n    pass\n\n\nif __name__ == '__main__':\n"
+            "    f()\n")))
+
+    def test_bundle_drops_imports(self):
+        # The version substituted, the modules in the order of their
+        # imports, their imports of one another gone; it runs.
+        r = subprocess.run([sys.executable, BUNDLE, "--version=9.9",
+                            os.path.join(ANNOTATE, "memprof_annotate.py")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0)
+        order = [l[2:-3] for l in r.stdout.split("\n")
+                 if l.startswith("# ") and l.endswith(".py")
+                 and l[2:-3] in annotator_modules()]
+        self.assertEqual(sorted(order), sorted(annotator_modules()))
+        self.assertEqual(order[:2], ["memprof_records", "memprof_reader"])
+        self.assertEqual(order[-1], "memprof_annotate")
+        self.assertNotIn("from memprof_reader import", r.stdout)
+        self.assertNotIn("from annotate_", r.stdout)
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as t:
+            t.write(r.stdout)
+            t.flush()
+            v = subprocess.run([sys.executable, t.name, "--version"],
+                               capture_output=True, text=True, cwd=HERE)
+        self.assertEqual(v.stdout, "memprof_annotate 9.9 (JSON format "
+                         "version 1)\n")
 
 
 class Result(unittest.TextTestResult):

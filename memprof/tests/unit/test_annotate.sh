@@ -7,20 +7,25 @@
 # with annotate/CASE.exp.  Prints PASS/FAIL per case, then a summary line,
 # and exits 1 if any case failed.
 #
-# By default the unsubstituted memprof/annotate/memprof_annotate.in is run with
-# python3; set MEMPROF_ANNOTATE to a command (e.g. the built script) to
-# test that instead (the callgrind_annotate checks run it with python3).
-# With UPDATE=1 the .exp files are (re)written from the actual output --
-# check them by hand before committing.
+# By default the modules, memprof/annotate/memprof_annotate.py, are run
+# with python3; set MEMPROF_ANNOTATE to a command (the built script,
+# which the build bundles from the modules: 'make check' does) to test
+# that instead.  Then each case runs the modules too, and their output
+# must be the bundle's, byte for byte: the bundle behaves as the modules
+# do.  With UPDATE=1 the .exp files are (re)written from the actual
+# output -- check them by hand before committing.
 
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures="$here/annotate"
+modules=(python3 "$(cd "$here/../../annotate" && pwd)/memprof_annotate.py")
 if [ -n "${MEMPROF_ANNOTATE:-}" ]; then
     annotate=("$MEMPROF_ANNOTATE")
+    also=("${modules[@]}")
 else
-    annotate=(python3 "$(cd "$here/../../annotate" && pwd)/memprof_annotate.in")
+    annotate=("${modules[@]}")
+    also=()
 fi
 
 export PYTHONIOENCODING=utf-8
@@ -36,30 +41,47 @@ failed=0
 run_case() {
     local name=$1
     shift
-    local actual="$tmp/$name.out"
-    (
-        cd "$fixtures" || exit 1
-        "${annotate[@]}" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-        rc=$?
-        cat "$tmp/stdout" "$tmp/stderr"
-        echo "[exit $rc]"
-    ) >"$actual"
+    local actual="$tmp/$name.out" same=yes
+    run_one "$actual" "${annotate[@]}" "$@"
+    if [ ${#also[@]} -gt 0 ]; then
+        run_one "$tmp/$name.modules" "${also[@]}" "$@"
+        cmp -s "$actual" "$tmp/$name.modules" || same=no
+    fi
     if [ "${UPDATE:-0}" = 1 ]; then
         cp "$actual" "$fixtures/$name.exp"
     fi
-    if [ -f "$fixtures/$name.exp" ] && cmp -s "$fixtures/$name.exp" "$actual"
+    if [ -f "$fixtures/$name.exp" ] && cmp -s "$fixtures/$name.exp" "$actual" \
+        && [ $same = yes ]
     then
         echo "PASS $name"
         passed=$((passed + 1))
     else
         echo "FAIL $name"
-        if [ -f "$fixtures/$name.exp" ]; then
-            diff -u "$fixtures/$name.exp" "$actual" | sed 's/^/    /'
-        else
+        if [ ! -f "$fixtures/$name.exp" ]; then
             echo "    missing $fixtures/$name.exp"
+        elif ! cmp -s "$fixtures/$name.exp" "$actual"; then
+            diff -u "$fixtures/$name.exp" "$actual" | sed 's/^/    /'
+        fi
+        if [ $same = no ]; then
+            echo "    the modules' output differs from ${annotate[*]}'s:"
+            diff -u "$actual" "$tmp/$name.modules" | sed 's/^/    /'
         fi
         failed=$((failed + 1))
     fi
+}
+
+# run_one OUT COMMAND... : the command's stdout, stderr and "[exit N]",
+# run in annotate/, into OUT.
+run_one() {
+    local out=$1
+    shift
+    (
+        cd "$fixtures" || exit 1
+        "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+        rc=$?
+        cat "$tmp/stdout" "$tmp/stderr"
+        echo "[exit $rc]"
+    ) >"$out"
 }
 
 run_case normal          normal.json
@@ -205,7 +227,7 @@ run_case callgrind_view_only --callgrind-view=data normal.json
 # counts; the output is compared with annotate/NAME.exp.  Skipped when
 # callgrind_annotate (part of Valgrind) is not installed.
 # callgrind_check.py runs the annotator with python3: the script's path.
-annotate_script=${MEMPROF_ANNOTATE:-$here/../../memprof_annotate.in}
+annotate_script=${MEMPROF_ANNOTATE:-${modules[1]}}
 check_callgrind() {
     local name=$1
     shift
