@@ -105,7 +105,7 @@ for prog in $workloads; do
    set -- $(measure $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
    set -- $(measure $mp $bin); tf=$1; mf=$2
    cp $out/memprof.out.bench $out/full.json
-   geometry=$(python3 -c "import json; L = json.load(open('$out/full.json'))['config']['levels']; print('--D1=%d,%d,%d --LL=%d,%d,%d' % tuple(L[i][k] for i in (0, -1) for k in ('size', 'assoc', 'line')))")
+   geometry=$(python3 auto/memprof-json.py geometry $out/full.json)
    set -- $(measure $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin); tg=$1
    set -- $(measure $mp --exact=yes $bin); te=$1
    cp $out/memprof.out.bench $out/exact.json
@@ -126,7 +126,7 @@ for prog in $workloads; do
 "
    # Metadata per touched line: memprof's peak RSS above --tool=none's,
    # over the distinct cache lines the variables touched.
-   lines=$(python3 -c "import json; print(sum(v.get('lines') or 0 for v in json.load(open('$out/full.json'))['variables']))")
+   lines=$(python3 auto/memprof-json.py lines $out/full.json)
    memory="$memory$(awk -v p=$prog -v mf="$mf" -v mn="$mn" -v l="$lines" 'BEGIN {
       printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
 "
@@ -149,11 +149,11 @@ slope() {
    m1=$2; cp $out/memprof.out.bench $out/slope1.json
    set -- $(measure $mp $out/$prog $large)
    m2=$2
-   python3 - "$prog" "$n1" "$n2" "$m1" "$m2" $out/slope1.json $out/memprof.out.bench <<'PY'
-import json, sys
-prog, n1, n2, m1, m2 = sys.argv[1], *map(int, sys.argv[2:6])
-lines = [sum(v.get('lines') or 0 for v in json.load(open(f))['variables']) for f in sys.argv[6:8]]
-dl = lines[1] - lines[0]
+   set -- $(python3 auto/memprof-json.py lines $out/slope1.json $out/memprof.out.bench)
+   python3 - "$prog" "$n1" "$n2" "$m1" "$m2" "$1" "$2" <<'PY'
+import sys
+prog, n1, n2, m1, m2, l1, l2 = sys.argv[1], *map(int, sys.argv[2:8])
+dl = l2 - l1
 print("%-10s %8d more lines: memprof +%.1f MB, none +%.1f MB: %5.1f B per line" %
       (prog, dl, (m2 - m1) / 1024, (n2 - n1) / 1024, ((m2 - m1) - (n2 - n1)) * 1024 / dl))
 PY

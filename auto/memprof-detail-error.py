@@ -22,23 +22,29 @@ line of
                  same.
 
 Numbers are printed, never asserted.  The program must run the same in
-both (PYTHONHASHSEED=0 for python3).
+both (PYTHONHASHSEED=0 for python3).  The files are read by
+memprof_reader (memprof/annotate/).
 """
-import json
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "memprof", "annotate"))
+from memprof_reader import read_file  # noqa: E402
 
 EXACT_FIELDS = ("reads", "writes", "lines", "cache", "served", "cycles", "reuse")
 
 
 def key(v):
-    return (v["name"], v["kind"])
+    return (v.name, v.kind)
 
 
 def first_histogram(v, kind):
-    s = v.get("strides")
-    if not s or not s.get(kind):
+    s = v.strides
+    if not s or not s.hists(kind):
         return None
-    h = {(lo, hi): n for lo, hi, n in s[kind][0]}
+    h = {(lo, hi): n for lo, hi, n in s.hists(kind)[0]}
     total = sum(h.values())
     return {k: n / total for k, n in h.items()} if total else None
 
@@ -48,21 +54,21 @@ def tvd(p, q):
 
 
 def main():
-    exact = json.load(open(sys.argv[1]))
-    sampled = json.load(open(sys.argv[2]))
+    exact = read_file(sys.argv[1], program="memprof-detail-error.py")
+    sampled = read_file(sys.argv[2], program="memprof-detail-error.py")
     # by name and kind: names that repeat (stack frames without a
     # symbol) are compared as the last of them
-    mine = {key(v): v for v in exact["variables"]}
-    other = {key(v): v for v in sampled["variables"]}
+    mine = {key(v): v for v in exact.variables}
+    other = {key(v): v for v in sampled.variables}
     same = sum(1 for k, v in mine.items() if k in other
-               and all(v.get(f) == other[k].get(f) for f in EXACT_FIELDS))
+               and all(getattr(v, f) == getattr(other[k], f) for f in EXACT_FIELDS))
 
     def top(doc):
-        return [key(v) for v in sorted(doc["variables"],
-                                       key=lambda v: -(v.get("cycles") or 0))[:10]]
+        return [key(v) for v in sorted(doc.variables,
+                                       key=lambda v: -(v.cycles or 0))[:10]]
 
     dists = []
-    busiest = sorted(exact["variables"], key=lambda v: -(v["reads"] + v["writes"]))
+    busiest = sorted(exact.variables, key=lambda v: -(v.reads + v.writes))
     n = 0
     for v in busiest:
         w = other.get(key(v))
@@ -78,7 +84,7 @@ def main():
     dists.sort()
 
     def advice(doc):
-        return [(a.get("kind"), a.get("variable")) for a in doc.get("advice", [])]
+        return [(a.kind, a.variable) for a in doc.advice or []]
 
     print("exact %d/%d variables; top-10 %s; strides TVD max %.3f median %.3f; "
           "advice %s" % (same, len(mine),

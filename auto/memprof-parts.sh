@@ -83,7 +83,7 @@ for w in $workloads; do
    cmd=$(command_of $w)
    # memprof's geometry, for Cachegrind: its L1 and its last level.
    $mp $off $cmd </dev/null >/dev/null 2>&1 || true
-   geometry=$(python3 -c "import json; L = json.load(open('$out/memprof.json'))['config']['levels']; print('--D1=%d,%d,%d --LL=%d,%d,%d' % tuple(L[i][k] for i in (0, -1) for k in ('size', 'assoc', 'line')))")
+   geometry=$(python3 auto/memprof-json.py geometry $out/memprof.json)
    none=$(cpu $vg --tool=none $cmd)
    cg0=$(cpu $vg --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd)
    cg=$(cpu $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $cmd)

@@ -25,36 +25,40 @@ states for the sampled modes.  Prints one line of
                  disjoint) between the two runs' private reuse-distance
                  histograms, summed over all variables and normalised.
 
-Numbers are printed, never asserted.
+Numbers are printed, never asserted.  The files are read by
+memprof_reader (memprof/annotate/).
 """
-import json
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "memprof", "annotate"))
+from memprof_reader import read_file  # noqa: E402
 
 
 def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def rank_key(doc):
-    return "cycles" if "cache" in doc["totals"] else "accesses"
+    return read_file(path, program="memprof-sample-error.py")
 
 
 def top(doc, n):
-    key = rank_key(doc)
-    vs = [v for v in doc["variables"] if v.get(key) is not None]
-    vs.sort(key=lambda v: (-v[key] if key == "cycles" else -(v["reads"] + v["writes"]),
-                           v["name"]))
-    return [v["name"] for v in vs[:n]]
+    """The names of the n variables with the most cycles (accesses
+    without a cache model)."""
+    if doc.totals.cache is not None:
+        vs = [v for v in doc.variables if v.cycles is not None]
+        vs.sort(key=lambda v: (-v.cycles, v.name))
+    else:
+        vs = sorted(doc.variables, key=lambda v: (-(v.reads + v.writes), v.name))
+    return [v.name for v in vs[:n]]
 
 
 def reuse_hist(doc):
     h = {}
-    for v in doc["variables"]:
-        r = v.get("reuse")
+    for v in doc.variables:
+        r = v.reuse
         if not r:
             continue
-        for lo, _hi, n in r["private"]:
+        for lo, _hi, n in r.private:
             h[lo] = h.get(lo, 0) + n
     return h
 
@@ -72,21 +76,22 @@ def main():
         sys.exit("usage: memprof-sample-error.py FULL.json SAMPLED.json")
     full, samp = load(sys.argv[1]), load(sys.argv[2])
     parts = []
-    fc, sc = full["totals"].get("cache", {}), samp["totals"].get("cache", {})
+    fc, sc = full.totals.cache or {}, samp.totals.cache or {}
     for lv in sorted(fc):
-        if lv not in sc:
+        if sc.get(lv) is None or fc[lv] is None:
             continue
-        fk, sk = fc[lv].get("mpki"), sc[lv].get("mpki")
-        fa, sa = fc[lv]["accesses"], sc[lv]["accesses"]
-        dr = ((sc[lv]["misses"] / sa if sa else 0) -
-              (fc[lv]["misses"] / fa if fa else 0)) * 100
+        f, s = fc[lv], sc[lv]
+        fk, sk = f.mpki, s.mpki
+        fa, sa = f.accesses, s.accesses
+        dr = ((s.misses / sa if sa else 0) -
+              (f.misses / fa if fa else 0)) * 100
         err = "n/a" if not fk or sk is None else "%+.1f%%" % ((sk - fk) / fk * 100)
-        s_cfg = samp["config"].get("sampling")
+        s_cfg = samp.config.sampling
         cold = "n/a"
-        if s_cfg and fc[lv]["misses"]:
-            c = sc[lv].get("cold", 0)
-            est = c + (sc[lv]["misses"] - c) * s_cfg["scale"]
-            cold = "%+.1f%%" % ((est - fc[lv]["misses"]) / fc[lv]["misses"] * 100)
+        if s_cfg and f.misses:
+            c = s.cold or 0
+            est = c + (s.misses - c) * s_cfg.scale
+            cold = "%+.1f%%" % ((est - f.misses) / f.misses * 100)
         parts.append("%s MPKI %s (cold once %s, ratio %+.2f pt)" % (lv, err, cold, dr))
     ft, st = top(full, 10), top(samp, 10)
     common = [n for n in ft if n in st]

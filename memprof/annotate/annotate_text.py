@@ -85,6 +85,9 @@ def render_table(headers, rows, right):
     return lines
 
 
+# The header's lines of the settings (config), as the file writes them
+# or as they differ between merged files.
+
 def config_value(v):
     if isinstance(v, bool):
         return "yes" if v else "no"
@@ -245,6 +248,8 @@ def one_config(key, value):
         return text
     return config_value(value)
 
+
+# Titles, places, numbers, lines cut or wrapped to the width.
 
 def section_title(title):
     return [RULE, "-- " + title, RULE]

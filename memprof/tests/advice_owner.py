@@ -20,8 +20,14 @@
 #   "advice on VAR: none" or "advice on VAR: KIND..."
 #   "advice on variables not the program's: N"
 
-import json
+import os
 import sys
+
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "annotate"))
+from memprof_reader import read_file  # noqa: E402
 
 
 def yes(b):
@@ -30,23 +36,24 @@ def yes(b):
 
 def main():
     path, name = sys.argv[1], sys.argv[2]
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    v = next(v for v in doc["variables"] if v["name"] == name)
-    st = v.get("struct") or {}
-    print("%s class=%s object=%s" % (name, v["class"], v.get("object") or "-"))
-    print("  accesses >= 1,000:", yes(v["reads"] + v["writes"] >= 1000))
+    doc = read_file(path, program="advice_owner")
+    v = next(v for v in doc.variables if v.name == name)
+    st = v.struct
+    print("%s class=%s object=%s" % (name, v.class_, v.object or "-"))
+    print("  accesses >= 1,000:", yes(v.reads + v.writes >= 1000))
     print("  share of the run's cycles >= 1%:",
-          yes(v["cycles"] >= 0.01 * doc["totals"]["cycles"]))
-    print("  a source line:", yes(any(r["where"] for r in v["per_line"])))
-    print("  structure of 2 groups or more:", yes(len(st.get("groups", [])) >= 2))
-    print("  fields covering half of its cycles:", yes(st.get("covered", 0) >= 0.5))
-    kinds = [a["kind"] for a in doc["advice"] if a["variable"] == name]
+          yes(v.cycles >= 0.01 * doc.totals.cycles))
+    print("  a source line:", yes(any(r.where for r in v.per_line)))
+    print("  structure of 2 groups or more:",
+          yes(st is not None and len(st.groups) >= 2))
+    print("  fields covering half of its cycles:",
+          yes(st is not None and (st.covered or 0) >= 0.5))
+    kinds = [a.kind for a in doc.advice if a.variable == name]
     print("advice on %s: %s" % (name, " ".join(kinds) or "none"))
-    program = {v["name"] for v in doc["variables"] if v["class"] == "program"}
+    program = {v.name for v in doc.variables if v.class_ == "program"}
     print("advice on variables not the program's:",
-          sum(1 for a in doc["advice"]
-              if a["variable"] is not None and a["variable"] not in program))
+          sum(1 for a in doc.advice
+              if a.variable is not None and a.variable not in program))
 
 
 if __name__ == "__main__":

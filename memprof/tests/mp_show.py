@@ -8,6 +8,7 @@
 #   mp_show.py FILE_OR_GLOB... [--var NAME]... [--kind KIND]... [--per-line]
 #              [--lines-in FILE[:LINE]]... [--fields F,F,...] [--stack]
 #              [--totals F,F,...] [--config] [--command] [--strides]
+#              [--tlb] [--end]
 #
 # Every FILE_OR_GLOB that names no existing file is expanded as a glob
 # pattern (so a test can pass 'memprof.out.fork.*' quoted).  Each file
@@ -26,6 +27,7 @@
 # The lines of one file:
 #   [command COMMAND]                        (--command)
 #   [config collect_atstart=... toggle_collect=[...] min_var_size=...]
+#   [tlb entries=E assoc=A page=P]           (--tlb; "tlb -" without)
 #   [totals F=V ...]
 #   one line per selected variable:
 #     NAME kind=K where=W size=S reads=R writes=W read_bytes=RB
@@ -34,6 +36,8 @@
 #          [named_by=N] [function=F] [folded=true]   (when present)
 #     (all on one line; --fields keeps only the listed fields, in this
 #     order; where=- when the file has null)
+#   with --tlb, "    tlb hits=H misses=M" (or "    tlb -"): its data-TLB
+#     counts;
 #   with --stack, for a heap variable, its allocation stack, one frame a
 #     line, "    at FN (FILE:LINE)", code addresses removed;
 #   with --strides, the variable's stride histograms, or
@@ -58,7 +62,9 @@
 #   with --accessed NAME (may be given several times), after the rest, one
 #     line per variable called NAME whose counts depend on code the test
 #     does not own (the allocator's): "NAME read=yes|no written=yes|no",
-#     or "NAME absent".
+#     or "NAME absent";
+#   with --end, last, how the run ended: "end by=B status=S partial=P"
+#     (status - when not an exit; by - and partial - in an older file).
 #
 # Selection: --var NAME selects the variables called NAME, in the order
 # the --var options are given; a NAME with no variable prints
@@ -90,7 +96,7 @@ HEAP_ONLY = ("blocks", "alloc_bytes")
 USAGE = ("usage: mp_show.py FILE_OR_GLOB... [--var NAME]... [--kind KIND]... "
          "[--per-line] [--lines-in FILE[:LINE]]... [--fields F,...] [--stack] "
          "[--totals F,...] [--config] [--command] [--strides] "
-         "[--accessed NAME]...\n")
+         "[--tlb] [--accessed NAME]... [--end]\n")
 
 
 class Invalid(Exception):
@@ -212,6 +218,9 @@ def show(doc, opts):
         out.append("config " + " ".join(
             "%s=%s" % (k, fmt(getattr(c, k)))
             for k in ("collect_atstart", "toggle_collect", "min_var_size")))
+    if opts["tlb"]:
+        out.append("tlb " + counts_text(doc.config.tlb,
+                                        ("entries", "assoc", "page")))
     if opts["strides"]:
         sc = doc.config.strides
         if sc is not None:
@@ -242,6 +251,8 @@ def show(doc, opts):
             out.append("%s absent" % v)
             continue
         out.append(var_line(v, opts["fields"]))
+        if opts["tlb"]:
+            out.append("    tlb " + counts_text(v.tlb, ("hits", "misses")))
         if opts["stack"] and v.kind == "heap":
             out.extend(stack_lines(v))
         if opts["strides"]:
@@ -256,14 +267,26 @@ def show(doc, opts):
             out.append("%s read=%s written=%s"
                        % (name, "yes" if v.reads > 0 else "no",
                           "yes" if v.writes > 0 else "no"))
+    if opts["end"]:
+        end = doc.end
+        out.append("end by=%s status=%s partial=%s"
+                   % (fmt(end and end.by), fmt(end and end.status),
+                      fmt(doc.partial)))
     return out
+
+
+def counts_text(obj, keys):
+    """"k=v ..." of obj's keys; "-" for no object."""
+    if obj is None:
+        return "-"
+    return " ".join("%s=%s" % (k, fmt(getattr(obj, k))) for k in keys)
 
 
 def parse_args(argv):
     opts = {"vars": [], "kinds": [], "per_line": False, "lines_in": [],
             "fields": list(ALL_FIELDS), "stack": False, "totals": None,
             "config": False, "command": False, "strides": False,
-            "accessed": [], "files": []}
+            "accessed": [], "tlb": False, "end": False, "files": []}
     i = 0
 
     def value():
@@ -300,6 +323,10 @@ def parse_args(argv):
             opts["command"] = True
         elif a == "--strides":
             opts["strides"] = True
+        elif a == "--tlb":
+            opts["tlb"] = True
+        elif a == "--end":
+            opts["end"] = True
         elif a == "--accessed":
             opts["accessed"].append(value())
         elif a in ("-h", "--help"):

@@ -34,13 +34,19 @@
 #   of FIRST, SECOND... and
 #   "report with --show-runtime=yes folds: N lines".
 
-import json
+import os
 import subprocess
 import sys
 
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "annotate"))
+from memprof_reader import read_file  # noqa: E402
+
 
 def owner(v):
-    return "class=%s object=%s" % (v.get("class"), v.get("object") or "-")
+    return "class=%s object=%s" % (v.class_, v.object or "-")
 
 
 def column(line, header, name, after):
@@ -80,32 +86,31 @@ def table_rows(text):
 def main():
     path, annotate, ranked = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
     names = sys.argv[4:]
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    variables = doc["variables"]
+    doc = read_file(path, program="owners_show")
+    variables = doc.variables
     by_name = {}
     for v in variables:
-        by_name.setdefault(v["name"], v)
+        by_name.setdefault(v.name, v)
     for name in names:
         print(name, owner(by_name[name]))
     for v in variables:
-        if any("_IO_file_doallocate" in fr for fr in v.get("alloc_stack") or []):
+        if any("_IO_file_doallocate" in fr for fr in v.alloc_stack or []):
             print("stdout buffer", owner(v))
     for name in ("libc.so.6:mapped", "ld-linux-x86-64.so.2:mapped", "other",
                  "malloc (allocator internals)"):
         print(name, owner(by_name[name]))
     print("preload objects", " ".join(sorted({
-        "class=" + v["class"] for v in variables
-        if (v.get("object") or "").startswith("vgpreload_")})))
-    print("classes", " ".join(sorted({v["class"] for v in variables})))
-    acc = sum(v["reads"] + v["writes"] for v in variables)
-    cyc = sum(v["cycles"] for v in variables)
-    whole = acc == doc["totals"]["accesses"] and cyc == doc["totals"]["cycles"]
+        "class=" + v.class_ for v in variables
+        if (v.object or "").startswith("vgpreload_")})))
+    print("classes", " ".join(sorted({v.class_ for v in variables})))
+    acc = sum(v.reads + v.writes for v in variables)
+    cyc = sum(v.cycles for v in variables)
+    whole = acc == doc.totals.accesses and cyc == doc.totals.cycles
     print("totals whole:", "yes" if whole else "no (%d %d)" % (acc, cyc))
-    program = {v["name"] for v in variables if v["class"] == "program"}
-    print("advice on others:", sum(1 for a in doc["advice"]
-                                   if a["variable"] is not None
-                                   and a["variable"] not in program))
+    program = {v.name for v in variables if v.class_ == "program"}
+    print("advice on others:", sum(1 for a in doc.advice
+                                   if a.variable is not None
+                                   and a.variable not in program))
     run = [annotate, path, "--show=0"]
     rows, folds = table_rows(subprocess.run(run, capture_output=True, text=True,
                                             check=True).stdout)

@@ -17,7 +17,7 @@
 # `nm -S PROG`; the accesses of Valgrind's and the loader's start-up fall
 # outside it), recomputes the histograms from their definition and
 # compares them with the variable's "strides" object in memprof's JSON
-# output FILE (made by a run of the same program):
+# output FILE (made by a run of the same program; read by memprof_reader):
 #   - for each kind (loads, stores) and k = 1..K: histogram k counts the
 #     magnitude of addr - (address of the k-th previous access of the same
 #     kind to the variable), in the bins 0..127 (one per byte), [128,255],
@@ -48,7 +48,6 @@
 #     NAME: absent in memprof output / not a symbol of PROG.
 # Exit status 0 when everything matches, 1 otherwise, 2 on bad usage.
 
-import json
 import os
 import re
 import shlex
@@ -56,6 +55,12 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+# memprof_reader.py is in the parent directory, or beside this script
+# when the tests run in a build tree other than the source tree.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "annotate"))
+from memprof_reader import FormatError, read_file  # noqa: E402
 
 FINE = 128
 WIDE = [(128 << i, (256 << i) - 1) for i in range(8)] + [(32768, None)]
@@ -225,16 +230,16 @@ def hist_text(h):
 
 
 def compare(name, got, accesses, cfg):
+    """got: the variable's Strides (memprof_reader)."""
     K, filtered, threshold, line = cfg
     hist, neg, classes, firsts = reference(accesses, K, filtered,
                                            threshold, line)
     diffs = []
     for kind in ("load", "store"):
-        lists = got.get(kind)
-        if not isinstance(lists, list) or len(lists) != K:
+        lists = got.hists(kind)
+        if len(lists) != K:
             diffs.append("%s: memprof has %r histograms, expected %d"
-                         % (kind, None if not isinstance(lists, list)
-                            else len(lists), K))
+                         % (kind, len(lists), K))
             continue
         for k in range(K):
             mine = {}
@@ -244,40 +249,43 @@ def compare(name, got, accesses, cfg):
                 diffs.append("%s %d: memprof %s, reference %s"
                              % (kind, k + 1, hist_text(mine),
                                 hist_text(hist[kind][k])))
-        gneg = got.get("negative", {}).get(kind)
+        gneg = got.negative.get(kind)
         if gneg != neg[kind]:
             diffs.append("negative %s: memprof %s, reference %s"
                          % (kind, gneg, neg[kind]))
-    if got.get("classes") != classes:
+    gclasses = dict((c, getattr(got.classes, c)) for c in CLASSES)
+    if gclasses != classes:
         diffs.append("classes: memprof %s, reference %s"
-                     % (got.get("classes"), classes))
+                     % (gclasses, classes))
     n_first = sum(firsts.values())
-    dom = got.get("dominant")
+    dom = got.dominant
     note = None
     if not firsts:
         if dom is not None:
-            diffs.append("dominant: memprof %s, reference none" % dom)
+            diffs.append("dominant: memprof %s x%s, reference none"
+                         % (dom.bytes, dom.count))
     elif dom is None:
         diffs.append("dominant: memprof none, reference has %d strides"
                      % n_first)
     elif len(firsts) > TOP_SLOTS:
         note = ("dominant not compared: %d distinct strides (memprof %d x%d)"
-                % (len(firsts), dom.get("bytes"), dom.get("count")))
+                % (len(firsts), dom.bytes, dom.count))
     else:
         best = max(firsts.values())
         tied = sorted(s for s, n in firsts.items() if n == best)
-        if dom.get("bytes") not in tied or dom.get("count") != best:
+        if dom.bytes not in tied or dom.count != best:
             diffs.append("dominant: memprof %s x%s, reference %s x%d"
-                         % (dom.get("bytes"), dom.get("count"),
+                         % (dom.bytes, dom.count,
                             "/".join(str(s) for s in tied), best))
         else:
             share = best / n_first
-            lines = dom["bytes"] / line
-            if abs(dom.get("share", -1) - share) > 1e-6 \
-                    or abs(dom.get("lines", 1e300) - lines) > 1e-6:
+            lines = dom.bytes / line
+            if abs((-1 if dom.share is None else dom.share) - share) > 1e-6 \
+                    or abs((1e300 if dom.lines is None else dom.lines)
+                           - lines) > 1e-6:
                 diffs.append("dominant share/lines: memprof %s/%s, "
                              "reference %.6f/%.6f"
-                             % (dom.get("share"), dom.get("lines"),
+                             % (dom.share, dom.lines,
                                 share, lines))
     n_loads = sum(1 for w, _, _ in accesses if not w)
     n_stores = len(accesses) - n_loads
@@ -335,20 +343,18 @@ def main(argv):
         return 2
     log = None
     try:
-        with open(opts["json"]) as f:
-            doc = json.load(f)
-        sc = doc.get("config", {}).get("strides")
-        if not isinstance(sc, dict):
+        doc = read_file(opts["json"], program="stride_ref")
+        sc = doc.config.strides
+        if sc is None:
             raise Failure("%s has no config.strides" % opts["json"])
-        cfg = (sc["history"], sc["mode"] == "filtered", sc["threshold"],
-               doc["config"]["line"])
+        cfg = (sc.history, sc.mode == "filtered", sc.threshold,
+               doc.config.line)
         prog = opts["prog"]
         if "/" not in prog:
             prog = "./" + prog
         e_type = elf_type(prog)
         syms = symbols(prog)
-        gnames = [v["name"] for v in doc["variables"]
-                  if v["kind"] == "global"]
+        gnames = [v.name for v in doc.variables if v.kind == "global"]
         names = opts["vars"] or sorted(
             n for n in set(gnames)
             if gnames.count(n) == 1 and len(syms.get(n, ())) == 1)
@@ -376,28 +382,28 @@ def main(argv):
         trace = read_trace(log, ranges)
         ok = True
         by_name = {}
-        for v in doc["variables"]:
-            if v["kind"] == "global":
-                by_name.setdefault(v["name"], []).append(v)
+        for v in doc.variables:
+            if v.kind == "global":
+                by_name.setdefault(v.name, []).append(v)
         for name in names:
             if name in lines:
                 ok = False
                 continue
             found = by_name.get(name, [])
-            if len(found) != 1 or "strides" not in found[0]:
+            if len(found) != 1 or found[0].strides is None:
                 lines[name] = ["%s: %s in memprof output"
                                % (name, "absent" if not found else
                                   "ambiguous" if len(found) > 1 else
                                   "no strides")]
                 ok = False
                 continue
-            lines[name], good = compare(name, found[0]["strides"],
+            lines[name], good = compare(name, found[0].strides,
                                         trace[name], cfg)
             ok = ok and good
         for name in names:
             sys.stdout.write("".join(l + "\n" for l in lines[name]))
         return 0 if ok else 1
-    except (Failure, OSError, ValueError, KeyError) as e:
+    except (Failure, FormatError, OSError, ValueError, KeyError) as e:
         sys.stdout.write("stride_ref: error\n")
         sys.stderr.write("stride_ref: %s\n" % e)
         return 1

@@ -27,7 +27,12 @@ line; exits 1 on any failure.
 The models differ in ways that stay well below 1% on the kernels:
 Cachegrind also puts instruction fetches in its LL (they can evict data
 lines)."""
-import argparse, json, os, subprocess, sys, tempfile
+import argparse, os, subprocess, sys, tempfile
+
+# memprof's output is read by memprof_reader, in memprof/annotate/.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "annotate"))
+from memprof_reader import read_file  # noqa: E402
 
 GEOMETRY = {"L1": "32768,8,64", "LL": "1048576,16,64"}
 
@@ -63,7 +68,7 @@ def memprof_run(vg, prog, args, tmp, stdin=None, env=None):
                     "--memprof-out-file=" + out, prog] + args, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    stdin=stdin, env=env)
-    return json.load(open(out))
+    return read_file(out, program="crosscheck")
 
 
 def preload_length(vg, tool):
@@ -110,10 +115,10 @@ def real_programs(vg, tmp, tolerance, report, skip):
         with open(stdin or os.devnull) as f:
             doc = memprof_run(vg, prog, args, tmp, stdin=f,
                               env=dict(env, MP_XC_PAD=""))
-        t = doc["totals"]
-        for what, c, m in (("reads", cg["Dr"], t["reads"]),
+        t = doc.totals
+        for what, c, m in (("reads", cg["Dr"], t.reads),
                            ("L1 misses", cg["D1mr"] + cg["D1mw"],
-                            t["cache"]["L1"]["misses"])):
+                            t.cache["L1"].misses)):
             diff = 100.0 * (m - c) / c
             report(abs(diff) <= tolerance,
                    f"{name}: {what} cachegrind {c} memprof {m} ({diff:+.2f}%)")
@@ -152,9 +157,9 @@ def main():
             cg_d1, cg_ll, cg_ir = cachegrind_misses(vg, path, args, tmp)
             doc = memprof_run(vg, path, args, tmp)
             runs[name] = doc
-            mp_d1 = doc["totals"]["cache"]["L1"]["misses"]
-            mp_ll = doc["totals"]["cache"]["L2"]["misses"]
-            mp_ir = doc["totals"].get("instructions", 0)
+            mp_d1 = doc.totals.cache["L1"].misses
+            mp_ll = doc.totals.cache["L2"].misses
+            mp_ir = doc.totals.instructions or 0
             for level, cg, mp in (("D1", cg_d1, mp_d1), ("LL", cg_ll, mp_ll),
                                   ("instructions (MPKI's base):", cg_ir, mp_ir)):
                 diff = 100.0 * (mp - cg) / cg if cg else (0.0 if mp == 0 else 100.0)
@@ -165,21 +170,21 @@ def main():
 
     def capacity_b(doc):
         # a static local: gcc names its symbol b.<n>
-        b = [v for v in doc["variables"]
-             if v["kind"] == "global" and (v["name"] == "b" or v["name"].startswith("b."))]
-        return b[0]["cache"]["L1"]["capacity"] if b else None
+        b = [v for v in doc.variables
+             if v.kind == "global" and (v.name == "b" or v.name.startswith("b."))]
+        return b[0].cache["L1"].capacity if b else None
 
     naive, blocked = capacity_b(runs["matmul naive"]), capacity_b(runs["matmul blocked"])
     report(naive is not None and blocked is not None and blocked < naive,
            f"blocked matmul: L1 capacity misses of b {blocked} < naive {naive}")
-    thrash = [v for v in runs["one-set thrash"]["variables"] if v["name"] == "big"]
-    report(bool(thrash) and thrash[0]["cache"]["L1"]["conflict"] > 0,
+    thrash = [v for v in runs["one-set thrash"].variables if v.name == "big"]
+    report(bool(thrash) and thrash[0].cache["L1"].conflict > 0,
            "one-set thrash: big has L1 conflict misses "
-           f"({thrash[0]['cache']['L1']['conflict'] if thrash else None})")
-    sets = runs["one-set thrash"]["totals"]["cache"]["L1"].get("conflict_sets", [])
-    report(bool(sets) and sets[0]["variables"][0]["name"] == "big",
+           f"({thrash[0].cache['L1'].conflict if thrash else None})")
+    sets = runs["one-set thrash"].totals.cache["L1"].conflict_sets or []
+    report(bool(sets) and sets[0].variables[0].name == "big",
            "one-set thrash: the hottest L1 conflict set names big "
-           f"({sets[0]['variables'][0]['name'] if sets else None})")
+           f"({sets[0].variables[0].name if sets else None})")
     with tempfile.TemporaryDirectory() as tmp:
         real_programs(vg, tmp, opts.real_tolerance, report, skip)
     print(f"{passed} passed, {failed} failed, {skipped} skipped")

@@ -41,7 +41,7 @@ name=${tarball%.tar.gz}
 tar tzf "$work/$tarball" | sed "s|^$name/||" >"$work/contents"
 need="configure Makefile.in README.md COPYING auto/MANIFEST auto/vg-in-place.in
 examples/particles.c docs/memprof.md docs/json-format.md
-memprof/annotate/memprof_annotate.in memprof/annotate/memprof_reader.py memprof/viewer/memprof_view.html memprof/adapter/mp_preload.c
+memprof/viewer/memprof_view.html memprof/adapter/mp_preload.c
 memprof/platform/mp_vgcompat.h memprof/tests/vg_regtest memprof/tests/Makefile.in
 memprof/tests/crosscheck/crosscheck.py memprof/tests/robust/run.py
 memprof/tests/viewer/test_viewer.py memprof/tests/reader/test_reader.py
@@ -53,8 +53,10 @@ missing=
 for f in $need $scripts; do
    grep -qxF "$f" "$work/contents" || missing="$missing $f"
 done
-# Every source, regression test and expected output of this tree.
-for t in memprof/*.[ch] memprof/*/*.[ch] memprof/*/README.md memprof/tests/*.c memprof/tests/*.cpp memprof/tests/*.py \
+# Every source, regression test and expected output of this tree, and
+# every module of the annotator (the build bundles them).
+for t in memprof/*.[ch] memprof/*/*.[ch] memprof/*/README.md memprof/annotate/*.py \
+         memprof/tests/*.c memprof/tests/*.cpp memprof/tests/*.py \
          memprof/tests/filter_* memprof/tests/*.vgtest memprof/tests/*.exp* \
          memprof/tests/unit/*.[ch] memprof/tests/unit/*.sh; do
    grep -qxF "$t" "$work/contents" || missing="$missing $t"

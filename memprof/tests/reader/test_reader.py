@@ -188,6 +188,38 @@ class Lenient(unittest.TestCase):
         d["a_new_section"] = []
         self.assertEqual(parsed(d).variables[0].name, "pairs")
 
+    def test_tlb(self):
+        # --TLB: the geometry, the run's counts and each variable's
+        # (mp_show.py --tlb prints them); none without the option.
+        d = sample_doc()
+        self.assertIsNone(parsed(d).config.tlb)
+        d["config"]["tlb"] = {"entries": 64, "assoc": 4, "page": 4096}
+        d["totals"]["tlb"] = {"accesses": 40, "misses": 3, "mpki": 0.5}
+        d["variables"][0]["tlb"] = {"hits": 28, "misses": 2}
+        f = parsed(d)
+        c, t, v = f.config.tlb, f.totals.tlb, f.variables[0].tlb
+        self.assertEqual((c.entries, c.assoc, c.page), (64, 4, 4096))
+        self.assertEqual((t.accesses, t.misses, t.mpki), (40, 3, 0.5))
+        self.assertEqual((v.hits, v.misses), (28, 2))
+        self.assertIsNone(f.variables[1].tlb)
+        d["variables"][0]["tlb"]["misses"] = -2
+        with self.assertRaises(FormatError) as cm:
+            parsed(d)
+        self.assertEqual(str(cm.exception), "F: variables[0].tlb.misses: "
+                         "expected a non-negative integer, got -2")
+
+    def test_end(self):
+        # How the run ended (mp_show.py --end prints it).
+        d = sample_doc()
+        d["end"] = {"by": "signal"}
+        d["partial"] = True
+        f = parsed(d)
+        self.assertEqual((f.end.by, f.end.status, f.partial),
+                         ("signal", None, True))
+        del d["end"], d["partial"]
+        f = parsed(d)
+        self.assertEqual((f.end, f.partial), (None, None))
+
     def test_no_simulation(self):
         # config.levels without a simulation in the totals is a setting
         # only: the variables' cache data is not read.

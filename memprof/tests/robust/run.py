@@ -81,7 +81,7 @@ message naming the option and its value, then the reason.  Unwritable
 output paths: what the tool does today is checked and described where
 each case is.  Hostile names (quotes, backslashes, control characters,
 bytes that are not UTF-8, HTML) given to MEMPROF_NAME_RANGE must come
-back from json.load as mp_json.c writes them (valid UTF-8 as is, every
+back from the JSON reader as mp_json.c writes them (valid UTF-8 as is, every
 other byte b as the character U+00XX, "\\u00XX" in the file) and show in
 memprof_annotate's output with no raw control character.
 """
@@ -107,17 +107,16 @@ import unicodedata
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 
+# memprof's output is read by memprof_reader, in memprof/annotate/.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(HERE, "..", "..", "annotate"))
+from memprof_reader import FormatError, read_file  # noqa: E402
+
 MP_GEOMETRY = ["--L1=32768,8,64", "--L2=1048576,16,64", "--L3=none", "--cores=1"]
 CG_GEOMETRY = ["--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64",
                "--LL=1048576,16,64"]
 RUN_TIMEOUT = 600          # seconds, for any one run
 RSS_FACTOR, RSS_SLACK_KB = 4, 200 * 1024
-
-REQUIRED_TOP = ("memprof", "tool_version", "command", "pid", "config",
-                "totals", "variables")
-REQUIRED_VAR = ("name", "kind", "where", "size", "reads", "writes",
-                "read_bytes", "write_bytes", "threads", "lines", "per_line")
-
 
 # ---------------------------------------------------------------------------
 # Reporting
@@ -303,17 +302,12 @@ PY_DICT = (
 # The JSON file
 
 def load_json(path):
-    """(document, None) or (None, why)."""
+    """(MemprofFile, None) or (None, why): the file read by memprof_reader,
+    which checks the type of every key it knows."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return None, "cannot read %s: %s" % (path, e)
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        return None, "%s is not JSON: %s" % (path, e)
-    return doc, None
+        return read_file(path, program="run.py"), None
+    except FormatError as e:
+        return None, str(e)
 
 
 def json_problems(doc, cache=True):
@@ -321,58 +315,54 @@ def json_problems(doc, cache=True):
     version, the sums of the totals over the variables, and the per-level
     identities of the cache totals.  [] when nothing."""
     bad = []
-    if not isinstance(doc, dict):
-        return ["not an object"]
-    for k in REQUIRED_TOP:
-        if k not in doc:
-            bad.append("no top-level key %s" % k)
-    if bad:
-        return bad
-    if doc["memprof"] != 1:
-        bad.append("memprof (format version) is %r, not 1" % doc["memprof"])
-    variables, totals = doc["variables"], doc["totals"]
-    for i, v in enumerate(variables):
-        missing = [k for k in REQUIRED_VAR if k not in v]
-        if missing:
-            bad.append("variable %d (%r) lacks %s" % (i, v.get("name"), ", ".join(missing)))
-            return bad
+    # The required keys of the top level, config, totals, the variables
+    # and their per_line rows (memprof_reader lists those a file lacks).
+    if doc.missing:
+        return ["no key %s" % k for k in doc.missing]
+    if doc.version != 1:
+        bad.append("memprof (format version) is %r, not 1" % doc.version)
+    variables, totals = doc.variables, doc.totals
     for k in ("reads", "writes", "read_bytes", "write_bytes"):
-        s = sum(v[k] for v in variables)
-        if totals.get(k) != s:
-            bad.append("totals.%s %r != sum over the variables %d" % (k, totals.get(k), s))
-    if totals.get("accesses") != totals.get("reads", 0) + totals.get("writes", 0):
+        s = sum(getattr(v, k) for v in variables)
+        if getattr(totals, k) != s:
+            bad.append("totals.%s %r != sum over the variables %d" % (k, getattr(totals, k), s))
+    if totals.accesses != (totals.reads or 0) + (totals.writes or 0):
         bad.append("totals.accesses != reads + writes")
-    if totals.get("variables") != len(variables):
-        bad.append("totals.variables %r != %d entries" % (totals.get("variables"), len(variables)))
+    if totals.variables != len(variables):
+        bad.append("totals.variables %r != %d entries" % (totals.variables, len(variables)))
     if not cache:
         return bad
-    levels = [l["name"] for l in doc["config"].get("levels", [])]
-    if not levels or "cache" not in totals:
+    levels = doc.level_names
+    if not levels or totals.cache is None:
         return bad + ["no cache levels"]
-    if "cycles" in totals and totals["cycles"] != sum(v.get("cycles", 0) for v in variables):
+    if totals.cycles is not None and totals.cycles != sum(v.cycles or 0 for v in variables):
         bad.append("totals.cycles != sum over the variables")
-    prev_misses = totals["accesses"]
+    prev_misses = totals.accesses
     for name in levels:
-        t = totals["cache"][name]
-        causes = t["cold"] + t["capacity"] + t["conflict"] + t["coherence"]
-        if causes != t["misses"]:
+        t = totals.cache[name]
+        if t is None:
+            bad.append("no totals.cache.%s" % name)
+            break
+        causes = t.cold + t.capacity + t.conflict + t.coherence
+        if causes != t.misses:
             bad.append("%s: cold+capacity+conflict+coherence %d != misses %d"
-                       % (name, causes, t["misses"]))
-        if t["accesses"] != prev_misses:
+                       % (name, causes, t.misses))
+        if t.accesses != prev_misses:
             bad.append("%s: accesses %d != misses of the level above %d"
-                       % (name, t["accesses"], prev_misses))
-        if t["hits"] + t["misses"] != t["accesses"]:
+                       % (name, t.accesses, prev_misses))
+        if t.hits + t.misses != t.accesses:
             bad.append("%s: hits + misses != accesses" % name)
         for k in ("hits", "misses"):
-            s = sum(v["cache"][name][k] for v in variables if "cache" in v)
-            if s != t[k]:
-                bad.append("%s.%s %d != sum over the variables %d" % (name, k, t[k], s))
-        prev_misses = t["misses"]
+            s = sum(getattr(v.cache[name], k) for v in variables
+                    if v.cache is not None and v.cache[name] is not None)
+            if s != getattr(t, k):
+                bad.append("%s.%s %d != sum over the variables %d" % (name, k, getattr(t, k), s))
+        prev_misses = t.misses
     return bad
 
 
 def variables_named(doc, name):
-    return [v for v in doc["variables"] if v["name"] == name]
+    return [v for v in doc.variables if v.name == name]
 
 
 def one_var(doc, name):
@@ -537,14 +527,14 @@ class Suite:
             self.r.check(False, "%s: JSON output" % name, why)
             return
         bad = json_problems(doc)
-        if not bad and doc["pid"] != mp.pid:
-            bad.append("pid %d, not %d" % (doc["pid"], mp.pid))
-        if not bad and doc["command"] != " ".join(argv):
-            bad.append("command %r, not %r" % (doc["command"], " ".join(argv)))
+        if not bad and doc.pid != mp.pid:
+            bad.append("pid %d, not %d" % (doc.pid, mp.pid))
+        if not bad and doc.command != " ".join(argv):
+            bad.append("command %r, not %r" % (doc.command, " ".join(argv)))
         self.r.check(not bad,
                      "%s: JSON output has the required keys and sums, its pid and command "
                      "(%d variables, %d accesses)"
-                     % (name, len(doc["variables"]), doc["totals"]["accesses"]),
+                     % (name, len(doc.variables), doc.totals.accesses),
                      "\n".join(bad))
         self.annotate_ok(name, out)
         if single:
@@ -567,12 +557,12 @@ class Suite:
             self.r.check(False, "%s: Cachegrind's output" % name, str(e))
             return
         tol = 10.0 if heap else 1.0
-        cache = doc["totals"]["cache"]
+        cache = doc.totals.cache
         d1 = cg["D1mr"] + cg["D1mw"]
         ll = cg["DLmr"] + cg["DLmw"]
         for level, cgv, mpv, slack, label in (
-                ("L1", d1, cache["L1"]["misses"], 0, "D1mr+D1mw"),
-                ("L2", ll, cache["L2"]["misses"], cg["ILmr"], "DLmr+DLmw")):
+                ("L1", d1, cache["L1"].misses, 0, "D1mr+D1mw"),
+                ("L2", ll, cache["L2"].misses, cg["ILmr"], "DLmr+DLmw")):
             diff = 100.0 * (mpv - cgv) / cgv if cgv else 0.0
             allowed = cgv * tol / 100.0 + slack
             extra = " + ILmr %d" % slack if slack else ""
@@ -624,7 +614,7 @@ class Suite:
         mp = self.memprof(["--memprof-out-file=out.json"], [life, "_exit"], d)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
-        self.r.check(mp.rc == native.rc == 3 and mp.out == native.out and v and v["writes"] == 256,
+        self.r.check(mp.rc == native.rc == 3 and mp.out == native.out and v and v.writes == 256,
                      "_exit(3): exit status and (empty) stdout as natively, "
                      "before_signal writes 256 in the file",
                      "native %s %r, memprof %s %r, %s" % (describe_rc(native.rc), native.out,
@@ -639,7 +629,7 @@ class Suite:
         mp = self.memprof(["--memprof-out-file=out.json"], [life, "chdir", sub], d)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
-        self.r.check(mp.rc == 0 and mp.out == b"moved\n" and v and v["writes"] == 256
+        self.r.check(mp.rc == 0 and mp.out == b"moved\n" and v and v.writes == 256
                      and not os.listdir(sub),
                      "client changes directory: a relative output name stays relative to the "
                      "start-up directory", "%s, %s, in %s: %s" % (describe_rc(mp.rc), why or v,
@@ -666,8 +656,8 @@ class Suite:
             v = doc and one_var(doc, want)
             ok = (not temporaries(d) and mp.rc == native.rc == 0
                   and mp.out == native.out == b"before exec\nafter exec\n" and v is not None
-                  and v["writes"] == n and not variables_named(doc, gone)
-                  and doc["pid"] == int(files[0].split(".")[1]))
+                  and v.writes == n and not variables_named(doc, gone)
+                  and doc.pid == int(files[0].split(".")[1]))
             if trace == "yes":
                 # and the program before the execve keeps its own file,
                 # <file>.exec-1, ended by the exec
@@ -675,8 +665,8 @@ class Suite:
                 pdoc, pwhy = load_json(os.path.join(d, pre[0])) if len(pre) == 1 \
                     else (None, pre)
                 pv = pdoc and one_var(pdoc, "before_exec")
-                ok = ok and pv is not None and pv["writes"] == 256 \
-                    and pdoc.get("end") == {"by": "exec"}
+                ok = ok and pv is not None and pv.writes == 256 \
+                    and pdoc.end is not None and (pdoc.end.by, pdoc.end.status) == ("exec", None)
             self.r.check(ok, "exec with --trace-children=%s: stdout as natively, one file "
                          "(%s writes %d, no %s)%s" % (trace, want, n, gone,
                          ", and the program before the exec in <file>.exec-1"
@@ -697,12 +687,12 @@ class Suite:
             if doc is None:
                 problems.append(why)
                 continue
-            if doc["pid"] != int(f.split(".")[1]):
-                problems.append("%s has pid %d" % (f, doc["pid"]))
+            if doc.pid != int(f.split(".")[1]):
+                problems.append("%s has pid %d" % (f, doc.pid))
             pw, cw = one_var(doc, "parent_work"), one_var(doc, "child_work")
-            if pw and pw["writes"] == 100 and not cw:
+            if pw and pw.writes == 100 and not cw:
                 kinds["parent"] += 1
-            elif cw and cw["writes"] == 1024 and not pw:
+            elif cw and cw.writes == 1024 and not pw:
                 kinds["child"] += 1
             else:
                 problems.append("%s: parent_work %s, child_work %s" % (f, pw, cw))
@@ -733,9 +723,9 @@ class Suite:
             problems.append("fixed.json: %s" % why)
         else:
             pw, cw = one_var(doc, "parent_work"), one_var(doc, "child_work")
-            if doc["pid"] != mp.pid or not pw or pw["writes"] != 100 or cw:
+            if doc.pid != mp.pid or not pw or pw.writes != 100 or cw:
                 problems.append("fixed.json: pid %d (valgrind %d), parent_work %s, child_work %s"
-                                % (doc["pid"], mp.pid, pw, cw))
+                                % (doc.pid, mp.pid, pw, cw))
         children = []
         for f in files:
             if f == "fixed.json":
@@ -746,9 +736,9 @@ class Suite:
                 problems.append("%s: %s" % (f, why))
                 continue
             pw, cw = one_var(cdoc, "parent_work"), one_var(cdoc, "child_work")
-            if cdoc["pid"] != int(suffix) or pw or not cw or cw["writes"] != 1024:
+            if cdoc.pid != int(suffix) or pw or not cw or cw.writes != 1024:
                 problems.append("%s: pid %d, parent_work %s, child_work %s"
-                                % (f, cdoc["pid"], pw, cw))
+                                % (f, cdoc.pid, pw, cw))
             children.append(int(suffix))
         if len(children) != n or said != sorted(children):
             problems.append("%d child files %s, the children said %s"
@@ -776,7 +766,7 @@ class Suite:
             if fdoc is None:
                 problems.append("%s: %s" % (f, why))
             else:
-                commands[f] = fdoc.get("command", "")
+                commands[f] = fdoc.command or ""
         owned = [f for f in files if re.fullmatch(r"fixed\.json\.\d+", f)]
         if not commands.get("fixed.json", "").startswith("/bin/sh"):
             problems.append("fixed.json is not the shell's: %r" % commands.get("fixed.json"))
@@ -813,8 +803,8 @@ class Suite:
             if doc is None or json_problems(doc):
                 problems.append(why or "%s: %s" % (f, json_problems(doc)))
             else:
-                commands.append(os.path.basename(doc["command"].split()[0]) + " "
-                                + " ".join(doc["command"].split()[1:3]))
+                commands.append(os.path.basename(doc.command.split()[0]) + " "
+                                + " ".join(doc.command.split()[1:3]))
         problems += temporaries(d)
         want = sorted(["sh -c gzip", "gzip -1 -c", "gzip -d -c", "cksum "])
         self.r.check(mp.rc == native.rc == 0 and mp.out == native.out
@@ -831,15 +821,15 @@ class Suite:
         native = run([life, "threads", "64"], d)
         mp = self.memprof(["--memprof-out-file=out.json"], [life, "threads", "64"], d)
         doc, why = load_json(os.path.join(d, "out.json"))
-        v = doc and [x for x in doc["variables"]
-                     if x["kind"] == "heap" and x["name"] == "per_thread"]
+        v = doc and [x for x in doc.variables
+                     if x.kind == "heap" and x.name == "per_thread"]
         ok = (mp.rc == native.rc == 0 and mp.out == native.out and doc is not None
-              and not json_problems(doc) and doc["totals"]["threads"] == 65 and len(v) == 1
-              and (v[0]["blocks"], v[0]["writes"], v[0]["threads"]) == (64, 65536, 64))
+              and not json_problems(doc) and doc.totals.threads == 65 and len(v) == 1
+              and (v[0].blocks, v[0].writes, v[0].threads) == (64, 65536, 64))
         self.r.check(ok, "64 threads: stdout as natively, totals.threads 65, the block site "
                      "with 64 blocks, 65536 writes, 64 threads",
                      "memprof %s %r, %s" % (describe_rc(mp.rc), mp.out,
-                                            why or (doc["totals"]["threads"], v)))
+                                            why or (doc.totals.threads, v)))
 
         # Ten million malloc/free pairs.
         clean()
@@ -849,7 +839,7 @@ class Suite:
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "small_block")
         ok = (mp.rc == native.rc == 0 and mp.out == native.out and v is not None
-              and (v["blocks"], v["alloc_bytes"], v["writes"], v["size"]) == (n, 32 * n, n, 32))
+              and (v.blocks, v.alloc_bytes, v.writes, v.size) == (n, 32 * n, n, 32))
         self.r.check(ok, "%d malloc/free pairs: stdout as natively, small_block with %d "
                      "blocks, %d bytes, %d writes, size 32 (memprof %.1f s, native %.2f s, "
                      "peak RSS %d MB)" % (n, n, 32 * n, n, mp.secs, native.secs,
@@ -868,7 +858,7 @@ class Suite:
         v = doc and one_var(doc, "big_block")
         pages = mib * 256
         ok = (mp.rc == native.rc == 0 and mp.out == native.out and v is not None
-              and (v["writes"], v["size"], v["lines"]) == (pages, mib << 20, pages))
+              and (v.writes, v.size, v.lines) == (pages, mib << 20, pages))
         self.r.check(ok, "2 GiB malloc'd and touched every 4096 bytes: stdout as natively, "
                      "big_block with %d writes, size %d, %d lines (memprof %.1f s)"
                      % (pages, mib << 20, pages, mp.secs),
@@ -887,7 +877,7 @@ class Suite:
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "sparse_block")
         ok = (mp.rc == native.rc == 0 and mp.out == native.out and v is not None
-              and (v["writes"], v["size"], v["lines"]) == (64, mib << 20, 64))
+              and (v.writes, v.size, v.lines) == (64, mib << 20, 64))
         self.r.check(ok, "4 GiB malloc'd, one page used: stdout as natively, sparse_block "
                      "with 64 writes on 64 lines, size %d (memprof peak RSS %d MB)"
                      % (mib << 20, mp.rss_kb // 1024),
@@ -901,7 +891,7 @@ class Suite:
         v = doc and one_var(doc, "before_signal")
         leftovers = [f for f in os.listdir(d) if f != "out.json"]
         ok = (mp.rc == native.rc < 0 and mp.out == native.out and doc is not None
-              and not json_problems(doc) and v is not None and v["writes"] == 256
+              and not json_problems(doc) and v is not None and v.writes == 256
               and not leftovers)
         self.r.check(ok, "%s: %s and stdout as natively; the file is written whole "
                      "(before_signal writes 256), no core, no temporary file"
@@ -912,10 +902,10 @@ class Suite:
         # The file says how the process ended: killed by a signal, so
         # its counts are partial.
         if doc is not None:
-            end = doc.get("end", {})
-            self.r.check(doc.get("partial") is True and end.get("by") == "signal",
+            end = doc.end
+            self.r.check(doc.partial is True and end is not None and end.by == "signal",
                          "%s: the file is marked partial, ended by a signal" % what,
-                         "end %r, partial %r" % (end, doc.get("partial")))
+                         "end %r, partial %r" % (end, doc.partial))
 
     # -- bad options --------------------------------------------------------
 
@@ -1142,6 +1132,8 @@ class Suite:
             full = f.read()
         with open(os.path.join(d, "truncated.json"), "wb") as f:
             f.write(full[:len(full) // 2])
+        # The document edited, not read: the raw JSON, the version made
+        # newer than any reader knows.
         doc = json.loads(full)
         doc["memprof"] = 99
         with open(os.path.join(d, "future.json"), "w") as f:
@@ -1175,14 +1167,14 @@ class Suite:
             return
         with open(os.path.join(d, "names.json"), "rb") as f:
             text = f.read()
-        named = {v["name"]: v for v in doc["variables"] if v.get("named_by")}
+        named = {v.name: v for v in doc.variables if v.named_by}
         for b in raw:
             want = expected_json_string(b)
             v = named.get(want)
             short = (want if len(want) < 40 else want[:37] + "...")
-            self.r.check(v is not None and v["writes"] == 16 and v["size"] == 64
-                         and v["kind"] == "other",
-                         "hostile name %s: json.load gives it back (valid UTF-8 as is, every "
+            self.r.check(v is not None and v.writes == 16 and v.size == 64
+                         and v.kind == "other",
+                         "hostile name %s: the reader gives it back (valid UTF-8 as is, every "
                          "other byte b as U+00XX)" % ascii(short),
                          "not found among %s" % [ascii(n)[:60] for n in named])
         # The file itself: ASCII control bytes never appear raw.

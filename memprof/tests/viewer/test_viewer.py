@@ -36,6 +36,10 @@ import urllib.request
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The fixtures are read by memprof_reader, in memprof/annotate/.
+sys.dont_write_bytecode = True
+sys.path.append(os.path.join(HERE, "..", "..", "annotate"))
+from memprof_reader import read_file  # noqa: E402
 VIEWER = os.path.normpath(os.path.join(HERE, "..", "..", "viewer", "memprof_view.html"))
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"   # W3C web element key
 WAIT = 15.0                                       # seconds, for any condition
@@ -455,9 +459,8 @@ class ViewerTest:
         too-many-streams advice (variable null, loop id)."""
         self.open()
         self.c.equal(self.load("loops.json"), "loaded", "loops.json loads")
-        with open(self.fixture("loops.json"), encoding="utf-8") as f:
-            data = json.load(f)
-        self.c.equal(self.count("#loops-table tbody tr"), len(data["loops"]),
+        data = read_file(self.fixture("loops.json"))
+        self.c.equal(self.count("#loops-table tbody tr"), len(data.loops),
                      "one row per loop")
         self.c.equal(self.b.js("return document.querySelector('#loops-table th[data-key=accesses]')"
                                ".getAttribute('aria-sort');"), "descending",
@@ -492,7 +495,7 @@ class ViewerTest:
         self.b.click("#advice .loop-link")
         self.c.equal(self.b.js("return [...document.querySelectorAll('#loops-table tr.selected')]"
                                ".map((tr) => tr.getAttribute('data-index'));"),
-                     [str(data["advice"][1]["loop"])], "the loop link selects the loop's row")
+                     [str(data.advice[1].loop)], "the loop link selects the loop's row")
         # The structure of parts: real field names, affinity triples, groups.
         self.c.equal(self.count("#structs svg.affinity"), 1, "one structure graph")
         self.c.equal(self.count("#structs svg.affinity circle.node"), 4, "one node per field")
@@ -529,17 +532,16 @@ class ViewerTest:
         thread matrix and the affinity graph, as drawn elements."""
         self.open()
         self.c.equal(self.load("real_threads.json"), "loaded", "real_threads.json loads")
-        with open(self.fixture("real_threads.json"), encoding="utf-8") as f:
-            data = json.load(f)
-        names = [v["name"] for v in data["variables"]]
+        data = read_file(self.fixture("real_threads.json"))
+        names = [v.name for v in data.variables]
         k = names.index("counters")
-        var = data["variables"][k]
+        var = data.variables[k]
         # The thread matrix: one cell per thread pair, the transfers coloured.
-        m = data["communication_matrix"]
-        n = len(m["threads"])
+        m = data.communication_matrix
+        n = len(m.threads)
         self.c.equal(self.count("#matrix svg.matrix-plot rect.mcell"), n * n,
                      "matrix plot: a cell per pair of the %d threads" % n)
-        self.c.equal(self.count("#matrix svg.matrix-plot rect.mcell.filled"), len(m["cells"]),
+        self.c.equal(self.count("#matrix svg.matrix-plot rect.mcell.filled"), len(m.cells),
                      "matrix plot: a filled cell per thread pair with transfers")
         self.c.equal(self.count("#matrix svg.matrix-plot rect.sum-bar"), 2 * n,
                      "matrix plot: sent and received bars per thread")
@@ -567,7 +569,7 @@ class ViewerTest:
         self.c.equal(self.count("#structs svg.affinity-matrix rect.acell"), 4 * 3,
                      "affinity matrix: a cell per ordered pair of fields")
         self.c.equal(self.text("#structs .struct-split"),
-                     "Suggested split: " + var["struct"]["split"], "the suggested split")
+                     "Suggested split: " + var.struct.split, "the suggested split")
         self.b.js("document.getElementById('structs').scrollIntoView();")
         self.shot("viewer-real-affinity.png")
         # counters' detail: strides and reuse, private against shared.
@@ -591,9 +593,9 @@ class ViewerTest:
                      self.text("#stride-plots .top-strides"))
         priv = self.b.js("return [...document.querySelectorAll('#detail svg.reuse-plot rect.bar')]"
                          ".map((r) => r.getAttribute('fill'));")
-        rv = var["reuse"]
+        rv = var.reuse
         self.c.equal((priv.count("#5b8fd0"), priv.count("#e0a040"), priv.count("#a0a0a0")),
-                     (len(rv["private"]), len(rv["shared"]), 1),
+                     (len(rv.private), len(rv.shared), 1),
                      "reuse plot: a private bar, a shared bar per bin, and cold")
         texts = self.b.js("return [...document.querySelectorAll('#detail svg.reuse-plot text')]"
                           ".map((t) => t.textContent);")
@@ -612,16 +614,15 @@ class ViewerTest:
         trimmed to 6 variables): the conflict strip and heat map."""
         self.open()
         self.c.equal(self.load("real_colwalk.json"), "loaded", "real_colwalk.json loads")
-        with open(self.fixture("real_colwalk.json"), encoding="utf-8") as f:
-            data = json.load(f)
-        cache = data["totals"]["cache"]
-        levels = [n for n in ("L1", "L2", "L3") if cache[n]["conflict_sets"]]
+        data = read_file(self.fixture("real_colwalk.json"))
+        cache = data.totals.cache
+        levels = [n for n in ("L1", "L2", "L3") if cache[n].conflict_sets]
         self.c.equal(self.count("#conflicts .conflict-level"), len(levels),
                      "a conflict box per level with conflict sets")
-        nsets = sum(len(cache[n]["conflict_sets"]) for n in levels)
+        nsets = sum(len(cache[n].conflict_sets) for n in levels)
         self.c.equal(self.count("#conflicts svg.set-strip rect.set-bar"), nsets,
                      "set strips: a bar per hot set")
-        l2 = cache["L2"]["conflict_sets"]
+        l2 = cache["L2"].conflict_sets
         heads = self.b.js("return [...document.querySelectorAll('#conflicts table.conflict-heat')]"
                           "[1].querySelectorAll('thead th').length;")
         self.c.equal(heads, 1 + len(l2), "L2 heat map: a column per hot set")
@@ -630,7 +631,7 @@ class ViewerTest:
                          ".map((tr) => [...tr.children].map((c) => c.textContent));")
         self.c.equal([r[0] for r in rows], ["all variables", "b", "a"],
                      "L2 heat map: the set totals, then the colliding variables")
-        self.c.equal(rows[0][1:], ["{:,}".format(c["conflicts"]) for c in l2],
+        self.c.equal(rows[0][1:], ["{:,}".format(c.conflicts) for c in l2],
                      "L2 heat map: each set's conflict misses")
         coloured = self.b.js("return [...document.querySelectorAll('#conflicts td.heat-cell')]"
                              ".filter((td) => td.style.background).length;")
@@ -670,28 +671,27 @@ class ViewerTest:
         if state is None:
             state = self.b.js(JS_STATE)
         self.c.equal(state, "loaded", "hostile.json loads")
-        with open(self.fixture("hostile.json"), encoding="utf-8") as f:
-            data = json.load(f)
+        data = read_file(self.fixture("hostile.json"))
         # Open every variable's detail, so that all its strings are shown.
-        for i in range(len(data["variables"])):
+        for i in range(len(data.variables)):
             try:
                 self.b.click("#vartable tbody tr[data-index='%d']" % i)
             except WebDriverError:
                 pass
             alerts += self.b.dismiss_alerts()
         self.c.equal(alerts, [], "no alert opened")
-        self.c.equal(self.column("name"), [v["name"] for v in data["variables"]],
+        self.c.equal(self.column("name"), [v.name for v in data.variables],
                      "names with markup, quotes, backslashes, non-ASCII shown literally")
-        self.c.equal(self.column("where")[0], data["variables"][0]["where"],
+        self.c.equal(self.column("where")[0], data.variables[0].where,
                      "a hostile 'where' is shown literally")
-        self.c.check(data["command"] in self.text("#run"), "the command is shown literally")
-        self.c.check(data["advice"][0]["text"] in self.text("#advice"),
+        self.c.check(data.command in self.text("#run"), "the command is shown literally")
+        self.c.check(data.advice[0].text in self.text("#advice"),
                      "advice text with markup is shown literally")
-        self.c.check(data["variables"][-1]["per_line"][0]["fn"] in self.text("#perline"),
+        self.c.check(data.variables[-1].per_line[0].fn in self.text("#perline"),
                      "a hostile function name in the detail is shown literally")
-        self.c.check(data["loops"][0]["formulas"][0]["formula"] in self.text("#loops-table"),
+        self.c.check(data.loops[0].formulas[0].formula in self.text("#loops-table"),
                      "a hostile formula in the loops table is shown literally")
-        self.c.check(data["variables"][1]["struct"]["split"] in self.text("#structs"),
+        self.c.check(data.variables[1].struct.split in self.text("#structs"),
                      "a hostile structure split is shown literally")
         self.c.check("loop at share.c:68-71 (sweep)" in self.text("#advice"),
                      "advice on a loop names it")
