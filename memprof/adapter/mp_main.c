@@ -820,17 +820,10 @@ static void write_affinity_dot(const mp_results *res)
 {
    HChar *path = output_name("--affinity-dot", dot_file_template);
    XArray *buf = VG_(newXA)(VG_(malloc), "mp.dot", VG_(free), sizeof(HChar));
-   uint32_t i, n = 0;
-   uint32_t *vars = VG_(malloc)("mp.dot.vars", (res->n_rows + 1) * sizeof *vars);
-   /* In the order of the rows: the ranking of the report. */
-   for (i = 0; i < res->n_rows; i++)
-      if (res->rows[i].var)
-         vars[n++] = res->rows[i].var->id;
-   mp_report_struct_dot(res, vars, n, dot_emit, buf);
+   mp_report_struct_dot(res, dot_emit, buf);
    if (!write_file_whole(path, VG_(sizeXA)(buf) ? VG_(indexXA)(buf, 0) : "",
                          VG_(sizeXA)(buf)))
       VG_(umsg)("memprof: could not write %s\n", path);
-   VG_(free)(vars);
    VG_(deleteXA)(buf);
    VG_(free)(path);
 }
@@ -883,6 +876,8 @@ static void write_output(Bool summary)
    run.n_toggle_collect = mp_clo_n_toggle_collect;
    run.min_var_size = mp_clo_min_var_size;
    run.show_runtime = mp_clo_show_runtime;
+   run.summary_rows = mp_clo_summary;
+   run.affinity_dot = mp_clo_affinity_dot != NULL && mp_g_structs != NULL;
    run.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
                       : mp_clo_sample_mode == 2 ? "bursty" : "off";
    if (mp_clo_sample_mode == 1)

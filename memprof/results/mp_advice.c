@@ -793,7 +793,7 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
    for (i = 0; i < n; i++) {
       const mp_loop *l = mp_loops_get(an->loops, i);
       const mp_streams_loop *st = mp_streams_get(an->streams, i);
-      const mp_loop_owner *own = &ad->res->loop[i];
+      const mp_loop_result *own = &ad->res->loop[i];
       double share;
       char *place;
       mp_advice *a;

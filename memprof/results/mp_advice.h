@@ -49,6 +49,11 @@ struct mp_advice {
                                          with loop, or MP_LOOP_NONE */
    uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
    uint32_t n_where;
+   /* As the writers print them (mp_results_build names them): the
+      variable's name (NULL: none), the locations' "file:line" (or
+      NULL). */
+   const char *variable;
+   const char *where_text[MP_ADVICE_WHERE];
    double   score;                    /* the variable's share of the run */
    char *text;                        /* the pathology, one line */
    char *evidence;                    /* the numbers */

@@ -105,6 +105,7 @@ mp_structure *mp_facts_structure(const mp_finished *an, const mp_adapter_queries
    for (i = 0; i < s->layout.n_fields && ask && ask->field_name; i++)
       s->names[i] = ask->field_name(var, s->layout.fields[i].offset);
    s->split = split_text(&s->layout, s->names);
+   s->overlapping = mp_facts_fields_overlap(&s->layout);
    return s;
 }
 
@@ -118,6 +119,8 @@ void mp_structure_free(mp_structure *s)
          mp_free(s->names[i]);
    mp_free(s->names);
    mp_free(s->split);
+   if (s->dot)
+      mp_free(s->dot);
    mp_struct_layout_clear(&s->layout);
    mp_free(s);
 }

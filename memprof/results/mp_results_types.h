@@ -6,7 +6,8 @@
 
    The types every builder of the results and every writer shares:
    what the results are built from (the run, the finished analyses,
-   the adapter's queries) and the results themselves.  A header of
+   the adapter's queries) and the results themselves, plain values:
+   every one a writer prints, so that a writer calls no engine.  A header of
    types only, so that the builders (mp_facts, mp_share, mp_replays,
    mp_advice) and mp_results.c, which calls them all, include it and
    not each other.  No Valgrind header: unit-tested on the host.
@@ -54,6 +55,8 @@ typedef struct {
    uint32_t n_toggle_collect;
    uint64_t min_var_size;        /* bytes */
    int show_runtime;             /* the summary ranks every class */
+   uint32_t summary_rows;        /* rows the exit summary shows (--summary) */
+   int affinity_dot;             /* the structures' DOT is written */
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
    double reuse_rate;            /* shards: fraction of lines, else 0 */
    uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
@@ -129,10 +132,21 @@ typedef struct {
 /*--- The results                                          ---*/
 /*------------------------------------------------------------*/
 
+/* Plain data: every value a writer prints is here, made by
+   mp_results_build; a writer calls no engine.  A char * is the
+   results' own (mp_results_free frees it); a const char * is borrowed
+   from what outlives the results: the variable table's names and
+   source locations, the run's and the adapter's strings, an engine's
+   constant names.  A const pointer to an engine's record (mp_var,
+   mp_loop, mp_stride_var, ...) is read for its fields only. */
+
 /* One row of the report: a variable, or the fold of several. */
 typedef struct {
    const mp_var *var;            /* the variable, or NULL for the fold */
+   const char *kind;             /* its kind's name, "other" for the fold */
+   const char *class_name;       /* whose code (mp_owner.h); the fold's: "other" */
    mp_counts c;
+   uint64_t accesses;            /* reads + writes */
    mp_cache_counts cache;        /* zero without a cache simulation */
    uint64_t lines, size;
    uint32_t n_threads;
@@ -143,10 +157,19 @@ typedef struct {
 typedef struct {
    uint32_t row;       /* index into the sorted rows */
    uint32_t loc;
+   const char *where, *fn;       /* the location: "file:line", function; or NULL */
    mp_counts c;
+   uint64_t accesses;            /* reads + writes */
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
-   int has_strides;
+   int has_strides;              /* a stride class is not zero */
    mp_line_stride lstride;
+   /* The dominant stride of the line's instructions, if one is
+      (has_dominant): its bytes, the strides it surely made, and the
+      loop it was made in (MP_LOOP_NONE: none known). */
+   int has_dominant;
+   int64_t dominant;
+   uint64_t dominant_sure;
+   uint32_t dominant_loop;
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
    uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
@@ -155,6 +178,77 @@ typedef struct {
       records are written, never merged ones (the fold's) */
    const uint64_t (*reuse_bins)[MP_REUSE_N_BINS];
 } mp_line_result;
+
+/* The whole run's counts, over every variable (folded ones too). */
+typedef struct {
+   mp_counts c;
+   uint64_t accesses;
+   uint32_t threads;             /* threads that accessed anything */
+   uint64_t cycles;              /* estimated, with a cache simulation */
+} mp_totals;
+
+/* The sets of a level with the most conflict misses, and who collides. */
+#define MP_RESULTS_CONFLICT_SETS 5
+
+typedef struct {
+   uint32_t set;
+   uint64_t conflicts;
+   struct {
+      const char *name;          /* the variable's */
+      uint64_t conflicts, error;
+   } vars[MP_SETDIAG_SLOTS];
+   uint32_t n_vars;
+} mp_conflict_set;
+
+/* One level of the simulated hierarchy: its geometry and what it did. */
+typedef struct {
+   const char *name;             /* "L1", ... */
+   mp_cache_level_cfg cfg;
+   uint32_t latency;             /* cycles */
+   double cause_sample_rate;     /* lines whose miss causes were told
+                                    apart; 0: not known (no simulation) */
+   mp_cache_totals totals;
+   mp_conflict_set conflict_sets[MP_RESULTS_CONFLICT_SETS];
+   uint32_t n_conflict_sets;
+} mp_level_results;
+
+/* The simulated hierarchy as the report shows it. */
+typedef struct {
+   uint32_t n_levels;
+   mp_level_results level[MP_CACHE_MAX_LEVELS];
+   uint32_t memory_latency;
+   uint32_t cores, cores_per_socket;
+   const char *source, *fallback_why;  /* the adapter's (mp_report_cache) */
+   const char *miss_causes;      /* "sampled", "exact"; NULL: no simulation */
+   int conflict_sets;            /* the levels' conflict sets were found */
+   /* The prefetcher: its kind's name (NULL: no simulation), streams
+      per core and the level it fills; its counts are written only when
+      prefetching. */
+   const char *prefetch_kind;
+   int prefetching;
+   uint32_t prefetch_streams;
+   const char *prefetch_level;
+   mp_cache_prefetch_totals prefetch;
+   uint64_t instructions;        /* for MPKI; 0: not known */
+   int tlb;                      /* a data TLB was simulated: */
+   uint64_t tlb_entries;
+   uint32_t tlb_assoc, tlb_page;
+   mp_cache_totals tlb_totals;
+} mp_cache_results;
+
+/* The reuse distances' scale: the sampling weight of the counts and
+   each bin's bounds (lines; hi UINT64_MAX: infinity). */
+typedef struct {
+   double weight;
+   uint64_t bin_lo[MP_REUSE_N_BINS], bin_hi[MP_REUSE_N_BINS];
+} mp_reuse_results;
+
+/* The stride analysis' configuration and each bin's bounds (bytes; hi
+   UINT64_MAX: infinity). */
+typedef struct {
+   mp_stride_cfg cfg;
+   uint64_t bin_lo[MP_STRIDE_N_BINS], bin_hi[MP_STRIDE_N_BINS];
+} mp_stride_results;
 
 /* A what-if replay of a variable's recorded accesses. */
 typedef struct {
@@ -168,41 +262,82 @@ typedef struct {
    mp_struct_layout layout;
    char **names;                 /* per field, from the debug info, or NULL */
    char *split;                  /* "{ a, c } / { b, d }" */
+   int overlapping;              /* fields overlap (mp_facts_fields_overlap) */
+   char *dot;                    /* its affinity graph as Graphviz DOT
+                                    (with --affinity-dot), or NULL */
 } mp_structure;
 
-/* Whose code a loop is: the object of its head. */
+/* An access formula of a loop's instruction, as the report shows it. */
+typedef struct {
+   const char *where;            /* the instruction's source line */
+   const char *variable;         /* the variable it last touched, or NULL */
+   char *terms;                  /* "8*i1 + 1088*i2", without the constant */
+   int64_t base;                 /* the address (or offset) at all counters 0 */
+   int in_block;                 /* base is an offset in a heap block */
+   double fit;                   /* share of the accesses it fits */
+   uint64_t accesses;
+} mp_formula_result;
+
+/* A loop: whose code it is (its head's object), where, and what the
+   report says of it. */
 typedef struct {
    mp_var_class cls;
+   const char *class_name;
    char *object;                 /* its file name, or NULL: not known */
-} mp_loop_owner;
+   const mp_loop *loop;          /* the loop forest's record */
+   const char *function;         /* its function's name, or NULL */
+   char *where;                  /* "file:first-last" */
+   const mp_streams_loop *streams;   /* its streams, or NULL */
+   int flagged;                  /* more streams than a prefetcher tracks */
+   mp_formula_result *formulas;  /* its busiest (of a loop shown), or NULL */
+   uint32_t n_formulas;
+} mp_loop_result;
 
 typedef struct mp_share_summary mp_share_summary;
 typedef struct mp_advice mp_advice;
+typedef struct mp_summary mp_summary;
 
 /* Per variable: what its sections and its advice read. */
 typedef struct {
    mp_structure *structure;      /* inferred (enough accesses), or NULL */
    mp_replay split;              /* --what-if=split of that structure */
    mp_replay pad;                /* --what-if=pad of its falsely shared lines */
+   /* Its stride histograms (with the stride analysis), or NULL, and
+      their dominant stride if one is (has_dominant). */
+   const mp_stride_var *strides;
+   int has_dominant;
+   int64_t dominant;
+   uint64_t dominant_count;
 } mp_var_results;
 
 typedef struct mp_results {
-   const mp_run *run;
+   const mp_run *run;            /* plain data, the writers read it too */
+   /* What the results are built from: the builders read them, never a
+      writer. */
    const mp_finished *an;
    const mp_vars *vs;            /* an->vars */
+   /* What the writers read. */
    int by_cycles;                /* rows ranked by cycles (a cache simulation) */
    mp_report_row *rows;          /* accessed variables, small ones folded */
    uint32_t n_rows;
    mp_line_result *lines;        /* by row, then by accesses, descending */
    uint64_t n_lines;
    uint64_t *first_line;         /* row i: lines[first_line[i] .. first_line[i+1]) */
-   mp_share_summary *share;      /* or NULL: no sharing tracked */
+   mp_totals totals;
+   /* The analyses' results; NULL: the analysis did not run. */
+   mp_cache_results *cache;
+   mp_reuse_results *reuse;
+   mp_stride_results *stride;
+   mp_share_summary *share;      /* sharing between threads */
    mp_var_results *var;          /* by variable id */
    uint32_t n_vars;
-   mp_loop_owner *loop;          /* by loop id, or NULL without loops */
+   mp_loop_result *loop;         /* by loop id, or NULL without loops */
    uint32_t n_loops;
+   uint32_t *loops_shown;        /* the loops the report lists, in its order */
+   uint32_t n_loops_shown;
    mp_advice *advice, *rejected; /* ranked */
    uint32_t n_advice, n_rejected;
+   mp_summary *summary;          /* what the exit summary shows */
 } mp_results;
 
 /* Level name: "L1", "L2", "L3". */

@@ -88,6 +88,93 @@ static void summarise_line(const mp_sharing_line *l, void *arg)
    }
 }
 
+/* The threads of a worst line in thread order, each source line once:
+   locations differ by function too. */
+static void threads_by_tid(const mp_vars *vs, mp_share_line *w)
+{
+   const mp_sharing_thread *t;
+   uint32_t last = 0, n = 0, i, k;
+   for (t = w->threads; t; t = t->next)
+      n++;
+   w->by_tid = mp_calloc("mp.share.threads", n + 1, sizeof *w->by_tid);
+   w->n_by_tid = 0;
+   for (;;) {
+      const mp_sharing_thread *next = NULL;
+      mp_share_thread *o;
+      for (t = w->threads; t; t = t->next)
+         if (t->tid > last && (next == NULL || t->tid < next->tid))
+            next = t;
+      if (next == NULL)
+         break;
+      o = &w->by_tid[w->n_by_tid++];
+      o->tid = next->tid;
+      o->reads = next->reads;
+      o->writes = next->writes;
+      o->read_mask = next->read_mask;
+      o->write_mask = next->write_mask;
+      for (i = 0; i < next->n_locs; i++) {
+         const char *wh = mp_vars_location_where(vs, next->locs[i]);
+         int seen = 0;
+         for (k = 0; k < i && !seen; k++) {
+            const char *o2 = mp_vars_location_where(vs, next->locs[k]);
+            seen = (o2 == wh) || (o2 && wh && mp_strcmp(o2, wh) == 0);
+         }
+         if (!seen)
+            o->where[o->n_where++] = wh;
+      }
+      last = next->tid;
+   }
+}
+
+/* The busiest pairs of source lines, named. */
+static void communication_pairs(mp_share_summary *ss, const mp_sharing *s,
+                                const mp_vars *vs)
+{
+   uint32_t n, i;
+   mp_sharing_pair *p = mp_sharing_pairs(s, &n);
+   ss->n_pairs = n < MP_SHARE_TOP_PAIRS ? n : MP_SHARE_TOP_PAIRS;
+   ss->pairs = mp_calloc("mp.share.pairs", ss->n_pairs + 1, sizeof *ss->pairs);
+   for (i = 0; i < ss->n_pairs; i++) {
+      mp_share_pair *o = &ss->pairs[i];
+      o->from = mp_vars_location_where(vs, p[i].writer_loc);
+      o->from_fn = mp_vars_location_fn(vs, p[i].writer_loc);
+      o->to = mp_vars_location_where(vs, p[i].reader_loc);
+      o->to_fn = mp_vars_location_fn(vs, p[i].reader_loc);
+      o->variable = mp_vars_get(vs, p[i].var)->name;
+      o->transfers = p[i].transfers;
+      o->true_transfers = p[i].true_transfers;
+   }
+   mp_free(p);
+}
+
+/* The matrix' cells and the threads they name. */
+static void communication_matrix(mp_share_summary *ss, const mp_sharing *s)
+{
+   uint32_t i, t, max_tid = 0;
+   uint8_t *seen;
+   ss->cells = mp_sharing_cells(s, &ss->n_cells);
+   for (i = 0; i < ss->n_cells; i++) {
+      if (ss->cells[i].from > max_tid) max_tid = ss->cells[i].from;
+      if (ss->cells[i].to > max_tid) max_tid = ss->cells[i].to;
+   }
+   seen = mp_calloc("mp.share.matrix", max_tid + 1, 1);
+   for (i = 0; i < ss->n_cells; i++)
+      seen[ss->cells[i].from] = seen[ss->cells[i].to] = 1;
+   ss->threads = mp_calloc("mp.share.mthreads", max_tid + 1, sizeof *ss->threads);
+   for (t = 1; t <= max_tid; t++)
+      if (seen[t])
+         ss->threads[ss->n_threads++] = t;
+   mp_free(seen);
+}
+
+static void byte_groups(mp_share_summary *ss, const mp_sharing *s)
+{
+   uint32_t b;
+   ss->n_groups = mp_sharing_groups(s);
+   for (b = 0; b < ss->n_groups && b < 64; b++)
+      mp_sharing_group_bytes(s, b, &ss->group_first[b], &ss->group_last[b]);
+}
+
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
                                      int (*block_of)(uint64_t addr, uint64_t *start),
                                      uint32_t line_size)
@@ -107,6 +194,12 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
             w->offset = (int64_t)(addr - start);
          }
       }
+   for (v = 0; v < ss->n_vars; v++)
+      for (i = 0; i < ss->vars[v].n_worst; i++)
+         threads_by_tid(vs, &ss->vars[v].worst[i]);
+   byte_groups(ss, s);
+   communication_pairs(ss, s, vs);
+   communication_matrix(ss, s);
    return ss;
 }
 
@@ -117,8 +210,16 @@ const mp_share_var *mp_share_var_of(const mp_share_summary *ss, uint32_t var)
 
 void mp_share_free(mp_share_summary *ss)
 {
+   uint32_t v, i;
    if (ss == NULL)
       return;
+   for (v = 0; v < ss->n_vars; v++)
+      for (i = 0; i < ss->vars[v].n_worst; i++)
+         mp_free(ss->vars[v].worst[i].by_tid);
+   mp_free(ss->pairs);
+   if (ss->cells)
+      mp_free(ss->cells);
+   mp_free(ss->threads);
    mp_free(ss->vars);
    mp_free(ss);
 }

@@ -7,7 +7,9 @@
    Turns what mp_sharing saw per cache line into per-variable counts:
    shared, true and false lines, the transfers predicted for a parallel
    run (mp_sharing_predict), and the worst lines by that prediction,
-   which does not depend on Valgrind's interleaving.  A line holding
+   which does not depend on Valgrind's interleaving, each with its
+   threads' bytes and source lines; and the communication between
+   threads: the busiest pairs of source lines and the thread matrix.  A line holding
    several variables counts for each of them: two adjacent globals
    written by two threads both suffer the false sharing.  Built once by
    mp_results_build.  No Valgrind header: unit-tested on the host.
@@ -18,6 +20,16 @@
 #include "mp_results_types.h"
 
 #define MP_SHARE_WORST_LINES 5
+#define MP_SHARE_TOP_PAIRS   20
+
+/* One thread's part of a worst line. */
+typedef struct {
+   uint32_t tid;
+   uint64_t reads, writes;
+   uint64_t read_mask, write_mask;      /* byte groups: mp_share_summary.group_* */
+   const char *where[MP_SHARING_LOCS];  /* its source lines, each once (may be NULL) */
+   uint32_t n_where;
+} mp_share_thread;
 
 typedef struct {
    uint64_t line;
@@ -27,6 +39,8 @@ typedef struct {
    uint64_t predicted, predicted_true, predicted_invalidations;
    const mp_sharing_thread *threads;
    uint32_t n_threads;
+   mp_share_thread *by_tid;         /* the threads in thread order */
+   uint32_t n_by_tid;
    int has_offset;                  /* offset known: */
    int64_t offset;                  /* of the line from its block's start */
 } mp_share_line;
@@ -39,10 +53,28 @@ typedef struct {
    uint32_t n_worst;
 } mp_share_var;
 
+/* A communication hot-spot: writes at one source line reaching
+   accesses at another (mp_sharing_pair), as the report names it. */
+typedef struct {
+   const char *from, *from_fn, *to, *to_fn;   /* where and function, or NULL */
+   const char *variable;
+   uint64_t transfers, true_transfers;
+} mp_share_pair;
+
 struct mp_share_summary {
    const mp_sharing *sharing;
    mp_share_var *vars;              /* indexed by variable id */
    uint32_t n_vars;
+   /* The bytes of a line each bit of a mask covers: bit b is bytes
+      group_first[b] .. group_last[b]. */
+   uint32_t n_groups;
+   uint32_t group_first[64], group_last[64];
+   mp_share_pair *pairs;            /* the busiest, most transfers first */
+   uint32_t n_pairs;
+   mp_sharing_cell *cells;          /* the matrix' nonzero cells, by (from, to) */
+   uint32_t n_cells;
+   uint32_t *threads;               /* the matrix' threads, ascending */
+   uint32_t n_threads;
 };
 
 /* block_of (may be NULL) places each worst line in its block. */

@@ -41,13 +41,11 @@
    "reuse" {mean_private, mean_shared, private: H, shared: H, cold};
    and config.strides = { "history", "mode", "threshold" }; a histogram H
    is the list of its nonzero bins [lo, hi, count], hi null for infinity.
-   Only writes: every number is a count of the finished analyses or a
-   result mp_results_build made (rows, lines, structures, replays,
-   advice).
+   Only writes: every value is one mp_results_build made (rows, lines,
+   totals, structures, replays, advice); no engine is called here.
 */
 #include "mp_report.h"
 #include "mp_advice.h"
-#include "mp_facts.h"
 #include "mp_report_loops.h"
 #include "mp_report_threads.h"
 #include "mp_util.h"
@@ -64,25 +62,16 @@ static void write_counts(mp_json *j, const mp_counts *c)
    mp_json_kv_u64(j, "write_bytes", c->write_bytes);
 }
 
-/* Whether the simulated hierarchy has a prefetcher: its counts are
-   written only then. */
-static int prefetching(const mp_report_cache *rc)
+static void write_prefetch_config(mp_json *j, const mp_cache_results *cr)
 {
-   return rc->cache && mp_cache_prefetch_config(rc->cache)->kind != MP_PREFETCH_NONE;
-}
-
-static void write_prefetch_config(mp_json *j, const mp_report_cache *rc)
-{
-   const mp_prefetch_cfg *pc;
-   if (!rc->cache)
+   if (!cr->prefetch_kind)
       return;
-   pc = mp_cache_prefetch_config(rc->cache);
    mp_json_key(j, "prefetch");
    mp_json_begin_object(j);
-   mp_json_kv_string(j, "kind", mp_prefetch_kind_name(pc->kind));
-   if (pc->kind != MP_PREFETCH_NONE) {
-      mp_json_kv_u64(j, "streams", pc->streams);
-      mp_json_kv_string(j, "level", mp_report_level_name(mp_cache_prefetch_level(rc->cache)));
+   mp_json_kv_string(j, "kind", cr->prefetch_kind);
+   if (cr->prefetching) {
+      mp_json_kv_u64(j, "streams", cr->prefetch_streams);
+      mp_json_kv_string(j, "level", cr->prefetch_level);
    }
    mp_json_end_object(j);
 }
@@ -127,42 +116,42 @@ static void write_detail(mp_json *j, const mp_run *run)
    mp_json_end_object(j);
 }
 
-static void write_levels(mp_json *j, const mp_report_cache *rc)
+static void write_levels(mp_json *j, const mp_cache_results *cr)
 {
    uint32_t k;
    mp_json_key(j, "levels");
    mp_json_begin_array(j);
-   for (k = 0; k < rc->n_levels; k++) {
+   for (k = 0; k < cr->n_levels; k++) {
+      const mp_level_results *l = &cr->level[k];
       mp_json_begin_object(j);
-      mp_json_kv_string(j, "name", mp_report_level_name(k));
-      mp_json_kv_u64(j, "size", rc->level[k].size);
-      mp_json_kv_u64(j, "assoc", rc->level[k].assoc);
-      mp_json_kv_u64(j, "line", rc->level[k].line);
-      mp_json_kv_u64(j, "shared_by", rc->level[k].shared_by);
-      mp_json_kv_u64(j, "latency", rc->latency[k]);
-      if (rc->cache)
-         mp_json_kv_double(j, "cause_sample_rate",
-                           1.0 / (double)(1u << mp_cache_level_sample_shift(rc->cache, k)));
+      mp_json_kv_string(j, "name", l->name);
+      mp_json_kv_u64(j, "size", l->cfg.size);
+      mp_json_kv_u64(j, "assoc", l->cfg.assoc);
+      mp_json_kv_u64(j, "line", l->cfg.line);
+      mp_json_kv_u64(j, "shared_by", l->cfg.shared_by);
+      mp_json_kv_u64(j, "latency", l->latency);
+      if (l->cause_sample_rate > 0)
+         mp_json_kv_double(j, "cause_sample_rate", l->cause_sample_rate);
       mp_json_end_object(j);
    }
    mp_json_end_array(j);
-   if (rc->cache)
-      mp_json_kv_string(j, "miss_causes", mp_cache_sample_shift(rc->cache) ? "sampled" : "exact");
-   write_prefetch_config(j, rc);
-   mp_json_kv_u64(j, "memory_latency", rc->latency[rc->n_levels]);
-   mp_json_kv_u64(j, "cores", rc->cores);
-   mp_json_kv_u64(j, "cores_per_socket", rc->cores_per_socket);
-   mp_json_kv_string(j, "levels_source", rc->source);
-   if (rc->tlb) {
+   if (cr->miss_causes)
+      mp_json_kv_string(j, "miss_causes", cr->miss_causes);
+   write_prefetch_config(j, cr);
+   mp_json_kv_u64(j, "memory_latency", cr->memory_latency);
+   mp_json_kv_u64(j, "cores", cr->cores);
+   mp_json_kv_u64(j, "cores_per_socket", cr->cores_per_socket);
+   mp_json_kv_string(j, "levels_source", cr->source);
+   if (cr->tlb) {
       mp_json_key(j, "tlb");
       mp_json_begin_object(j);
-      mp_json_kv_u64(j, "entries", rc->tlb_entries);
-      mp_json_kv_u64(j, "assoc", rc->tlb_assoc);
-      mp_json_kv_u64(j, "page", rc->tlb_page);
+      mp_json_kv_u64(j, "entries", cr->tlb_entries);
+      mp_json_kv_u64(j, "assoc", cr->tlb_assoc);
+      mp_json_kv_u64(j, "page", cr->tlb_page);
       mp_json_end_object(j);
    }
-   if (rc->fallback_why)
-      mp_json_kv_string(j, "levels_fallback_reason", rc->fallback_why);
+   if (cr->fallback_why)
+      mp_json_kv_string(j, "levels_fallback_reason", cr->fallback_why);
 }
 
 /* MP_MISS_UNCLASSIFIED is not written: mp_hierarchy_estimate_causes
@@ -175,20 +164,20 @@ static const char *const cause_names[MP_MISS_N_CAUSES] = {
 /* variables[].cache: per level hits, misses by cause, write-backs and
    the reuse factor; then where the accesses were served and the cycles. */
 static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
-                            const mp_report_cache *rc, uint64_t accesses)
+                            const mp_cache_results *cr, uint64_t accesses)
 {
    uint32_t k, c;
    mp_json_key(j, "cache");
    mp_json_begin_object(j);
-   for (k = 0; k < rc->n_levels; k++) {
-      mp_json_key(j, mp_report_level_name(k));
+   for (k = 0; k < cr->n_levels; k++) {
+      mp_json_key(j, cr->level[k].name);
       mp_json_begin_object(j);
       mp_json_kv_u64(j, "hits", cc->hits[k]);
       mp_json_kv_u64(j, "misses", cc->misses[k]);
       for (c = 1; c <= MP_MISS_COHERENCE; c++)
          mp_json_kv_u64(j, cause_names[c], cc->cause[k][c]);
       mp_json_kv_u64(j, "writebacks", cc->writebacks[k]);
-      if (prefetching(rc)) {
+      if (cr->prefetching) {
          uint64_t covered = 0;
          for (c = 0; c < MP_MISS_N_CAUSES; c++)
             covered += cc->covered[k][c];
@@ -207,12 +196,12 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
    mp_json_end_object(j);
    mp_json_key(j, "served");
    mp_json_begin_object(j);
-   for (k = 0; k < rc->n_levels; k++)
-      mp_json_kv_u64(j, mp_report_level_name(k), cc->served[k]);
-   mp_json_kv_u64(j, "mem", cc->served[rc->n_levels]);
+   for (k = 0; k < cr->n_levels; k++)
+      mp_json_kv_u64(j, cr->level[k].name, cc->served[k]);
+   mp_json_kv_u64(j, "mem", cc->served[cr->n_levels]);
    mp_json_end_object(j);
    mp_json_kv_u64(j, "invalidations", cc->invalidations);
-   if (rc->tlb) {
+   if (cr->tlb) {
       mp_json_key(j, "tlb");
       mp_json_begin_object(j);
       mp_json_kv_u64(j, "hits", cc->tlb_hits);
@@ -223,28 +212,25 @@ static void write_var_cache(mp_json *j, const mp_cache_counts *cc,
    mp_json_kv_double(j, "cpa", accesses ? (double)cc->cycles / accesses : 0.0);
 }
 
-#define MP_REPORT_CONFLICT_SETS 5
-
-/* The sets of level k with the most conflict misses, and who collides. */
-static void write_conflict_sets(mp_json *j, const mp_vars *vs,
-                                const mp_setdiag *d, uint32_t k)
+/* The sets of a level with the most conflict misses, and who collides. */
+static void write_conflict_sets(mp_json *j, const mp_level_results *l)
 {
-   mp_setdiag_set top[MP_REPORT_CONFLICT_SETS];
-   uint32_t n = mp_setdiag_top(d, k, top, MP_REPORT_CONFLICT_SETS), i, s;
+   uint32_t i, s;
    mp_json_key(j, "conflict_sets");
    mp_json_begin_array(j);
-   for (i = 0; i < n; i++) {
+   for (i = 0; i < l->n_conflict_sets; i++) {
+      const mp_conflict_set *cs = &l->conflict_sets[i];
       mp_json_begin_object(j);
-      mp_json_kv_u64(j, "set", top[i].set);
-      mp_json_kv_u64(j, "conflicts", top[i].conflicts);
+      mp_json_kv_u64(j, "set", cs->set);
+      mp_json_kv_u64(j, "conflicts", cs->conflicts);
       mp_json_key(j, "variables");
       mp_json_begin_array(j);
-      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++) {
+      for (s = 0; s < cs->n_vars; s++) {
          mp_json_begin_object(j);
-         mp_json_kv_string(j, "name", mp_vars_get(vs, top[i].slot[s].var)->name);
-         mp_json_kv_u64(j, "conflicts", top[i].slot[s].count);
-         if (top[i].slot[s].error)
-            mp_json_kv_u64(j, "error", top[i].slot[s].error);
+         mp_json_kv_string(j, "name", cs->vars[s].name);
+         mp_json_kv_u64(j, "conflicts", cs->vars[s].conflicts);
+         if (cs->vars[s].error)
+            mp_json_kv_u64(j, "error", cs->vars[s].error);
          mp_json_end_object(j);
       }
       mp_json_end_array(j);
@@ -253,55 +239,54 @@ static void write_conflict_sets(mp_json *j, const mp_vars *vs,
    mp_json_end_array(j);
 }
 
-static void write_totals_cache(mp_json *j, const mp_vars *vs,
-                               const mp_report_cache *rc)
+static void write_mpki(mp_json *j, const mp_cache_results *cr, uint64_t misses)
+{
+   if (cr->instructions)
+      mp_json_kv_double(j, "mpki", 1000.0 * (double)misses / (double)cr->instructions);
+}
+
+static void write_totals_cache(mp_json *j, const mp_cache_results *cr)
 {
    uint32_t k, c;
    mp_json_key(j, "cache");
    mp_json_begin_object(j);
-   for (k = 0; k < rc->n_levels; k++) {
-      mp_cache_totals t;
-      mp_cache_get_totals(rc->cache, k, &t);
-      mp_json_key(j, mp_report_level_name(k));
+   for (k = 0; k < cr->n_levels; k++) {
+      const mp_level_results *l = &cr->level[k];
+      const mp_cache_totals *t = &l->totals;
+      mp_json_key(j, l->name);
       mp_json_begin_object(j);
-      mp_json_kv_u64(j, "accesses", t.accesses);
-      mp_json_kv_u64(j, "hits", t.accesses - t.misses);
-      mp_json_kv_u64(j, "misses", t.misses);
+      mp_json_kv_u64(j, "accesses", t->accesses);
+      mp_json_kv_u64(j, "hits", t->accesses - t->misses);
+      mp_json_kv_u64(j, "misses", t->misses);
       for (c = 1; c <= MP_MISS_COHERENCE; c++)
-         mp_json_kv_u64(j, cause_names[c], t.cause[c]);
-      mp_json_kv_u64(j, "writebacks", t.writebacks);
-      mp_json_kv_u64(j, "invalidations", t.invalidations);
-      if (prefetching(rc))
-         mp_json_kv_u64(j, "prefetched", t.prefetched);
-      if (rc->instructions)
-         mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
-      if (rc->conflicts)
-         write_conflict_sets(j, vs, rc->conflicts, k);
+         mp_json_kv_u64(j, cause_names[c], t->cause[c]);
+      mp_json_kv_u64(j, "writebacks", t->writebacks);
+      mp_json_kv_u64(j, "invalidations", t->invalidations);
+      if (cr->prefetching)
+         mp_json_kv_u64(j, "prefetched", t->prefetched);
+      write_mpki(j, cr, t->misses);
+      if (cr->conflict_sets)
+         write_conflict_sets(j, l);
       mp_json_end_object(j);
    }
    mp_json_end_object(j);
-   if (prefetching(rc)) {
-      mp_cache_prefetch_totals pt;
-      mp_cache_get_prefetch_totals(rc->cache, &pt);
+   if (cr->prefetching) {
       mp_json_key(j, "prefetch");
       mp_json_begin_object(j);
-      mp_json_kv_u64(j, "requests", pt.requests);
-      mp_json_kv_u64(j, "issued", pt.issued);
-      mp_json_kv_u64(j, "useful", pt.useful);
-      mp_json_kv_u64(j, "useless", pt.useless);
+      mp_json_kv_u64(j, "requests", cr->prefetch.requests);
+      mp_json_kv_u64(j, "issued", cr->prefetch.issued);
+      mp_json_kv_u64(j, "useful", cr->prefetch.useful);
+      mp_json_kv_u64(j, "useless", cr->prefetch.useless);
       mp_json_end_object(j);
    }
-   if (rc->instructions)
-      mp_json_kv_u64(j, "instructions", rc->instructions);
-   if (rc->tlb) {
-      mp_cache_totals t;
-      mp_cache_get_totals(rc->tlb, 0, &t);
+   if (cr->instructions)
+      mp_json_kv_u64(j, "instructions", cr->instructions);
+   if (cr->tlb) {
       mp_json_key(j, "tlb");
       mp_json_begin_object(j);
-      mp_json_kv_u64(j, "accesses", t.accesses);
-      mp_json_kv_u64(j, "misses", t.misses);
-      if (rc->instructions)
-         mp_json_kv_double(j, "mpki", 1000.0 * (double)t.misses / (double)rc->instructions);
+      mp_json_kv_u64(j, "accesses", cr->tlb_totals.accesses);
+      mp_json_kv_u64(j, "misses", cr->tlb_totals.misses);
+      write_mpki(j, cr, cr->tlb_totals.misses);
       mp_json_end_object(j);
    }
 }
@@ -319,9 +304,9 @@ static void write_config(mp_json *j, const mp_results *res)
       mp_json_string(j, res->run->toggle_collect[i]);
    mp_json_end_array(j);
    mp_json_kv_u64(j, "min_var_size", res->run->min_var_size);
-   if (res->an->cache)
-      write_levels(j, res->an->cache);
-   if (res->an->reuse) {
+   if (res->cache)
+      write_levels(j, res->cache);
+   if (res->reuse) {
       mp_json_key(j, "reuse");
       mp_json_begin_object(j);
       mp_json_kv_string(j, "sample", res->run->reuse_sampling);
@@ -331,8 +316,8 @@ static void write_config(mp_json *j, const mp_results *res)
          mp_json_kv_u64(j, "window", res->run->reuse_window);
          mp_json_kv_u64(j, "max_gap", res->run->reuse_max_gap);
       }
-      mp_json_kv_double(j, "weight", mp_reuse_weight(res->an->reuse));
-      mp_json_kv_bool(j, "estimated", mp_reuse_weight(res->an->reuse) != 1.0);
+      mp_json_kv_double(j, "weight", res->reuse->weight);
+      mp_json_kv_bool(j, "estimated", res->reuse->weight != 1.0);
       mp_json_end_object(j);
    }
    if (res->run->detail_strides || res->run->detail_loops)
@@ -345,14 +330,14 @@ static void write_config(mp_json *j, const mp_results *res)
                      mp_strcmp(res->run->window_mode, "periodic") == 0 ? "period" : "max_gap");
       mp_json_end_object(j);
    }
-   if (res->an->cache)
+   if (res->cache)
       mp_json_kv_u64(j, "sockets", res->run->sockets);
    if (res->run->page_size)
       mp_json_kv_u64(j, "page_size", res->run->page_size);
    if (res->run->sharing_enabled)
-      mp_json_kv_bool(j, "sharing", res->an->sharing != NULL);
-   if (res->an->stride) {
-      const mp_stride_cfg *sc = mp_stride_config(res->an->stride);
+      mp_json_kv_bool(j, "sharing", res->share != NULL);
+   if (res->stride) {
+      const mp_stride_cfg *sc = &res->stride->cfg;
       mp_json_key(j, "strides");
       mp_json_begin_object(j);
       mp_json_kv_u64(j, "history", sc->k);
@@ -363,39 +348,19 @@ static void write_config(mp_json *j, const mp_results *res)
    mp_json_end_object(j);
 }
 
-static void write_totals(mp_json *j, const mp_vars *vs, uint32_t n_rows,
-                         const mp_results *res)
+static void write_totals(mp_json *j, const mp_results *res)
 {
-   mp_counts t;
-   uint64_t threads[MP_MAX_THREADS / 64];
-   uint32_t i, w, n_threads = 0;
-   mp_memset(&t, 0, sizeof t);
-   mp_memset(threads, 0, sizeof threads);
-   for (i = 0; i < mp_vars_count(vs); i++) {
-      const mp_var *v = mp_vars_get(vs, i);
-      mp_counts_add(&t, &v->c);
-      for (w = 0; w < MP_MAX_THREADS / 64; w++)
-         threads[w] |= v->threads[w];
-   }
-   for (w = 0; w < MP_MAX_THREADS / 64; w++)
-      n_threads += __builtin_popcountll(threads[w]);
+   const mp_totals *t = &res->totals;
    mp_json_key(j, "totals");
    mp_json_begin_object(j);
-   write_counts(j, &t);
-   mp_json_kv_u64(j, "accesses", mp_counts_accesses(&t));
-   mp_json_kv_u64(j, "variables", n_rows);
-   mp_json_kv_u64(j, "threads", n_threads);
-   if (res->an->cache) {
-      uint64_t cycles = 0;
-      for (i = 0; i < mp_vars_count(vs); i++) {
-         const mp_var *v = mp_vars_get(vs, i);
-         if (v->cache)
-            cycles += v->cache->cycles;
-      }
-      write_totals_cache(j, vs, res->an->cache);
-      mp_json_kv_u64(j, "cycles", cycles);
-      mp_json_kv_double(j, "cpa", mp_counts_accesses(&t)
-                                     ? (double)cycles / mp_counts_accesses(&t) : 0.0);
+   write_counts(j, &t->c);
+   mp_json_kv_u64(j, "accesses", t->accesses);
+   mp_json_kv_u64(j, "variables", res->n_rows);
+   mp_json_kv_u64(j, "threads", t->threads);
+   if (res->cache) {
+      write_totals_cache(j, res->cache);
+      mp_json_kv_u64(j, "cycles", t->cycles);
+      mp_json_kv_double(j, "cpa", t->accesses ? (double)t->cycles / t->accesses : 0.0);
    }
    mp_json_end_object(j);
 }
@@ -425,36 +390,38 @@ static void write_classes(mp_json *j, const uint64_t *classes)
    mp_json_end_object(j);
 }
 
-/* One histogram: its nonzero bins as [lo, hi, count], hi null for inf. */
-static void write_histogram(mp_json *j, const uint64_t *bins)
+/* One bin of a histogram: [lo, hi, count], hi null for infinity. */
+static void write_bin(mp_json *j, uint64_t lo, uint64_t hi, uint64_t count)
 {
-   uint32_t b;
    mp_json_begin_array(j);
-   for (b = 0; b < MP_STRIDE_N_BINS; b++) {
-      uint64_t lo, hi;
-      if (bins[b] == 0)
-         continue;
-      mp_stride_bin_bounds(b, &lo, &hi);
-      mp_json_begin_array(j);
-      mp_json_u64(j, lo);
-      if (hi == UINT64_MAX)
-         mp_json_null(j);
-      else
-         mp_json_u64(j, hi);
-      mp_json_u64(j, bins[b]);
-      mp_json_end_array(j);
-   }
+   mp_json_u64(j, lo);
+   if (hi == UINT64_MAX)
+      mp_json_null(j);
+   else
+      mp_json_u64(j, hi);
+   mp_json_u64(j, count);
    mp_json_end_array(j);
 }
 
-static void write_kind(mp_json *j, const char *key, const mp_stride_hists *h,
-                       uint32_t k_max)
+/* One stride histogram: its nonzero bins. */
+static void write_histogram(mp_json *j, const mp_stride_results *sr, const uint64_t *bins)
+{
+   uint32_t b;
+   mp_json_begin_array(j);
+   for (b = 0; b < MP_STRIDE_N_BINS; b++)
+      if (bins[b] != 0)
+         write_bin(j, sr->bin_lo[b], sr->bin_hi[b], bins[b]);
+   mp_json_end_array(j);
+}
+
+static void write_kind(mp_json *j, const char *key, const mp_stride_results *sr,
+                       const mp_stride_hists *h)
 {
    uint32_t k;
    mp_json_key(j, key);
    mp_json_begin_array(j);
-   for (k = 0; k < k_max; k++)
-      write_histogram(j, MP_STRIDE_BINS(h, k));
+   for (k = 0; k < sr->cfg.k; k++)
+      write_histogram(j, sr, MP_STRIDE_BINS(h, k));
    mp_json_end_array(j);
 }
 
@@ -469,31 +436,29 @@ static void write_counts_per_k(mp_json *j, const char *key, const uint64_t *n,
    mp_json_end_array(j);
 }
 
-static void write_strides(mp_json *j, const mp_stride *st, const mp_var *v,
-                          uint32_t line)
+static void write_strides(mp_json *j, const mp_stride_results *sr,
+                          const mp_var_results *vr, uint32_t line)
 {
-   const mp_stride_var *d = mp_stride_get(st, v->id);
-   uint32_t K = mp_stride_config(st)->k;
-   int64_t dom;
-   uint64_t count;
+   const mp_stride_var *d = vr->strides;
+   uint32_t K = sr->cfg.k;
    if (!d)
       return;
    mp_json_key(j, "strides");
    mp_json_begin_object(j);
-   write_kind(j, "load", &d->load, K);
-   write_kind(j, "store", &d->store, K);
+   write_kind(j, "load", sr, &d->load);
+   write_kind(j, "store", sr, &d->store);
    mp_json_key(j, "negative");
    mp_json_begin_object(j);
    write_counts_per_k(j, "load", d->load.negative, K);
    write_counts_per_k(j, "store", d->store.negative, K);
    mp_json_end_object(j);
-   if (mp_stride_dominant(d, &dom, &count)) {
+   if (vr->has_dominant) {
       mp_json_key(j, "dominant");
       mp_json_begin_object(j);
-      mp_json_kv_i64(j, "bytes", dom);
-      mp_json_kv_double(j, "lines", (double)dom / line);
-      mp_json_kv_u64(j, "count", count);
-      mp_json_kv_double(j, "share", (double)count / d->first_strides);
+      mp_json_kv_i64(j, "bytes", vr->dominant);
+      mp_json_kv_double(j, "lines", (double)vr->dominant / line);
+      mp_json_kv_u64(j, "count", vr->dominant_count);
+      mp_json_kv_double(j, "share", (double)vr->dominant_count / d->first_strides);
       mp_json_end_object(j);
    }
    mp_json_key(j, "classes");
@@ -508,31 +473,21 @@ static uint64_t scaled(uint64_t n, double weight)
 
 /* A reuse histogram: its nonzero bins [lo, hi, count], counts scaled by
    the sampling weight. */
-static void write_reuse_hist(mp_json *j, const uint64_t *bins, double weight)
+static void write_reuse_hist(mp_json *j, const mp_reuse_results *rr, const uint64_t *bins)
 {
    uint32_t b;
    mp_json_begin_array(j);
-   for (b = 0; b < MP_REUSE_N_BINS; b++) {
-      uint64_t lo, hi;
-      if (bins[b] == 0)
-         continue;
-      mp_reuse_bin_bounds(b, &lo, &hi);
-      mp_json_begin_array(j);
-      mp_json_u64(j, lo);
-      if (hi == UINT64_MAX)
-         mp_json_null(j);   /* infinity, as in every histogram */
-      else
-         mp_json_u64(j, hi);
-      mp_json_u64(j, scaled(bins[b], weight));
-      mp_json_end_array(j);
-   }
+   for (b = 0; b < MP_REUSE_N_BINS; b++)
+      if (bins[b] != 0)
+         write_bin(j, rr->bin_lo[b], rr->bin_hi[b], scaled(bins[b], rr->weight));
    mp_json_end_array(j);
 }
 
 /* The bin holding the median of a histogram, as [lo, hi], or nothing. */
-static void write_median(mp_json *j, const char *key, const uint64_t *bins)
+static void write_median(mp_json *j, const char *key, const mp_reuse_results *rr,
+                         const uint64_t *bins)
 {
-   uint64_t total = 0, seen = 0, lo, hi;
+   uint64_t total = 0, seen = 0;
    uint32_t b;
    for (b = 0; b < MP_REUSE_N_BINS; b++)
       total += bins[b];
@@ -543,15 +498,14 @@ static void write_median(mp_json *j, const char *key, const uint64_t *bins)
       if (2 * seen >= total)
          break;
    }
-   mp_reuse_bin_bounds(b, &lo, &hi);
    mp_json_key(j, key);
    mp_json_begin_array(j);
-   mp_json_u64(j, lo);
-   mp_json_u64(j, hi);
+   mp_json_u64(j, rr->bin_lo[b]);
+   mp_json_u64(j, rr->bin_hi[b]);
    mp_json_end_array(j);
 }
 
-static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
+static void write_reuse(mp_json *j, const mp_reuse_counts *rc, const mp_reuse_results *rr)
 {
    uint64_t np = 0, ns = 0;
    uint32_t b;
@@ -562,16 +516,16 @@ static void write_reuse(mp_json *j, const mp_reuse_counts *rc, double weight)
    mp_json_key(j, "reuse");
    mp_json_begin_object(j);
    mp_json_key(j, "private");
-   write_reuse_hist(j, rc->private_bins, weight);
+   write_reuse_hist(j, rr, rc->private_bins);
    mp_json_key(j, "shared");
-   write_reuse_hist(j, rc->shared_bins, weight);
-   mp_json_kv_u64(j, "cold", scaled(rc->cold, weight));
+   write_reuse_hist(j, rr, rc->shared_bins);
+   mp_json_kv_u64(j, "cold", scaled(rc->cold, rr->weight));
    if (np)
       mp_json_kv_double(j, "mean_private", (double)rc->private_sum / np);
    if (ns)
       mp_json_kv_double(j, "mean_shared", (double)rc->shared_sum / ns);
-   write_median(j, "median_private", rc->private_bins);
-   write_median(j, "median_shared", rc->shared_bins);
+   write_median(j, "median_private", rr, rc->private_bins);
+   write_median(j, "median_shared", rr, rc->shared_bins);
    mp_json_end_object(j);
 }
 
@@ -583,8 +537,8 @@ static void write_run(mp_json *j, const char *key, const mp_results *res,
    uint32_t k;
    mp_json_key(j, key);
    mp_json_begin_object(j);
-   for (k = 0; k < res->an->cache->n_levels; k++)
-      mp_json_kv_u64(j, mp_report_level_name(k), r->misses[k]);
+   for (k = 0; k < res->cache->n_levels; k++)
+      mp_json_kv_u64(j, res->cache->level[k].name, r->misses[k]);
    mp_json_kv_u64(j, "coherence", r->coherence[0]);
    mp_json_kv_u64(j, "cycles", r->cycles);
    mp_json_end_object(j);
@@ -605,25 +559,19 @@ static void write_replay(mp_json *j, const char *key, const mp_results *res,
 /* "stride": the dominant stride of the line's instructions, its share
    of their strides (of those it surely made), their number, and the
    loop it was made in. */
-static void write_line_stride(mp_json *j, const mp_line_stride *ls,
+static void write_line_stride(mp_json *j, const mp_line_result *lr,
                               const mp_results *res)
 {
-   int64_t stride;
-   uint64_t sure;
-   uint32_t instr, loop;
-   if (!mp_line_stride_dominant(ls, &stride, &sure, &instr))
+   if (!lr->has_dominant)
       return;
    mp_json_key(j, "stride");
    mp_json_begin_object(j);
-   mp_json_kv_i64(j, "bytes", stride);
-   mp_json_kv_double(j, "share", (double)sure / (double)ls->total);
-   mp_json_kv_u64(j, "strides", ls->total);
-   loop = mp_facts_instr_loop(res->an, instr);
-   if (loop != MP_LOOP_NONE) {
-      char *where = mp_facts_loop_where(res->an, loop);
-      mp_json_kv_u64(j, "loop", loop);
-      mp_json_kv_string(j, "loop_where", where);
-      mp_free(where);
+   mp_json_kv_i64(j, "bytes", lr->dominant);
+   mp_json_kv_double(j, "share", (double)lr->dominant_sure / (double)lr->lstride.total);
+   mp_json_kv_u64(j, "strides", lr->lstride.total);
+   if (lr->dominant_loop != MP_LOOP_NONE) {
+      mp_json_kv_u64(j, "loop", lr->dominant_loop);
+      mp_json_kv_string(j, "loop_where", res->loop[lr->dominant_loop].where);
    }
    mp_json_end_object(j);
 }
@@ -633,20 +581,68 @@ static const char *row_name(const mp_report_row *r)
    return r->var ? r->var->name : "other";
 }
 
+/* per_line[].reuse: a variable's own records only. */
+static void write_line_reuse(mp_json *j, const mp_line_result *lr, const mp_reuse_results *rr)
+{
+   static const uint64_t no_bins[MP_REUSE_N_BINS];
+   mp_json_key(j, "reuse");
+   mp_json_begin_object(j);
+   if (lr->reuse_n[0])
+      mp_json_kv_double(j, "mean_private", (double)lr->reuse_sum[0] / lr->reuse_n[0]);
+   if (lr->reuse_n[1])
+      mp_json_kv_double(j, "mean_shared", (double)lr->reuse_sum[1] / lr->reuse_n[1]);
+   mp_json_key(j, "private");
+   write_reuse_hist(j, rr, lr->reuse_bins ? lr->reuse_bins[0] : no_bins);
+   mp_json_key(j, "shared");
+   write_reuse_hist(j, rr, lr->reuse_bins ? lr->reuse_bins[1] : no_bins);
+   mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, rr->weight));
+   mp_json_end_object(j);
+}
+
+/* One element of per_line; v is the row's variable (NULL: the fold). */
+static void write_line(mp_json *j, const mp_results *res, const mp_line_result *lr,
+                       const mp_var *v)
+{
+   mp_json_begin_object(j);
+   mp_json_kv_string(j, "where", lr->where);
+   mp_json_kv_string(j, "fn", lr->fn);
+   write_counts(j, &lr->c);
+   if (res->cache) {
+      uint32_t lv;
+      mp_json_key(j, "misses");
+      mp_json_begin_object(j);
+      for (lv = 0; lv < res->cache->n_levels; lv++)
+         mp_json_kv_u64(j, res->cache->level[lv].name, lr->cache_misses[lv]);
+      mp_json_end_object(j);
+      mp_json_kv_u64(j, "cycles", lr->cycles);
+      mp_json_kv_double(j, "cpa", lr->accesses ? (double)lr->cycles / lr->accesses : 0.0);
+   }
+   if (res->reuse && v)
+      write_line_reuse(j, lr, res->reuse);
+   if (res->share) {
+      mp_json_kv_u64(j, "invalidations", lr->invalidations);
+      mp_json_kv_u64(j, "coherence_misses", lr->coherence_misses);
+      mp_json_kv_u64(j, "transfers", lr->transfers);
+   }
+   if (res->stride && v && lr->has_strides) {
+      mp_json_key(j, "strides");
+      write_classes(j, lr->stride_classes);
+   }
+   if (res->stride && v)
+      write_line_stride(j, lr, res);
+   mp_json_end_object(j);
+}
+
 static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
 {
-   const mp_vars *vs = res->vs;
    const mp_report_row *r = &res->rows[row];
-   const mp_line_result *lines = res->lines + res->first_line[row];
-   uint64_t n_lines = res->first_line[row + 1] - res->first_line[row];
    const mp_var *v = r->var;
    const mp_var_results *vr = v ? &res->var[v->id] : NULL;
    uint64_t k;
    mp_json_begin_object(j);
    mp_json_kv_string(j, "name", row_name(r));
-   mp_json_kv_string(j, "kind", v ? mp_var_kind_name(v->kind) : "other");
-   /* the fold mixes every class: unattributed */
-   mp_json_kv_string(j, "class", mp_class_name(v ? v->cls : MP_CLASS_OTHER));
+   mp_json_kv_string(j, "kind", r->kind);
+   mp_json_kv_string(j, "class", r->class_name);
    mp_json_kv_string(j, "where", v ? v->where : NULL);
    mp_json_kv_u64(j, "size", r->size);
    write_counts(j, &r->c);
@@ -662,14 +658,14 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
       mp_json_kv_string(j, "object", v->object);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
-   if (res->an->cache)
-      write_var_cache(j, &r->cache, res->an->cache, mp_counts_accesses(&r->c));
-   if (v && res->an->reuse) {
+   if (res->cache)
+      write_var_cache(j, &r->cache, res->cache, r->accesses);
+   if (v && res->reuse) {
       static const mp_reuse_counts none;
-      write_reuse(j, v->reuse ? v->reuse : &none, mp_reuse_weight(res->an->reuse));
+      write_reuse(j, v->reuse ? v->reuse : &none, res->reuse);
    }
-   if (v && res->an->stride)
-      write_strides(j, res->an->stride, v, res->run->line_size);
+   if (v && res->stride)
+      write_strides(j, res->stride, vr, res->run->line_size);
    if (v && res->share && mp_report_sharing_shown(res, v)) {
       mp_json_key(j, "sharing");
       mp_json_begin_object(j);
@@ -690,74 +686,28 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
    }
    mp_json_key(j, "per_line");
    mp_json_begin_array(j);
-   for (k = 0; k < n_lines; k++) {
-      mp_json_begin_object(j);
-      mp_json_kv_string(j, "where", mp_vars_location_where(vs, lines[k].loc));
-      mp_json_kv_string(j, "fn", mp_vars_location_fn(vs, lines[k].loc));
-      write_counts(j, &lines[k].c);
-      if (res->an->cache) {
-         uint32_t lv;
-         uint64_t n = mp_counts_accesses(&lines[k].c);
-         mp_json_key(j, "misses");
-         mp_json_begin_object(j);
-         for (lv = 0; lv < res->an->cache->n_levels; lv++)
-            mp_json_kv_u64(j, mp_report_level_name(lv), lines[k].cache_misses[lv]);
-         mp_json_end_object(j);
-         mp_json_kv_u64(j, "cycles", lines[k].cycles);
-         mp_json_kv_double(j, "cpa", n ? (double)lines[k].cycles / n : 0.0);
-      }
-      if (res->an->reuse && v) {
-         const mp_line_result *lr = &lines[k];
-         double wgt = mp_reuse_weight(res->an->reuse);
-         mp_json_key(j, "reuse");
-         mp_json_begin_object(j);
-         if (lr->reuse_n[0])
-            mp_json_kv_double(j, "mean_private", (double)lr->reuse_sum[0] / lr->reuse_n[0]);
-         if (lr->reuse_n[1])
-            mp_json_kv_double(j, "mean_shared", (double)lr->reuse_sum[1] / lr->reuse_n[1]);
-         static const uint64_t no_bins[MP_REUSE_N_BINS];
-         mp_json_key(j, "private");
-         write_reuse_hist(j, lr->reuse_bins ? lr->reuse_bins[0] : no_bins, wgt);
-         mp_json_key(j, "shared");
-         write_reuse_hist(j, lr->reuse_bins ? lr->reuse_bins[1] : no_bins, wgt);
-         mp_json_kv_u64(j, "cold", scaled(lr->reuse_cold, wgt));
-         mp_json_end_object(j);
-      }
-      if (res->an->sharing) {
-         mp_json_kv_u64(j, "invalidations", lines[k].invalidations);
-         mp_json_kv_u64(j, "coherence_misses", lines[k].coherence_misses);
-         mp_json_kv_u64(j, "transfers", lines[k].transfers);
-      }
-      if (res->an->stride && v && lines[k].has_strides) {
-         mp_json_key(j, "strides");
-         write_classes(j, lines[k].stride_classes);
-      }
-      if (res->an->stride && v)
-         write_line_stride(j, &lines[k].lstride, res);
-      mp_json_end_object(j);
-   }
+   for (k = res->first_line[row]; k < res->first_line[row + 1]; k++)
+      write_line(j, res, &res->lines[k], v);
    mp_json_end_array(j);
    mp_json_end_object(j);
 }
 
 /* "advice" or "rejected": each item, the loop of a loop's advice
    named by its first line. */
-static void write_advice(mp_json *j, const mp_vars *vs, const mp_advice *a, uint32_t n,
-                        const mp_results *res)
+static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_results *res)
 {
    uint32_t i, w;
    mp_json_begin_array(j);
    for (i = 0; i < n; i++) {
       mp_json_begin_object(j);
       mp_json_kv_string(j, "kind", mp_advice_kind_name(a[i].kind));
-      mp_json_kv_string(j, "variable", a[i].var == MP_ADVICE_NO_VAR ? NULL
-                        : mp_vars_get(vs, a[i].var)->name);
+      mp_json_kv_string(j, "variable", a[i].variable);
       mp_json_key(j, "where");
       mp_json_begin_array(j);
       for (w = 0; w < a[i].n_where; w++)
-         mp_json_string(j, mp_vars_location_where(vs, a[i].where[w]));
-      if (a[i].var == MP_ADVICE_NO_VAR && res->an->loops) {
-         const mp_loop *l = mp_loops_get(res->an->loops, a[i].loop);
+         mp_json_string(j, a[i].where_text[w]);
+      if (a[i].var == MP_ADVICE_NO_VAR && res->loop) {
+         const mp_loop *l = res->loop[a[i].loop].loop;
          char *where = l->file ? mp_asprintf("%s:%u", l->file, l->first_line) : NULL;
          mp_json_string(j, where);
          if (where)
@@ -782,7 +732,6 @@ static void write_advice(mp_json *j, const mp_vars *vs, const mp_advice *a, uint
 mp_json *mp_report_json(const mp_results *res)
 {
    mp_json *j = mp_json_new();
-   const mp_vars *vs = res->vs;
    uint32_t i;
 
    mp_json_begin_object(j);
@@ -800,20 +749,20 @@ mp_json *mp_report_json(const mp_results *res)
       mp_json_kv_bool(j, "partial", mp_strcmp(res->run->end_by, "signal") == 0);
    }
    write_config(j, res);
-   write_totals(j, vs, res->n_rows, res);
+   write_totals(j, res);
    mp_json_key(j, "variables");
    mp_json_begin_array(j);
    for (i = 0; i < res->n_rows; i++)
       write_variable(j, res, i);
    mp_json_end_array(j);
-   if (res->an->sharing)
-      mp_report_write_communication(j, vs, res->an->sharing);
-   if (res->an->loops)
-      mp_report_write_loops(j, vs, res);
+   if (res->share)
+      mp_report_write_communication(j, res->share);
+   if (res->loop)
+      mp_report_write_loops(j, res);
    mp_json_key(j, "advice");
-   write_advice(j, vs, res->advice, res->n_advice, res);
+   write_advice(j, res->advice, res->n_advice, res);
    mp_json_key(j, "rejected");
-   write_advice(j, vs, res->rejected, res->n_rejected, res);
+   write_advice(j, res->rejected, res->n_rejected, res);
    mp_json_end_object(j);
    return j;
 }

@@ -13,16 +13,19 @@
 #include "mp_json.h"
 #include "mp_results.h"
 
-/* Top-level "loops" (res->an->loops, streams and formula set). */
-void mp_report_write_loops(mp_json *j, const mp_vars *vs, const mp_results *res);
+/* Top-level "loops": the loops the results show, with their formulas. */
+void mp_report_write_loops(mp_json *j, const mp_results *res);
 
 /* The members of variables[].struct (the caller opens and closes it:
    the replay of the split goes there too). */
 void mp_report_write_struct(mp_json *j, const mp_structure *st);
 
-/* The field affinity graphs of the structures of vars (those that have
-   one), as Graphviz DOT, one graph each, through emit. */
-void mp_report_struct_dot(const mp_results *res, const uint32_t *vars, uint32_t n_vars,
-                          mp_structs_emit_fn emit, void *arg);
+/* Where a writer's text goes, in pieces. */
+typedef void (*mp_report_emit_fn)(void *arg, const char *text, size_t len);
+
+/* The --affinity-dot file: the field affinity graphs of the rows'
+   structures (run->affinity_dot made them), in the rows' order, one
+   Graphviz graph each, through emit. */
+void mp_report_struct_dot(const mp_results *res, mp_report_emit_fn emit, void *arg);
 
 #endif /* MP_REPORT_LOOPS_H */

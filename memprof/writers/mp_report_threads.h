@@ -25,6 +25,6 @@ void mp_report_write_sharing(mp_json *j, const mp_results *res, const mp_var *v)
 void mp_report_write_numa(mp_json *j, const mp_var *v);
 
 /* The top-level "communication" pairs and "communication_matrix". */
-void mp_report_write_communication(mp_json *j, const mp_vars *vs, const mp_sharing *s);
+void mp_report_write_communication(mp_json *j, const mp_share_summary *ss);
 
 #endif /* MP_REPORT_THREADS_H */

@@ -524,6 +524,9 @@ START_TEST(test_results_runtime_loop_no_advice)
    mp_results *res;
    uint32_t mine, theirs, once, flat, loop, k, i, n;
    ck_assert_ptr_nonnull(st);
+   /* The loops' functions, as the adapter names them: location ids. */
+   for (k = 0; k < 3; k++)
+      mp_vars_location(vs, NULL, k == 2 ? "memcpy" : k ? "walk" : "main");
    mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5");
    theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL);
    once = mp_loops_add_back_edge(lp, 1, 0x1900, 0x1800, "p.c:30", "p.c:25");

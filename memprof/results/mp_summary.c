@@ -7,6 +7,8 @@
    Runs once, at exit, on the report's rows: two sorts, O(n log n).
 */
 #include "mp_summary.h"
+#include "mp_rows.h"
+#include "mp_share.h"
 #include "mp_util.h"
 
 static mp_var_class row_class(const mp_report_row *r)
@@ -80,6 +82,7 @@ static int cmp_identity(const void *a_, const void *b_)
 static void add_row(mp_report_row *to, const mp_report_row *from)
 {
    mp_counts_add(&to->c, &from->c);
+   to->accesses += from->accesses;
    mp_cache_counts_add(&to->cache, &from->cache);
    /* as the annotator merges: the largest */
    if (from->lines > to->lines)
@@ -154,10 +157,12 @@ static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
          fo = &s->folds[s->n_folds++];
          mp_memset(fo, 0, sizeof *fo);
          fo->cls = cls;
+         fo->class_name = mp_class_name(cls);
          fo->object = object;
       }
       fo = &s->folds[f];
       mp_counts_add(&fo->c, &r->c);
+      fo->accesses += r->accesses;
       fo->cycles += r->cache.cycles;
       if (i == 0 || !r->var || cmp_identity(&rest[i - 1], r) != 0)
          fo->n_vars++;
@@ -171,9 +176,95 @@ mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
                             int show_runtime, int by_cycles)
 {
    mp_summary *s = mp_calloc("mp.summary", 1, sizeof *s);
+   uint32_t i;
+   for (i = 0; i < n_rows; i++) {
+      s->reads += rows[i].c.reads;
+      s->writes += rows[i].c.writes;
+   }
    rank_rows(s, rows, n_rows, show_runtime, by_cycles);
    fold_rows(s, rows, n_rows, show_runtime, by_cycles);
    return s;
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+/* Whether the summary names v: the program's, unless show_runtime
+   (the others are folded per object). */
+static int names(const mp_var *v, int show_runtime)
+{
+   return show_runtime || mp_class_is_programs(v->cls);
+}
+
+/* Keeps c among the worst: most false transfers predicted, then most
+   falsely shared lines; the first found first among equals. */
+static void keep_shared(mp_summary *s, const mp_summary_shared *c)
+{
+   uint32_t k;
+   for (k = s->n_shared < MP_SUMMARY_SHARED_VARS ? s->n_shared++ : MP_SUMMARY_SHARED_VARS;
+        k > 0 && (s->shared[k - 1].predicted_false < c->predicted_false
+                  || (s->shared[k - 1].predicted_false == c->predicted_false
+                      && s->shared[k - 1].false_lines < c->false_lines));
+        k--)
+      if (k < MP_SUMMARY_SHARED_VARS)
+         s->shared[k] = s->shared[k - 1];
+   if (k < MP_SUMMARY_SHARED_VARS)
+      s->shared[k] = *c;
+}
+
+/* The variables with the most false transfers predicted for a parallel
+   run, then the most falsely shared lines. */
+static void false_sharing(mp_summary *s, const mp_results *res)
+{
+   uint32_t i;
+   s->sharing = 1;
+   for (i = 0; i < res->n_rows; i++) {
+      const mp_var *v = res->rows[i].var;
+      mp_summary_shared c;
+      uint64_t true_lines, pred, inv;
+      if (!v || !names(v, res->run->show_runtime))
+         continue;
+      mp_share_var_lines(res->share, v->id, &c.shared_lines, &true_lines, &c.false_lines);
+      mp_share_var_predicted(res->share, v->id, &pred, &c.predicted_false, &inv);
+      /* True lines with false transfers predicted count too: the
+         workers' slots read by the main thread at the end. */
+      if (c.false_lines == 0 && c.predicted_false == 0)
+         continue;
+      /* A line counts for each of its variables; none suffers more
+         transfers than it makes accesses. */
+      if (c.predicted_false > mp_counts_accesses(&v->c))
+         c.predicted_false = mp_counts_accesses(&v->c);
+      c.var = v;
+      c.seen = v->transfers - v->true_transfers;
+      keep_shared(s, &c);
+   }
+}
+
+/* The hit ratio over all accesses, the most remote variable. */
+static void numa(mp_summary *s, const mp_results *res)
+{
+   uint32_t i;
+   s->numa = 1;
+   for (i = 0; i < res->n_rows; i++) {
+      const mp_var *v = res->rows[i].var;
+      if (!v || !v->numa)
+         continue;
+      s->numa_local += v->numa->local;
+      s->numa_remote += v->numa->remote;
+      if (v->numa->remote > s->numa_worst_remote && names(v, res->run->show_runtime)) {
+         s->numa_worst_remote = v->numa->remote;
+         s->numa_worst = v;
+      }
+   }
+}
+
+void mp_summary_threads(mp_summary *s, const mp_results *res)
+{
+   if (res->share)
+      false_sharing(s, res);
+   if (res->run->page_size)
+      numa(s, res);
 }
 
 void mp_summary_free(mp_summary *s)

@@ -12,34 +12,67 @@
    the dynamic linker, Valgrind's preload and unattributed memory are
    folded into one line per object (mp_owner.h).  With show_runtime
    every row is ranked, merged alike, and nothing folded.  The JSON
-   keeps every variable: this is only what the summary shows.  No
+   keeps every variable: this is only what the summary shows.  Then the
+   variables worst for false sharing and the NUMA balance.  Made once by
+   mp_results_build; the writer (mp_exit_summary.c) only prints it.  No
    Valgrind header: unit-tested on the host.
 */
 #ifndef MP_SUMMARY_H
 #define MP_SUMMARY_H
 
-#include "mp_results.h"
+#include "mp_results_types.h"
+
+#define MP_SUMMARY_SHARED_VARS 3
 
 /* The variables of one object outside the program's data. */
 typedef struct {
    mp_var_class cls;
+   const char *class_name;
    const char *object;     /* the object's file name; NULL: none (other) */
    mp_counts c;
+   uint64_t accesses;
    uint64_t cycles;
    uint32_t n_vars;        /* variables folded here, twins as one */
 } mp_summary_fold;
 
+/* A variable falsely shared: its falsely shared lines of its shared
+   ones, the false transfers predicted for a parallel run (no more than
+   its accesses) and those Valgrind's serial run saw. */
 typedef struct {
+   const mp_var *var;
+   uint64_t false_lines, shared_lines;
+   uint64_t predicted_false, seen;
+} mp_summary_shared;
+
+struct mp_summary {
    mp_report_row *rows;    /* ranked, most cycles (or accesses) first */
    uint32_t n_rows;
    mp_summary_fold *folds; /* the same order */
    uint32_t n_folds;
-} mp_summary;
+   uint64_t reads, writes; /* of every row of the report */
+   /* With the sharing analysis (sharing): the worst variables, most
+      false transfers predicted first. */
+   int sharing;
+   mp_summary_shared shared[MP_SUMMARY_SHARED_VARS];
+   uint32_t n_shared;
+   /* With NUMA simulated (numa): accesses local and remote to their
+      page's socket, and the variable with the most remote ones (NULL:
+      none of the program's). */
+   int numa;
+   uint64_t numa_local, numa_remote;
+   const mp_var *numa_worst;
+   uint64_t numa_worst_remote;
+};
 
 /* From the report's rows (mp_report_rows; they must outlive it), by
    cycles when by_cycles, else by accesses. */
 mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
                             int show_runtime, int by_cycles);
+
+/* The false sharing and NUMA lines, from res's rows and sharing
+   summary. */
+void mp_summary_threads(mp_summary *s, const mp_results *res);
+
 void mp_summary_free(mp_summary *s);
 
 #endif /* MP_SUMMARY_H */

@@ -1,0 +1,265 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the report's rows and their source lines.  mp_rows.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   See mp_rows.h.  Runs once, at exit: clarity over speed, but
+   linear-ish in the number of per-location records.
+*/
+#include "mp_rows.h"
+#include "mp_facts.h"
+#include "mp_util.h"
+
+/*------------------------------------------------------------*/
+/*--- Rows                                                 ---*/
+/*------------------------------------------------------------*/
+
+static const char *row_name(const mp_report_row *r)
+{
+   return r->var ? r->var->name : "other";
+}
+
+static int sort_by_cycles;
+
+/* Descending cycles (with a cache simulation) or accesses, then name,
+   then id: a total order, so the output does not depend on the sort's
+   stability. */
+static int cmp_rows(const void *a_, const void *b_)
+{
+   const mp_report_row *a = a_, *b = b_;
+   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
+   int c;
+   if (sort_by_cycles && a->cache.cycles != b->cache.cycles)
+      return a->cache.cycles > b->cache.cycles ? -1 : 1;
+   if (na != nb)
+      return na > nb ? -1 : 1;
+   c = mp_strcmp(row_name(a), row_name(b));
+   if (c)
+      return c;
+   if (!a->var || !b->var)
+      return a->var ? 1 : (b->var ? -1 : 0);
+   return a->var->id < b->var->id ? -1 : (a->var->id > b->var->id);
+}
+
+/* With --min-var-size, "anything else" (kind other: unsymbolised object
+   data and unknown memory) joins the fold, as do variables of a known
+   size below the minimum. */
+static int is_folded(const mp_var *v, uint64_t min_var_size)
+{
+   if (min_var_size == 0)
+      return 0;
+   return v->kind == MP_VAR_OTHER || v->size < min_var_size;
+}
+
+/* What a row's writers print of it besides its counts; the fold mixes
+   every class: unattributed. */
+static void name_row(mp_report_row *r)
+{
+   r->kind = r->var ? mp_var_kind_name(r->var->kind) : "other";
+   r->class_name = mp_class_name(r->var ? r->var->cls : MP_CLASS_OTHER);
+   r->accesses = mp_counts_accesses(&r->c);
+}
+
+
+
+
+
+/* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
+   the user asked to see them. */
+mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
+                              int by_cycles, uint32_t *n_out)
+{
+   uint32_t n = mp_vars_count(vs), i, k = 0;
+   mp_report_row *rows = mp_calloc("mp.report.rows", n + 1, sizeof *rows);
+   mp_report_row fold;
+   uint64_t fold_threads[MP_MAX_THREADS / 64];
+   mp_memset(&fold, 0, sizeof fold);
+   mp_memset(fold_threads, 0, sizeof fold_threads);
+   for (i = 0; i < n; i++) {
+      const mp_var *v = mp_vars_get(vs, i);
+      if (mp_counts_accesses(&v->c) == 0)
+         continue;
+      if (is_folded(v, min_var_size) && !v->named_by) {
+         uint32_t w;
+         mp_counts_add(&fold.c, &v->c);
+         if (v->cache)
+            mp_cache_counts_add(&fold.cache, v->cache);
+         fold.lines += v->lines;
+         fold.size += v->size;
+         for (w = 0; w < MP_MAX_THREADS / 64; w++)
+            fold_threads[w] |= v->threads[w];
+         continue;
+      }
+      rows[k].var = v;
+      rows[k].c = v->c;
+      if (v->cache)
+         rows[k].cache = *v->cache;
+      rows[k].lines = v->lines;
+      rows[k].size = v->size;
+      rows[k].n_threads = v->n_threads;
+      k++;
+   }
+   if (mp_counts_accesses(&fold.c)) {
+      uint32_t w;
+      for (w = 0; w < MP_MAX_THREADS / 64; w++)
+         fold.n_threads += __builtin_popcountll(fold_threads[w]);
+      rows[k++] = fold;
+   }
+   for (i = 0; i < k; i++)
+      name_row(&rows[i]);
+   mp_report_sort_rows(rows, k, by_cycles);
+   *n_out = k;
+   return rows;
+}
+
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles)
+{
+   sort_by_cycles = by_cycles;
+   mp_sort(rows, n, sizeof *rows, cmp_rows);
+}
+
+/*------------------------------------------------------------*/
+/*--- Per-location records, grouped by row                 ---*/
+/*------------------------------------------------------------*/
+
+
+typedef struct {
+   mp_line_result *recs;
+   uint64_t n, cap;
+   const uint32_t *row_of_var; /* var id -> row index + 1, 0: none */
+} line_gather;
+
+static void gather_line(const mp_line_counts *lc, void *arg)
+{
+   line_gather *g = arg;
+   uint32_t row = g->row_of_var[lc->var];
+   if (!row || mp_counts_accesses(&lc->c) == 0)
+      return;
+   if (g->n == g->cap) {
+      g->cap = g->cap ? 2 * g->cap : 1024;
+      g->recs = mp_realloc("mp.report.lines", g->recs, g->cap * sizeof(mp_line_result));
+   }
+   g->recs[g->n].row = row - 1;
+   g->recs[g->n].loc = lc->loc;
+   g->recs[g->n].c = lc->c;
+   mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
+             sizeof lc->stride_classes);
+   g->recs[g->n].lstride = lc->lstride;
+   mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
+   g->recs[g->n].cycles = lc->cycles;
+   mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse_sum, sizeof lc->reuse_sum);
+   mp_memcpy(g->recs[g->n].reuse_n, lc->reuse_n, sizeof lc->reuse_n);
+   g->recs[g->n].reuse_cold = lc->reuse_cold;
+   g->recs[g->n].invalidations = lc->invalidations;
+   g->recs[g->n].coherence_misses = lc->coherence_misses;
+   g->recs[g->n].transfers = lc->transfers;
+   g->recs[g->n].reuse_bins = (const uint64_t (*)[MP_REUSE_N_BINS])lc->reuse_bins;
+   g->recs[g->n].has_strides = 0;
+   {
+      uint32_t c;
+      for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+         g->recs[g->n].has_strides |= lc->stride_classes[c] != 0;
+   }
+   g->n++;
+}
+
+static int cmp_by_row_loc(const void *a_, const void *b_)
+{
+   const mp_line_result *a = a_, *b = b_;
+   if (a->row != b->row) return a->row < b->row ? -1 : 1;
+   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+   return 0;
+}
+
+static int cmp_by_row_accesses(const void *a_, const void *b_)
+{
+   const mp_line_result *a = a_, *b = b_;
+   uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
+   if (a->row != b->row) return a->row < b->row ? -1 : 1;
+   if (na != nb) return na > nb ? -1 : 1;
+   if (a->loc != b->loc) return a->loc < b->loc ? -1 : 1;
+   return 0;
+}
+
+/* Sorted by row, then accesses descending; a folded row's records at
+   the same location are merged into one. */
+static mp_line_result *gather_lines(const mp_vars *vs, const mp_report_row *rows,
+                              uint32_t n_rows, uint64_t *n_out)
+{
+   uint32_t n_vars = mp_vars_count(vs), i, fold_row = 0;
+   uint32_t *row_of_var = mp_calloc("mp.report.rov", n_vars + 1, sizeof(uint32_t));
+   line_gather g;
+   uint64_t r, w;
+   for (i = 0; i < n_rows; i++) {
+      if (rows[i].var)
+         row_of_var[rows[i].var->id] = i + 1;
+      else
+         fold_row = i + 1;
+   }
+   if (fold_row)
+      for (i = 0; i < n_vars; i++)
+         if (!row_of_var[i])
+            row_of_var[i] = fold_row;
+   mp_memset(&g, 0, sizeof g);
+   g.row_of_var = row_of_var;
+   mp_vars_foreach_line(vs, gather_line, &g);
+   mp_sort(g.recs, g.n, sizeof(mp_line_result), cmp_by_row_loc);
+   for (r = 0, w = 0; r < g.n; r++) {
+      if (w > 0 && g.recs[w - 1].row == g.recs[r].row
+          && g.recs[w - 1].loc == g.recs[r].loc) {
+         uint32_t c;
+         mp_counts_add(&g.recs[w - 1].c, &g.recs[r].c);
+         for (c = 0; c < MP_STRIDE_N_CLASSES; c++)
+            g.recs[w - 1].stride_classes[c] += g.recs[r].stride_classes[c];
+         for (c = 0; c < MP_CACHE_MAX_LEVELS; c++)
+            g.recs[w - 1].cache_misses[c] += g.recs[r].cache_misses[c];
+         g.recs[w - 1].cycles += g.recs[r].cycles;
+         for (c = 0; c < 2; c++) {
+            g.recs[w - 1].reuse_sum[c] += g.recs[r].reuse_sum[c];
+            g.recs[w - 1].reuse_n[c] += g.recs[r].reuse_n[c];
+         }
+         g.recs[w - 1].reuse_bins = NULL;   /* merged: the fold's */
+         g.recs[w - 1].reuse_cold += g.recs[r].reuse_cold;
+         g.recs[w - 1].invalidations += g.recs[r].invalidations;
+         g.recs[w - 1].coherence_misses += g.recs[r].coherence_misses;
+         g.recs[w - 1].transfers += g.recs[r].transfers;
+         g.recs[w - 1].has_strides |= g.recs[r].has_strides;
+      }
+      else
+         g.recs[w++] = g.recs[r];
+   }
+   mp_sort(g.recs, w, sizeof(mp_line_result), cmp_by_row_accesses);
+   mp_free(row_of_var);
+   *n_out = w;
+   return g.recs;
+}
+
+/* The dominant stride of the line's instructions (of those it surely
+   made) and the loop it was made in. */
+static void describe_stride(const mp_finished *an, mp_line_result *lr)
+{
+   uint32_t instr;
+   lr->dominant_loop = MP_LOOP_NONE;
+   lr->has_dominant = mp_line_stride_dominant(&lr->lstride, &lr->dominant,
+                                              &lr->dominant_sure, &instr);
+   if (lr->has_dominant)
+      lr->dominant_loop = mp_facts_instr_loop(an, instr);
+}
+
+mp_line_result *mp_rows_lines(const mp_finished *an, const mp_report_row *rows,
+                              uint32_t n_rows, uint64_t *n_out)
+{
+   mp_line_result *lines = gather_lines(an->vars, rows, n_rows, n_out);
+   uint64_t i;
+   for (i = 0; i < *n_out; i++) {
+      mp_line_result *lr = &lines[i];
+      lr->where = mp_vars_location_where(an->vars, lr->loc);
+      lr->fn = mp_vars_location_fn(an->vars, lr->loc);
+      lr->accesses = mp_counts_accesses(&lr->c);
+      if (an->stride)
+         describe_stride(an, lr);
+   }
+   return lines;
+}
+

@@ -1,0 +1,35 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the report's rows and their source lines.  mp_rows.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The rows (accessed variables ranked, small ones folded into one),
+   each with its kind's and class's names and its accesses, and each
+   row's source lines with their text, their accesses and the dominant
+   stride of their instructions.  Made once by mp_results_build.  No
+   Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_ROWS_H
+#define MP_ROWS_H
+
+#include "mp_results_types.h"
+
+/* The rows to report (accessed variables, small ones folded), sorted by
+   estimated cycles when by_cycles, else by accesses, descending, then by
+   name; *n_out is their number.  The caller frees the array with
+   mp_free. */
+mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
+                              int by_cycles, uint32_t *n_out);
+
+/* Sorts rows in that order. */
+void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles);
+
+/* The rows' source lines, by row, then by accesses, descending; a
+   folded row's records at one location merged.  The dominant stride of
+   a line's instructions is placed in its loop when an->loops tells.
+   *n_out is their number; the caller frees the array with mp_free. */
+mp_line_result *mp_rows_lines(const mp_finished *an, const mp_report_row *rows,
+                              uint32_t n_rows, uint64_t *n_out);
+
+#endif /* MP_ROWS_H */
