@@ -15,8 +15,10 @@
    your option) any later version.  See COPYING.
 
    This file owns the tool's life: setup, client requests, fork, and at
-   exit the output file (written whole to a temporary name, then renamed,
-   so it is complete or absent) and the summary on Valgrind's log.
+   exit the run's facts gathered into the results (mp_results_build),
+   the output file and the --affinity-dot file (the writers' text,
+   written whole to a temporary name, then renamed, so it is complete or
+   absent) and the exit summary (mp_exit_summary.c) on Valgrind's log.
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -39,11 +41,9 @@
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
-#include "mp_advice.h"
+#include "mp_exit_summary.h"
 #include "mp_report.h"
 #include "mp_report_loops.h"
-#include "mp_share.h"
-#include "mp_summary.h"
 #include "mp_util.h"
 #include "mp_vgcompat.h"
 #include "mp_analyses.h"
@@ -502,310 +502,11 @@ static void check_output_writable(void)
 /*--- Exit summary                                         ---*/
 /*------------------------------------------------------------*/
 
-/* 1234567 -> "1,234,567", as cg_annotate prints counts. */
-static const HChar *commas(ULong n, HChar *buf, Int size)
+/* The summary's lines (mp_exit_summary.c writes them) go to Valgrind's
+   log. */
+static void log_line(void *arg, const char *line)
 {
-   return mp_commas(n, buf, (SizeT)size);
-}
-
-static void print_cache_totals(void)
-{
-   UInt k;
-   for (k = 0; k < mp_g_hier.n_levels; k++) {
-      mp_cache_totals t;
-      HChar b1[32], b2[32];
-      const mp_cache_level_cfg *l = &mp_g_hier.level[k];
-      mp_cache_get_totals(mp_g_hier.cache, k, &t);
-      HChar b3[32];
-      HChar mpki[40] = "";
-      if (!mp_collection_was_partial() && mp_instructions_observed())
-         VG_(snprintf)(mpki, sizeof mpki, ", %.2f MPKI",
-                       1000.0 * (double)t.misses / (double)mp_instructions_observed());
-      VG_(umsg)("%s (%s B, %u-way, %u B lines, shared by %u): %s accesses, "
-                "%s misses (%.2f%%%s)\n", mp_report_level_name(k),
-                commas(l->size, b3, sizeof b3), l->assoc, l->line, l->shared_by,
-                commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
-                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0,
-                mpki);
-   }
-   if (mp_cache_prefetch_config(mp_g_hier.cache)->kind != MP_PREFETCH_NONE) {
-      const mp_prefetch_cfg *pc = mp_cache_prefetch_config(mp_g_hier.cache);
-      mp_cache_prefetch_totals pt;
-      HChar b1[32], b2[32], b3[32], b4[32];
-      mp_cache_get_prefetch_totals(mp_g_hier.cache, &pt);
-      VG_(umsg)("Prefetcher (%s, %u streams per core, into %s): %s lines asked, %s "
-                "issued, %s useful (%.2f%%), %s useless\n",
-                mp_prefetch_kind_name(pc->kind), pc->streams,
-                mp_report_level_name(mp_cache_prefetch_level(mp_g_hier.cache)),
-                commas(pt.requests, b1, sizeof b1), commas(pt.issued, b2, sizeof b2),
-                commas(pt.useful, b3, sizeof b3),
-                pt.issued ? 100.0 * (double)pt.useful / (double)pt.issued : 0.0,
-                commas(pt.useless, b4, sizeof b4));
-   }
-   for (k = 0; k < mp_g_hier.n_levels; k++) {
-      mp_setdiag_set top;
-      HChar b1[32], b2[32];
-      mp_cache_totals t;
-      if (mp_setdiag_top(mp_g_hier.conflicts, k, &top, 1) == 0 || !top.slot[0].count)
-         continue;
-      /* Worth a line only when one set carries a real share of the
-         level's misses (the JSON lists the hottest sets regardless). */
-      mp_cache_get_totals(mp_g_hier.cache, k, &t);
-      if (top.conflicts < 100 || top.conflicts * 100 < t.misses)
-         continue;
-      VG_(umsg)("%s hottest conflict set %u: %s conflict misses, %s of them %s\n",
-                mp_report_level_name(k), top.set, commas(top.conflicts, b1, sizeof b1),
-                commas(top.slot[0].count, b2, sizeof b2),
-                mp_vars_get(mp_g_vars, top.slot[0].var)->name);
-   }
-   if (mp_g_hier.tlb) {
-      mp_cache_totals t;
-      HChar b1[32], b2[32];
-      mp_cache_get_totals(mp_g_hier.tlb, 0, &t);
-      VG_(umsg)("TLB (%llu entries, %u-way, %u B pages): %s accesses, %s misses (%.2f%%)\n",
-                (ULong)mp_g_hier.tlb_entries, mp_g_hier.tlb_assoc, mp_g_hier.tlb_page,
-                commas(t.accesses, b1, sizeof b1), commas(t.misses, b2, sizeof b2),
-                t.accesses ? 100.0 * (double)t.misses / (double)t.accesses : 0.0);
-   }
-   if (mp_g_hier.fallback_why)
-      VG_(umsg)("Cache geometry: fallback (%s)\n", mp_g_hier.fallback_why);
-}
-
-#define SUMMARY_SHARED_VARS 3
-
-/* Whether the summary names v: the program's, unless --show-runtime=yes
-   (the others are folded per object). */
-static Bool summary_names(const mp_var *v)
-{
-   return mp_clo_show_runtime || mp_class_is_programs(v->cls);
-}
-
-/* One line each for false sharing (the variables with the most false
-   transfers predicted for a parallel run, then the most falsely shared
-   lines) and NUMA (the hit ratio over all accesses, the most remote
-   variable). */
-static void print_threads_summary(const mp_results *res)
-{
-   const mp_report_row *rows = res->rows;
-   uint32_t n_rows = res->n_rows;
-   uint32_t i, k, n_top = 0;
-   HChar b1[32], b2[32], b3[48], b4[32];
-   if (res->share) {
-      const mp_share_summary *ss = res->share;
-      const mp_var *top[SUMMARY_SHARED_VARS];
-      uint64_t top_false[SUMMARY_SHARED_VARS], top_pred[SUMMARY_SHARED_VARS];
-      uint64_t top_shared[SUMMARY_SHARED_VARS];
-      for (i = 0; i < n_rows; i++) {
-         uint64_t sh, tr, fa, pred, pred_false, inv;
-         if (!rows[i].var || !summary_names(rows[i].var))
-            continue;
-         mp_share_var_lines(ss, rows[i].var->id, &sh, &tr, &fa);
-         mp_share_var_predicted(ss, rows[i].var->id, &pred, &pred_false, &inv);
-         /* True lines with false transfers predicted count too: the
-            workers' slots read by the main thread at the end. */
-         if (fa == 0 && pred_false == 0)
-            continue;
-         /* A line counts for each of its variables; none suffers more
-            transfers than it makes accesses. */
-         if (pred_false > mp_counts_accesses(&rows[i].var->c))
-            pred_false = mp_counts_accesses(&rows[i].var->c);
-         for (k = n_top < SUMMARY_SHARED_VARS ? n_top++ : SUMMARY_SHARED_VARS;
-              k > 0 && (top_pred[k - 1] < pred_false
-                        || (top_pred[k - 1] == pred_false && top_false[k - 1] < fa));
-              k--) {
-            if (k < SUMMARY_SHARED_VARS) {
-               top[k] = top[k - 1];
-               top_false[k] = top_false[k - 1];
-               top_pred[k] = top_pred[k - 1];
-               top_shared[k] = top_shared[k - 1];
-            }
-         }
-         if (k < SUMMARY_SHARED_VARS) {
-            top[k] = rows[i].var;
-            top_false[k] = fa;
-            top_pred[k] = pred_false;
-            top_shared[k] = sh;
-         }
-      }
-      if (n_top == 0) {
-         VG_(umsg)("False sharing: none\n");
-      } else {
-         mp_strbuf line = MP_STRBUF_INIT;
-         for (k = 0; k < n_top; k++) {
-            ULong seen = top[k]->transfers - top[k]->true_transfers;
-            mp_strbuf_printf(&line, "%s%s (%s/%s line%s false: %s false transfer%s "
-                             "predicted, %s seen)", k ? "; " : "",
-                             printable(top[k]->name), commas(top_false[k], b1, sizeof b1),
-                             commas(top_shared[k], b3, sizeof b3),
-                             top_shared[k] == 1 ? "" : "s",
-                             commas(top_pred[k], b2, sizeof b2),
-                             top_pred[k] == 1 ? "" : "s", commas(seen, b4, sizeof b4));
-         }
-         VG_(umsg)("False sharing: %s\n", line.s);
-         VG_(free)(line.s);
-      }
-   }
-   if (mp_g_numa) {
-      ULong local = 0, remote = 0, worst_remote = 0;
-      const mp_var *worst = NULL;
-      for (i = 0; i < n_rows; i++) {
-         const mp_var *v = rows[i].var;
-         if (!v || !v->numa)
-            continue;
-         local += v->numa->local;
-         remote += v->numa->remote;
-         if (v->numa->remote > worst_remote && summary_names(v)) {
-            worst_remote = v->numa->remote;
-            worst = v;
-         }
-      }
-      if (local + remote > 0)
-         VG_(umsg)("NUMA: %.1f%% local (%s local, %s remote accesses)%s%s%s%s\n",
-                   100.0 * (double)local / (double)(local + remote),
-                   commas(local, b1, sizeof b1), commas(remote, b2, sizeof b2),
-                   worst ? "; most remote: " : "",
-                   worst ? printable(worst->name) : "",
-                   worst ? " " : "",
-                   worst ? (VG_(snprintf)(b3, sizeof b3, "(%s)",
-                                          commas(worst_remote, b4, sizeof b4)), b3) : "");
-   }
-}
-
-#define SUMMARY_ADVICE 3
-
-/* The top of the advice (all of it is in the output file). */
-static void print_advice(const mp_results *res)
-{
-   const mp_advice *a = res->advice;
-   uint32_t n = res->n_advice, i, n_rej = res->n_rejected;
-   if (n > 0)
-      VG_(umsg)("Advice (%u; the first %u, all in the output file):\n", n,
-                n < SUMMARY_ADVICE ? n : SUMMARY_ADVICE);
-   for (i = 0; i < n && i < SUMMARY_ADVICE; i++) {
-      const HChar *where = a[i].n_where
-         ? mp_vars_location_where(mp_g_vars, a[i].where[0]) : NULL;
-      if (a[i].var == MP_ADVICE_NO_VAR && mp_g_loops
-          && mp_loops_get(mp_g_loops, a[i].loop)->file) {
-         const mp_loop *l = mp_loops_get(mp_g_loops, a[i].loop);
-         VG_(umsg)("  %u. %s: loop at %s:%u-%u\n", i + 1, mp_advice_kind_name(a[i].kind),
-                   l->file, l->first_line, l->last_line);
-      } else if (a[i].var == MP_ADVICE_NO_VAR)
-         VG_(umsg)("  %u. %s\n", i + 1, a[i].text);
-      else
-         VG_(umsg)("  %u. %s: %s%s%s%s\n", i + 1, mp_advice_kind_name(a[i].kind),
-                   printable(mp_vars_get(mp_g_vars, a[i].var)->name),
-                   where ? " (" : "", where ? where : "", where ? ")" : "");
-      VG_(umsg)("     %s\n", a[i].evidence);
-      VG_(umsg)("     fix: %s\n", a[i].fix);
-   }
-   if (n_rej > 0)
-      VG_(umsg)("Rejected by their replays: %u (in the output file)\n", n_rej);
-}
-
-/* One line of the ranked table. */
-static void print_row(const mp_report_row *r, Bool by_cycles, Bool with_class)
-{
-   const mp_var *v = r->var;
-   ULong n = mp_counts_accesses(&r->c);
-   HChar cols[128], b1[32], b2[32], b3[32], cls[16];
-   if (by_cycles)
-      VG_(snprintf)(cols, sizeof cols, "%15s %15s %6.1f %13s",
-                    commas(r->cache.cycles, b1, sizeof b1), commas(n, b2, sizeof b2),
-                    n ? (double)r->cache.cycles / (double)n : 0.0,
-                    commas(r->cache.misses[0], b3, sizeof b3));
-   else
-      VG_(snprintf)(cols, sizeof cols, "%15s %15s %15s",
-                    commas(n, b1, sizeof b1), commas(r->c.reads, b2, sizeof b2),
-                    commas(r->c.writes, b3, sizeof b3));
-   cls[0] = '\0';
-   if (with_class)
-      VG_(snprintf)(cls, sizeof cls, "%-8s ", mp_class_name(v ? v->cls : MP_CLASS_OTHER));
-   VG_(umsg)("%s  %-6s %s%s%s%s%s\n", cols,
-             v ? mp_var_kind_name(v->kind) : "other", cls,
-             v ? printable(v->name) : "other (folded)",
-             v && v->where ? " (" : "", v && v->where ? v->where : "",
-             v && v->where ? ")" : "");
-}
-
-/* The data outside the program's, one line per object (a handful: all
-   of them): "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles, 42
-   variables". */
-static void print_folds(const mp_summary *s, Bool by_cycles)
-{
-   uint32_t i;
-   HChar b1[32], b2[32], cyc[64];
-   if (s->n_folds == 0 || mp_clo_summary == 0)
-      return;
-   VG_(umsg)("Not the program's data, by object (--show-runtime=yes ranks their variables):\n");
-   for (i = 0; i < s->n_folds; i++) {
-      const mp_summary_fold *f = &s->folds[i];
-      cyc[0] = '\0';
-      if (by_cycles)
-         VG_(snprintf)(cyc, sizeof cyc, ", %s cycles", commas(f->cycles, b2, sizeof b2));
-      VG_(umsg)("  %s (%s): %s accesses%s, %u variable%s\n",
-                f->object ? printable(f->object) : "unattributed", mp_class_name(f->cls),
-                commas(mp_counts_accesses(&f->c), b1, sizeof b1), cyc,
-                f->n_vars, f->n_vars == 1 ? "" : "s");
-   }
-}
-
-static void print_summary(const HChar *path, Bool written, const mp_results *res)
-{
-   const mp_run *run = res->run;
-   const mp_report_row *rows = res->rows;
-   uint32_t n_rows = res->n_rows, i, shown;
-   Bool by_cycles = res->by_cycles;
-   mp_summary *sum = mp_summary_make(rows, n_rows, run->show_runtime, by_cycles);
-   ULong reads = 0, writes = 0;
-   HChar b1[32], b2[32], b3[32];
-   for (i = 0; i < n_rows; i++) {
-      reads += rows[i].c.reads;
-      writes += rows[i].c.writes;
-   }
-   if (run->window_mode) {
-      HChar pc[16];
-      Bool detail = VG_(strcmp)(run->window_mode, "detail") == 0;
-      VG_(snprintf)(pc, sizeof pc, "%.1f%%", run->instructions_all
-                    ? 100.0 * (double)run->instructions_analysed
-                      / (double)run->instructions_all : 0.0);
-      if (detail)
-         VG_(umsg)("%s sampled: %s of %s instructions, in %s windows; "
-                   "the other counts are exact (--exact=yes: all)\n",
-                   run->detail_strides && run->detail_loops ? "Strides and loops"
-                   : run->detail_strides ? "Strides" : "Loops", pc,
-                   commas(run->instructions_all, b1, sizeof b1),
-                   commas(run->windows, b2, sizeof b2));
-      else
-         VG_(umsg)("Sampled (%s): %s of %s instructions analysed, in %s windows; "
-                   "the counts are of the windows\n", run->window_mode, pc,
-                   commas(run->instructions_all, b1, sizeof b1),
-                   commas(run->windows, b2, sizeof b2));
-   }
-   VG_(umsg)("Accesses: %s (%s reads, %s writes) to %u variables\n",
-             commas(reads + writes, b1, sizeof b1), commas(reads, b2, sizeof b2),
-             commas(writes, b3, sizeof b3), n_rows);
-   if (by_cycles)
-      print_cache_totals();
-   shown = sum->n_rows < (uint32_t)mp_clo_summary ? sum->n_rows : (uint32_t)mp_clo_summary;
-   if (shown > 0) {
-      const HChar *cls = mp_clo_show_runtime ? "class    " : "";
-      VG_(umsg)("Top %u variables by %s:\n", shown,
-                by_cycles ? "estimated memory cycles" : "accesses");
-      if (by_cycles)
-         VG_(umsg)("%15s %15s %6s %13s  %-6s %svariable\n", "cycles", "accesses", "cpa",
-                   "L1 misses", "kind", cls);
-      else
-         VG_(umsg)("%15s %15s %15s  %-6s %svariable\n", "accesses", "reads", "writes",
-                   "kind", cls);
-      for (i = 0; i < shown; i++)
-         print_row(&sum->rows[i], by_cycles, mp_clo_show_runtime);
-   }
-   print_folds(sum, by_cycles);
-   print_threads_summary(res);
-   print_advice(res);
-   if (written)
-      VG_(umsg)("Output: %s\n", path);
-   mp_summary_free(sum);
+   VG_(umsg)("%s", line);
 }
 
 /* --affinity-dot: the field affinity graphs of the structures found,
@@ -958,7 +659,7 @@ static void write_output(Bool summary)
    text = mp_json_text(j, &len);
    written = write_file_whole(path, text, len);
    if (summary)
-      print_summary(path, written, res);
+      mp_exit_summary(res, path, written, log_line, NULL);
    mp_json_free(j);
    mp_results_free(res);
    if (an.instrs)

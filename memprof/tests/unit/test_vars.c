@@ -3,13 +3,14 @@
    sets, footprint in cache lines) against a brute-force reference, of
    mp_report's rows (sorting, folding of small variables) and of
    mp_summary's (the program's ranked, identical rows merged, the rest
-   folded per object). */
+   folded per object), and of the exit summary's writer. */
 #include "mp_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mp_advice.h"
+#include "mp_exit_summary.h"
 #include "mp_report.h"
 #include "mp_summary.h"
 #include "mp_util.h"
@@ -371,6 +372,52 @@ START_TEST(test_report_json_has_required_keys)
    ck_assert_ptr_null(strstr(text, "\"cache\""));
    ck_assert_ptr_null(strstr(text, "\"strides\""));
    mp_json_free(j);
+   mp_results_free(res);
+   mp_vars_free(vs);
+}
+END_TEST
+
+/* The exit summary is written from the results alone, line by line
+   through the caller's print: the counts, the table, the folded
+   runtime's data, the output's name. */
+static void collect_line(void *arg, const char *line)
+{
+   mp_strbuf *b = arg;
+   ck_assert_ptr_nonnull(strchr(line, '\n'));
+   mp_strbuf_add(b, line, strlen(line));
+}
+
+START_TEST(test_exit_summary_from_results)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *g = mp_vars_add(vs, MP_VAR_GLOBAL, "counter\x1b", "a.c:1", 64);
+   mp_var *l = mp_vars_add(vs, MP_VAR_GLOBAL, "lib_table", NULL, 64);
+   mp_run run;
+   mp_finished an;
+   mp_results *res;
+   mp_strbuf out = MP_STRBUF_INIT;
+   static const char *const lines[] = {
+      "Accesses: 1,503 (1,503 reads, 0 writes) to 2 variables\n",
+      "Top 1 variables by accesses:\n",
+      "          1,500           1,500               0  global counter\\x1b (a.c:1)\n",
+      "  libc.so.6 (runtime): 3 accesses, 1 variable\n",
+      "Output: out.json\n",
+   };
+   size_t k;
+   touch(vs, g, 1500, 1);
+   touch(vs, l, 3, 1);
+   mp_var_set_owner(l, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+   memset(&run, 0, sizeof run);
+   memset(&an, 0, sizeof an);
+   run.tool_version = "0";
+   run.line_size = 64;
+   run.summary_rows = 10;
+   an.vars = vs;
+   res = mp_results_build(&run, &an, NULL);
+   mp_exit_summary(res, "out.json", 1, collect_line, &out);
+   for (k = 0; k < sizeof lines / sizeof lines[0]; k++)
+      ck_assert_msg(strstr(out.s, lines[k]) != NULL, "'%s' not in:\n%s", lines[k], out.s);
+   mp_free(out.s);
    mp_results_free(res);
    mp_vars_free(vs);
 }
@@ -822,6 +869,7 @@ int main(void)
    tcase_add_test(tc, test_summary);
    tcase_add_test(tc, test_summary_fold_and_owners);
    tcase_add_test(tc, test_sort);
+   tcase_add_test(tc, test_exit_summary_from_results);
    tcase_add_test(tc, test_results_split_replayed_once);
    tcase_add_test(tc, test_results_runtime_loop_no_advice);
    tcase_add_test(tc, test_reuse_totals_from_lines);
