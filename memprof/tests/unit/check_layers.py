@@ -9,6 +9,12 @@ and the adapter may include a Valgrind header (the engines, results and
 writers are compiled on the host for the unit tests); and no two modules
 (x.c with x.h) include each other, directly or round a longer circle.
 
+And the writers only write: no file of writers/ calls (or names) a
+function of the engines, a prototype or a static inline function of an
+engines/*.h; everything they print the results hold as values
+(results/mp_results_types.h).  Reading a field of a type an engine
+header defines is fine; a macro is not a function.
+
 Prints one PASS line per rule or a FAIL line per offence; exits 1 on
 any offence.  MP_SRCDIR names the memprof/ folder (default: ../.. from
 here).
@@ -82,6 +88,69 @@ def find_circle(graph):
     return None
 
 
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+PREPROC = re.compile(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', re.M)
+IDENT = re.compile(r'[A-Za-z_]\w*')
+FUNC_NAME = re.compile(r'([A-Za-z_]\w*)\s*\($')
+
+
+def code_of(p):
+    """The C text of p without comments, strings or preprocessor lines."""
+    with open(p, encoding="utf-8") as fh:
+        text = COMMENT.sub(" ", fh.read())
+    return PREPROC.sub(" ", STRING.sub('""', text))
+
+
+def declared_functions(p):
+    """The functions header p declares or defines at file scope: each
+    prototype and static inline function, the identifier before the
+    first "(" of a declaration that is not a typedef (a typedef of a
+    function pointer is a type; "void (*f)(...)" names no function)."""
+    names = set()
+    depth = 0
+    decl = ""           # the declaration so far, at file scope
+    for ch in code_of(p):
+        if depth == 0:
+            if ch == "(" and "(" not in decl and not re.match(r'\s*typedef\b', decl):
+                m = FUNC_NAME.search(decl + "(")
+                if m and decl[:m.start()].strip():    # a type before the name
+                    names.add(m.group(1))
+            if ch == ";":
+                decl = ""
+                continue
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+            if depth == 0 and ch == "}":    # a function's body, a struct's
+                decl = ""
+                continue
+        if depth == 0 or (depth == 1 and ch in "({["):
+            decl += ch
+    return names
+
+
+def writers_call_engines(src):
+    """Offences against "the writers call no engine function": one line
+    per writer file and engine function it names."""
+    engines = {}
+    folder = os.path.join(src, "engines")
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(".h"):
+            for name in declared_functions(os.path.join(folder, f)):
+                engines[name] = f
+    found = []
+    folder = os.path.join(src, "writers")
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith((".c", ".h")):
+            continue
+        used = set(IDENT.findall(code_of(os.path.join(folder, f))))
+        for name in sorted(used & set(engines)):
+            found.append(f"writers/{f} calls {name} (engines/{engines[name]})")
+    return found
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     src = os.environ.get("MP_SRCDIR") or os.path.join(here, "..", "..")
@@ -113,6 +182,13 @@ def main():
     if bad == 0:
         print("PASS: each file includes its own layer and those below")
         print("PASS: only the platform and the adapter include Valgrind")
+    calls = writers_call_engines(src)
+    for c in calls:
+        print("FAIL: " + c)
+    if calls:
+        bad += len(calls)
+    else:
+        print("PASS: the writers call no engine function")
     circle = find_circle(graph)
     if circle:
         print("FAIL: include circle: " + " -> ".join(circle))
