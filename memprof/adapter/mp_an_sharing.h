@@ -37,7 +37,12 @@ static inline void mp_an_sharing_access(mp_an_ctx *c)
       mp_vars_sharing(mp_g_vars, c->e, c->lc, so.transfers, so.true_transfers);
 }
 
-/* The prediction meets only threads alive at the same time. */
+/* The prediction meets only threads whose lifetimes in the program
+   overlap: from the creation to the pthread_join that waits for the
+   thread (the preload's wrapper), or to the end of the run for a
+   thread never joined.  Not the exit: Valgrind runs one thread at a
+   time, and a short worker may run to its exit before its sibling is
+   created, though nothing in the program orders them. */
 static inline void mp_an_sharing_thread_start(UInt serial)
 {
    if (serial == 2 && mp_clo_sharing && mp_g_sharing == NULL)
@@ -46,7 +51,9 @@ static inline void mp_an_sharing_thread_start(UInt serial)
       mp_sharing_thread_start(mp_g_sharing, serial);
 }
 
-static inline void mp_an_sharing_thread_exit(UInt serial)
+static inline void mp_an_sharing_thread_exit(UInt serial) { }
+
+static inline void mp_an_sharing_thread_joined(UInt serial)
 {
    mp_sharing_thread_end(mp_g_sharing, serial);
 }

@@ -49,6 +49,12 @@ void mp_analyses_thread_exit(UInt serial)
 #undef MP_AN_THREAD_EXIT
 }
 
+void mp_analyses_thread_joined(UInt serial)
+{
+   if (mp_an_sharing_on())
+      mp_an_sharing_thread_joined(serial);
+}
+
 void mp_analyses_unmap(Addr a, SizeT len)
 {
 #define MP_AN_UNMAP(n, when) if (mp_an_##n##_on()) mp_an_##n##_unmap(a, len);

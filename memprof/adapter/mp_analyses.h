@@ -143,6 +143,9 @@ static inline void mp_analyses_access(mp_an_ctx *c)
 void mp_analyses_create(void);
 void mp_analyses_thread_start(UInt serial);
 void mp_analyses_thread_exit(UInt serial);
+/* The program joined thread serial (pthread_join returned): only the
+   sharing prediction reads the lifetimes that ends. */
+void mp_analyses_thread_joined(UInt serial);
 void mp_analyses_unmap(Addr a, SizeT len);
 void mp_analyses_free(Addr a, SizeT len);
 /* A sampling window opens: with detail_only (--sample=detail), the

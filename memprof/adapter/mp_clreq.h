@@ -30,7 +30,12 @@ typedef enum {
    /* realloc (the original at args[4]) returned args[1] for args[3]
       bytes; args[2] is the old block.  NULL with a size: the call
       failed and the old block lives on. */
-   MP_USERREQ__REALLOC_END
+   MP_USERREQ__REALLOC_END,
+   /* pthread_create returned 0 and stored args[1], the new thread's
+      pthread_t: the thread the calling thread created last. */
+   MP_USERREQ__THREAD_CREATED,
+   /* pthread_join(args[1]) returned 0: the thread is waited for. */
+   MP_USERREQ__THREAD_JOINED
 } mp_preload_request;
 
 #endif /* MP_CLREQ_H */

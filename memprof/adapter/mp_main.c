@@ -38,6 +38,7 @@
 
 #include "memprof.h"
 #include "mp_clo.h"
+#include "mp_clreq.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
@@ -127,6 +128,15 @@ static Bool mp_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
       VG_(free)(name);
       break;
    }
+   case MP_USERREQ__THREAD_CREATED:
+      mp_threads_named(tid, args[1]);
+      break;
+   case MP_USERREQ__THREAD_JOINED: {
+      UInt serial = mp_threads_joined(args[1]);
+      if (serial != 0)
+         mp_analyses_thread_joined(serial);
+      break;
+   }
    case VG_USERREQ__MEMPROF_UNNAME_RANGE:
       if (!mp_registry_unname_range(args[1])) {
          VG_(umsg)("Warning: MEMPROF_UNNAME_RANGE(%#lx): no named range "
@@ -168,6 +178,7 @@ static void mp_pre_thread_ll_create(ThreadId parent, ThreadId child)
 {
    if (parent != VG_INVALID_THREADID) {
       mp_thread_created(child);
+      mp_threads_note_created(parent, child);
       mp_registry_threads(child, +1);
    }
 }

@@ -26,6 +26,13 @@
    aligned, sized).  Everything else (reallocarray, strdup, the C++
    containers' allocators) reaches one of these.
 
+   The threads' creation and joining are wrapped too (pthread_create
+   and pthread_join, in the C library, or in libpthread before glibc
+   2.34): a thread's lifetime in the program runs from its creation to
+   the join that waits for it, whatever order Valgrind's scheduler ran
+   the threads in, and the sharing prediction meets only threads whose
+   lifetimes overlap.  std::thread::join and OpenMP's pool reach these.
+
    This code runs on the simulated CPU, in the client: no libc, no
    globals, nothing but the original call and the requests.
 */
@@ -214,3 +221,51 @@ C_FAMILY(MP_SOMALLOC)
 CXX_FAMILY(MP_LIBSTDCXX)
 CXX_FAMILY(MP_LIBCXX)
 CXX_FAMILY(MP_SOMALLOC)
+
+/*------------------------------------------------------------*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+/* Z-encoded: pthread_create and pthread_join, unversioned or versioned
+   (glibc's "pthread_create@@GLIBC_2.34"), in libc.so* and
+   libpthread.so*.  pthread_t is an unsigned long on Linux. */
+#define THREAD_CREATE(so, fn)                                             \
+   int I_WRAP_SONAME_FNNAME_ZZ(so, fn)(unsigned long *thread,             \
+                                       void *attr, void *start, void *arg); \
+   int I_WRAP_SONAME_FNNAME_ZZ(so, fn)(unsigned long *thread,             \
+                                       void *attr, void *start, void *arg)  \
+   {                                                                      \
+      OrigFn orig;                                                        \
+      int ret;                                                            \
+      VALGRIND_GET_ORIG_FN(orig);                                         \
+      CALL_FN_W_WWWW(ret, orig, thread, attr, start, arg);                \
+      if (ret == 0)                                                       \
+         VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__THREAD_CREATED,      \
+                                         *thread, 0, 0, 0, 0);            \
+      return ret;                                                         \
+   }
+
+#define THREAD_JOIN(so, fn)                                               \
+   int I_WRAP_SONAME_FNNAME_ZZ(so, fn)(unsigned long thread, void **value); \
+   int I_WRAP_SONAME_FNNAME_ZZ(so, fn)(unsigned long thread, void **value)  \
+   {                                                                      \
+      OrigFn orig;                                                        \
+      int ret;                                                            \
+      VALGRIND_GET_ORIG_FN(orig);                                         \
+      CALL_FN_W_WW(ret, orig, thread, value);                             \
+      if (ret == 0)                                                       \
+         VALGRIND_DO_CLIENT_REQUEST_STMT(MP_USERREQ__THREAD_JOINED,       \
+                                         thread, 0, 0, 0, 0);             \
+      return ret;                                                         \
+   }
+
+#define MP_LIBPTHREAD libpthreadZdsoZa
+
+THREAD_CREATE(libcZdsoZa, pthreadZucreate)
+THREAD_CREATE(libcZdsoZa, pthreadZucreateZAZa)
+THREAD_CREATE(MP_LIBPTHREAD, pthreadZucreate)
+THREAD_CREATE(MP_LIBPTHREAD, pthreadZucreateZAZa)
+THREAD_JOIN(libcZdsoZa, pthreadZujoin)
+THREAD_JOIN(libcZdsoZa, pthreadZujoinZAZa)
+THREAD_JOIN(MP_LIBPTHREAD, pthreadZujoin)
+THREAD_JOIN(MP_LIBPTHREAD, pthreadZujoinZAZa)

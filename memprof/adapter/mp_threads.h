@@ -29,6 +29,17 @@ void mp_threads_init(void);
    the creation number. */
 UInt mp_threads_number(ThreadId child);
 
+/* The program's names for its threads: the calling thread created a
+   thread the program knows as pthread (pthread_create returned it);
+   then the program waited for the thread it knows as pthread
+   (pthread_join returned): its creation number, or 0 if none is known
+   by that name (a thread created before the preload was seen).  The
+   newest thread of that name wins: the C library may give a name
+   again once its thread has been joined. */
+void mp_threads_note_created(ThreadId parent, ThreadId child);
+void mp_threads_named(ThreadId parent, UWord pthread);
+UInt mp_threads_joined(UWord pthread);
+
 /* The creation number of a thread (1 = main). */
 static inline UInt mp_thread_serial(ThreadId tid)
 {

@@ -91,6 +91,9 @@ struct mp_sharing {
    uint32_t n_groups;           /* mask bits in use */
    line_rec **buckets;
    uint64_t n_buckets, n_lines;
+   /* Lines of freed blocks that two threads touched: out of the table
+      (the memory's next owner starts afresh), kept for the report. */
+   line_rec *retired;
    pair_rec **pair_buckets;
    uint64_t n_pair_buckets, n_pairs;
    cell_rec **cell_buckets;
@@ -222,6 +225,7 @@ static void init_tables(mp_sharing *s)
    s->n_buckets = 1024;
    s->buckets = mp_calloc("mp.sharing.lines", s->n_buckets, sizeof *s->buckets);
    s->n_lines = 0;
+   s->retired = NULL;
    s->n_pair_buckets = 64;
    s->pair_buckets = mp_calloc("mp.sharing.pairs", s->n_pair_buckets,
                                sizeof *s->pair_buckets);
@@ -467,8 +471,7 @@ void mp_sharing_access(mp_sharing *s, const mp_event *e, mp_sharing_outcome *out
    }
 }
 
-/* Lines wholly inside a freed heap block start afresh: the allocator
-   handing the memory to another thread is not sharing. */
+/* Returns a line's records to their pools. */
 static void release_line(mp_sharing *s, line_rec *r)
 {
    mp_sharing_thread *t, *n;
@@ -480,14 +483,22 @@ static void release_line(mp_sharing *s, line_rec *r)
    s->n_lines--;
 }
 
-/* Removes from chain *pp the lines in [first, end). */
+/* Removes from chain *pp the lines in [first, end): a line two threads
+   touched is retired (what they did to the block still counts), any
+   other released. */
 static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64_t end)
 {
    line_rec *r;
    while ((r = *pp) != NULL) {
       if (r->line >= first && r->line < end) {
          *pp = r->next;
-         release_line(s, r);
+         if (r->n_threads >= 2) {
+            r->next = s->retired;
+            s->retired = r;
+            s->n_lines--;
+         } else {
+            release_line(s, r);
+         }
       } else {
          pp = &r->next;
       }
@@ -495,8 +506,9 @@ static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64
 }
 
 /* Lines wholly inside a freed heap block start afresh: the allocator
-   handing the memory to another thread is not sharing.  A range longer
-   than the table walks the table instead of probing every line. */
+   handing the memory to another thread is not sharing.  The block's own
+   sharing is kept: its shared lines are retired, not dropped.  A range
+   longer than the table walks the table instead of probing every line. */
 void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
 {
    uint64_t size = 1ULL << s->line_shift;
@@ -612,37 +624,42 @@ static void classify_pairs(const line_rec *r, uint32_t *false_pairs,
    }
 }
 
+static void report_line(const mp_sharing *s, const line_rec *r,
+                        void (*fn)(const mp_sharing_line *l, void *arg), void *arg)
+{
+   mp_sharing_line l;
+   mp_sharing_prediction p;
+
+   l.line = r->line;
+   /* Two threads and a writer: the writer and someone else. */
+   l.shared = r->last_writer != 0;
+   classify_pairs(r, &l.false_pairs, &l.true_pairs);
+   l.is_true = l.shared && l.false_pairs == 0;
+   l.transfers = r->transfers;
+   mp_sharing_predict(s, r->threads, &p);
+   l.predicted = p.transfers;
+   l.predicted_true = p.true_transfers;
+   l.predicted_invalidations = p.invalidations;
+   mp_memcpy(l.vars, r->vars, sizeof l.vars);
+   l.n_vars = r->n_vars;
+   l.threads = r->threads;
+   l.n_threads = r->n_threads;
+   fn(&l, arg);
+}
+
 void mp_sharing_foreach_line(const mp_sharing *s,
                              void (*fn)(const mp_sharing_line *l, void *arg),
                              void *arg)
 {
+   const line_rec *r;
    uint64_t i;
-   for (i = 0; i < s->n_buckets; i++) {
-      const line_rec *r;
-      for (r = s->buckets[i]; r; r = r->next) {
-         mp_sharing_line l;
-         if (r->n_threads < 2)
-            continue;
-         l.line = r->line;
-         /* Two threads and a writer: the writer and someone else. */
-         l.shared = r->last_writer != 0;
-         classify_pairs(r, &l.false_pairs, &l.true_pairs);
-         l.is_true = l.shared && l.false_pairs == 0;
-         l.transfers = r->transfers;
-         {
-            mp_sharing_prediction p;
-            mp_sharing_predict(s, r->threads, &p);
-            l.predicted = p.transfers;
-            l.predicted_true = p.true_transfers;
-            l.predicted_invalidations = p.invalidations;
-         }
-         mp_memcpy(l.vars, r->vars, sizeof l.vars);
-         l.n_vars = r->n_vars;
-         l.threads = r->threads;
-         l.n_threads = r->n_threads;
-         fn(&l, arg);
-      }
-   }
+
+   for (i = 0; i < s->n_buckets; i++)
+      for (r = s->buckets[i]; r; r = r->next)
+         if (r->n_threads >= 2)
+            report_line(s, r, fn, arg);
+   for (r = s->retired; r; r = r->next)
+      report_line(s, r, fn, arg);
 }
 
 static int pair_order(const mp_sharing_pair *a, const mp_sharing_pair *b)
