@@ -236,6 +236,35 @@ START_TEST(test_forget)
 }
 END_TEST
 
+/* A freed block's shared lines still count in the report, and the
+   memory's next owner starts afresh: a line two threads shared, then
+   freed and written by a third thread, is one shared line with its one
+   transfer, beside a fresh record of one thread; a line only one thread
+   touched is dropped. */
+START_TEST(test_forget_keeps_shared)
+{
+   mp_sharing *s = mp_sharing_new(LINE);
+   mp_sharing_outcome o;
+   mp_event w1 = ev(1, 0x4000, 8, 1, 5, 1), w2 = ev(2, 0x4008, 8, 1, 5, 2);
+   mp_event w3 = ev(3, 0x4000, 8, 1, 5, 3), w4 = ev(1, 0x4040, 8, 1, 5, 1);
+   line_summary sum;
+   mp_sharing_access(s, &w1, &o);
+   mp_sharing_access(s, &w2, &o);
+   ck_assert_uint_eq(o.transfers, 1);
+   mp_sharing_access(s, &w4, &o);
+   mp_sharing_forget(s, 0x4000, 0x80);
+   ck_assert_uint_eq(mp_sharing_lines(s), 0);
+   mp_sharing_access(s, &w3, &o);
+   ck_assert_uint_eq(o.transfers, 0);
+   sum = summary_of(s);
+   ck_assert_uint_eq(sum.lines, 1);
+   ck_assert_uint_eq(sum.shared, 1);
+   ck_assert_uint_eq(sum.false_lines, 1);
+   ck_assert_uint_eq(sum.transfers, 1);
+   mp_sharing_free(s);
+}
+END_TEST
+
 /* Lines longer than 64 bytes: one mask bit per line/64 bytes. */
 START_TEST(test_groups)
 {
@@ -492,6 +521,7 @@ static Suite *sharing_suite(void)
    tcase_add_test(tc, test_true_sharing);
    tcase_add_test(tc, test_ping_pong);
    tcase_add_test(tc, test_forget);
+   tcase_add_test(tc, test_forget_keeps_shared);
    tcase_add_test(tc, test_groups);
    tcase_add_loop_test(tc, test_random_vs_reference, 0, 6);
    suite_add_tcase(s, tc);
