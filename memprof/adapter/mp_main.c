@@ -751,6 +751,10 @@ static void mp_pre_clo_init(void)
       "Copyright (C) 2026, the memprof developers; GNU GPL'd.");
    VG_(details_bug_reports_to)("https://github.com/memprof/memprof/issues");
    VG_(details_avg_translation_sizeB)(500);
+   /* Heap blocks are named past allocation wrappers inlined into their
+      caller (mp_sites.c): read the inlined calls unless the user says
+      --read-inline-info=no. */
+   VG_(clo_read_inline_info) = True;
 
    VG_(basic_tool_funcs)(mp_post_clo_init, mp_instrument, mp_fini);
    VG_(needs_command_line_options)(mp_clo_process, mp_clo_print_usage,

@@ -29,6 +29,16 @@
    debug information the name is the frame's function, heap@fn, with a
    suffix #2, #3 ... where two sites would share one.
 
+   A function inlined into its caller is a frame too (Valgrind's inline
+   information, which memprof reads by default): a wrapper from the
+   program's own header (static inline CALLOC storing calloc's block in
+   a local it returns) is passed over to the line that calls it, as a
+   called wrapper is, and the C++ library's templates inlined into
+   main are passed over to main's line (std::vector<double> v(n)).
+   An inlined wrapper's return cannot be watched: the wrapper is passed
+   over when its line keeps the block in a plain local and the line
+   that calls it names the block.
+
    A site is named at once from its allocating frame; when the watched
    returns move it outward, it is named again.  A site whose wrapper
    never returns before the exit (exit() called below it) keeps its
@@ -218,6 +228,124 @@ static UInt sites_on_line(const HChar *where)
    return c->count++;
 }
 
+/* One level of the calls inlined at an instruction, innermost first:
+   the function and the source line (for the levels out of the
+   innermost, the line of the inlined call). */
+#define MAX_INLINE 16
+typedef struct {
+   HChar fn[128];
+   HChar file[256];
+   UInt line;
+} inl_level;
+
+/* Parses describe_IP's "0x...: FN (FILE:LINE)"; False without a
+   source line ("(in OBJECT)"). */
+static Bool parse_level(const HChar *text, inl_level *lv)
+{
+   const HChar *fn = VG_(strstr)(text, ": "), *open, *colon, *end;
+   SizeT len;
+   if (fn == NULL)
+      return False;
+   fn += 2;
+   end = text + VG_(strlen)(text);
+   if (end == fn || end[-1] != ')')
+      return False;
+   open = end - 1;
+   while (open > fn && *open != '(')
+      open--;
+   colon = end - 1;
+   while (colon > open && *colon != ':')
+      colon--;
+   if (open == fn || colon == open || open[-1] != ' ')
+      return False;
+   lv->line = (UInt)VG_(strtoll10)(colon + 1, NULL);
+   len = (SizeT)(open - 1 - fn) < sizeof lv->fn - 1 ? (SizeT)(open - 1 - fn) : sizeof lv->fn - 1;
+   VG_(memcpy)(lv->fn, fn, len);
+   lv->fn[len] = '\0';
+   len = (SizeT)(colon - open - 1) < sizeof lv->file - 1 ? (SizeT)(colon - open - 1)
+                                                         : sizeof lv->file - 1;
+   VG_(memcpy)(lv->file, open + 1, len);
+   lv->file[len] = '\0';
+   return lv->line != 0;
+}
+
+/* The levels of the calls inlined at ip, innermost first; 0 when the
+   first has no source line. */
+static UInt inline_levels(DiEpoch ep, Addr ip, inl_level *lv)
+{
+   InlIPCursor *c = VG_(new_IIPC)(ep, ip);
+   UInt k = 0;
+   do {
+      if (!parse_level(VG_(describe_IP)(ep, ip, c), &lv[k]))
+         break;
+      k++;
+   } while (k < MAX_INLINE && VG_(next_IIPC)(c));
+   VG_(delete_IIPC)(c);
+   return k;
+}
+
+static const HChar *base_name(const HChar *path)
+{
+   const HChar *slash = VG_(strrchr)(path, '/');
+   return slash ? slash + 1 : path;
+}
+
+/* The directory of the source file of an inlined call's line: the
+   inline information gives file names only.  The line table of the
+   function around ip names the file with its directory at the
+   function's own instructions; they are looked for within 16 KB. */
+static const HChar *level_dir(DiEpoch ep, Addr ip, const HChar *file)
+{
+   const HChar *f, *d, *fn, *own;
+   UInt line;
+   Addr a;
+   Int step;
+   if (!VG_(get_fnname)(ep, ip, &own))
+      return NULL;
+   for (step = -1; step <= 1; step += 2)
+      for (a = ip; a != ip + (Addr)(step * 16384); a += (Addr)step) {
+         if (!VG_(get_fnname)(ep, a, &fn) || VG_(strcmp)(fn, own) != 0)
+            break;
+         if (VG_(get_filename_linenum)(ep, a, &f, &d, &line)
+             && VG_(strcmp)(base_name(f), base_name(file)) == 0)
+            return d;
+      }
+   return NULL;
+}
+
+static Bool is_ident_char(HChar c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether line src calls function fn: "fn(" with fn a whole word. */
+static Bool calls(const HChar *src, const HChar *fn)
+{
+   SizeT n = VG_(strlen)(fn);
+   const HChar *p;
+   for (p = VG_(strstr)(src, fn); p; p = VG_(strstr)(p + 1, fn)) {
+      const HChar *after = p + n;
+      if (p > src && (is_ident_char(p[-1])))
+         continue;
+      while (*after == ' ')
+         after++;
+      if (*after == '(')
+         return True;
+   }
+   return False;
+}
+
+/* A plain identifier: the block kept in a local, not stored away. */
+static Bool is_plain_local(const HChar *name)
+{
+   const HChar *p;
+   for (p = name; *p; p++)
+      if (!is_ident_char(*p))
+         return False;
+   return name[0] != '\0';
+}
+
 /* How the block reached the frame whose line names it. */
 typedef enum {
    BY_ALLOC_CALL,    /* the line calls the allocation function */
@@ -281,29 +409,99 @@ static void own_site(mp_var *v, const Addr *ips, UInt n, UInt r)
    mp_var_set_owner(v, mp_code_object(ips[q]));
 }
 
+/* The source line of the level i of the calls inlined at ip, whole,
+   or NULL; *dir_out its directory (NULL: not known). */
+static HChar *level_source(DiEpoch ep, Addr ip, const inl_level *lv, UInt i,
+                           const HChar *inner_dir, const HChar **dir_out)
+{
+   const HChar *dir = i == 0 ? inner_dir : level_dir(ep, ip, lv[i].file);
+   *dir_out = dir;
+   if (dir == NULL && lv[i].file[0] != '/')
+      return NULL;
+   return read_source_line(dir, lv[i].file, lv[i].line);
+}
+
+/* The line of frame ip that names the block: of the calls inlined at
+   ip, the innermost that is the program's, then out over the inlined
+   wrappers.  *how says how the block reached the frame, and how it
+   reached the line chosen.  False when no level is the program's. */
+static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
+                        HChar **name)
+{
+   inl_level lv[MAX_INLINE];
+   const HChar *file, *dir, *ldir;
+   HChar *src = NULL, *outer, *probe;
+   UInt line, k, i;
+
+   if (!VG_(get_filename_linenum)(ep, ip, &file, &dir, &line))
+      return False;
+   k = inline_levels(ep, ip, lv);
+   if (k == 0) {
+      k = 1;
+      VG_(strncpy)(lv[0].fn, "", sizeof lv[0].fn);
+      VG_(strncpy)(lv[0].file, file, sizeof lv[0].file - 1);
+      lv[0].file[sizeof lv[0].file - 1] = '\0';
+      lv[0].line = line;
+   }
+   /* The system's levels (the C++ library's templates) and those whose
+      source cannot be read are passed over: the program's line called
+      them. */
+   for (i = 0; i < k; i++) {
+      src = level_source(ep, ip, lv, i, dir, &ldir);
+      if (src && !(ldir ? is_system_source(ldir, lv[i].file)
+                        : is_system_source(NULL, lv[i].file)))
+         break;
+      if (src)
+         VG_(free)(src);
+      src = NULL;
+      *how = BY_RETURN;
+   }
+   if (i == k)
+      return i > 1 || !is_system_source(dir, file)
+             ? (*where = mp_asprintf("%s:%u", lv[k - 1].file, lv[k - 1].line),
+                *name = NULL, True)
+             : False;
+   /* An inlined wrapper keeps the block in a plain local and returns
+      it; the line that calls the wrapper names it. */
+   while (i + 1 < k) {
+      probe = mp_name_from_source_line(src, mp_is_fortran_file(lv[i].file));
+      outer = level_source(ep, ip, lv, i + 1, dir, &ldir);
+      if (!probe || !is_plain_local(probe) || !outer || !calls(outer, lv[i].fn)
+          || (ldir && is_system_source(ldir, lv[i + 1].file))) {
+         if (probe)
+            VG_(free)(probe);
+         if (outer)
+            VG_(free)(outer);
+         break;
+      }
+      VG_(free)(probe);
+      VG_(free)(src);
+      src = outer;
+      i++;
+      *how = BY_RETURN;
+   }
+   *where = mp_asprintf("%s:%u", lv[i].file, lv[i].line);
+   *name = name_on_line(src, lv[i].file, *where, *how);
+   VG_(free)(src);
+   return True;
+}
+
 /* Names v after frame r, the receiver, which got the block as 'how'
-   says: after the first frame from r out whose source is the
-   program's. */
+   says: after the first line from r out, counting the calls inlined
+   at each frame, that is the program's. */
 static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
-   const HChar *file = NULL, *dir = NULL;
-   HChar *where = NULL, *name = NULL, *src;
-   UInt line = 0, q;
+   HChar *where = NULL, *name = NULL;
+   UInt q;
 
    own_site(v, ips, n, r);
-   for (q = r; q < n; q++)
-      if (VG_(get_filename_linenum)(ep, ips[q], &file, &dir, &line)
-          && !is_system_source(dir, file))
+   for (q = r; q < n; q++) {
+      arrival h = q == r ? how : BY_RETURN;
+      if (naming_line(ep, ips[q], &h, &where, &name))
          break;
+   }
    if (q < n) {
-      where = mp_asprintf("%s:%u", file, line);
-      src = read_source_line(dir, file, line);
-      if (src) {
-         /* passed over system frames: the program's line called them */
-         name = name_on_line(src, file, where, q == r ? how : BY_RETURN);
-         VG_(free)(src);
-      }
       if (!name)
          name = mp_asprintf("heap@%s", where);
    } else {

@@ -21,6 +21,12 @@
         of an object's symbol table, for its data symbols (the globals
         of a program without variable debug information); the API looks
         symbols up by address only.  Tests: sect_runs, global_array.
+     VG_(clo_read_inline_info): the core reads the debug information's
+        inlined calls by default only for memcheck, helgrind, drd,
+        massif and dhat, and the API has no say; memprof names a block
+        past a wrapper inlined into its caller, so it sets the default
+        before the options are read (--read-inline-info=no still wins).
+        Tests: heap_inlined, heap_vector_O2.
      VG_(print_preamble): wrapped at link time, so that the option
         checks that need every option run before the banner; the API
         calls no tool function between the last option and the banner.
@@ -115,6 +121,10 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
                                        const HChar ***sec_names,
                                        Bool *isText, Bool *isIFunc,
                                        Bool *isGlobal);
+
+/* Whether the debug information's inlined calls are read (the core's
+   --read-inline-info). */
+extern Bool VG_(clo_read_inline_info);
 
 /* Valgrind prints its banner after the options are parsed and before
    the tool's post_clo_init, and calls no tool function in between: a
