@@ -103,6 +103,10 @@ typedef struct pending_site {
 static VgHashTable *call_sites;
 static pending_site *pending;
 static VgHashTable *line_sites;   /* key: location id; value: sites named there */
+/* The sites named after the library call that kept their block (key:
+   variable id): suffixed #2, #3 ... as the sites named after a
+   function are. */
+static VgHashTable *library_sites;
 
 typedef struct {
    VgHashNode node;
@@ -486,13 +490,30 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
    return True;
 }
 
+/* Whether the receiver r lies in another object than the program's
+   line q: a library kept the block for itself (MPI_Init's internal
+   tables, stdio's buffers).  The variables of q's line hold none of
+   it, whatever they are passed as. */
+static Bool kept_by_library(DiEpoch ep, const Addr *ips, UInt r, UInt q)
+{
+   const HChar *receiver, *program;
+   if (q == r || !VG_(get_objname)(ep, ips[r], &receiver))
+      return False;
+   if (!VG_(get_objname)(ep, ips[q], &program))
+      return False;
+   return VG_(strcmp)(receiver, program) != 0;
+}
+
 /* Names v after frame r, the receiver, which got the block as 'how'
    says: after the first line from r out, counting the calls inlined
-   at each frame, that is the program's. */
+   at each frame, that is the program's.  A block a library kept is
+   heap@ the library function the program called, at that line. */
 static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    HChar *where = NULL, *name = NULL;
+   const HChar *fn;
+   VgHashNode *lib;
    UInt q;
 
    own_site(v, ips, n, r);
@@ -501,12 +522,25 @@ static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
       if (naming_line(ep, ips[q], &h, &where, &name))
          break;
    }
-   if (q < n) {
+   lib = VG_(HT_remove)(library_sites, v->id);
+   if (q < n && q > r && kept_by_library(ep, ips, r, q)
+       && VG_(get_fnname)(ep, ips[q - 1], &fn)) {
+      if (name)
+         VG_(free)(name);
+      name = mp_asprintf("heap@%s", fn);
+      if (!lib)
+         lib = VG_(malloc)("mp.sites.lib", sizeof *lib);
+      lib->key = v->id;
+      VG_(HT_add_node)(library_sites, lib);
+      lib = NULL;
+   } else if (q < n) {
       if (!name)
          name = mp_asprintf("heap@%s", where);
    } else {
       name = name_without_source(ips, r, n);
    }
+   if (lib)
+      VG_(free)(lib);
    VG_(free)(v->name);
    v->name = name;
    if (v->where)
@@ -668,8 +702,9 @@ static void free_word(UWord p)
    VG_(free)((void *)p);
 }
 
-/* Sites named after a function (no source line) that share a name get
-   #2, #3 ... in the order they were found. */
+/* Sites named after a function (no source line, or the library call
+   that kept the block) that share a name get #2, #3 ... in the order
+   they were found. */
 void mp_sites_finish(void)
 {
    WordFM *seen = VG_(newFM)(VG_(malloc), "mp.sites.names", VG_(free),
@@ -679,7 +714,8 @@ void mp_sites_finish(void)
       mp_var *v = mp_vars_get(mp_g_vars, i);
       UWord *count;
       HChar *suffixed;
-      if (v->kind != MP_VAR_HEAP || v->where != NULL)
+      if (v->kind != MP_VAR_HEAP
+          || (v->where != NULL && !VG_(HT_lookup)(library_sites, v->id)))
          continue;
       if (!VG_(lookupFM)(seen, NULL, (UWord *)&count, (UWord)v->name)) {
          count = VG_(malloc)("mp.sites.count", sizeof *count);
@@ -699,4 +735,5 @@ void mp_sites_init(void)
 {
    call_sites = VG_(HT_construct)("mp.sites.calls");
    line_sites = VG_(HT_construct)("mp.sites.lines");
+   library_sites = VG_(HT_construct)("mp.sites.library");
 }
