@@ -330,10 +330,8 @@ char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nt
 {
    const char *p = line;
    unsigned found = 0;
-   if (is_fortran && nth > 0)
-      return fortran_name(line, nth);
-   if (nth == 0)
-      return mp_name_from_source_line(line, is_fortran);
+   if (is_fortran)
+      return nth > 0 ? fortran_name(line, nth) : mp_name_from_source_line(line, 1);
    while (*p) {
       /* A piece after a ',' keeps it: next_piece_end skips it. */
       const char *end = next_piece_end(*p == ',' ? p + 1 : p);
@@ -348,7 +346,9 @@ char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nt
          mp_free(name);
       p = *end == ';' ? end + 1 : end;
    }
-   return NULL;
+   /* No piece allocates by its look (a wrapper's name without a call
+      on a line of one statement): the line's first assignment. */
+   return nth == 0 ? mp_name_from_source_line(line, 0) : NULL;
 }
 
 /* The end of the argument starting at p: its top-level ',' or the

@@ -163,6 +163,12 @@ START_TEST(test_nth)
    /* the for header's ';' are inside parentheses: one statement */
    expect_nth("for (i = 0; i < n; i++) p[i] = malloc(8); q = malloc(4);", 1, "q");
    ck_assert(mp_name_from_source_line_nth("x = malloc(1);", 1, 1) == NULL);
+   /* A plain initialisation before the allocation on one line (an MPI
+      halo's "int n = 10000; double *u = calloc(...)"): the first site
+      is the allocating statement's, not n.  A line with no call at all
+      (a wrapper's macro) keeps its first assignment. */
+   expect_nth("int n = 10000; double *u = calloc(n + 2, sizeof(double));", 0, "u");
+   expect_nth("s->buf = NEW_BUF;", 0, "s->buf");
    /* Fortran: the objects of one ALLOCATE, in order */
    expect_fortran_nth("  allocate(a(n), b(n))", 1, "b");
    expect_fortran_nth("  allocate(x(n,m), y(m), stat=ierr)", 1, "y");
