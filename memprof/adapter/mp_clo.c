@@ -562,22 +562,32 @@ void mp_clo_print_debug_usage(void)
    VG_(printf)("    (none)\n");
 }
 
-/* The core's --trace-children.  The tool headers do not declare the
-   core's flag, but every option Valgrind was given is in
+/* The value of the core's option NAME (e.g. "--trace-children") as the
+   core read it, or dflt.  The tool headers do not declare the core's
+   flags, but every option Valgrind was given is in
    VG_(args_for_valgrind), in the order the core read them (the rc
    files and VALGRIND_OPTS first), already checked by it: the last one
    wins, as in the core. */
-Bool mp_clo_trace_children(void)
+static const HChar *core_option(const HChar *name, const HChar *dflt)
 {
-   Bool on = False;
+   const HChar *value = dflt;
+   SizeT len = VG_(strlen)(name);
    Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
 
    for (i = 0; i < n; i++) {
       const HChar *arg = *(const HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
-      if (VG_STREQ(arg, "--trace-children=yes"))
-         on = True;
-      else if (VG_STREQ(arg, "--trace-children=no"))
-         on = False;
+      if (VG_(strncmp)(arg, name, len) == 0 && arg[len] == '=')
+         value = arg + len + 1;
    }
-   return on;
+   return value;
+}
+
+Bool mp_clo_trace_children(void)
+{
+   return VG_STREQ(core_option("--trace-children", "no"), "yes");
+}
+
+Bool mp_clo_fair_sched(void)
+{
+   return !VG_STREQ(core_option("--fair-sched", "no"), "no");
 }

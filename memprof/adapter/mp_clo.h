@@ -85,6 +85,8 @@ void mp_bad_option(const HChar *option, const HChar *value, const HChar *format,
    PRINTF_CHECK(3, 4) __attribute__((noreturn));
 /* Valgrind's own --trace-children=yes|no, as the core read it. */
 Bool mp_clo_trace_children(void);
+/* Valgrind's own --fair-sched=yes|try (not no). */
+Bool mp_clo_fair_sched(void);
 void mp_clo_print_usage(void);
 void mp_clo_print_debug_usage(void);
 

@@ -622,6 +622,7 @@ static void write_output(Bool summary)
    run.whatif_split = mp_clo_whatif_split;
    run.whatif_pad = mp_clo_whatif_pad;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
+   run.fair_sched = mp_clo_fair_sched();
 
    an.vars = mp_g_vars;
    an.stride = mp_g_stride;

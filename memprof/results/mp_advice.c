@@ -25,6 +25,7 @@
 */
 #include "mp_advice.h"
 #include "mp_facts.h"
+#include "mp_summary.h"
 #include "mp_util.h"
 
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
@@ -367,6 +368,14 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                   mp_commas(cost, b4, sizeof b4),
                   ad->by_cycles ? "cycles" : "accesses' worth", 100.0 * score, replay);
       mp_free(replay);
+      if (!ad->run->fair_sched
+          && mp_summary_schedule_hid(pred_false, v->transfers - v->true_transfers)) {
+         char *more = mp_asprintf("%s; Valgrind's schedule kept the threads apart: "
+                                  "--fair-sched=yes interleaves them more often",
+                                  a->evidence);
+         mp_free(a->evidence);
+         a->evidence = more;
+      }
    }
    a->fix = mp_asprintf(
                "give each thread's data in %s%s%s%s cache lines of its own: pad "

@@ -79,6 +79,7 @@ typedef struct {
    /* A split or padding whose replay saves less than this percentage
       of the variable's cycles is rejected, not advised. */
    uint32_t whatif_min_gain;
+   int fair_sched;               /* Valgrind ran with --fair-sched=yes|try */
    /* How the process ended: "exit" (end_status its status), "signal"
       (killed: the counts are partial), "exec" (written before an
       execve), or NULL: not known (no "end" written). */

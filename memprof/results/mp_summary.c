@@ -213,6 +213,11 @@ static void keep_shared(mp_summary *s, const mp_summary_shared *c)
       s->shared[k] = *c;
 }
 
+int mp_summary_schedule_hid(uint64_t predicted_false, uint64_t seen)
+{
+   return predicted_false >= 100 && predicted_false / 100 >= (seen ? seen : 1);
+}
+
 /* The variables with the most false transfers predicted for a parallel
    run, then the most falsely shared lines. */
 static void false_sharing(mp_summary *s, const mp_results *res)
@@ -239,6 +244,9 @@ static void false_sharing(mp_summary *s, const mp_results *res)
       c.seen = v->transfers - v->true_transfers;
       keep_shared(s, &c);
    }
+   for (i = 0; i < s->n_shared; i++)
+      if (mp_summary_schedule_hid(s->shared[i].predicted_false, s->shared[i].seen))
+         s->serial_schedule = res->run->fair_sched ? 2 : 1;
 }
 
 /* The hit ratio over all accesses, the most remote variable. */

@@ -55,6 +55,11 @@ struct mp_summary {
    int sharing;
    mp_summary_shared shared[MP_SUMMARY_SHARED_VARS];
    uint32_t n_shared;
+   /* A variable's seen false transfers are two orders of magnitude
+      below the prediction: Valgrind's serial schedule kept its threads
+      apart (1: say so, with --fair-sched=yes; 2: so it did although it
+      ran with --fair-sched). */
+   int serial_schedule;
    /* With NUMA simulated (numa): accesses local and remote to their
       page's socket, and the variable with the most remote ones (NULL:
       none of the program's). */
@@ -68,6 +73,12 @@ struct mp_summary {
    cycles when by_cycles, else by accesses. */
 mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
                             int show_runtime, int by_cycles);
+
+/* Whether false transfers seen under Valgrind are two orders of
+   magnitude below those predicted for a parallel run (and the
+   prediction is not a handful): Valgrind ran the threads one after the
+   other rather than interleaved. */
+int mp_summary_schedule_hid(uint64_t predicted_false, uint64_t seen);
 
 /* The false sharing and NUMA lines, from res's rows and sharing
    summary. */

@@ -253,6 +253,10 @@ static void print_false_sharing(printer *p, const mp_summary *s)
                        sh->predicted_false == 1 ? "" : "s", commas(sh->seen, b4, sizeof b4));
    }
    say(p, "False sharing: %s\n", line.s);
+   if (s->serial_schedule)
+      say(p, "  (seen: under Valgrind, which runs one thread at a time; the "
+          "prediction is a parallel run's%s)\n", s->serial_schedule == 1
+          ? ".  --fair-sched=yes interleaves the threads more often" : "");
    free_buf(&line);
    free_buf(&name);
 }
