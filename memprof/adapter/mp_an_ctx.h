@@ -47,11 +47,12 @@ typedef struct {
 extern UInt mp_g_line_shift;
 /* 1 while the detail analyses (mp_analyses.h) see the accesses: always
    with --exact=yes, else while a detail window is open; 0 while
-   collection is off.  mp_instrument.c keeps it. */
+   collection is off.  Defined in mp_analyses.c; the sampling schedule
+   in mp_instrument.c sets it. */
 extern UWord mp_g_detailing;
 /* What one access seen by the detail analyses stands for: 1, or with
    --sample=detail past its first window P/W rounded, so that the stride
-   counts estimate the run's.  mp_instrument.c keeps it. */
+   counts estimate the run's.  Set with mp_g_detailing. */
 extern UInt mp_g_detail_weight;
 
 /* The start of the heap block or global accessed, 0 for the stack and

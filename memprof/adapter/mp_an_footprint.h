@@ -16,9 +16,6 @@
 
 #include "mp_an_ctx.h"
 
-/* Always on: every access is counted. */
-static inline Bool mp_an_footprint_on(void) { return True; }
-
 static inline void mp_an_footprint_create(void)
 {
    mp_g_line_shift = mp_vars_line_shift(mp_g_vars);
@@ -41,15 +38,6 @@ static inline void mp_an_footprint_access(mp_an_ctx *c)
       mp_vars_access(mp_g_vars, c->e, c->lc);
 }
 
-static inline void mp_an_footprint_thread_start(UInt serial) { }
-static inline void mp_an_footprint_thread_exit(UInt serial) { }
-static inline void mp_an_footprint_unmap(Addr a, SizeT len) { }
-static inline void mp_an_footprint_free(Addr a, SizeT len) { }
-static inline void mp_an_footprint_window_start(void) { }
 static inline void mp_an_footprint_reset(void) { mp_vars_reset_counts(mp_g_vars); }
-static inline void mp_an_footprint_finish(void) { }
-static inline void mp_an_footprint_flush(void) { }
-/* The variables' number is printed with the tool's own counters. */
-static inline void mp_an_footprint_stats(void) { }
 
 #endif /* MP_AN_FOOTPRINT_H */

@@ -9,7 +9,8 @@
    cache hierarchy with its conflict set diagnosis (cache).  One file
    for both: mp_hierarchy.c builds them together from the same options
    and cores, before the banner (a bad geometry is refused with the
-   other options' errors), so neither has a create step of its own.
+   other options' errors), so no create step makes them (the cache's
+   only sets the scattered level).
 
    The cache's access fills in the context's served level, cycles and
    in_footprint for the analyses after it, and marks the instruction
@@ -32,9 +33,6 @@ extern UInt mp_g_scattered_level;
 
 static inline Bool mp_an_tlb_on(void) { return mp_g_hier.tlb != NULL; }
 
-static inline void mp_an_tlb_create(void) { }
-static inline void mp_an_tlb_prefetch(const mp_an_ctx *c) { }
-
 static inline void mp_an_tlb_access(mp_an_ctx *c)
 {
    mp_cache_outcome t;
@@ -43,15 +41,7 @@ static inline void mp_an_tlb_access(mp_an_ctx *c)
    mp_vars_tlb_access(mp_g_vars, c->e, t.missed[0]);
 }
 
-static inline void mp_an_tlb_thread_start(UInt serial) { }
-static inline void mp_an_tlb_thread_exit(UInt serial) { }
-static inline void mp_an_tlb_unmap(Addr a, SizeT len) { }
-static inline void mp_an_tlb_free(Addr a, SizeT len) { }
-static inline void mp_an_tlb_window_start(void) { }
 static inline void mp_an_tlb_reset(void) { mp_hierarchy_reset_tlb(); }
-static inline void mp_an_tlb_finish(void) { }
-static inline void mp_an_tlb_flush(void) { }
-static inline void mp_an_tlb_stats(void) { }
 
 /*--- The caches and the conflict set diagnosis ---*/
 
@@ -61,8 +51,6 @@ static inline void mp_an_cache_create(void)
 {
    mp_g_scattered_level = mp_g_hier.n_levels >= 2 ? 2 : 1;
 }
-
-static inline void mp_an_cache_prefetch(const mp_an_ctx *c) { }
 
 static inline void mp_an_cache_access(mp_an_ctx *c)
 {
@@ -83,12 +71,6 @@ static inline void mp_an_cache_access(mp_an_ctx *c)
                                 c->e->addr >> mp_g_line_shift, c->e->var);
    }
 }
-
-static inline void mp_an_cache_thread_start(UInt serial) { }
-static inline void mp_an_cache_thread_exit(UInt serial) { }
-static inline void mp_an_cache_unmap(Addr a, SizeT len) { }
-static inline void mp_an_cache_free(Addr a, SizeT len) { }
-static inline void mp_an_cache_window_start(void) { }
 
 /* A forked child starts cold. */
 static inline void mp_an_cache_reset(void) { mp_hierarchy_reset(); }

@@ -38,8 +38,6 @@ static inline void mp_an_loops_create(void)
    }
 }
 
-static inline void mp_an_loops_prefetch(const mp_an_ctx *c) { }
-
 /* Accesses the loop analysis saw: with --sample=detail, the
    denominator of a loop's share of the accesses (config.detail). */
 extern ULong mp_g_loops_accesses;
@@ -51,16 +49,11 @@ static inline void mp_an_loops_access(mp_an_ctx *c)
    mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles, mp_an_block_start(c));
 }
 
-static inline void mp_an_loops_thread_start(UInt serial) { }
-
 /* A finished thread's open loop instances end with it. */
 static inline void mp_an_loops_thread_exit(UInt serial)
 {
    mp_loopnest_thread_exit(serial);
 }
-
-static inline void mp_an_loops_unmap(Addr a, SizeT len) { }
-static inline void mp_an_loops_free(Addr a, SizeT len) { }
 
 /* The loop nests the threads were in were not followed during the
    sampling gap: their open instances end here. */
@@ -74,8 +67,6 @@ static inline void mp_an_loops_reset(void)
 
 /* The open loop instances end. */
 static inline void mp_an_loops_finish(void) { mp_loopnest_finish(); }
-
-static inline void mp_an_loops_flush(void) { }
 
 static inline void mp_an_loops_stats(void)
 {

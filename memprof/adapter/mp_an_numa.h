@@ -9,7 +9,9 @@
    first touch, remote accesses) as one entry of the list in
    mp_analyses.h.  On with two sockets or more.  A remote access served
    from memory costs more: its access adds that to the context's cycles,
-   which is why it comes after the cache and before the loops.
+   which is why it comes after the cache and before the loops.  It has
+   no free step: a freed block's pages stay where they were first
+   touched (an unmap forgets them).
 */
 #ifndef MP_AN_NUMA_H
 #define MP_AN_NUMA_H
@@ -38,8 +40,6 @@ static inline void mp_an_numa_create(void)
    mp_g_numa_extra_cycles = mp_clo_latency[4] > mem ? mp_clo_latency[4] - mem : 0;
 }
 
-static inline void mp_an_numa_prefetch(const mp_an_ctx *c) { }
-
 static inline void mp_an_numa_access(mp_an_ctx *c)
 {
    UInt socket = c->core / mp_g_hier.cores_per_socket;
@@ -52,21 +52,12 @@ static inline void mp_an_numa_access(mp_an_ctx *c)
       c->cycles += mp_g_numa_extra_cycles;
 }
 
-static inline void mp_an_numa_thread_start(UInt serial) { }
-static inline void mp_an_numa_thread_exit(UInt serial) { }
-
 static inline void mp_an_numa_unmap(Addr a, SizeT len)
 {
    mp_numa_forget(mp_g_numa, a, len);
 }
 
-/* A freed block's pages stay where they were first touched. */
-static inline void mp_an_numa_free(Addr a, SizeT len) { }
-
-static inline void mp_an_numa_window_start(void) { }
 static inline void mp_an_numa_reset(void) { mp_numa_reset(mp_g_numa); }
-static inline void mp_an_numa_finish(void) { }
-static inline void mp_an_numa_flush(void) { }
 
 static inline void mp_an_numa_stats(void)
 {

@@ -110,11 +110,7 @@ static inline void mp_an_reuse_thread_exit(UInt serial)
    mp_reuse_thread_exit(mp_g_reuse, serial);
 }
 
-static inline void mp_an_reuse_unmap(Addr a, SizeT len) { }
-static inline void mp_an_reuse_free(Addr a, SizeT len) { }
-static inline void mp_an_reuse_window_start(void) { }
 static inline void mp_an_reuse_reset(void) { mp_reuse_reset(mp_g_reuse); }
-static inline void mp_an_reuse_finish(void) { }
 /* The variables' reuse histograms, from their lines' records. */
 static inline void mp_an_reuse_flush(void)
 {

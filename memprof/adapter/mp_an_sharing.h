@@ -26,9 +26,6 @@ extern mp_sharing *mp_g_sharing;
 
 static inline Bool mp_an_sharing_on(void) { return mp_g_sharing != NULL; }
 
-static inline void mp_an_sharing_create(void) { }
-static inline void mp_an_sharing_prefetch(const mp_an_ctx *c) { }
-
 static inline void mp_an_sharing_access(mp_an_ctx *c)
 {
    mp_sharing_outcome so;
@@ -51,8 +48,6 @@ static inline void mp_an_sharing_thread_start(UInt serial)
       mp_sharing_thread_start(mp_g_sharing, serial);
 }
 
-static inline void mp_an_sharing_thread_exit(UInt serial) { }
-
 static inline void mp_an_sharing_thread_joined(UInt serial)
 {
    mp_sharing_thread_end(mp_g_sharing, serial);
@@ -70,15 +65,10 @@ static inline void mp_an_sharing_free(Addr a, SizeT len)
    mp_sharing_forget(mp_g_sharing, a, len);
 }
 
-static inline void mp_an_sharing_window_start(void) { }
-
 static inline void mp_an_sharing_reset(void)
 {
    mp_sharing_reset(mp_g_sharing);
 }
-
-static inline void mp_an_sharing_finish(void) { }
-static inline void mp_an_sharing_flush(void) { }
 
 static inline void mp_an_sharing_stats(void)
 {

@@ -10,6 +10,11 @@
    mp_instr and counted into its line's record), as one entry of the
    list in mp_analyses.h.  One file for both: they are one option
    (--strides) and one report section.
+
+   An instruction's pending runs end in one function,
+   mp_an_stride_end_runs, wherever they end: when the instruction moves
+   to another variable, at its first access in a later sampling window,
+   before an output, in a forked child.
 */
 #ifndef MP_AN_STRIDE_H
 #define MP_AN_STRIDE_H
@@ -38,20 +43,69 @@ static inline void mp_an_stride_create(void)
    tl_assert2(mp_g_stride != NULL, "%s", err);  /* options were range-checked */
 }
 
-static inline void mp_an_stride_prefetch(const mp_an_ctx *c) { }
+/*--- An instruction's stride runs ---*/
+
+/* How an instruction's pending runs end (mp_an_stride_end_runs). */
+typedef enum {
+   /* Added to the record of the variable they were made in (ii->lc);
+      the instruction's next access starts afresh. */
+   MP_AN_STRIDE_COUNT,
+   /* Added likewise, and the runs go on from the last address: the
+      counts are made complete for an output without ending anything. */
+   MP_AN_STRIDE_COUNT_GO_ON,
+   /* Forgotten: a forked child's counts start from zero. */
+   MP_AN_STRIDE_DROP
+} mp_an_stride_end;
+
+/* The one place an instruction's pending stride runs (its loads', then
+   its stores') end.  Called
+   - by mp_on_access (mp_instrument.c) when the instruction moves to
+     another variable, before ii->lc changes: no stride from one
+     variable to another (MP_AN_STRIDE_COUNT);
+   - by the access step below, at the instruction's first access in a
+     later sampling window: no stride spans a gap (MP_AN_STRIDE_COUNT);
+   - for every instruction, by the flush step before an output
+     (MP_AN_STRIDE_COUNT_GO_ON) and by the reset step in a forked child
+     (MP_AN_STRIDE_DROP). */
+static inline void mp_an_stride_end_runs(mp_instr *ii, mp_an_stride_end how)
+{
+   mp_line_stride *ls = how != MP_AN_STRIDE_DROP && ii->lc != NULL
+                        ? &ii->lc->lstride : NULL;
+   UInt k;
+   for (k = 0; k < 2; k++) {
+      mp_istride *is = &ii->istride[k];
+      Addr last = is->last;
+      mp_istride_flush(is, ls, ii->id);
+      if (how == MP_AN_STRIDE_COUNT_GO_ON)
+         is->last = last;
+   }
+}
+
+/* mp_an_stride_end_runs for every instruction (mp_instrs.c's table). */
+static inline void mp_an_stride_end_all_runs(mp_an_stride_end how)
+{
+   mp_instr *ii;
+   mp_instrs_walk_start();
+   while ((ii = mp_instrs_walk_next()) != NULL)
+      mp_an_stride_end_runs(ii, how);
+}
+
+/*--- The steps ---*/
 
 /* Sampling windows begun; an instruction whose last stride was in an
-   earlier one ends its run there, so that no stride spans a gap (a
+   earlier one ends its runs there, so that no stride spans a gap (a
    compare per access, nothing per window over the instructions). */
 extern UInt mp_g_stride_window;
 
+/* The variable's histories (mp_stride_access), then the instruction's
+   own run (mp_istride_access), each stride weighed as
+   mp_g_detail_weight says. */
 static inline void mp_an_stride_access(mp_an_ctx *c)
 {
    mp_instr *ii = c->ii;
    int cls;
    if (__builtin_expect(ii->stride_window != mp_g_stride_window, 0)) {
-      mp_istride_flush(&ii->istride[0], &c->lc->lstride, ii->id);
-      mp_istride_flush(&ii->istride[1], &c->lc->lstride, ii->id);
+      mp_an_stride_end_runs(ii, MP_AN_STRIDE_COUNT);
       ii->stride_window = mp_g_stride_window;
    }
    cls = mp_stride_access(mp_g_stride, c->e->var, c->e->tid, c->e->addr, c->e->size,
@@ -62,10 +116,6 @@ static inline void mp_an_stride_access(mp_an_ctx *c)
                      mp_g_detail_weight);
 }
 
-static inline void mp_an_stride_thread_start(UInt serial) { }
-static inline void mp_an_stride_thread_exit(UInt serial) { }
-static inline void mp_an_stride_unmap(Addr a, SizeT len) { }
-static inline void mp_an_stride_free(Addr a, SizeT len) { }
 static inline void mp_an_stride_window_start(void)
 {
    mp_stride_window_start(mp_g_stride);
@@ -77,18 +127,14 @@ static inline void mp_an_stride_window_start(void)
 static inline void mp_an_stride_reset(void)
 {
    mp_stride_reset(mp_g_stride);
-   mp_instrument_forget_strides();
+   mp_an_stride_end_all_runs(MP_AN_STRIDE_DROP);
 }
-
-static inline void mp_an_stride_finish(void) { }
 
 /* The instructions' open runs are added to their lines' records, and
    go on (the process may go on past an execve that fails). */
 static inline void mp_an_stride_flush(void)
 {
-   mp_instrument_flush_strides();
+   mp_an_stride_end_all_runs(MP_AN_STRIDE_COUNT_GO_ON);
 }
-
-static inline void mp_an_stride_stats(void) { }
 
 #endif /* MP_AN_STRIDE_H */

@@ -36,8 +36,6 @@ static inline void mp_an_whatif_create(void)
       mp_g_whatif = mp_whatif_new(MP_WHATIF_PER_VAR, MP_WHATIF_TOTAL);
 }
 
-static inline void mp_an_whatif_prefetch(const mp_an_ctx *c) { }
-
 /* Offsets within a block are what a layout changes: accesses outside
    any known block (the stack, unknown memory) are not recorded. */
 static inline void mp_an_whatif_access(mp_an_ctx *c)
@@ -55,14 +53,7 @@ static inline void mp_an_whatif_access(mp_an_ctx *c)
                        c->e->is_write, c->core);
 }
 
-static inline void mp_an_whatif_thread_start(UInt serial) { }
-static inline void mp_an_whatif_thread_exit(UInt serial) { }
-static inline void mp_an_whatif_unmap(Addr a, SizeT len) { }
-static inline void mp_an_whatif_free(Addr a, SizeT len) { }
-static inline void mp_an_whatif_window_start(void) { }
 static inline void mp_an_whatif_reset(void) { mp_whatif_reset(mp_g_whatif); }
-static inline void mp_an_whatif_finish(void) { }
-static inline void mp_an_whatif_flush(void) { }
 
 static inline void mp_an_whatif_stats(void)
 {

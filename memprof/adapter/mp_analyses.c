@@ -6,14 +6,20 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    The steps of the list in mp_analyses.h that run off the access path
-   (setup, threads, munmap, free, windows, fork, exit, -v), each expanded
-   from the list, and the state of the analyses whose adapter is a
-   header alone.  An analysis with a .c file of its own (mp_hierarchy.c,
-   mp_loopnest.c) keeps its state there.
+   (setup, threads, munmap, free, windows, fork, exit, -v), each calling
+   the analyses that have that step in the list's order, and the state
+   of the analyses whose adapter is a header alone.  An analysis with a
+   .c file of its own (mp_hierarchy.c, mp_loopnest.c) keeps its state
+   there.
 */
 #include "pub_tool_basics.h"
 
 #include "mp_analyses.h"
+
+/* Which analyses see this access (mp_an_ctx.h); the sampling schedule
+   in mp_instrument.c sets them. */
+UWord mp_g_detailing = 1;
+UInt mp_g_detail_weight = 1;
 
 mp_stride *mp_g_stride;
 UInt mp_g_stride_window;
@@ -26,27 +32,34 @@ mp_whatif *mp_g_whatif;
 UInt mp_g_scattered_level;
 UInt mp_g_line_shift;
 
+/* Each analysis decides from the options whether it is on.  The sharing
+   analysis is made later, at the second thread. */
 void mp_analyses_create(void)
 {
-#define MP_AN_CREATE(n, when) mp_an_##n##_create();
-   MP_ANALYSES(MP_AN_CREATE)
-#undef MP_AN_CREATE
+   mp_an_stride_create();
+   mp_an_cache_create();
+   mp_an_reuse_create();
+   mp_an_numa_create();
+   mp_an_whatif_create();
+   mp_an_loops_create();
+   mp_an_footprint_create();
 }
 
 /* Unconditional: a thread's start may be what turns an analysis on
-   (sharing, at the second thread). */
+   (sharing, at the second thread), and the reuse analysis's asks the
+   cache whether it holds the history. */
 void mp_analyses_thread_start(UInt serial)
 {
-#define MP_AN_THREAD_START(n, when) mp_an_##n##_thread_start(serial);
-   MP_ANALYSES(MP_AN_THREAD_START)
-#undef MP_AN_THREAD_START
+   mp_an_sharing_thread_start(serial);
+   mp_an_reuse_thread_start(serial);
 }
 
 void mp_analyses_thread_exit(UInt serial)
 {
-#define MP_AN_THREAD_EXIT(n, when) if (mp_an_##n##_on()) mp_an_##n##_thread_exit(serial);
-   MP_ANALYSES(MP_AN_THREAD_EXIT)
-#undef MP_AN_THREAD_EXIT
+   if (mp_an_reuse_on())
+      mp_an_reuse_thread_exit(serial);
+   if (mp_an_loops_on())
+      mp_an_loops_thread_exit(serial);
 }
 
 void mp_analyses_thread_joined(UInt serial)
@@ -57,52 +70,80 @@ void mp_analyses_thread_joined(UInt serial)
 
 void mp_analyses_unmap(Addr a, SizeT len)
 {
-#define MP_AN_UNMAP(n, when) if (mp_an_##n##_on()) mp_an_##n##_unmap(a, len);
-   MP_ANALYSES(MP_AN_UNMAP)
-#undef MP_AN_UNMAP
+   if (mp_an_sharing_on())
+      mp_an_sharing_unmap(a, len);
+   if (mp_an_numa_on())
+      mp_an_numa_unmap(a, len);
 }
 
 void mp_analyses_free(Addr a, SizeT len)
 {
-#define MP_AN_FREE(n, when) if (mp_an_##n##_on()) mp_an_##n##_free(a, len);
-   MP_ANALYSES(MP_AN_FREE)
-#undef MP_AN_FREE
+   if (mp_an_sharing_on())
+      mp_an_sharing_free(a, len);
 }
 
-void mp_analyses_window_start(Bool detail_only)
+void mp_analyses_window_start(void)
 {
-#define MP_AN_WINDOW_START(n, when) \
-   if (mp_an_##n##_on() && (!detail_only || (when) == MP_AN_DETAIL)) \
-      mp_an_##n##_window_start();
-   MP_ANALYSES(MP_AN_WINDOW_START)
-#undef MP_AN_WINDOW_START
+   if (mp_an_stride_on())
+      mp_an_stride_window_start();
+   if (mp_an_loops_on())
+      mp_an_loops_window_start();
 }
 
 void mp_analyses_reset(void)
 {
-#define MP_AN_RESET(n, when) if (mp_an_##n##_on()) mp_an_##n##_reset();
-   MP_ANALYSES(MP_AN_RESET)
-#undef MP_AN_RESET
+   if (mp_an_stride_on())
+      mp_an_stride_reset();
+   if (mp_an_sharing_on())
+      mp_an_sharing_reset();
+   if (mp_an_tlb_on())
+      mp_an_tlb_reset();
+   if (mp_an_cache_on())
+      mp_an_cache_reset();
+   if (mp_an_reuse_on())
+      mp_an_reuse_reset();
+   if (mp_an_numa_on())
+      mp_an_numa_reset();
+   if (mp_an_whatif_on())
+      mp_an_whatif_reset();
+   if (mp_an_loops_on())
+      mp_an_loops_reset();
+   mp_an_footprint_reset();
 }
 
 void mp_analyses_flush(void)
 {
-#define MP_AN_FLUSH(n, when) if (mp_an_##n##_on()) mp_an_##n##_flush();
-   MP_ANALYSES(MP_AN_FLUSH)
-#undef MP_AN_FLUSH
+   if (mp_an_stride_on())
+      mp_an_stride_flush();
+   if (mp_an_cache_on())
+      mp_an_cache_flush();
+   if (mp_an_reuse_on())
+      mp_an_reuse_flush();
 }
 
 void mp_analyses_finish(void)
 {
-#define MP_AN_FINISH(n, when) if (mp_an_##n##_on()) mp_an_##n##_finish();
-   MP_ANALYSES(MP_AN_FINISH)
-#undef MP_AN_FINISH
+   if (mp_an_cache_on())
+      mp_an_cache_finish();
+   if (mp_an_loops_on())
+      mp_an_loops_finish();
    mp_analyses_flush();
 }
 
+/* The variables' number is printed with the tool's own counters, not
+   here. */
 void mp_analyses_stats(void)
 {
-#define MP_AN_STATS(n, when) if (mp_an_##n##_on()) mp_an_##n##_stats();
-   MP_ANALYSES(MP_AN_STATS)
-#undef MP_AN_STATS
+   if (mp_an_sharing_on())
+      mp_an_sharing_stats();
+   if (mp_an_cache_on())
+      mp_an_cache_stats();
+   if (mp_an_reuse_on())
+      mp_an_reuse_stats();
+   if (mp_an_numa_on())
+      mp_an_numa_stats();
+   if (mp_an_whatif_on())
+      mp_an_whatif_stats();
+   if (mp_an_loops_on())
+      mp_an_loops_stats();
 }

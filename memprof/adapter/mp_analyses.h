@@ -6,19 +6,72 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    Every analysis that sees the program's data accesses is one entry of
-   MP_ANALYSES below, and nothing else wires it in: the access helper
-   (mp_on_access), setup, thread start and exit, munmap, free, sampling
-   windows, the forked child's reset, the end of the run and -v's
-   counters all run the list's steps in the list's order.
+   the list below, and nothing else wires it in: the access helper
+   (mp_on_access in mp_instrument.c), setup, thread start and exit,
+   munmap, free, sampling windows, the forked child's reset, the end of
+   the run and -v's counters each call one function of this file or of
+   mp_analyses.c, which calls the analyses' steps by name, in the list's
+   order.  To follow one access: mp_on_access, then mp_analyses_prefetch
+   and mp_analyses_access below.
 
-   Adding an analysis is one entry in the list plus its own files: an
-   adapter header mp_an_<name>.h that defines, as static inline
-   functions (an empty body where the step has nothing to do),
+   The list, in its order (the order of the access path):
+
+     analysis   adapter            sees     steps besides access
+     stride     mp_an_stride.h     detail   create window_start reset flush
+     sharing    mp_an_sharing.h    every    thread_start thread_joined
+                                            unmap free reset stats
+     tlb        mp_an_hier.h       every    reset
+     cache      mp_an_hier.h       every    create reset finish flush stats
+     reuse      mp_an_reuse.h      every    create prefetch thread_start
+                                            thread_exit reset flush stats
+     numa       mp_an_numa.h       every    create unmap reset stats
+     whatif     mp_an_whatif.h     every    create reset stats
+     loops      mp_an_loops.h      detail   create thread_exit window_start
+                                            reset finish stats
+     footprint  mp_an_footprint.h  every    create prefetch reset
+
+   "sees" is how often an analysis sees the accesses: every, at every
+   access of the run; detail, at every access of the detail windows only
+   (--sample=detail, the default: windows of W instructions, one every
+   P; at every access with --exact=yes), while mp_g_detailing is 1.  The
+   detail analyses are those whose results are distributions and
+   patterns (stride histograms, loops, streams, fields, formulas), which
+   a sample of the run estimates well; the others give the counts the
+   variables are ranked by (accesses, hits, misses, cycles, reuse
+   distances, sharing), which stay exact.
+
+   The order matters on the access path:
+   - cache before reuse: while one thread runs, the cache's L1 miss
+     causes come from the reuse history before this access reaches it
+     (mp_an_reuse.h), and the history's cell, prefetched at the
+     helper's entry for a scattered instruction, arrives while the
+     cache's sets are looked up (measured: reuse first, a pointer chase
+     ran 21% slower);
+   - tlb and cache before numa, whatif and loops: the cache fills
+     in the context's served level, cycles and in_footprint, which NUMA
+     (a remote access costs more only when memory served it) and loops
+     (cycles per loop) read;
+   - numa before loops: it adds the remote access's cost to cycles;
+   - whatif before loops: the first asks the registry for the block's
+     start, the second reuses it (mp_an_block_start);
+   - footprint last: its footprint cell may have been prefetched at the
+     helper's entry, and reading it last gives the prefetch the most
+     time; in_footprint spares it a probe.
+   The other steps run in the same order; none of them depends on it,
+   except finish, which runs every analysis's finish before any flush
+   (the cache's resident lines are counted before the miss causes are
+   estimated).  Stride and sharing come first by no necessity: they
+   read nothing the others fill in, and fill in nothing.
+
+   The steps, each a static inline function mp_an_<name>_<step> of the
+   analysis's adapter header, called below only where the analysis has
+   one:
 
      Bool mp_an_<name>_on(void)          it is enabled; every step but
                                          create and thread_start is
                                          skipped when not, at the cost of
-                                         one predictable branch
+                                         one predictable branch (the
+                                         footprint is always on)
      void mp_an_<name>_create(void)      after the options and the
                                          variable table are set up
      void mp_an_<name>_prefetch(const mp_an_ctx *c)
@@ -34,6 +87,10 @@
                                          a thread is created (serial:
                                          creation number, 1 = main)
      void mp_an_<name>_thread_exit(UInt serial)
+                                         a thread ends
+     void mp_an_<name>_thread_joined(UInt serial)
+                                         the program joined it
+                                         (pthread_join returned)
      void mp_an_<name>_unmap(Addr a, SizeT len)
                                          the program unmapped memory
      void mp_an_<name>_free(Addr a, SizeT len)
@@ -55,33 +112,15 @@
                                          without ending anything
      void mp_an_<name>_stats(void)       its counters under -v
 
-   and, if it needs them, its engine (host-independent .c/.h) and a .c
-   of its own for its state or cold code.  There is no write step: the
-   report layer builds the results from each analysis's finished state
-   (mp_results.h: mp_finished, filled in by write_output in mp_main.c)
-   and its writers (mp_report*.c, mp_summary.c) write them.
-
-   The order is the order of the access path, and it matters:
-   - cache before reuse: while one thread runs, the cache's L1 miss
-     causes come from the reuse history before this access reaches it
-     (mp_an_reuse.h), and the history's cell, prefetched at the
-     helper's entry for a scattered instruction, arrives while the
-     cache's sets are looked up (measured: reuse first, a pointer chase
-     ran 21% slower);
-   - tlb and cache before numa, whatif and loops: the cache fills
-     in the context's served level, cycles and in_footprint, which NUMA
-     (a remote access costs more only when memory served it) and loops
-     (cycles per loop) read;
-   - numa before loops: it adds the remote access's cost to cycles;
-   - whatif before loops: the first asks the registry for the block's
-     start, the second reuses it (mp_an_block_start);
-   - footprint last: its footprint cell may have been prefetched at the
-     helper's entry, and reading it last gives the prefetch the most
-     time; in_footprint spares it a probe.
-   The other steps run in the same order; none of them depends on it,
-   except finish, which runs every analysis's finish before any flush
-   (the cache's resident lines are counted before the miss causes are
-   estimated).
+   Adding an analysis: its adapter header mp_an_<name>.h with the steps
+   it needs, a row in the table above, and a call of each of its steps
+   in the function of that step, here or in mp_analyses.c, at its place
+   in the list; and, if it needs them, its engine (host-independent
+   .c/.h) and a .c of its own for its state or cold code.  There is no
+   write step: the report layer builds the results from each analysis's
+   finished state (mp_results.h: mp_finished, filled in by write_output
+   in mp_main.c) and its writers (mp_report*.c, mp_summary.c) write
+   them.
 */
 #ifndef MP_ANALYSES_H
 #define MP_ANALYSES_H
@@ -96,50 +135,41 @@
 #include "mp_an_loops.h"
 #include "mp_an_footprint.h"
 
-/* Each entry: the analysis, and how often it sees the accesses:
-   MP_AN_EVERY, at every access of the run; MP_AN_DETAIL, at every
-   access of the detail windows only (--sample=detail, the default:
-   windows of W instructions, one every P; at every access with
-   --exact=yes).  The detail analyses are those whose results are
-   distributions and patterns (stride histograms, loops, streams,
-   fields, formulas), which a sample of the run estimates well; the
-   others give the counts the variables are ranked by (accesses, hits,
-   misses, cycles, reuse distances, sharing), which stay exact. */
-#define MP_AN_EVERY  0
-#define MP_AN_DETAIL 1
+/*--- The hot path's two steps, inline into mp_on_access ---*/
 
-#define MP_ANALYSES(X)        \
-   X(stride, MP_AN_DETAIL)    \
-   X(sharing, MP_AN_EVERY)    \
-   X(tlb, MP_AN_EVERY)        \
-   X(cache, MP_AN_EVERY)      \
-   X(reuse, MP_AN_EVERY)      \
-   X(numa, MP_AN_EVERY)       \
-   X(whatif, MP_AN_EVERY)     \
-   X(loops, MP_AN_DETAIL)     \
-   X(footprint, MP_AN_EVERY)
-
-/* Whether an analysis of kind 'when' sees this access. */
-#define MP_AN_SEES(when) ((when) == MP_AN_EVERY || mp_g_detailing)
-
-/* The hot path's two steps, inline into mp_on_access. */
+/* The access's instruction is scattered: the analyses whose state for
+   it likely misses the host's caches start reading it. */
 static inline void mp_analyses_prefetch(const mp_an_ctx *c)
 {
-#define MP_AN_PREFETCH(n, when) \
-   if (mp_an_##n##_on() && MP_AN_SEES(when)) mp_an_##n##_prefetch(c);
-   MP_ANALYSES(MP_AN_PREFETCH)
-#undef MP_AN_PREFETCH
+   if (mp_an_reuse_on())
+      mp_an_reuse_prefetch(c);
+   mp_an_footprint_prefetch(c);
 }
 
+/* One access through every analysis, in the list's order. */
 static inline void mp_analyses_access(mp_an_ctx *c)
 {
-#define MP_AN_ACCESS(n, when) \
-   if (mp_an_##n##_on() && MP_AN_SEES(when)) mp_an_##n##_access(c);
-   MP_ANALYSES(MP_AN_ACCESS)
-#undef MP_AN_ACCESS
+   if (mp_an_stride_on() && mp_g_detailing)
+      mp_an_stride_access(c);
+   if (mp_an_sharing_on())
+      mp_an_sharing_access(c);
+   if (mp_an_tlb_on())
+      mp_an_tlb_access(c);
+   if (mp_an_cache_on())
+      mp_an_cache_access(c);     /* fills in c->served, cycles, in_footprint */
+   if (mp_an_reuse_on())
+      mp_an_reuse_access(c);
+   if (mp_an_numa_on())
+      mp_an_numa_access(c);      /* adds a remote access's cost to c->cycles */
+   if (mp_an_whatif_on())
+      mp_an_whatif_access(c);    /* may ask the block's start */
+   if (mp_an_loops_on() && mp_g_detailing)
+      mp_an_loops_access(c);
+   mp_an_footprint_access(c);
 }
 
-/* The other steps, each over the whole list (mp_analyses.c). */
+/*--- The other steps (mp_analyses.c), each over the list in order ---*/
+
 void mp_analyses_create(void);
 void mp_analyses_thread_start(UInt serial);
 void mp_analyses_thread_exit(UInt serial);
@@ -148,9 +178,12 @@ void mp_analyses_thread_exit(UInt serial);
 void mp_analyses_thread_joined(UInt serial);
 void mp_analyses_unmap(Addr a, SizeT len);
 void mp_analyses_free(Addr a, SizeT len);
-/* A sampling window opens: with detail_only (--sample=detail), the
-   window of the detail analyses alone, the others having seen the gap. */
-void mp_analyses_window_start(Bool detail_only);
+/* A sampling window opens: with --sample=detail the window of the
+   detail analyses, the others having seen the gap; with
+   --sample=periodic|windows everyone's.  Only the detail analyses have
+   a window step (the others keep no state a gap breaks), so both are
+   this one function. */
+void mp_analyses_window_start(void);
 void mp_analyses_reset(void);
 /* At exit: every finish step, then every flush step. */
 void mp_analyses_finish(void);

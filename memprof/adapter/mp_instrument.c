@@ -6,14 +6,25 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    Every guest data access becomes a call to mp_on_access(ii, addr,
-   size|kind), where ii is the accessing instruction's mp_instr made at
-   instrumentation time.  Covered: loads (WrTmp of Iex_Load), stores,
-   guarded loads and stores (LoadG/StoreG, the call is guarded the same
-   way), CAS (single and double: a load and a store of the whole width),
-   LL/SC (the LL a load, the SC a store) and dirty helpers that declare
-   memory effects (mFx/mAddr/mSize: a load, a store, or both for
-   Ifx_Modify).  A read-modify-write instruction is two accesses, a load
-   then a store, as it is to the memory system.
+   size|kind), where ii is the accessing instruction's record
+   (mp_instr, made by mp_instrs.c at its first translation).  Covered:
+   loads (WrTmp of Iex_Load), stores, guarded loads and stores
+   (LoadG/StoreG, the call is guarded the same way), CAS (single and
+   double: a load and a store of the whole width), LL/SC (the LL a
+   load, the SC a store) and dirty helpers that declare memory effects
+   (mFx/mAddr/mSize: a load, a store, or both for Ifx_Modify).  A
+   read-modify-write instruction is two accesses, a load then a store,
+   as it is to the memory system.
+
+   The access path is mp_on_access below, one function once inlined:
+   it resolves the access (variable, counts record, thread, core) into
+   a context, ends the instruction's stride runs if it moved to another
+   variable, and hands the context to the analyses of the list in
+   mp_analyses.h, whose mp_analyses_prefetch and mp_analyses_access
+   call each analysis's step (mp_an_<name>_access, in mp_an_<name>.h)
+   by name, in the list's order.  The instrumenter also keeps the
+   sampling schedule, which opens and closes the windows and tells the
+   list when one opens (mp_analyses_window_start).
 
    The instructions of Valgrind's preloaded objects (vgpreload_*.so:
    memprof's allocation wrappers, the core's) are not instrumented:
@@ -32,7 +43,6 @@
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
-#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -49,7 +59,6 @@
 #include "mp_loopnest.h"
 #include "mp_threads.h"
 #include "mp_tool.h"
-#include "mp_util.h"
 #include "mp_window.h"
 
 /*------------------------------------------------------------*/
@@ -77,13 +86,12 @@ ULong mp_g_instructions;
    --sample=detail (detailed): the same schedule opens and closes the
    windows of the detail analyses alone (mp_analyses.h); every access
    still reaches the helper, and mp_g_detailing is the word the loop
-   hooks test instead. */
+   hooks test instead (it and mp_g_detail_weight are the list's,
+   mp_an_ctx.h: the schedule here sets them). */
 static mp_window     schedule;
 static Bool          windowed;
 static Bool          detailed;
 static UWord         analysing = 1;
-UWord                mp_g_detailing = 1;
-UInt                 mp_g_detail_weight = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 
 /* What an access seen by the detail analyses stands for: 1 in the
@@ -121,7 +129,7 @@ static VG_REGPARM(0) void mp_window_boundary(void)
    Bool begins = mp_window_switch(&schedule, mp_g_instructions);
    update_analysing();
    if (begins)
-      mp_analyses_window_start(detailed);
+      mp_analyses_window_start();
 }
 
 ULong mp_instructions_observed(void)
@@ -194,9 +202,21 @@ static Bool fn_matches_toggle(const HChar *fn)
 
 #define MP_WRITE_BIT ((UWord)1 << 63)
 
-/* Resolves the access once (its variable, the (variable, line) counts
-   record, the thread's core) into the context, then runs the analyses
-   of the list in mp_analyses.h, in its order, inline. */
+/* One access, top to bottom:
+   1. whether the thread collects (--toggle-collect, MEMPROF_STOP);
+   2. the variable: the instruction's cached resolution, else the
+      registry (mp_registry_resolve, which refills the cache);
+   3. the (variable, line) counts record, kept in the instruction while
+      it stays on one variable; when it moves to another, its stride
+      runs end first, counted in the old variable's record
+      (mp_an_stride_end_runs: no stride from one variable to another);
+   4. the context every analysis reads (mp_an_ctx.h);
+   5. for a scattered instruction, the list's prefetch step
+      (mp_analyses_prefetch in mp_analyses.h);
+   6. the list's access step (mp_analyses_access in mp_analyses.h),
+      which calls every analysis's mp_an_<name>_access by name, in the
+      list's order.
+   Every step is static inline: the whole path is this one function. */
 static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
 {
    ThreadId tid = VG_(get_running_tid)();
@@ -216,10 +236,8 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    else
       e.var = mp_registry_resolve(tid, a, ii);
    if (ii->lc == NULL || ii->lc_var != e.var) {
-      /* No stride from one variable to another: the instruction's runs
-         are counted per (variable, line) record. */
-      mp_istride_flush(&ii->istride[0], ii->lc ? &ii->lc->lstride : NULL, ii->id);
-      mp_istride_flush(&ii->istride[1], ii->lc ? &ii->lc->lstride : NULL, ii->id);
+      if (mp_an_stride_on())
+         mp_an_stride_end_runs(ii, MP_AN_STRIDE_COUNT);
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
    }
@@ -242,29 +260,8 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
 }
 
 /*------------------------------------------------------------*/
-/*--- Per-instruction records                              ---*/
+/*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
-
-/* One mp_instr per guest instruction address, shared by every
-   translation of it, so retranslation does not grow memory. */
-typedef struct {
-   VgHashNode node;   /* key: iaddr */
-   mp_instr ii;
-} instr_node;
-
-static VgHashTable *instrs;
-ULong stats__instrs = 0;
-
-/* "file:line" of iaddr (freed by the caller), or NULL. */
-static HChar *describe_where(Addr iaddr)
-{
-   const HChar *file, *dir;
-   UInt line;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   if (!VG_(get_filename_linenum)(ep, iaddr, &file, &dir, &line))
-      return NULL;
-   return mp_asprintf("%s:%u", file, line);
-}
 
 /* True if iaddr belongs to one of Valgrind's preloaded objects. */
 static Bool in_vgpreload(Addr iaddr)
@@ -272,50 +269,6 @@ static Bool in_vgpreload(Addr iaddr)
    const HChar *obj = mp_code_object(iaddr);
    return obj && VG_(strstr)(obj, "/vgpreload_") != NULL;
 }
-
-static mp_instr *instr_for(Addr iaddr)
-{
-   instr_node *n = VG_(HT_lookup)(instrs, iaddr);
-   HChar *where;
-   const HChar *fn;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   if (n)
-      return &n->ii;
-   stats__instrs++;
-   n = VG_(calloc)("mp.instr.1", 1, sizeof *n);
-   n->node.key = iaddr;
-   n->ii.iaddr = iaddr;
-   if (!VG_(get_fnname)(ep, iaddr, &fn))
-      fn = NULL;
-   /* A PLT stub's jump to the resolver (PLT0) goes backwards, and all
-      code without a symbol would be one function "???" spanning
-      objects: neither has loops of the program. */
-   n->ii.no_loops = fn == NULL
-                    || VG_(DebugInfo_sect_kind)(NULL, iaddr) == Vg_SectPLT;
-   /* get_fnname's buffer is overwritten by the next call: intern now. */
-   n->ii.fn = mp_vars_location(mp_g_vars, NULL, fn ? fn : "???");
-   where = describe_where(iaddr);
-   if (!VG_(get_fnname)(ep, iaddr, &fn))
-      fn = NULL;
-   n->ii.loc = mp_vars_location(mp_g_vars, where, fn);
-   if (where)
-      VG_(free)(where);
-   else {
-      /* Without a source line, the object is what the advice can name. */
-      const HChar *obj;
-      if (VG_(get_objname)(ep, iaddr, &obj))
-         mp_vars_location_set_object(mp_g_vars, n->ii.loc, obj);
-   }
-   n->ii.cache_gen = (UInt)-1;
-   if (mp_g_loops)
-      mp_loopnest_register_instr(&n->ii);
-   VG_(HT_add_node)(instrs, n);
-   return &n->ii;
-}
-
-/*------------------------------------------------------------*/
-/*--- Instrumentation                                      ---*/
-/*------------------------------------------------------------*/
 
 /* The guest layout of the superblock being instrumented. */
 static const VexGuestLayout *cur_layout;
@@ -490,7 +443,7 @@ static UInt back_edge_loop(const mp_instr *ii, Addr ia, Addr target)
    const mp_instr *to;
    if (!mp_g_loops || ii == NULL || ii->no_loops || target >= ia)
       return MP_LOOP_NONE;
-   to = instr_for(target);
+   to = mp_instrs_get(target);
    if (to->no_loops || to->fn != ii->fn)
       return MP_LOOP_NONE;
    return mp_loopnest_back_edge(ia, target, ii->fn);
@@ -616,7 +569,7 @@ static void find_back_edges(IRSB *sbIn, Int i)
          continue;
       if (st->tag == Ist_IMark) {
          ia = st->Ist.IMark.addr + st->Ist.IMark.delta;
-         ii = instr_for(ia);
+         ii = mp_instrs_get(ia);
       } else if (st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
                  && st->Ist.Exit.dst->tag == Ico_U64) {
          back_edge_loop(ii, ia, st->Ist.Exit.dst->Ico.U64);
@@ -666,7 +619,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          /* A superblock never spans objects: decide once. */
          if (first_imark)
             skip = in_vgpreload(ia);
-         ii = skip ? NULL : instr_for(ia);
+         ii = skip ? NULL : mp_instrs_get(ia);
          cur_ia = ia;
          sp_tmp = IRTemp_INVALID;
          loads_at_sp = False;
@@ -737,35 +690,6 @@ static void start_schedule(void)
    update_analysing();
 }
 
-/* Every instruction's stride runs: added to their lines' records
-   (flush) or forgotten (a forked child's counts start from zero). */
-static void end_stride_runs(Bool flush)
-{
-   instr_node *n;
-   UInt k;
-   VG_(HT_ResetIter)(instrs);
-   while ((n = VG_(HT_Next)(instrs)) != NULL) {
-      for (k = 0; k < 2; k++) {
-         mp_istride *is = &n->ii.istride[k];
-         Addr last = is->last;
-         mp_istride_flush(is, flush && n->ii.lc ? &n->ii.lc->lstride : NULL, n->ii.id);
-         /* The run goes on from where it stopped. */
-         if (flush)
-            is->last = last;
-      }
-   }
-}
-
-void mp_instrument_flush_strides(void)
-{
-   end_stride_runs(True);
-}
-
-void mp_instrument_forget_strides(void)
-{
-   end_stride_runs(False);
-}
-
 void mp_instrument_fork_child(void)
 {
    mp_g_instructions = 0;
@@ -774,7 +698,7 @@ void mp_instrument_fork_child(void)
 
 void mp_instrument_init(void)
 {
-   instrs = VG_(HT_construct)("mp.instrs");
+   mp_instrs_init();
    mp_threads_init();
    mp_thread_created(1);   /* the main thread, created before any hook */
    client_on = mp_clo_collect_atstart;

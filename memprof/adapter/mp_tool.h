@@ -6,10 +6,11 @@
 
    The Valgrind adapter is mp_main.c (setup, client requests, exit),
    mp_clo.c (options), mp_instrument.c (VEX IR, the access helper),
-   mp_heap.c (the allocation wrappers' reports, heap sites),
-   mp_registry.c (address -> variable), and the analyses' adapters:
-   the list mp_analyses.h/.c, each analysis's mp_an_*.h, mp_hierarchy.c
-   and mp_loopnest.c.  Only these files include pub_tool_*.h.
+   mp_instrs.c (the instructions' records), mp_heap.c (the allocation
+   wrappers' reports, heap sites), mp_registry.c (address -> variable),
+   and the analyses' adapters: the list mp_analyses.h/.c, each
+   analysis's mp_an_*.h, mp_hierarchy.c and mp_loopnest.c.  Only these
+   files include pub_tool_*.h.
 */
 #ifndef MP_TOOL_H
 #define MP_TOOL_H
@@ -25,8 +26,9 @@
 #include "mp_vars.h"
 
 /* Static facts about one guest instruction, made at instrumentation time
-   and passed to the access helper.  The last resolution of an address to
-   a variable is cached here: loops hit the same block again and again.
+   (mp_instrs.c) and passed to the access helper.  The last resolution
+   of an address to a variable is cached here: loops hit the same block
+   again and again.
    The cache is valid while gen == mp_g_registry_gen, lo <= a < hi and,
    for a heap block (cache_slot != 0), the block is still the one cached
    (its slot's life unchanged: freeing a block bumps it, not the global
@@ -62,7 +64,7 @@ typedef struct {
    UInt     lc_var;
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
    /* Its own stride, loads [0] and stores [1], counted into lc's
-      record (mp_istride). */
+      record (mp_istride); its runs end in mp_an_stride_end_runs. */
    mp_istride istride[2];
    UInt     stride_window;    /* mp_g_stride_window at its last stride */
    /* Its last access missed the simulated L2 (or the L1 of a one-level
@@ -113,6 +115,18 @@ static inline Bool mp_instr_cache_answers(const mp_instr *ii, Addr a, ThreadId t
       return ii->cache_life == mp_g_other_gen;
    return VG_(get_SP)(tid) == ii->cache_sp;
 }
+
+/* mp_instrs.c: the instructions' records, one per guest instruction
+   address. */
+void mp_instrs_init(void);
+/* The record of the instruction at iaddr, made (and named from the
+   debug information) the first time. */
+mp_instr *mp_instrs_get(Addr iaddr);
+/* Every record, in the table's order: mp_instrs_walk_start, then
+   mp_instrs_walk_next until it returns NULL.  No record may be made
+   during a walk. */
+void mp_instrs_walk_start(void);
+mp_instr *mp_instrs_walk_next(void);
 
 extern mp_vars *mp_g_vars;
 /* The analyses' own state is declared by their adapter files
@@ -210,10 +224,5 @@ ULong mp_instructions_observed(void);
 /* A forked child: its instructions count from zero, and a sampling
    schedule starts again with a window, as at the start of a run. */
 void mp_instrument_fork_child(void);
-/* Adds every instruction's current stride run to its line's record
-   (before the report reads them); the runs go on afterwards. */
-void mp_instrument_flush_strides(void);
-/* Forgets every instruction's current stride run (a forked child). */
-void mp_instrument_forget_strides(void);
 
 #endif /* MP_TOOL_H */
