@@ -329,6 +329,64 @@ void mp_bad_option(const HChar *option, const HChar *value, const HChar *format,
    VG_(exit)(1);   /* not reached */
 }
 
+/* Reads decimal digits at *p; False if none or on overflow. */
+static Bool parse_u64(const HChar **p, ULong *v)
+{
+   const HChar *s = *p;
+   ULong x = 0;
+   if (*s < '0' || *s > '9')
+      return False;
+   for (; *s >= '0' && *s <= '9'; s++) {
+      UInt d = (UInt)(*s - '0');
+      if (x > (~0ULL - d) / 10)
+         return False;
+      x = x * 10 + d;
+   }
+   *p = s;
+   *v = x;
+   return True;
+}
+
+void mp_clo_cache_level(UInt k, mp_cache_level_cfg *l)
+{
+   static const HChar *const opts[3] = { "--L1", "--L2", "--L3" };
+   const HChar *spec = mp_clo_level[k], *p = spec;
+   ULong size, assoc, line, mult = 1;
+
+   if (VG_(strcmp)(spec, "none") == 0) {
+      l->size = 0;
+      l->assoc = 0;
+      l->line = 0;
+      return;
+   }
+   if (!parse_u64(&p, &size))
+      goto bad;
+   if (*p == 'k' || *p == 'K') { mult = 1024; p++; }
+   else if (*p == 'm' || *p == 'M') { mult = 1024 * 1024; p++; }
+   else if (*p == 'g' || *p == 'G') { mult = 1024 * 1024 * 1024; p++; }
+   if (size > ~0ULL / mult)
+      goto bad;
+   size *= mult;
+   if (*p != ',')
+      goto bad;
+   p++;
+   if (!parse_u64(&p, &assoc) || *p != ',')
+      goto bad;
+   p++;
+   if (!parse_u64(&p, &line) || *p != 0)
+      goto bad;
+   if (assoc > 0xffffffffULL || line > 0xffffffffULL)
+      goto bad;
+   l->size = size;
+   l->assoc = (uint32_t)assoc;
+   l->line = (uint32_t)line;
+   return;
+
+bad:
+   mp_bad_option(opts[k], spec, "'%s' is not a cache geometry: expected size,assoc,line "
+                 "(e.g. 32k,8,64) or none", spec);
+}
+
 /* Options whose value must not be empty: VG_BINT_CLO reads "" as 0. */
 static const HChar *const numeric_options[] = {
    "--summary=", "--min-var-size=", "--cores=", "--cores-per-socket=",

@@ -11,6 +11,7 @@
 #define MP_CLO_H
 
 #include "pub_tool_basics.h"
+#include "mp_cache.h"
 #include "mp_prefetch.h"
 
 #define MP_MAX_TOGGLE_PATTERNS 64
@@ -87,6 +88,13 @@ void mp_bad_option(const HChar *option, const HChar *value, const HChar *format,
 Bool mp_clo_trace_children(void);
 /* Valgrind's own --fair-sched=yes|try (not no). */
 Bool mp_clo_fair_sched(void);
+/* Level k's geometry (0-based) from --L<k+1>=, which was given, into
+   l->size, assoc and line: "size,assoc,line" (size in bytes, optionally
+   with a k/K, m/M or g/G suffix; assoc and line plain numbers), or
+   "none" into zeros.  Only the syntax is checked here (a value that is
+   not a geometry is refused as a bad option); mp_cache_new checks the
+   geometry.  l->name and shared_by are left alone. */
+void mp_clo_cache_level(UInt k, mp_cache_level_cfg *l);
 void mp_clo_print_usage(void);
 void mp_clo_print_debug_usage(void);
 

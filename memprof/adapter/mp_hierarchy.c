@@ -91,12 +91,10 @@ static void invalidated(void *arg, uint32_t level, uint32_t owner)
 static Bool level_geometry(UInt k, const mp_host_caches *host,
                            mp_cache_level_cfg *l, Bool *from_option)
 {
-   const char *err;
    VG_(memset)(l, 0, sizeof *l);
    *from_option = mp_clo_level[k] != NULL;
    if (mp_clo_level[k]) {
-      if (mp_cache_parse_level(mp_clo_level[k], l, &err) != 0)
-         mp_bad_option(level_opts[k], mp_clo_level[k], "%s", err);
+      mp_clo_cache_level(k, l);
       /* "none" only: a size of 0 is an error of the engine's check */
       return VG_(strcmp)(mp_clo_level[k], "none") != 0;
    }

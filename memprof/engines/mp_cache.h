@@ -16,8 +16,11 @@
    line leaving a cache (eviction, invalidation, end of run) with the
    owner tag of the access that filled it and its hits since the fill.
 
-   The model and its cost per access are described in the "Notes:" at
-   the top of mp_cache.c.  No Valgrind header: unit-tested on the host.
+   The model and its cost per access are described at the top of
+   mp_cache.c (the LRU core) and of the files of each part it names
+   (miss causes, cold bits, coherence, the L1 oracle, the prefetcher's
+   hook, the configuration), which share the private mp_cache_int.h.
+   No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_CACHE_H
 #define MP_CACHE_H
@@ -253,12 +256,5 @@ uint64_t mp_cache_instance_table_bytes(const mp_cache_cfg *cfg, uint32_t k);
    about 2 (sampled 1/16): an L3 of 16 GiB with 64-byte lines takes 8.5
    GiB with the sampled miss causes, 12 GiB with exact ones. */
 #define MP_CACHE_MAX_TABLE_BYTES (32ULL << 30)
-
-/* Parses "size,assoc,line" (size in bytes, optionally with a k/K, m/M
-   or g/G suffix; assoc and line plain numbers) into out->size, assoc and line,
-   or "none" into zeros.  Only the syntax is checked here; mp_cache_new
-   checks the geometry.  out->name and shared_by are left alone.
-   Returns 0, or -1 with *err set as for mp_cache_new. */
-int mp_cache_parse_level(const char *spec, mp_cache_level_cfg *out, const char **err);
 
 #endif /* MP_CACHE_H */

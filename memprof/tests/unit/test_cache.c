@@ -1710,52 +1710,6 @@ START_TEST(test_bad_configs)
 }
 END_TEST
 
-START_TEST(test_parse)
-{
-   mp_cache_level_cfg L = { "L1", 1, 1, 1, 7 };
-   const char *err = NULL;
-   ck_assert_int_eq(mp_cache_parse_level("32768,8,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 32768);
-   ck_assert_uint_eq(L.assoc, 8);
-   ck_assert_uint_eq(L.line, 64);
-   ck_assert_uint_eq(L.shared_by, 7);
-   ck_assert_str_eq(L.name, "L1");
-   ck_assert_int_eq(mp_cache_parse_level("32k,8,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 32768);
-   ck_assert_int_eq(mp_cache_parse_level("12M,24,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 12u << 20);
-   ck_assert_uint_eq(L.assoc, 24);
-   ck_assert_int_eq(mp_cache_parse_level("1m,16,128", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 1u << 20);
-   ck_assert_uint_eq(L.line, 128);
-   ck_assert_int_eq(mp_cache_parse_level("2G,16,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 2ULL << 30);
-   ck_assert_int_eq(mp_cache_parse_level("1g,16,64", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 1ULL << 30);
-   ck_assert_int_eq(mp_cache_parse_level("17179869184g,8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("1t,8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("none", &L, &err), 0);
-   ck_assert_uint_eq(L.size, 0);
-   ck_assert_int_eq(mp_cache_parse_level("32x,8,64", &L, &err), -1);
-   ck_assert_str_eq(err, "'32x,8,64' is not a cache geometry: expected size,assoc,line "
-                         "(e.g. 32k,8,64) or none");
-   ck_assert_int_eq(mp_cache_parse_level("32k,8", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("32k,8,64,1", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level(",8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("32k,,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("-1,8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("32k,8,4294967296", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("99999999999999999999,8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("18014398509481984k,8,64", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("None", &L, &err), -1);
-   ck_assert_int_eq(mp_cache_parse_level("0123456789012345678901234567890123456789xyz",
-                                         &L, &err), -1);
-   ck_assert_str_eq(err, "'0123456789012345678901234567890123456789xyz' is not a cache "
-                         "geometry: expected size,assoc,line (e.g. 32k,8,64) or none");
-}
-END_TEST
-
 /* The address space of a level's tables: 32 bytes per line for its
    ways and 8 per set (the way hit last), 16 per line for an exact
    shadow, 16/16 + 2 * 8/16 for one sampled 1/16 (nodes and hash slots),
@@ -1829,7 +1783,6 @@ int main(void)
    tcase_add_test(tc, test_sampled_mixed);
    tcase_add_test(tc, test_split_unclassified);
    tcase_add_test(tc, test_bad_configs);
-   tcase_add_test(tc, test_parse);
    tcase_add_test(tc, test_table_bytes);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
