@@ -332,7 +332,9 @@ static inline void mark_touched(mp_cache *c, uint32_t core, uint8_t *bits)
 /*--- Coherence (mp_coherence.c)                           ---*/
 /*------------------------------------------------------------*/
 
-/* Removes line from s; returns whether it was there. */
+/* Adds line to s (if not there yet); removes it, returning whether it
+   was there. */
+void mpc_lineset_add(mp_cache *c, lineset *s, uint64_t line);
 int mpc_lineset_remove(lineset *s, uint64_t line);
 void mpc_lineset_free(lineset *s);
 /* Core wrote the line, in its L1 with meta m0: dirties it and, unless

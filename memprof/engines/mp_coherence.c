@@ -52,8 +52,6 @@
 #include "mp_cache.h"
 #include "mp_cache_int.h"
 
-static void lineset_add(mp_cache *c, lineset *s, uint64_t line);
-
 static void lineset_grow(mp_cache *c, lineset *s)
 {
    lineset old = *s;
@@ -67,12 +65,12 @@ static void lineset_grow(mp_cache *c, lineset *s)
    c->bytes += (uint64_t)(s->cap - old.cap) * sizeof(uint64_t);
    for (i = 0; i < old.cap; i++)
       if (old.key[i] != EMPTY)
-         lineset_add(c, s, old.key[i]);
+         mpc_lineset_add(c, s, old.key[i]);
    if (old.key)
       mp_free(old.key);
 }
 
-static void lineset_add(mp_cache *c, lineset *s, uint64_t line)
+void mpc_lineset_add(mp_cache *c, lineset *s, uint64_t line)
 {
    uint32_t i;
    if (2 * (s->n + 1) > s->cap)
@@ -144,7 +142,7 @@ static OUT_OF_LINE uint32_t invalidate_others(mp_cache *c, uint32_t core,
             if (c->on_invalidate)
                c->on_invalidate(c->retire_arg, k, s.meta[w].owner);
             retire(c, k, &s.meta[w]);
-            lineset_add(c, &in->inval, line);
+            mpc_lineset_add(c, &in->inval, line);
          }
          s.tag[w] = NO_TAG;
          s.stamp[w] = 0;
