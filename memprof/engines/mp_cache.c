@@ -49,6 +49,16 @@
    - Reuse: each resident line remembers the owner tag of the access
      that filled it and its hits since; on_retire reports them when the
      line leaves (eviction, invalidation, mp_cache_finish).
+   - Invariants of a set (set_ref, mp_cache_int.h): a line is in at
+     most one of its ways; an invalid way has tag NO_TAG and stamp 0;
+     the valid ways' stamps are distinct and order them by last use
+     (the clock only grows), so the smallest stamp is the LRU way or an
+     invalid one; *mru is the way accessed last, whose stamp is the
+     largest unless it was invalidated since.  A way's node bits are
+     only a hint into the shadow (checked before use).  An instance's
+     sets are written by its own cores' accesses and prefetches, and by
+     the other cores' writes (invalidations) and fills (the end of an
+     exclusive copy).
 
    Cost per access, for each line it touches (the other parts' costs
    are in their files):
