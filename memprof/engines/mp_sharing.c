@@ -58,6 +58,7 @@ typedef struct line_rec {
    uint32_t n_vars;
    mp_sharing_thread *threads;  /* most recent toucher first */
    struct line_rec *next;       /* hash chain */
+   uint64_t freed_id, freed_start, freed_len;   /* retired: its block */
 } line_rec;
 
 typedef struct pair_rec {
@@ -92,8 +93,11 @@ struct mp_sharing {
    line_rec **buckets;
    uint64_t n_buckets, n_lines;
    /* Lines of freed blocks that two threads touched: out of the table
-      (the memory's next owner starts afresh), kept for the report. */
+      (the memory's next owner starts afresh), kept for the report.
+      Every line of such a block is kept, those of one thread too, so
+      that the block can be placed anew (mp_sharing_false_at). */
    line_rec *retired;
+   uint64_t n_freed;            /* frees that retired lines: their ids */
    pair_rec **pair_buckets;
    uint64_t n_pair_buckets, n_pairs;
    cell_rec **cell_buckets;
@@ -226,6 +230,7 @@ static void init_tables(mp_sharing *s)
    s->buckets = mp_calloc("mp.sharing.lines", s->n_buckets, sizeof *s->buckets);
    s->n_lines = 0;
    s->retired = NULL;
+   s->n_freed = 0;
    s->n_pair_buckets = 64;
    s->pair_buckets = mp_calloc("mp.sharing.pairs", s->n_pair_buckets,
                                sizeof *s->pair_buckets);
@@ -483,16 +488,44 @@ static void release_line(mp_sharing *s, line_rec *r)
    s->n_lines--;
 }
 
-/* Removes from chain *pp the lines in [first, end): a line two threads
-   touched is retired (what they did to the block still counts), any
-   other released. */
-static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64_t end)
+/* What a free does to the lines of its block. */
+typedef struct {
+   int retire;                  /* two threads touched them: keep them */
+   uint32_t tid;                /* the first thread seen, while deciding */
+   uint64_t id, start, len;
+} forgetting;
+
+/* Decides: whether the records of chain r in [first, end) bring the
+   block's threads to two. */
+static void see_chain(const line_rec *r, uint64_t first, uint64_t end, forgetting *f)
+{
+   const mp_sharing_thread *t;
+   for (; r && !f->retire; r = r->next) {
+      if (r->line < first || r->line >= end)
+         continue;
+      for (t = r->threads; t; t = t->next) {
+         if (f->tid == 0)
+            f->tid = t->tid;
+         else if (t->tid != f->tid)
+            f->retire = 1;
+      }
+   }
+}
+
+/* Removes from chain *pp the lines in [first, end): retired with their
+   block when the block's lines saw two threads (what they did to the
+   block still counts), released otherwise. */
+static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64_t end,
+                            const forgetting *f)
 {
    line_rec *r;
    while ((r = *pp) != NULL) {
       if (r->line >= first && r->line < end) {
          *pp = r->next;
-         if (r->n_threads >= 2) {
+         if (f->retire) {
+            r->freed_id = f->id;
+            r->freed_start = f->start;
+            r->freed_len = f->len;
             r->next = s->retired;
             s->retired = r;
             s->n_lines--;
@@ -507,22 +540,33 @@ static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64
 
 /* Lines wholly inside a freed heap block start afresh: the allocator
    handing the memory to another thread is not sharing.  The block's own
-   sharing is kept: its shared lines are retired, not dropped.  A range
-   longer than the table walks the table instead of probing every line. */
+   sharing is kept: when two threads touched it, its lines are retired,
+   not dropped (the lines it shares with its neighbours stay in the
+   table).  A range longer than the table walks the table instead of
+   probing every line; the decision walks it once more. */
 void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
 {
    uint64_t size = 1ULL << s->line_shift;
    uint64_t first = (addr + size - 1) >> s->line_shift;
    uint64_t end = (addr + len) >> s->line_shift, line, i;   /* end exclusive */
+   int walk = end - first > s->n_buckets;
+   forgetting f;
    if (s->n_lines == 0 || end <= first)
       return;
-   if (end - first > s->n_buckets) {
-      for (i = 0; i < s->n_buckets; i++)
-         forget_in_chain(s, &s->buckets[i], first, end);
-      return;
+   mp_memset(&f, 0, sizeof f);
+   for (i = 0; walk && i < s->n_buckets; i++)
+      see_chain(s->buckets[i], first, end, &f);
+   for (line = first; !walk && line < end; line++)
+      see_chain(s->buckets[mix(line) & (s->n_buckets - 1)], line, line + 1, &f);
+   if (f.retire) {
+      f.id = ++s->n_freed;
+      f.start = addr;
+      f.len = len;
    }
-   for (line = first; line < end; line++)
-      forget_in_chain(s, &s->buckets[mix(line) & (s->n_buckets - 1)], line, line + 1);
+   for (i = 0; walk && i < s->n_buckets; i++)
+      forget_in_chain(s, &s->buckets[i], first, end, &f);
+   for (line = first; !walk && line < end; line++)
+      forget_in_chain(s, &s->buckets[mix(line) & (s->n_buckets - 1)], line, line + 1, &f);
 }
 
 /*------------------------------------------------------------*/
@@ -644,6 +688,9 @@ static void report_line(const mp_sharing *s, const line_rec *r,
    l.n_vars = r->n_vars;
    l.threads = r->threads;
    l.n_threads = r->n_threads;
+   l.freed_id = r->freed_id;
+   l.freed_start = r->freed_start;
+   l.freed_len = r->freed_len;
    fn(&l, arg);
 }
 
@@ -659,7 +706,150 @@ void mp_sharing_foreach_line(const mp_sharing *s,
          if (r->n_threads >= 2)
             report_line(s, r, fn, arg);
    for (r = s->retired; r; r = r->next)
-      report_line(s, r, fn, arg);
+      if (r->n_threads >= 2)
+         report_line(s, r, fn, arg);
+}
+
+static void record_of(const line_rec *r, void (*fn)(const mp_sharing_line *l, void *arg),
+                      void *arg)
+{
+   mp_sharing_line l;
+   mp_memset(&l, 0, sizeof l);
+   l.line = r->line;
+   mp_memcpy(l.vars, r->vars, sizeof l.vars);
+   l.n_vars = r->n_vars;
+   l.threads = r->threads;
+   l.n_threads = r->n_threads;
+   l.freed_id = r->freed_id;
+   l.freed_start = r->freed_start;
+   l.freed_len = r->freed_len;
+   fn(&l, arg);
+}
+
+void mp_sharing_foreach_record(const mp_sharing *s,
+                               void (*fn)(const mp_sharing_line *l, void *arg),
+                               void *arg)
+{
+   const line_rec *r;
+   uint64_t i;
+   for (i = 0; i < s->n_buckets; i++)
+      for (r = s->buckets[i]; r; r = r->next)
+         record_of(r, fn, arg);
+   for (r = s->retired; r; r = r->next)
+      record_of(r, fn, arg);
+}
+
+/*------------------------------------------------------------*/
+/*--- Placements                                           ---*/
+/*------------------------------------------------------------*/
+
+/* One thread's bytes of a line of the moved block. */
+typedef struct {
+   uint32_t tid;
+   uint64_t touched, written;
+} placed;
+
+/* Adds to the moved line's threads p (n of them, room for all) what the
+   threads of one original line put in it: their masks ANDed with the
+   block's bytes of that line, then shifted up by `up` groups (the
+   line's low part) or down by `down` (its high part, the moved line
+   after it). */
+static uint32_t add_part(const mp_sharing *s, placed *p, uint32_t n,
+                         const mp_sharing_thread *t, uint64_t block, int up, uint32_t by)
+{
+   uint64_t full = s->n_groups == 64 ? ~0ULL : (1ULL << s->n_groups) - 1;
+   for (; t; t = t->next) {
+      uint64_t touched = (t->read_mask | t->write_mask) & block;
+      uint64_t written = t->write_mask & block;
+      uint32_t k;
+      touched = up ? (touched << by) & full : touched >> by;
+      written = up ? (written << by) & full : written >> by;
+      if (touched == 0)
+         continue;
+      for (k = 0; k < n && p[k].tid != t->tid; k++)
+         ;
+      if (k == n) {
+         p[n].tid = t->tid;
+         p[n].touched = p[n].written = 0;
+         n++;
+      }
+      p[k].touched |= touched;
+      p[k].written |= written;
+   }
+   return n;
+}
+
+/* Whether two concurrent threads of p, one writing, touch disjoint
+   bytes of the line: a falsely sharing pair, as classify_pairs says. */
+static int has_false_pair(const mp_sharing *s, const placed *p, uint32_t n)
+{
+   uint32_t a, b;
+   for (a = 0; a < n; a++)
+      for (b = a + 1; b < n; b++) {
+         if ((p[a].written | p[b].written) == 0)
+            continue;
+         if ((p[a].written & p[b].touched) || (p[b].written & p[a].touched))
+            continue;
+         if (mp_sharing_concurrent(s, p[a].tid, p[b].tid))
+            return 1;
+      }
+   return 0;
+}
+
+/* The block's bytes on line `line`, as a group mask: a group the block
+   shares with a neighbour counts as the block's. */
+static uint64_t block_groups(const mp_sharing *s, uint64_t line, uint64_t start, uint64_t len)
+{
+   uint64_t lo = line << s->line_shift, hi = lo + (1ULL << s->line_shift);
+   uint64_t a = start > lo ? start : lo, e = start + len < hi ? start + len : hi;
+   if (a >= e)
+      return 0;
+   return group_mask(s, (uint32_t)(a - lo), (uint32_t)(e - 1 - lo));
+}
+
+static uint32_t list_length(const mp_sharing_thread *t)
+{
+   uint32_t n = 0;
+   for (; t; t = t->next)
+      n++;
+   return n;
+}
+
+/* Moving the block by d bytes (0 <= d < line, in whole groups of dg),
+   the bytes of original line m at offsets [0, line - d) land in moved
+   line m, shifted up by d; those at [line - d, line) in moved line
+   m + 1, shifted down by line - d.  So moved line m holds parts of
+   original lines m and m - 1 only, and only moved lines next to a
+   record can hold a byte: each is built from at most two records. */
+int mp_sharing_false_at(const mp_sharing *s, const mp_sharing_rec *recs, uint32_t n,
+                        uint64_t start, uint64_t len, uint32_t placement)
+{
+   uint64_t size = 1ULL << s->line_shift;
+   uint32_t d = (uint32_t)((placement + size - (start & (size - 1))) & (size - 1));
+   uint32_t dg = d >> s->group_shift, i, most = 0, found = 0;
+   placed *p;
+   for (i = 0; i < n; i++) {
+      uint32_t k = list_length(recs[i].threads);
+      most = k > most ? k : most;
+   }
+   p = mp_malloc("mp.sharing.placed", (2 * most + 1) * sizeof *p);
+   for (i = 0; i < n && !found; i++) {
+      const mp_sharing_rec *r = &recs[i];
+      const mp_sharing_rec *prev = i > 0 && recs[i - 1].line + 1 == r->line ? &recs[i - 1] : NULL;
+      uint32_t k = add_part(s, p, 0, r->threads, block_groups(s, r->line, start, len), 1, dg);
+      if (prev && dg)
+         k = add_part(s, p, k, prev->threads,
+                      block_groups(s, prev->line, start, len), 0, s->n_groups - dg);
+      found = has_false_pair(s, p, k);
+      /* The moved line after this one, when no record will build it. */
+      if (!found && dg && (i + 1 == n || recs[i + 1].line != r->line + 1)) {
+         k = add_part(s, p, 0, r->threads, block_groups(s, r->line, start, len), 0,
+                      s->n_groups - dg);
+         found = has_false_pair(s, p, k);
+      }
+   }
+   mp_free(p);
+   return found;
 }
 
 static int pair_order(const mp_sharing_pair *a, const mp_sharing_pair *b)

@@ -75,6 +75,9 @@ typedef struct {
    uint32_t n_vars;
    const mp_sharing_thread *threads;   /* list, most recent toucher first */
    uint32_t n_threads;
+   /* For a line of a freed block (mp_sharing_forget): the block, id > 0
+      numbering the frees; 0 for a live line. */
+   uint64_t freed_id, freed_start, freed_len;
 } mp_sharing_line;
 
 /* A communication hot-spot: writes at writer_loc reaching accesses at
@@ -108,7 +111,9 @@ void        mp_sharing_free(mp_sharing *s);
 void mp_sharing_access(mp_sharing *s, const mp_event *e, mp_sharing_outcome *out);
 
 /* Forgets the lines wholly inside [addr, addr+len) (a freed block).
-   Cost: one hash probe per line of the range. */
+   When two threads or more touched them, they are retired instead:
+   kept, with the block, for the report and the placements.  Cost: one
+   hash probe per line of the range. */
 void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len);
 
 /* Calls fn on every line touched by two or more threads; the line
@@ -116,6 +121,32 @@ void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len);
 void mp_sharing_foreach_line(const mp_sharing *s,
                              void (*fn)(const mp_sharing_line *l, void *arg),
                              void *arg);
+
+/* Calls fn on every line record: live ones, whatever their number of
+   threads, and retired ones (freed_id > 0); only line, vars, threads,
+   n_threads and the freed_* fields are set.  For the placements. */
+void mp_sharing_foreach_record(const mp_sharing *s,
+                               void (*fn)(const mp_sharing_line *l, void *arg),
+                               void *arg);
+
+/* A line of a block, for mp_sharing_false_at. */
+typedef struct {
+   uint64_t line;                      /* line number */
+   const mp_sharing_thread *threads;
+} mp_sharing_rec;
+
+/* Predator's potential false sharing: whether the block
+   [start, start+len), moved so that it starts placement bytes into a
+   line, would have a falsely sharing pair of concurrent threads
+   (mp_sharing_concurrent) on one of its lines: each thread's touched
+   bytes of the block, as recs (its lines that have a record, ascending
+   and distinct) hold them, rebinned into the lines they would fall in.
+   Only the block's bytes count (a line's other variables stay where
+   they are).  The shift is taken in whole byte groups.  Cost:
+   O(records x threads^2) per placement; no line without a record is
+   probed, however long the block. */
+int mp_sharing_false_at(const mp_sharing *s, const mp_sharing_rec *recs, uint32_t n,
+                        uint64_t start, uint64_t len, uint32_t placement);
 
 /* Thread lifetimes, for the prediction: two threads can share a line
    in a parallel run only if one was created before the other ended.

@@ -9,6 +9,7 @@
    bound of every interleaving) and at most one per thread above them
    (the bound is nearly reached).  Then the cases of the regression
    tests, with the counts derived by hand, and the lifetimes. */
+#include <stdlib.h>
 #include <string.h>
 #include "mp_sharing.h"
 #include "mp_test.h"
@@ -371,6 +372,167 @@ START_TEST(test_lifetimes)
 }
 END_TEST
 
+/*--- Placements ---*/
+
+/* The placement reference works byte by byte: each thread's touched
+   and written bytes of the block (offsets from its start, widened to
+   whole byte groups as the engine sees them), moved to start
+   `placement` bytes into a line, and every line and pair of threads
+   checked.  Other threads touch the lines around the block: their
+   bytes are not the block's and must not count. */
+#define P_MAX_T   3
+#define P_MAX_LEN 256
+
+typedef struct {
+   uint8_t touched[P_MAX_T][P_MAX_LEN], written[P_MAX_T][P_MAX_LEN];
+   int concurrent[P_MAX_T][P_MAX_T];
+} block_trace;
+
+static int ref_false_at(const block_trace *b, uint32_t len, uint32_t line,
+                        uint32_t placement)
+{
+   uint32_t k, x, y, o;
+   for (k = 0; k * line < placement + len; k++)
+      for (x = 0; x < P_MAX_T; x++)
+         for (y = x + 1; y < P_MAX_T; y++) {
+            int tx = 0, ty = 0, wr = 0, meet = 0;
+            for (o = 0; o < len; o++) {
+               if ((placement + o) / line != k)
+                  continue;
+               tx |= b->touched[x][o];
+               ty |= b->touched[y][o];
+               wr |= b->written[x][o] | b->written[y][o];
+               meet |= (b->written[x][o] && b->touched[y][o])
+                     || (b->written[y][o] && b->touched[x][o]);
+            }
+            if (tx && ty && wr && !meet && b->concurrent[x][y])
+               return 1;
+         }
+   return 0;
+}
+
+typedef struct {
+   mp_sharing_rec recs[64];
+   uint32_t n;
+   uint64_t first, last;
+} recs_of;
+
+static void take_rec(const mp_sharing_line *l, void *arg)
+{
+   recs_of *r = arg;
+   uint32_t i;
+   if (l->line < r->first || l->line > r->last)
+      return;
+   for (i = r->n++; i > 0 && r->recs[i - 1].line > l->line; i--)
+      r->recs[i] = r->recs[i - 1];
+   r->recs[i].line = l->line;
+   r->recs[i].threads = l->threads;
+}
+
+static void placements_once(uint32_t line, uint32_t seed)
+{
+   mp_sharing *s = mp_sharing_new(line);
+   mp_sharing_outcome out;
+   static block_trace b;
+   uint32_t group = line > 64 ? line / 64 : 1, t, k, o;
+   uint64_t base = 0x10000, start, len;
+   recs_of r;
+   srand(seed);
+   memset(&b, 0, sizeof b);
+   start = base + 16 * (uint64_t)(rand() % 8);
+   len = 1 + (uint64_t)(rand() % (P_MAX_LEN - 1));
+   /* A group the block shares with a neighbour is the block's: keep
+      the neighbours out of its groups. */
+   len = (len + group - 1) & ~(uint64_t)(group - 1);
+   /* Thread 3 may end before thread 2 starts. */
+   mp_sharing_thread_start(s, 2);
+   if (rand() % 3 == 0) {
+      mp_sharing_thread_end(s, 2);
+      mp_sharing_thread_start(s, 3);
+   } else {
+      mp_sharing_thread_start(s, 3);
+   }
+   for (t = 0; t < P_MAX_T; t++)
+      for (k = 0; k < P_MAX_T; k++)
+         b.concurrent[t][k] = mp_sharing_concurrent(s, t + 1, k + 1);
+   for (t = 0; t < P_MAX_T; t++) {
+      uint32_t n = (uint32_t)(rand() % 4);
+      for (k = 0; k < n; k++) {
+         uint32_t size = 1 + (uint32_t)(rand() % 8);
+         uint64_t off = (uint64_t)rand() % len;
+         int w = rand() % 2;
+         mp_event e;
+         uint64_t lo, hi;
+         if (off + size > len)
+            size = (uint32_t)(len - off);
+         e = ev(t + 1, start + off, size, w);
+         mp_sharing_access(s, &e, &out);
+         lo = (start + off) & ~(uint64_t)(group - 1);
+         hi = (start + off + size - 1) | (group - 1);
+         for (; lo <= hi; lo++)
+            if (lo >= start && lo < start + len) {
+               b.touched[t][lo - start] = 1;
+               b.written[t][lo - start] |= (uint8_t)w;
+            }
+      }
+      /* A neighbour's bytes on the block's first and last lines. */
+      if (start > base && rand() % 2) {
+         mp_event e = ev(t + 1, start - 1, 1, 1);
+         mp_sharing_access(s, &e, &out);
+      }
+      if (rand() % 2) {
+         mp_event e = ev(t + 1, start + len, 1, 1);
+         mp_sharing_access(s, &e, &out);
+      }
+   }
+   memset(&r, 0, sizeof r);
+   r.first = start / line;
+   r.last = (start + len - 1) / line;
+   mp_sharing_foreach_record(s, take_rec, &r);
+   for (o = 0; o < line; o += 16)
+      ck_assert_msg(mp_sharing_false_at(s, r.recs, r.n, start, len, o)
+                    == ref_false_at(&b, (uint32_t)len, line, o),
+                    "seed %u line %u start +%llu len %llu placement %u", seed, line,
+                    (unsigned long long)(start - base), (unsigned long long)len, o);
+   mp_sharing_free(s);
+}
+
+START_TEST(test_placements_vs_reference)
+{
+   uint32_t i;
+   for (i = 0; i < 3000; i++)
+      placements_once(_i == 0 ? 64 : 128, 1000 * (uint32_t)_i + i);
+}
+END_TEST
+
+/* share_joined's block as derived in share_joined.c: aligned, worker 0
+   reading bytes 48-63 and updating 64-71, worker 1 reading 112-127 and
+   updating 128-135, main reading both sums: false only at +0. */
+START_TEST(test_placements_share_joined)
+{
+   mp_sharing *s = mp_sharing_new(64);
+   mp_sharing_outcome o;
+   recs_of r;
+   mp_event e[] = { ev(2, 0x1000 + 48, 16, 0), ev(2, 0x1000 + 64, 8, 0),
+                    ev(2, 0x1000 + 64, 8, 1), ev(3, 0x1000 + 112, 16, 0),
+                    ev(3, 0x1000 + 128, 8, 0), ev(3, 0x1000 + 128, 8, 1),
+                    ev(1, 0x1000 + 64, 8, 0), ev(1, 0x1000 + 128, 8, 0) };
+   uint32_t i;
+   for (i = 0; i < sizeof e / sizeof e[0]; i++)
+      mp_sharing_access(s, &e[i], &o);
+   mp_sharing_forget(s, 0x1000, 192);
+   memset(&r, 0, sizeof r);
+   r.first = 0x1000 / 64;
+   r.last = (0x1000 + 191) / 64;
+   mp_sharing_foreach_record(s, take_rec, &r);
+   ck_assert_uint_eq(r.n, 3);       /* line 0, worker 0's only, retired too */
+   ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, 0), 1);
+   for (i = 16; i < 64; i += 16)
+      ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, i), 0);
+   mp_sharing_free(s);
+}
+END_TEST
+
 static Suite *predict_suite(void)
 {
    Suite *s = suite_create("predict");
@@ -383,6 +545,8 @@ static Suite *predict_suite(void)
    tcase_add_test(tc, test_producer_consumer);
    tcase_add_test(tc, test_true_split);
    tcase_add_test(tc, test_lifetimes);
+   tcase_add_loop_test(tc, test_placements_vs_reference, 0, 2);
+   tcase_add_test(tc, test_placements_share_joined);
    suite_add_tcase(s, tc);
    return s;
 }
