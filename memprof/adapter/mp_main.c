@@ -545,12 +545,14 @@ static const char *code_object(uint64_t iaddr)
    return mp_code_object((Addr)iaddr);
 }
 
-static int block_of(uint64_t addr, uint64_t *start)
+static int block_of(uint64_t addr, uint64_t *start, uint64_t *len)
 {
    Addr s;
-   if (!mp_registry_block_of((Addr)addr, &s))
+   SizeT l;
+   if (!mp_registry_block_of((Addr)addr, &s, &l))
       return 0;
    *start = s;
+   *len = l;
    return 1;
 }
 

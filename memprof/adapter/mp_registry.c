@@ -1089,13 +1089,16 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
 }
 
 /* Where the block (named range, heap block, global) holding a starts,
-   for offsets in the report; False for stack and unknown memory. */
-Bool mp_registry_block_of(Addr a, Addr *start)
+   for offsets in the report, and its length (len may be NULL); False
+   for stack and unknown memory. */
+Bool mp_registry_block_of(Addr a, Addr *start, SizeT *len)
 {
-   uint64_t s;
-   if (mp_rangemap_lookup(user_ranges, a, &s, NULL, NULL)
-       || mp_rangemap_lookup(global_ranges, a, &s, NULL, NULL)) {
+   uint64_t s, l;
+   if (mp_rangemap_lookup(user_ranges, a, &s, &l, NULL)
+       || mp_rangemap_lookup(global_ranges, a, &s, &l, NULL)) {
       *start = (Addr)s;
+      if (len)
+         *len = (SizeT)l;
       return True;
    }
    {
@@ -1104,12 +1107,16 @@ Bool mp_registry_block_of(Addr a, Addr *start)
           || (slot != 0 && a - heap_slots[slot - 1].start >= heap_slots[slot - 1].len))
          return False;
       if (slot == 0) {
-         if (!mp_rangemap_lookup(big_blocks, a, &s, NULL, NULL))
+         if (!mp_rangemap_lookup(big_blocks, a, &s, &l, NULL))
             return False;
          *start = (Addr)s;
+         if (len)
+            *len = (SizeT)l;
          return True;
       }
       *start = heap_slots[slot - 1].start;
+      if (len)
+         *len = heap_slots[slot - 1].len;
       return True;
    }
 }
@@ -1126,7 +1133,7 @@ Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
    if (slot != 0 && slot != ALLOCATOR_GRANULE
        && a - heap_slots[slot - 1].start < heap_slots[slot - 1].len)
       return heap_slots[slot - 1].start;
-   return mp_registry_block_of(a, &start) ? start : 0;
+   return mp_registry_block_of(a, &start, NULL) ? start : 0;
 }
 
 /*------------------------------------------------------------*/

@@ -119,8 +119,9 @@ typedef struct {
 /* What only the adapter can answer, asked while the results are built
    (never by a writer); either may be NULL. */
 typedef struct {
-   /* Where the block holding addr starts, 0 if unknown. */
-   int (*block_of)(uint64_t addr, uint64_t *start);
+   /* Where the block holding addr starts and its length; 0 if
+      unknown. */
+   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
    /* The name of the field at offset of var's structure (debug info),
       allocated (freed with mp_free); NULL if unknown. */
    char *(*field_name)(uint32_t var, uint64_t offset);

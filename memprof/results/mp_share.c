@@ -167,6 +167,183 @@ static void communication_matrix(mp_share_summary *ss, const mp_sharing *s)
    mp_free(seen);
 }
 
+/*------------------------------------------------------------*/
+/*--- Placements                                           ---*/
+/*------------------------------------------------------------*/
+
+/* A line record of a block: the block (id: the freed block's, 0 for a
+   live one) and the line. */
+typedef struct {
+   uint64_t id, start, len, line;
+   const mp_sharing_thread *threads;
+   uint32_t vars[MP_SHARING_LINE_VARS];
+   uint32_t n_vars;
+} block_line;
+
+typedef struct {
+   block_line *v;
+   uint32_t n, room;
+   const mp_sharing *s;
+   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
+   uint32_t line_size;
+} gathering;
+
+static void push_line(gathering *g, const mp_sharing_line *l, uint64_t id,
+                      uint64_t start, uint64_t len)
+{
+   block_line *b;
+   if (g->n == g->room) {
+      g->room = g->room ? 2 * g->room : 256;
+      g->v = mp_realloc("mp.share.place", g->v, g->room * sizeof *g->v);
+   }
+   b = &g->v[g->n++];
+   b->id = id;
+   b->start = start;
+   b->len = len;
+   b->line = l->line;
+   b->threads = l->threads;
+   mp_memcpy(b->vars, l->vars, sizeof b->vars);
+   b->n_vars = l->n_vars;
+}
+
+/* Files a record under its block: a retired one under the freed block
+   it remembers; a live one under each block holding one of its touched
+   byte groups (a line may end one block and start the next), asking
+   the adapter once per block met. */
+static void gather_record(const mp_sharing_line *l, void *arg)
+{
+   gathering *g = arg;
+   const mp_sharing_thread *t;
+   uint64_t mask = 0, base = l->line * g->line_size, end = 0;
+   uint32_t b, first, last;
+   if (l->freed_id) {
+      push_line(g, l, l->freed_id, l->freed_start, l->freed_len);
+      return;
+   }
+   for (t = l->threads; t; t = t->next)
+      mask |= t->read_mask | t->write_mask;
+   for (b = 0; b < 64; b++) {
+      uint64_t start, len;
+      if (!(mask >> b & 1))
+         continue;
+      mp_sharing_group_bytes(g->s, b, &first, &last);
+      if (base + first < end)
+         continue;
+      if (!g->block_of(base + first, &start, &len)) {
+         end = base + last + 1;
+         continue;
+      }
+      push_line(g, l, 0, start, len);
+      end = start + len;
+   }
+}
+
+static int block_line_cmp(const void *a, const void *b)
+{
+   const block_line *x = a, *y = b;
+   if (x->id != y->id)
+      return x->id < y->id ? -1 : 1;
+   if (x->start != y->start)
+      return x->start < y->start ? -1 : 1;
+   return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Whether two threads touched the block's lines b[0..n). */
+static int two_threads(const block_line *b, uint32_t n)
+{
+   uint32_t i, tid = 0;
+   const mp_sharing_thread *t;
+   for (i = 0; i < n; i++)
+      for (t = b[i].threads; t; t = t->next) {
+         if (tid == 0)
+            tid = t->tid;
+         else if (t->tid != tid)
+            return 1;
+      }
+   return 0;
+}
+
+/* The block's variable: the one most of its lines name (its edge lines
+   may name a neighbour too). */
+static uint32_t block_var(const block_line *b, uint32_t n)
+{
+   uint32_t i, k, j, best = b[0].n_vars ? b[0].vars[0] : 0, best_n = 0;
+   for (i = 0; i < n; i++)
+      for (k = 0; k < b[i].n_vars; k++) {
+         uint32_t c = 0;
+         for (j = 0; j < n; j++) {
+            uint32_t m;
+            for (m = 0; m < b[j].n_vars; m++)
+               c += b[j].vars[m] == b[i].vars[k];
+         }
+         if (c > best_n) {
+            best_n = c;
+            best = b[i].vars[k];
+         }
+      }
+   return best;
+}
+
+static void place_block(mp_share_summary *ss, const mp_sharing *s, const mp_vars *vs,
+                        const block_line *b, uint32_t n, uint32_t line_size)
+{
+   uint32_t var = block_var(b, n), i, step, n_place;
+   mp_sharing_rec *recs;
+   mp_share_var *sv;
+   if (var >= ss->n_vars || mp_vars_get(vs, var)->kind != MP_VAR_HEAP)
+      return;
+   /* Placements 16 bytes apart, as malloc aligns; at most 64 of them. */
+   step = line_size < 16 ? line_size : line_size / 64 > 16 ? line_size / 64 : 16;
+   n_place = line_size / step;
+   recs = mp_malloc("mp.share.recs", n * sizeof *recs);
+   for (i = 0; i < n; i++) {
+      recs[i].line = b[i].line;
+      recs[i].threads = b[i].threads;
+   }
+   sv = &ss->vars[var];
+   if (sv->place_blocks++ == 0)
+      sv->place_current = (uint32_t)(b[0].start & (line_size - 1));
+   sv->place_step = step;
+   sv->place_n = n_place;
+   for (i = 0; i < n_place; i++)
+      if (!(sv->false_at >> i & 1)
+          && mp_sharing_false_at(s, recs, n, b[0].start, b[0].len, i * step))
+         sv->false_at |= 1ULL << i;
+   mp_free(recs);
+}
+
+/* Every heap block two threads touched, placed at each 16-byte offset
+   of a line.  Cost: the records sorted once, then per block and
+   placement O(its records x threads^2); no line without a record is
+   looked at, however long the block. */
+static void placements(mp_share_summary *ss, const mp_sharing *s, const mp_vars *vs,
+                       int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len),
+                       uint32_t line_size)
+{
+   gathering g;
+   uint32_t i, j;
+   mp_memset(&g, 0, sizeof g);
+   g.s = s;
+   g.block_of = block_of;
+   g.line_size = line_size;
+   mp_sharing_foreach_record(s, gather_record, &g);
+   if (g.n == 0)
+      return;
+   mp_sort(g.v, g.n, sizeof *g.v, block_line_cmp);
+   for (i = 0; i < g.n; i = j) {
+      for (j = i + 1; j < g.n && g.v[j].id == g.v[i].id && g.v[j].start == g.v[i].start; j++)
+         ;
+      if (two_threads(&g.v[i], j - i))
+         place_block(ss, s, vs, &g.v[i], j - i, line_size);
+   }
+   mp_free(g.v);
+}
+
+uint32_t mp_share_false_placements(const mp_share_var *sv)
+{
+   return sv ? (uint32_t)__builtin_popcountll(sv->false_at) : 0;
+}
+
 static void byte_groups(mp_share_summary *ss, const mp_sharing *s)
 {
    uint32_t b;
@@ -176,7 +353,8 @@ static void byte_groups(mp_share_summary *ss, const mp_sharing *s)
 }
 
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
-                                     int (*block_of)(uint64_t addr, uint64_t *start),
+                                     int (*block_of)(uint64_t addr, uint64_t *start,
+                                                     uint64_t *len),
                                      uint32_t line_size)
 {
    mp_share_summary *ss = mp_calloc("mp.share.sum", 1, sizeof *ss);
@@ -188,8 +366,8 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
    for (v = 0; v < ss->n_vars && block_of; v++)
       for (i = 0; i < ss->vars[v].n_worst; i++) {
          mp_share_line *w = &ss->vars[v].worst[i];
-         uint64_t addr = w->line * line_size, start;
-         if (block_of(addr + first_touched(s, w), &start)) {
+         uint64_t addr = w->line * line_size, start, len;
+         if (block_of(addr + first_touched(s, w), &start, &len)) {
             w->has_offset = 1;
             w->offset = (int64_t)(addr - start);
          }
@@ -198,6 +376,8 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
       for (i = 0; i < ss->vars[v].n_worst; i++)
          threads_by_tid(vs, &ss->vars[v].worst[i]);
    byte_groups(ss, s);
+   if (block_of)
+      placements(ss, s, vs, block_of, line_size);
    communication_pairs(ss, s, vs);
    communication_matrix(ss, s);
    return ss;

@@ -9,7 +9,9 @@
    run (mp_sharing_predict), and the worst lines by that prediction,
    which does not depend on Valgrind's interleaving, each with its
    threads' bytes and source lines; and the communication between
-   threads: the busiest pairs of source lines and the thread matrix.  A line holding
+   threads: the busiest pairs of source lines and the thread matrix;
+   and the placements of each heap block two threads touched at which
+   it would falsely share (mp_sharing_false_at).  A line holding
    several variables counts for each of them: two adjacent globals
    written by two threads both suffer the false sharing.  Built once by
    mp_results_build.  No Valgrind header: unit-tested on the host.
@@ -51,6 +53,14 @@ typedef struct {
    uint32_t touched;                /* a line of it was touched by 2+ threads */
    mp_share_line worst[MP_SHARE_WORST_LINES];   /* most transfers first */
    uint32_t n_worst;
+   /* Predator's potential false sharing, for a heap variable whose
+      blocks two threads touched (place_blocks of them, 0: none): the
+      placements 0, place_step, ... of a block in a line (place_n of
+      them), bit i of false_at set when some block placed at
+      i * place_step would falsely share (mp_sharing_false_at);
+      place_current: the first block's start modulo the line. */
+   uint32_t place_blocks, place_step, place_n, place_current;
+   uint64_t false_at;
 } mp_share_var;
 
 /* A communication hot-spot: writes at one source line reaching
@@ -77,10 +87,16 @@ struct mp_share_summary {
    uint32_t n_threads;
 };
 
-/* block_of (may be NULL) places each worst line in its block. */
+/* block_of (may be NULL) places each worst line in its block, and
+   finds the live blocks to place anew. */
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
-                                     int (*block_of)(uint64_t addr, uint64_t *start),
+                                     int (*block_of)(uint64_t addr, uint64_t *start,
+                                                     uint64_t *len),
                                      uint32_t line_size);
+
+/* How many of var's placements would falsely share (0 when none was
+   evaluated). */
+uint32_t mp_share_false_placements(const mp_share_var *sv);
 void mp_share_free(mp_share_summary *ss);
 
 /* var's summary, or NULL (ss NULL, or var unknown to it). */
