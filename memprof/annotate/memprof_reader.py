@@ -42,10 +42,10 @@ from memprof_records import (
     Advice, Affinity, Bin, ByteRange, Cell, Config, ConflictSet,
     ConflictVariable, DetailConfig, Dominant, End, Field, FirstTouch,
     Formula, Level, LineReuse, LineRow, LineStride, LineThread, Loop,
-    Matrix, Median, MemprofFile, Numa, Pair, PrefetchConfig, PrefetchCounts,
-    Reuse, ReuseConfig, SamplingConfig, Sharing, StrideClasses,
-    StrideConfig, Strides, Struct, TlbConfig, TlbCounts, Totals, TotalLevel,
-    Variable, VarLevel, VarTlb, WhatIf, WorstLine)
+    Matrix, Median, MemprofFile, Numa, Pair, Placements, PrefetchConfig,
+    PrefetchCounts, Reuse, ReuseConfig, SamplingConfig, Sharing,
+    StrideClasses, StrideConfig, Strides, Struct, TlbConfig, TlbCounts,
+    Totals, TotalLevel, Variable, VarLevel, VarTlb, WhatIf, WorstLine)
 
 __all__ = [
     "FORMAT_VERSION", "FormatError", "read_file", "parse_document",
@@ -637,7 +637,22 @@ def _sharing(sh, where):
     out["worst_lines"] = [_worst_line(wl, "%s.worst_lines[%d]" % (where, i))
                           for i, wl in enumerate(worst)]
     out["what_if_pad"] = _opt_object(sh, "what_if_pad", where, _what_if)
+    out["placements"] = _opt_object(sh, "placements", where, _placements)
     return Sharing(**out)
+
+
+def _placements(pl, where):
+    """The placements of the variable's blocks (absent before they were
+    reported, and for variables no two threads touched)."""
+    _check(pl, where, "object")
+    false_at = _need(pl, "false_at", where, "list")
+    for i, x in enumerate(false_at):
+        _check(x, "%s.false_at[%d]" % (where, i), "count")
+    return Placements(step=_need(pl, "step", where, "count"),
+                      evaluated=_need(pl, "evaluated", where, "count"),
+                      current=_need(pl, "current", where, "count"),
+                      blocks=_opt(pl, "blocks", where, "count"),
+                      false_at=list(false_at))
 
 
 def _worst_line(wl, where):

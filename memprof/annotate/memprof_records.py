@@ -352,6 +352,18 @@ class WhatIf:
 
 
 @_model
+class Placements:
+    """At which offsets of a line the variable's heap blocks would
+    falsely share: the evaluated placements are 0, step, 2 step, ...;
+    current is the first block's start modulo the line."""
+    step: int
+    evaluated: int
+    current: int
+    blocks: int | None = None
+    false_at: list[int] = dataclasses.field(default_factory=list)
+
+
+@_model
 class Sharing:
     shared_lines: int | None = None
     true_lines: int | None = None
@@ -368,6 +380,7 @@ class Sharing:
     coherence_misses: int | None = None
     worst_lines: list[WorstLine] = dataclasses.field(default_factory=list)
     what_if_pad: WhatIf | None = None
+    placements: Placements | None = None
 
 
 @_model

@@ -44,6 +44,9 @@
 #   --predicted  after the sharing line of --var, the counts predicted for
 #                a parallel run (interleaving-independent):
 #                "  predicted transfers=T true=U false=F invalidations=I"
+#   --placements  after the sharing line of --var, the placements of its
+#                 blocks: "  placements step=S evaluated=N current=C
+#                 false_at=[a,b,...]" (or "  placements -" when absent)
 #   --bytes-only  leave the reads/writes counts out of the thread lines
 #                 (for programs whose wait loops spin a varying number of
 #                 times: the byte sets stay exact)
@@ -70,7 +73,8 @@ def ranges(rs):
     return "[" + ",".join("%d-%d" % (a, b) for a, b in rs) + "]"
 
 
-OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False}
+OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False,
+        "placements": False}
 
 
 def nbytes(rs):
@@ -105,6 +109,14 @@ def show_sharing(doc, name, worst, bytes_only):
         print("  predicted transfers=%d true=%d false=%d invalidations=%d"
               % (s.predicted_transfers, s.predicted_true_transfers,
                  s.predicted_false_transfers, s.predicted_invalidations))
+    if OPTS["placements"]:
+        pl = s.placements
+        if pl is None:
+            print("  placements -")
+        else:
+            print("  placements step=%d evaluated=%d current=%d false_at=[%s]"
+                  % (pl.step, pl.evaluated, pl.current,
+                     ",".join(str(x) for x in pl.false_at)))
     wp = s.what_if_pad
     if wp:
         # The misses before depend on the interleaving the recording saw;
@@ -174,6 +186,10 @@ def main(argv):
         a = args[i]
         if a == "--predicted":
             OPTS["predicted"] = True
+            i += 1
+            continue
+        if a == "--placements":
+            OPTS["placements"] = True
             i += 1
             continue
         if a == "--byte-counts":

@@ -93,10 +93,32 @@ static void write_worst_line(mp_json *j, const mp_share_summary *ss,
    mp_json_end_object(j);
 }
 
+/* The placements of its blocks (mp_share_var.place_*): at which
+   offsets of a line a block would falsely share. */
+static void write_placements(mp_json *j, const mp_share_var *s)
+{
+   uint32_t i;
+   mp_json_key(j, "placements");
+   mp_json_begin_object(j);
+   mp_json_kv_u64(j, "step", s->place_step);
+   mp_json_kv_u64(j, "evaluated", s->place_n);
+   mp_json_kv_u64(j, "current", s->place_current);
+   mp_json_kv_u64(j, "blocks", s->place_blocks);
+   mp_json_key(j, "false_at");
+   mp_json_begin_array(j);
+   for (i = 0; i < s->place_n; i++)
+      if (s->false_at >> i & 1)
+         mp_json_u64(j, (uint64_t)i * s->place_step);
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
+/* A variable no line of which two threads touched is shown when a
+   placement of its blocks would make them share one. */
 int mp_report_sharing_shown(const mp_results *res, const mp_var *v)
 {
    const mp_share_var *s = mp_share_var_of(res->share, v->id);
-   return s && (s->touched || v->transfers != 0);
+   return s && (s->touched || v->transfers != 0 || s->false_at != 0);
 }
 
 void mp_report_write_sharing(mp_json *j, const mp_results *res, const mp_var *v)
@@ -118,6 +140,8 @@ void mp_report_write_sharing(mp_json *j, const mp_results *res, const mp_var *v)
       mp_json_kv_u64(j, "invalidations_suffered", v->cache->invalidations_suffered);
       mp_json_kv_u64(j, "coherence_misses", v->cache->cause[0][MP_MISS_COHERENCE]);
    }
+   if (s->place_blocks)
+      write_placements(j, s);
    mp_json_key(j, "worst_lines");
    mp_json_begin_array(j);
    for (i = 0; i < s->n_worst; i++)
