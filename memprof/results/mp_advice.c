@@ -313,6 +313,64 @@ static char *replay_text(const advisor *ad, const char *what, const mp_replay *r
                after->cycles >= before->cycles ? "+" : "-", pct);
 }
 
+/* The placements of v's blocks that would share falsely, "+0, +16";
+   an empty string when none would (or none was evaluated). */
+static char *placement_list(const mp_share_var *sv)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   uint32_t i;
+   for (i = 0; sv && i < sv->place_n; i++)
+      if (sv->false_at >> i & 1)
+         mp_strbuf_printf(&b, "%s+%u", b.len ? ", " : "", i * sv->place_step);
+   return mp_strbuf_take(&b);
+}
+
+/* Predator's potential false sharing: no false transfers where v's
+   blocks lie, but the allocator could have started a block at another
+   offset of a line, where concurrent threads would write disjoint
+   bytes of one line (mp_share_var.false_at): a build whose placement
+   is lucky is warned too.  Nothing says how often the lines would move
+   there; every access of the variable moving its line at most once,
+   its accesses (at the cycles of a transfer) bound the cost, weighed
+   as rule_false_sharing weighs the predicted transfers.  Returns 1 if
+   it spoke. */
+static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
+{
+   const mp_share_var *sv = mp_share_var_of(ad->share, v->id);
+   uint32_t k = mp_share_false_placements(sv);
+   uint64_t cost = mp_counts_accesses(&v->c) * (per_transfer ? per_transfer : 1);
+   double score;
+   char *at;
+   char b1[32];
+   mp_advice *a;
+   if (k == 0 || cost == 0)
+      return 0;
+   score = (double)cost / (double)(ad->total + cost);
+   if (score < MP_ADVICE_MIN_SHARE)
+      return 0;
+   a = new_advice(ad, MP_ADVICE_FALSE_SHARING, v, score);
+   a->text = mp_asprintf("false sharing at %u of %u placements of %s in a cache line, "
+                         "none at its own", k, sv->place_n, v->name);
+   at = placement_list(sv);
+   a->evidence = mp_asprintf(
+                  "its block%s start%s %u bytes into a line, where no two threads share "
+                  "one; started at %s (another allocator, another build), concurrent "
+                  "threads would write different bytes of one line: up to %s %s, "
+                  "%.0f%% of the run's, if each of its accesses moved a line",
+                  sv->place_blocks == 1 ? "" : "s", sv->place_blocks == 1 ? "s" : "",
+                  sv->place_current, at, mp_commas(cost, b1, sizeof b1),
+                  ad->by_cycles ? "cycles" : "accesses' worth", 100.0 * score);
+   mp_free(at);
+   a->fix = mp_asprintf(
+               "align %s%s%s%s to the line (aligned_alloc(%u, ...)) and pad its "
+               "per-thread elements to the line size (alignas(%u)), so that no "
+               "placement mixes two threads' data on a line", v->name,
+               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
+               ad->run->line_size, ad->run->line_size);
+   fill_where(ad->vs, a, by_accesses);
+   return 1;
+}
+
 /* False sharing (MACPO 5.4): a line of the variable written by one
    thread while another touched other bytes of it.  The byte sets make
    the classification exact whatever the interleaving, but a falsely
@@ -344,7 +402,7 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
       worker's slot at the end) while most predicted transfers are false
       (the workers' own slots): the prediction decides. */
    if (pred_false == 0)
-      return 0;
+      return rule_placement(ad, v, per_transfer);
    cost = pred_false * (per_transfer ? per_transfer : 1);
    score = (double)cost / (double)(ad->total + cost);
    if (score < MP_ADVICE_MIN_SHARE)
@@ -368,6 +426,17 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                   mp_commas(cost, b4, sizeof b4),
                   ad->by_cycles ? "cycles" : "accesses' worth", 100.0 * score, replay);
       mp_free(replay);
+      if (mp_share_false_placements(mp_share_var_of(ad->share, v->id))) {
+         const mp_share_var *sv = mp_share_var_of(ad->share, v->id);
+         char *at = placement_list(sv);
+         char *more = mp_asprintf("%s; at %u of %u placements of its block%s in a "
+                                  "line (%s)", a->evidence,
+                                  mp_share_false_placements(sv), sv->place_n,
+                                  sv->place_blocks == 1 ? "" : "s", at);
+         mp_free(at);
+         mp_free(a->evidence);
+         a->evidence = more;
+      }
       if (!ad->run->fair_sched
           && mp_summary_schedule_hid(pred_false, v->transfers - v->true_transfers)) {
          char *more = mp_asprintf("%s; Valgrind's schedule kept the threads apart: "

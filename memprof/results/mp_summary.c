@@ -197,14 +197,14 @@ static int names(const mp_var *v, int show_runtime)
    return show_runtime || mp_class_is_programs(v->cls);
 }
 
-/* Keeps c among the worst: most false transfers predicted, then most
-   falsely shared lines; the first found first among equals. */
+/* Keeps c among the worst: most false transfers predicted (its rank),
+   then most falsely shared lines; the first found first among equals. */
 static void keep_shared(mp_summary *s, const mp_summary_shared *c)
 {
    uint32_t k;
    for (k = s->n_shared < MP_SUMMARY_SHARED_VARS ? s->n_shared++ : MP_SUMMARY_SHARED_VARS;
-        k > 0 && (s->shared[k - 1].predicted_false < c->predicted_false
-                  || (s->shared[k - 1].predicted_false == c->predicted_false
+        k > 0 && (s->shared[k - 1].rank < c->rank
+                  || (s->shared[k - 1].rank == c->rank
                       && s->shared[k - 1].false_lines < c->false_lines));
         k--)
       if (k < MP_SUMMARY_SHARED_VARS)
@@ -230,11 +230,17 @@ static void false_sharing(mp_summary *s, const mp_results *res)
       uint64_t true_lines, pred, inv;
       if (!v || !names(v, res->run->show_runtime))
          continue;
+      const mp_share_var *sv = mp_share_var_of(res->share, v->id);
       mp_share_var_lines(res->share, v->id, &c.shared_lines, &true_lines, &c.false_lines);
       mp_share_var_predicted(res->share, v->id, &pred, &c.predicted_false, &inv);
+      c.false_placements = mp_share_false_placements(sv);
+      c.placements = sv ? sv->place_n : 0;
+      c.current = sv ? sv->place_current : 0;
       /* True lines with false transfers predicted count too: the
-         workers' slots read by the main thread at the end. */
-      if (c.false_lines == 0 && c.predicted_false == 0)
+         workers' slots read by the main thread at the end; and a
+         layout that shares falsely at another placement of its block,
+         lucky where it lies. */
+      if (c.false_lines == 0 && c.predicted_false == 0 && c.false_placements == 0)
          continue;
       /* A line counts for each of its variables; none suffers more
          transfers than it makes accesses. */
@@ -242,6 +248,8 @@ static void false_sharing(mp_summary *s, const mp_results *res)
          c.predicted_false = mp_counts_accesses(&v->c);
       c.var = v;
       c.seen = v->transfers - v->true_transfers;
+      c.rank = c.false_lines == 0 && c.predicted_false == 0 ? mp_counts_accesses(&v->c)
+                                                             : c.predicted_false;
       keep_shared(s, &c);
    }
    for (i = 0; i < s->n_shared; i++)

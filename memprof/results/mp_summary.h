@@ -37,11 +37,19 @@ typedef struct {
 
 /* A variable falsely shared: its falsely shared lines of its shared
    ones, the false transfers predicted for a parallel run (no more than
-   its accesses) and those Valgrind's serial run saw. */
+   its accesses) and those Valgrind's serial run saw; and of the
+   placements of its blocks in a line (mp_share_var), how many would
+   share falsely (0: none, or not evaluated) and its own.  A variable
+   with no false sharing where its blocks lie is here when another
+   placement would have some. */
 typedef struct {
    const mp_var *var;
    uint64_t false_lines, shared_lines;
    uint64_t predicted_false, seen;
+   uint32_t false_placements, placements, current;
+   /* Ranks it: predicted_false; for a variable lucky where its blocks
+      lie, its accesses, the most its lines could move elsewhere. */
+   uint64_t rank;
 } mp_summary_shared;
 
 struct mp_summary {

@@ -232,11 +232,12 @@ static void print_folds(printer *p, const mp_results *res)
 /*------------------------------------------------------------*/
 
 /* The variables with the most false transfers predicted for a
-   parallel run, then the most falsely shared lines. */
+   parallel run, then the most falsely shared lines; with the placements
+   of their blocks that would share falsely, when there are. */
 static void print_false_sharing(printer *p, const mp_summary *s)
 {
    mp_strbuf line = MP_STRBUF_INIT, name = MP_STRBUF_INIT;
-   char b1[32], b2[32], b3[48], b4[32];
+   char b1[32], b2[32], b3[48], b4[32], b5[48];
    uint32_t k;
    if (s->n_shared == 0) {
       say(p, "False sharing: none\n");
@@ -244,13 +245,24 @@ static void print_false_sharing(printer *p, const mp_summary *s)
    }
    for (k = 0; k < s->n_shared; k++) {
       const mp_summary_shared *sh = &s->shared[k];
-      mp_strbuf_printf(&line, "%s%s (%s/%s line%s false: %s false transfer%s "
-                       "predicted, %s seen)", k ? "; " : "",
-                       printable(&name, sh->var->name), commas(sh->false_lines, b1, sizeof b1),
-                       commas(sh->shared_lines, b3, sizeof b3),
-                       sh->shared_lines == 1 ? "" : "s",
-                       commas(sh->predicted_false, b2, sizeof b2),
-                       sh->predicted_false == 1 ? "" : "s", commas(sh->seen, b4, sizeof b4));
+      mp_snprintf(b5, sizeof b5, "; at %u of %u placements", sh->false_placements,
+                  sh->placements);
+      if (sh->false_lines == 0 && sh->predicted_false == 0)
+         /* Lucky: only another placement of its blocks shares. */
+         mp_strbuf_printf(&line, "%s%s (false sharing at %u of %u placements, none "
+                          "at its own (+%u))", k ? "; " : "",
+                          printable(&name, sh->var->name), sh->false_placements,
+                          sh->placements, sh->current);
+      else
+         mp_strbuf_printf(&line, "%s%s (%s/%s line%s false: %s false transfer%s "
+                          "predicted, %s seen%s)", k ? "; " : "",
+                          printable(&name, sh->var->name),
+                          commas(sh->false_lines, b1, sizeof b1),
+                          commas(sh->shared_lines, b3, sizeof b3),
+                          sh->shared_lines == 1 ? "" : "s",
+                          commas(sh->predicted_false, b2, sizeof b2),
+                          sh->predicted_false == 1 ? "" : "s", commas(sh->seen, b4, sizeof b4),
+                          sh->false_placements ? b5 : "");
    }
    say(p, "False sharing: %s\n", line.s);
    if (s->serial_schedule)
