@@ -322,9 +322,22 @@ def merge_sharing(m, s):
         m["worst"] = {}
     for k in SHARING_KEYS:
         m[k] = add_opt(m[k], s[k])
+    m["placements"] = merge_placements(m.get("placements"),
+                                       s.get("placements"))
     for wl in s["worst_lines"]:
         m["worst"][wl["line"]] = merge_worst_line(m["worst"].get(wl["line"]),
                                                   wl)
+    return m
+
+
+def merge_placements(m, p):
+    """The placements of two files: a placement shares falsely if it
+    does in either run (the union); the current one is the first run's.
+    Runs that evaluated different steps keep the first's."""
+    if m is None or p is None:
+        return m if p is None else dict(p, false_at=list(p["false_at"]))
+    if (m["step"], m["evaluated"]) == (p["step"], p["evaluated"]):
+        m["false_at"] = sorted(set(m["false_at"]) | set(p["false_at"]))
     return m
 
 

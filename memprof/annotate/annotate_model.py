@@ -219,8 +219,13 @@ def sharing_model(sh):
     address text, "offset": n or None, "kind": "true"/"false",
     "transfers", "predicted_transfers", "threads": [{"thread", "reads",
     "writes", "where", "read_bytes", "write_bytes"}]}]}, byte ranges as
-    [[lo, hi], ...]."""
+    [[lo, hi], ...], "placements": {"step", "evaluated", "current",
+    "false_at": [offset, ...]} or None."""
     out = fields_of(sh, SHARING_KEYS)
+    pl = sh.placements
+    out["placements"] = None if pl is None else {
+        "step": pl.step, "evaluated": pl.evaluated, "current": pl.current,
+        "false_at": list(pl.false_at)}
     out["worst_lines"] = []
     for wl in sh.worst_lines:
         w = fields_of(wl, ("line", "offset", "kind", "transfers",

@@ -644,6 +644,8 @@ def sharing_report(sh, text_width):
                     + " seen" * (sh["predicted_transfers"] is not None))
     out += wrap("Sharing: " + (", ".join(head) or "(no counts)"),
                 text_width, "", "  ")
+    if sh.get("placements") is not None:
+        out += wrap(placements_phrase(sh["placements"]), text_width, "", "  ")
     inval = []
     if sh["predicted_invalidations"] is not None:
         inval.append("%s predicted in parallel"
@@ -667,6 +669,19 @@ def sharing_report(sh, text_width):
         for wl in sh["worst_lines"]:
             out += worst_line_report(wl, text_width)
     return out
+
+
+def placements_phrase(pl):
+    """'Placements: false sharing at 3 of 4 (+16, +32, +48), none at its
+    own (+0)': where in a line its blocks could start and would share
+    falsely."""
+    k = len(pl["false_at"])
+    text = "Placements: false sharing at %d of %d" % (k, pl["evaluated"])
+    if k:
+        text += " (%s)" % ", ".join("+%d" % x for x in pl["false_at"])
+    if pl["current"] in pl["false_at"]:
+        return text + ", its own (+%d) among them" % pl["current"]
+    return text + ", none at its own (+%d)" % pl["current"]
 
 
 def split_phrase(n, what, true, false):

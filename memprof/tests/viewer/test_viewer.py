@@ -408,6 +408,9 @@ class ViewerTest:
         self.c.equal(self.count("#detail-sharing svg.bytemap rect"), 4 * 64,
                      "byte map: 64 bytes for each of 4 threads")
         self.c.check("false sharing" in self.text("#detail-sharing"), "sharing kind shown")
+        self.c.check("3 of 4 (+16, +32, +48), none at its own (+0)"
+                     in self.text("#detail-sharing"),
+                     "sharing: the placements that would share falsely")
         self.c.check("50.0%" in self.text("#detail-numa") and "thread" in self.text("#detail-numa"),
                      "the NUMA block shows the hit ratio and the first touches")
         self.c.check("transfers" in self.b.js(JS_KEYS, "#perline"),
