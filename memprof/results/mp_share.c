@@ -184,6 +184,7 @@ typedef struct {
    block_line *v;
    uint32_t n, room;
    const mp_sharing *s;
+   const mp_vars *vs;
    int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
    uint32_t line_size;
 } gathering;
@@ -206,6 +207,18 @@ static void push_line(gathering *g, const mp_sharing_line *l, uint64_t id,
    b->n_vars = l->n_vars;
 }
 
+/* Whether a variable of the line is a heap variable: no other line
+   is filed (the stack's and the globals' placements are not the
+   allocator's). */
+static int holds_heap(const mp_vars *vs, const mp_sharing_line *l)
+{
+   uint32_t i;
+   for (i = 0; i < l->n_vars; i++)
+      if (l->vars[i] < mp_vars_count(vs) && mp_vars_get(vs, l->vars[i])->kind == MP_VAR_HEAP)
+         return 1;
+   return 0;
+}
+
 /* Files a record under its block: a retired one under the freed block
    it remembers; a live one under each block holding one of its touched
    byte groups (a line may end one block and start the next), asking
@@ -216,6 +229,8 @@ static void gather_record(const mp_sharing_line *l, void *arg)
    const mp_sharing_thread *t;
    uint64_t mask = 0, base = l->line * g->line_size, end = 0;
    uint32_t b, first, last;
+   if (!holds_heap(g->vs, l))
+      return;
    if (l->freed_id) {
       push_line(g, l, l->freed_id, l->freed_start, l->freed_len);
       return;
@@ -313,9 +328,11 @@ static void place_block(mp_share_summary *ss, const mp_sharing *s, const mp_vars
 }
 
 /* Every heap block two threads touched, placed at each 16-byte offset
-   of a line.  Cost: the records sorted once, then per block and
-   placement O(its records x threads^2); no line without a record is
-   looked at, however long the block. */
+   of a line.  Cost: the heap lines' records filed in a temporary array
+   (about 64 bytes each, less than the engine keeps per record) and
+   sorted once, then per block and placement O(its records x
+   threads^2); no line without a record is looked at, however long the
+   block. */
 static void placements(mp_share_summary *ss, const mp_sharing *s, const mp_vars *vs,
                        int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len),
                        uint32_t line_size)
@@ -324,6 +341,7 @@ static void placements(mp_share_summary *ss, const mp_sharing *s, const mp_vars 
    uint32_t i, j;
    mp_memset(&g, 0, sizeof g);
    g.s = s;
+   g.vs = vs;
    g.block_of = block_of;
    g.line_size = line_size;
    mp_sharing_foreach_record(s, gather_record, &g);

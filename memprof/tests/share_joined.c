@@ -90,3 +90,14 @@ int main(void)
    free(block);
    return 0;
 }
+
+/* Placements (the block, 192 bytes, starts a line: current +0).  In
+   offsets from the block's start, worker 0 reads 48-63 and reads and
+   writes 64-71, worker 1 reads 112-127 and reads and writes 128-135,
+   main reads 64-71 and 128-135.  At +0 line 1 (64-127) holds worker
+   0's 64-71 and worker 1's 112-127, disjoint, worker 0 writing: false.
+   At +16 the workers' bytes move to 64-87 (line 1) and 128-151 (line
+   2), at +32 to 80-103 and 144-167, at +48 to 96-119 and 160-183:
+   never on one line, and main shares truly with each.  So false
+   sharing at 1 of 4 placements, +0, the block's own: the summary's
+   entry and the advice's evidence add it, with no advice of its own. */
