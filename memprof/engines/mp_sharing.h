@@ -30,6 +30,12 @@
    parallel run approaches when the threads hit the line at the same
    time (the derivation is in mp_sharing.c).
 
+   The placements (mp_sharing_false_at, after Predator's potential
+   false sharing): from the same byte sets, whether a block moved to
+   start at another offset of a line would have a falsely sharing pair
+   of concurrent threads.  Freed blocks that two threads touched keep
+   their lines, with the block, for it.
+
    The engine knows variables and source locations only by their ids
    (mp_vars.h).  No Valgrind header: unit-tested on the host.
 */
