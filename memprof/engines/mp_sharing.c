@@ -743,10 +743,12 @@ void mp_sharing_foreach_record(const mp_sharing *s,
 /*--- Placements                                           ---*/
 /*------------------------------------------------------------*/
 
-/* One thread's bytes of a line of the moved block. */
+/* One thread's bytes of a line of the moved block, and the accesses
+   and writes of the original lines they come from. */
 typedef struct {
    uint32_t tid;
    uint64_t touched, written;
+   uint64_t accesses, writes;
 } placed;
 
 /* Adds to the moved line's threads p (n of them, room for all) what the
@@ -771,10 +773,13 @@ static uint32_t add_part(const mp_sharing *s, placed *p, uint32_t n,
       if (k == n) {
          p[n].tid = t->tid;
          p[n].touched = p[n].written = 0;
+         p[n].accesses = p[n].writes = 0;
          n++;
       }
       p[k].touched |= touched;
       p[k].written |= written;
+      p[k].accesses += t->reads + t->writes;
+      p[k].writes += written ? t->writes : 0;
    }
    return n;
 }
@@ -798,6 +803,25 @@ static int has_false_pair(const mp_sharing *s, const placed *p, uint32_t n)
 
 /* The block's bytes on line `line`, as a group mask: a group the block
    shares with a neighbour counts as the block's. */
+/* The bound on the false transfers of a moved line (see
+   mp_sharing_false_at): to each thread j, no more than its accesses,
+   nor than the writes of the concurrent threads that wrote none of
+   its bytes. */
+static uint64_t false_transfers(const mp_sharing *s, const placed *p, uint32_t n)
+{
+   uint64_t sum = 0;
+   uint32_t j, i;
+   for (j = 0; j < n; j++) {
+      uint64_t others = 0;
+      for (i = 0; i < n; i++)
+         if (i != j && p[i].written && !(p[i].written & p[j].touched)
+             && mp_sharing_concurrent(s, p[i].tid, p[j].tid))
+            others += p[i].writes;
+      sum += min64(p[j].accesses, others);
+   }
+   return sum;
+}
+
 static uint64_t block_groups(const mp_sharing *s, uint64_t line, uint64_t start, uint64_t len)
 {
    uint64_t lo = line << s->line_shift, hi = lo + (1ULL << s->line_shift);
@@ -822,30 +846,41 @@ static uint32_t list_length(const mp_sharing_thread *t)
    original lines m and m - 1 only, and only moved lines next to a
    record can hold a byte: each is built from at most two records. */
 int mp_sharing_false_at(const mp_sharing *s, const mp_sharing_rec *recs, uint32_t n,
-                        uint64_t start, uint64_t len, uint32_t placement)
+                        uint64_t start, uint64_t len, uint32_t placement,
+                        uint64_t *predicted)
 {
    uint64_t size = 1ULL << s->line_shift;
    uint32_t d = (uint32_t)((placement + size - (start & (size - 1))) & (size - 1));
    uint32_t dg = d >> s->group_shift, i, most = 0, found = 0;
    placed *p;
+   if (predicted)
+      *predicted = 0;
    for (i = 0; i < n; i++) {
       uint32_t k = list_length(recs[i].threads);
       most = k > most ? k : most;
    }
    p = mp_malloc("mp.sharing.placed", (2 * most + 1) * sizeof *p);
-   for (i = 0; i < n && !found; i++) {
+   for (i = 0; i < n && (predicted || !found); i++) {
       const mp_sharing_rec *r = &recs[i];
       const mp_sharing_rec *prev = i > 0 && recs[i - 1].line + 1 == r->line ? &recs[i - 1] : NULL;
       uint32_t k = add_part(s, p, 0, r->threads, block_groups(s, r->line, start, len), 1, dg);
       if (prev && dg)
          k = add_part(s, p, k, prev->threads,
                       block_groups(s, prev->line, start, len), 0, s->n_groups - dg);
-      found = has_false_pair(s, p, k);
+      if (has_false_pair(s, p, k)) {
+         found = 1;
+         if (predicted)
+            *predicted += false_transfers(s, p, k);
+      }
       /* The moved line after this one, when no record will build it. */
-      if (!found && dg && (i + 1 == n || recs[i + 1].line != r->line + 1)) {
+      if ((predicted || !found) && dg && (i + 1 == n || recs[i + 1].line != r->line + 1)) {
          k = add_part(s, p, 0, r->threads, block_groups(s, r->line, start, len), 0,
                       s->n_groups - dg);
-         found = has_false_pair(s, p, k);
+         if (has_false_pair(s, p, k)) {
+            found = 1;
+            if (predicted)
+               *predicted += false_transfers(s, p, k);
+         }
       }
    }
    mp_free(p);

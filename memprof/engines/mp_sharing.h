@@ -150,9 +150,17 @@ typedef struct {
    Only the block's bytes count (a line's other variables stay where
    they are).  The shift is taken in whole byte groups.  Cost:
    O(records x threads^2) per placement; no line without a record is
-   probed, however long the block. */
+   probed, however long the block.
+   With predicted non-NULL, every moved line is looked at and
+   *predicted gets a bound on the false transfers a parallel run would
+   make there: on each moved line with a falsely sharing pair, summed
+   over its threads j, min(N_j, sum of W_i) over the concurrent threads
+   i that wrote none of j's bytes, N and W a thread's accesses and
+   writes of the original lines the moved one is made of (the whole
+   lines': an upper bound). */
 int mp_sharing_false_at(const mp_sharing *s, const mp_sharing_rec *recs, uint32_t n,
-                        uint64_t start, uint64_t len, uint32_t placement);
+                        uint64_t start, uint64_t len, uint32_t placement,
+                        uint64_t *predicted);
 
 /* Thread lifetimes, for the prediction: two threads can share a line
    in a parallel run only if one was created before the other ended.

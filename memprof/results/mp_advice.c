@@ -329,20 +329,26 @@ static char *placement_list(const mp_share_var *sv)
    blocks lie, but the allocator could have started a block at another
    offset of a line, where concurrent threads would write disjoint
    bytes of one line (mp_share_var.false_at): a build whose placement
-   is lucky is warned too.  Nothing says how often the lines would move
-   there; every access of the variable moving its line at most once,
-   its accesses (at the cycles of a transfer) bound the cost, weighed
-   as rule_false_sharing weighs the predicted transfers.  Returns 1 if
-   it spoke. */
+   is lucky is warned too.  How often the lines would move there is
+   bounded as the prediction bounds it (mp_sharing_false_at), from the
+   counts of the lines the moved ones are made of, at the worst
+   placement, and no more than the variable's accesses; the cost (at
+   the cycles of a transfer) is weighed as rule_false_sharing weighs
+   the predicted transfers.  A large array split among threads in
+   line-aligned chunks would share only the lines at the chunks' ends:
+   a handful of transfers, no advice.  Returns 1 if it spoke. */
 static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
 {
    const mp_share_var *sv = mp_share_var_of(ad->share, v->id);
    uint32_t k = mp_share_false_placements(sv);
-   uint64_t cost = mp_counts_accesses(&v->c) * (per_transfer ? per_transfer : 1);
+   uint64_t moves = mp_share_placement_worst(sv), cost;
    double score;
    char *at;
-   char b1[32];
+   char b1[32], b2[32];
    mp_advice *a;
+   if (moves > mp_counts_accesses(&v->c))
+      moves = mp_counts_accesses(&v->c);
+   cost = moves * (per_transfer ? per_transfer : 1);
    if (k == 0 || cost == 0)
       return 0;
    score = (double)cost / (double)(ad->total + cost);
@@ -355,10 +361,13 @@ static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
    a->evidence = mp_asprintf(
                   "its block%s start%s %u bytes into a line, where no two threads share "
                   "one; started at %s (another allocator, another build), concurrent "
-                  "threads would write different bytes of one line: up to %s %s, "
-                  "%.0f%% of the run's, if each of its accesses moved a line",
+                  "threads would write different bytes of one line, which a parallel "
+                  "run would move up to %s times between cores at the worst of them "
+                  "(predicted from each thread's accesses of the lines): %s %s, "
+                  "%.0f%% of the run's",
                   sv->place_blocks == 1 ? "" : "s", sv->place_blocks == 1 ? "s" : "",
-                  sv->place_current, at, mp_commas(cost, b1, sizeof b1),
+                  sv->place_current, at, mp_commas(moves, b2, sizeof b2),
+                  mp_commas(cost, b1, sizeof b1),
                   ad->by_cycles ? "cycles" : "accesses' worth", 100.0 * score);
    mp_free(at);
    a->fix = mp_asprintf(

@@ -320,10 +320,14 @@ static void place_block(mp_share_summary *ss, const mp_sharing *s, const mp_vars
       sv->place_current = (uint32_t)(b[0].start & (line_size - 1));
    sv->place_step = step;
    sv->place_n = n_place;
-   for (i = 0; i < n_place; i++)
-      if (!(sv->false_at >> i & 1)
-          && mp_sharing_false_at(s, recs, n, b[0].start, b[0].len, i * step))
+   if (sv->place_predicted == NULL)
+      sv->place_predicted = mp_calloc("mp.share.place", n_place, sizeof *sv->place_predicted);
+   for (i = 0; i < n_place; i++) {
+      uint64_t predicted;
+      if (mp_sharing_false_at(s, recs, n, b[0].start, b[0].len, i * step, &predicted))
          sv->false_at |= 1ULL << i;
+      sv->place_predicted[i] += predicted;
+   }
    mp_free(recs);
 }
 
@@ -401,6 +405,16 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
    return ss;
 }
 
+uint64_t mp_share_placement_worst(const mp_share_var *sv)
+{
+   uint64_t worst = 0;
+   uint32_t i;
+   for (i = 0; sv && sv->place_predicted && i < sv->place_n; i++)
+      if (sv->place_predicted[i] > worst)
+         worst = sv->place_predicted[i];
+   return worst;
+}
+
 const mp_share_var *mp_share_var_of(const mp_share_summary *ss, uint32_t var)
 {
    return ss == NULL || var >= ss->n_vars ? NULL : &ss->vars[var];
@@ -411,9 +425,12 @@ void mp_share_free(mp_share_summary *ss)
    uint32_t v, i;
    if (ss == NULL)
       return;
-   for (v = 0; v < ss->n_vars; v++)
+   for (v = 0; v < ss->n_vars; v++) {
       for (i = 0; i < ss->vars[v].n_worst; i++)
          mp_free(ss->vars[v].worst[i].by_tid);
+      if (ss->vars[v].place_predicted)
+         mp_free(ss->vars[v].place_predicted);
+   }
    mp_free(ss->pairs);
    if (ss->cells)
       mp_free(ss->cells);

@@ -58,9 +58,13 @@ typedef struct {
       placements 0, place_step, ... of a block in a line (place_n of
       them), bit i of false_at set when some block placed at
       i * place_step would falsely share (mp_sharing_false_at);
-      place_current: the first block's start modulo the line. */
+      place_current: the first block's start modulo the line;
+      place_predicted[i]: the bound on the false transfers a parallel
+      run would make with the blocks placed at i * place_step, summed
+      over the blocks (NULL without blocks). */
    uint32_t place_blocks, place_step, place_n, place_current;
    uint64_t false_at;
+   uint64_t *place_predicted;
 } mp_share_var;
 
 /* A communication hot-spot: writes at one source line reaching
@@ -98,6 +102,10 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
    evaluated). */
 uint32_t mp_share_false_placements(const mp_share_var *sv);
 void mp_share_free(mp_share_summary *ss);
+
+/* The most false transfers any placement of var's blocks would make
+   (mp_share_var.place_predicted), 0 if none. */
+uint64_t mp_share_placement_worst(const mp_share_var *sv);
 
 /* var's summary, or NULL (ss NULL, or var unknown to it). */
 const mp_share_var *mp_share_var_of(const mp_share_summary *ss, uint32_t var);

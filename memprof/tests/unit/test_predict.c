@@ -489,11 +489,17 @@ static void placements_once(uint32_t line, uint32_t seed)
    r.first = start / line;
    r.last = (start + len - 1) / line;
    mp_sharing_foreach_record(s, take_rec, &r);
-   for (o = 0; o < line; o += 16)
-      ck_assert_msg(mp_sharing_false_at(s, r.recs, r.n, start, len, o)
-                    == ref_false_at(&b, (uint32_t)len, line, o),
+   for (o = 0; o < line; o += 16) {
+      uint64_t predicted;
+      int found = mp_sharing_false_at(s, r.recs, r.n, start, len, o, NULL);
+      ck_assert_msg(found == ref_false_at(&b, (uint32_t)len, line, o),
                     "seed %u line %u start +%llu len %llu placement %u", seed, line,
                     (unsigned long long)(start - base), (unsigned long long)len, o);
+      /* Looking at every moved line finds the same; a falsely shared
+         line moves at least once. */
+      ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, start, len, o, &predicted), found);
+      ck_assert_int_eq(predicted > 0, found);
+   }
    mp_sharing_free(s);
 }
 
@@ -526,9 +532,17 @@ START_TEST(test_placements_share_joined)
    r.last = (0x1000 + 191) / 64;
    mp_sharing_foreach_record(s, take_rec, &r);
    ck_assert_uint_eq(r.n, 3);       /* line 0, worker 0's only, retired too */
-   ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, 0), 1);
+   ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, 0, NULL), 1);
+   /* Line 1 at +0: worker 1 (one access) falsely receives worker 0's one
+      write; worker 0 receives no write; main read worker 0's own bytes.
+      Line 2: worker 1 and main truly share.  One transfer. */
+   {
+      uint64_t predicted;
+      mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, 0, &predicted);
+      ck_assert_uint_eq(predicted, 1);
+   }
    for (i = 16; i < 64; i += 16)
-      ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, i), 0);
+      ck_assert_int_eq(mp_sharing_false_at(s, r.recs, r.n, 0x1000, 192, i, NULL), 0);
    mp_sharing_free(s);
 }
 END_TEST
