@@ -668,13 +668,28 @@ static void classify_pairs(const line_rec *r, uint32_t *false_pairs,
    }
 }
 
+/* What a line's record says of itself, for both walks. */
+static void fill_record(const line_rec *r, mp_sharing_line *l)
+{
+   mp_memset(l, 0, sizeof *l);
+   l->line = r->line;
+   mp_memcpy(l->vars, r->vars, sizeof l->vars);
+   l->n_vars = r->n_vars;
+   l->threads = r->threads;
+   l->n_threads = r->n_threads;
+   l->freed_id = r->freed_id;
+   l->freed_start = r->freed_start;
+   l->freed_len = r->freed_len;
+}
+
+/* A line two threads touched, classified and predicted. */
 static void report_line(const mp_sharing *s, const line_rec *r,
                         void (*fn)(const mp_sharing_line *l, void *arg), void *arg)
 {
    mp_sharing_line l;
    mp_sharing_prediction p;
 
-   l.line = r->line;
+   fill_record(r, &l);
    /* Two threads and a writer: the writer and someone else. */
    l.shared = r->last_writer != 0;
    classify_pairs(r, &l.false_pairs, &l.true_pairs);
@@ -684,13 +699,6 @@ static void report_line(const mp_sharing *s, const line_rec *r,
    l.predicted = p.transfers;
    l.predicted_true = p.true_transfers;
    l.predicted_invalidations = p.invalidations;
-   mp_memcpy(l.vars, r->vars, sizeof l.vars);
-   l.n_vars = r->n_vars;
-   l.threads = r->threads;
-   l.n_threads = r->n_threads;
-   l.freed_id = r->freed_id;
-   l.freed_start = r->freed_start;
-   l.freed_len = r->freed_len;
    fn(&l, arg);
 }
 
@@ -714,15 +722,7 @@ static void record_of(const line_rec *r, void (*fn)(const mp_sharing_line *l, vo
                       void *arg)
 {
    mp_sharing_line l;
-   mp_memset(&l, 0, sizeof l);
-   l.line = r->line;
-   mp_memcpy(l.vars, r->vars, sizeof l.vars);
-   l.n_vars = r->n_vars;
-   l.threads = r->threads;
-   l.n_threads = r->n_threads;
-   l.freed_id = r->freed_id;
-   l.freed_start = r->freed_start;
-   l.freed_len = r->freed_len;
+   fill_record(r, &l);
    fn(&l, arg);
 }
 
