@@ -452,19 +452,23 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
       them. */
    for (i = 0; i < k; i++) {
       src = level_source(ep, ip, lv, i, dir, &ldir);
-      if (src && !(ldir ? is_system_source(ldir, lv[i].file)
-                        : is_system_source(NULL, lv[i].file)))
+      if (src && !is_system_source(ldir, lv[i].file))
          break;
       if (src)
          VG_(free)(src);
       src = NULL;
       *how = BY_RETURN;
    }
-   if (i == k)
-      return i > 1 || !is_system_source(dir, file)
-             ? (*where = mp_asprintf("%s:%u", lv[k - 1].file, lv[k - 1].line),
-                *name = NULL, True)
-             : False;
+   if (i == k) {
+      /* No level is the program's with a line to read: as a frame
+         without inlined calls, named at its line unless that is the
+         system's (then the next frame out names it). */
+      if (is_system_source(dir, file))
+         return False;
+      *where = mp_asprintf("%s:%u", file, line);
+      *name = NULL;
+      return True;
+   }
    /* An inlined wrapper keeps the block in a plain local and returns
       it; the line that calls the wrapper names it. */
    while (i + 1 < k) {
