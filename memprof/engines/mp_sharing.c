@@ -822,6 +822,18 @@ static uint64_t false_transfers(const mp_sharing *s, const placed *p, uint32_t n
    return sum;
 }
 
+/* Whether the moved line p (n threads) is falsely shared; if so and
+   predicted is non-NULL, adds its bound to *predicted. */
+static int moved_line_false(const mp_sharing *s, const placed *p, uint32_t n,
+                            uint64_t *predicted)
+{
+   if (!has_false_pair(s, p, n))
+      return 0;
+   if (predicted)
+      *predicted += false_transfers(s, p, n);
+   return 1;
+}
+
 static uint64_t block_groups(const mp_sharing *s, uint64_t line, uint64_t start, uint64_t len)
 {
    uint64_t lo = line << s->line_shift, hi = lo + (1ULL << s->line_shift);
@@ -867,20 +879,12 @@ int mp_sharing_false_at(const mp_sharing *s, const mp_sharing_rec *recs, uint32_
       if (prev && dg)
          k = add_part(s, p, k, prev->threads,
                       block_groups(s, prev->line, start, len), 0, s->n_groups - dg);
-      if (has_false_pair(s, p, k)) {
-         found = 1;
-         if (predicted)
-            *predicted += false_transfers(s, p, k);
-      }
+      found |= moved_line_false(s, p, k, predicted);
       /* The moved line after this one, when no record will build it. */
       if ((predicted || !found) && dg && (i + 1 == n || recs[i + 1].line != r->line + 1)) {
          k = add_part(s, p, 0, r->threads, block_groups(s, r->line, start, len), 0,
                       s->n_groups - dg);
-         if (has_false_pair(s, p, k)) {
-            found = 1;
-            if (predicted)
-               *predicted += false_transfers(s, p, k);
-         }
+         found |= moved_line_false(s, p, k, predicted);
       }
    }
    mp_free(p);
