@@ -17,6 +17,15 @@
    at each L1 miss (mp_reuse_would_hold); the reuse step then takes the
    count the question made.  When a second thread starts, the cache
    gets its shadows back, the first thread's C latest lines in them.
+
+   The history also finds the loop that carries each far reuse (a
+   distance of at least the L1's lines; mp_carriers.h): each access
+   leaves the loops' epoch in its line's record, and a far private
+   reuse reads the epoch its earlier access left, which says which of
+   the loops active now were active then (mp_loops_carrier).  That
+   needs the loops (--loops=yes), exact distances and a cache to size
+   "far"; the carriers are then counted in the detail windows, where the
+   loops are followed.
 */
 #ifndef MP_AN_REUSE_H
 #define MP_AN_REUSE_H
@@ -28,10 +37,14 @@
 
 #include "mp_an_ctx.h"
 #include "mp_clo.h"
+#include "mp_loopnest.h"
 #include "mp_hierarchy.h"
 #include "mp_reuse.h"
 
 extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
+extern mp_carriers *mp_g_carriers; /* NULL unless loops, exact reuse, a cache */
+extern const uint64_t *mp_g_loop_epoch;   /* mp_loops_epoch, with the carriers */
+extern uint64_t mp_g_carrier_far;    /* the carriers' far distance, in lines */
 /* The oracle, while the main thread (serial 1) is the only one that
    has run. */
 static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t first,
@@ -65,9 +78,15 @@ static inline void mp_an_reuse_create(void)
    rc.rate = mp_clo_sample_rate;
    rc.window = mp_clo_sample_window;
    rc.max_gap = mp_clo_sample_max_gap;
+   rc.tags = rc.mode == MP_REUSE_EXACT && mp_g_loops != NULL && mp_g_hier.cache != NULL;
    mp_g_reuse = mp_reuse_new(&rc, &err);
    tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
    mp_an_reuse_lend_history(rc.mode);
+   if (rc.tags) {
+      mp_g_carrier_far = mp_cache_l1_lines(mp_g_hier.cache);
+      mp_g_carriers = mp_carriers_new(mp_g_carrier_far);
+      mp_g_loop_epoch = mp_loops_epoch(mp_g_loops);
+   }
 }
 
 /* A scattered instruction's history cell, read while the cache is
@@ -84,7 +103,16 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    UInt group = mp_g_thread_group[c->tid];
    for (; line <= last; line++) {
       uint64_t d;
-      int kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
+      int kind;
+      if (mp_g_carriers) {
+         uint32_t then;
+         kind = mp_reuse_access_tagged(mp_g_reuse, c->e->tid, group, line, c->e->is_write,
+                                       (uint32_t)*mp_g_loop_epoch, &d, &then);
+         if (UNLIKELY(kind == MP_REUSE_PRIVATE && d >= mp_g_carrier_far))
+            mp_loopnest_far_reuse(mp_g_carriers, c->e->tid, c->e->var, then, d);
+      } else {
+         kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
+      }
       mp_vars_reuse(c->lc, kind, d);
    }
 }
@@ -110,7 +138,12 @@ static inline void mp_an_reuse_thread_exit(UInt serial)
    mp_reuse_thread_exit(mp_g_reuse, serial);
 }
 
-static inline void mp_an_reuse_reset(void) { mp_reuse_reset(mp_g_reuse); }
+static inline void mp_an_reuse_reset(void)
+{
+   mp_reuse_reset(mp_g_reuse);
+   if (mp_g_carriers)
+      mp_carriers_reset(mp_g_carriers);
+}
 /* The variables' reuse histograms, from their lines' records. */
 static inline void mp_an_reuse_flush(void)
 {
@@ -125,6 +158,13 @@ static inline void mp_an_reuse_stats(void)
              "compactions, %llu bytes of metadata\n", (ULong)st.accesses,
              (ULong)st.analysed, (ULong)st.compactions,
              (ULong)mp_reuse_bytes(mp_g_reuse));
+   if (mp_g_carriers) {
+      uint64_t added, unseen;
+      mp_carriers_counts(mp_g_carriers, &added, &unseen);
+      VG_(dmsg)("memprof: reuse: %llu far reuses (%llu lines or more) by carrier "
+                "loop, %llu whose carrier was not seen\n", (ULong)added,
+                (ULong)mp_g_carrier_far, (ULong)unseen);
+   }
 }
 
 #endif /* MP_AN_REUSE_H */

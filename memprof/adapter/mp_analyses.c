@@ -29,6 +29,9 @@ mp_reuse *mp_g_reuse;
 mp_numa *mp_g_numa;
 UInt mp_g_numa_extra_cycles;
 mp_whatif *mp_g_whatif;
+mp_carriers *mp_g_carriers;
+const uint64_t *mp_g_loop_epoch;
+uint64_t mp_g_carrier_far;
 UInt mp_g_scattered_level;
 UInt mp_g_line_shift;
 
@@ -38,10 +41,12 @@ void mp_analyses_create(void)
 {
    mp_an_stride_create();
    mp_an_cache_create();
+   /* The loops before the reuse analysis, which tags each access with
+      the loops' epoch to find the loop carrying a far reuse. */
+   mp_an_loops_create();
    mp_an_reuse_create();
    mp_an_numa_create();
    mp_an_whatif_create();
-   mp_an_loops_create();
    mp_an_footprint_create();
 }
 

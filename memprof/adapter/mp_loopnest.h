@@ -8,6 +8,7 @@
 #ifndef MP_LOOPNEST_H
 #define MP_LOOPNEST_H
 
+#include "mp_carriers.h"
 #include "mp_formula.h"
 #include "mp_loops.h"
 #include "mp_streams.h"
@@ -47,6 +48,12 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
 /* Is a the head of a known loop of fn (instrumentation time)? */
 Bool mp_loopnest_is_head(UInt fn, Addr a);
 void mp_loopnest_thread_exit(UInt serial);
+
+/* A private reuse of var by thread tid at distance d, far enough for
+   the carriers (mp_carriers), whose earlier access left 'then' (the
+   low 32 bits of the loops' epoch, mp_loops_epoch): counted by the
+   loop that carried it, or as unseen outside the detail windows. */
+void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, UInt then, ULong d);
 /* A sampling window begins: the loop nests the threads were in were not
    followed during the gap, so their open instances end here. */
 void mp_loopnest_window_start(void);

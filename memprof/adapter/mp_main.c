@@ -629,6 +629,7 @@ static void write_output(Bool summary)
    an.vars = mp_g_vars;
    an.stride = mp_g_stride;
    an.reuse = mp_g_reuse;
+   an.carriers = mp_g_carriers;
    if (mp_g_hier.cache) {
       UInt k;
       VG_(memset)(&rc, 0, sizeof rc);

@@ -137,6 +137,8 @@ struct mp_loops {
    thread_state **threads;   /* indexed by tid, NULL until used */
    uint32_t n_threads;
    uint32_t deepest;         /* the most frames one thread has had at once */
+   uint64_t epoch;           /* instances begun, plus flushes (mp_loops_epoch) */
+   uint64_t flushed;         /* the epoch of the last flush */
    uint32_t *chain;          /* scratch: a loop and its ancestors */
    uint32_t cap_chain;
    mp_loops_exit_fn exit_fn;
@@ -457,6 +459,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    fr->instance = ++L->entries;
    fr->iterations = 0;
    fr->sp = t->sp;
+   fr->begun = ++l->epoch;
 }
 
 /* Ends the instances above stack index n (exclusive). */
@@ -631,6 +634,27 @@ void mp_loops_flush(mp_loops *l)
    uint32_t tid;
    for (tid = 0; tid < l->n_threads; tid++)
       mp_loops_thread_exit(l, tid);
+   /* What was accessed before this flush was accessed in frames that
+      are gone from every stack; a later reuse of it cannot name the
+      loop that carried it. */
+   l->flushed = ++l->epoch;
+}
+
+const uint64_t *mp_loops_epoch(const mp_loops *l)
+{
+   return &l->epoch;
+}
+
+uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   uint32_t i;
+   if (then < l->flushed)
+      return MP_LOOP_UNSEEN;
+   for (i = t ? t->n : 0; i-- > 0;)
+      if (t->frames[i].begun <= then)
+         return t->frames[i].loop;
+   return MP_LOOP_NONE;
 }
 
 void mp_loops_reset_counts(mp_loops *l)

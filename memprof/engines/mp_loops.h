@@ -76,6 +76,9 @@
 #include "mp_platform.h"
 
 #define MP_LOOP_NONE UINT32_MAX
+/* mp_loops_carrier: the earlier access was not followed (before the
+   loops were, or in a gap of the sampling windows). */
+#define MP_LOOP_UNSEEN (UINT32_MAX - 1)
 
 /* One loop; ids are dense: 0 .. mp_loops_count() - 1. */
 typedef struct {
@@ -102,6 +105,7 @@ typedef struct {
    uint64_t iterations;      /* back edges taken so far in this instance */
    uint64_t sp;              /* the thread's stack pointer when it began
                                 (mp_loops_unwind), 0 if never told */
+   uint64_t begun;           /* the epoch its entry made (mp_loops_epoch) */
 } mp_loop_frame;
 
 typedef struct mp_loops mp_loops;
@@ -189,6 +193,22 @@ uint32_t mp_loops_current(const mp_loops *l, uint32_t tid, uint64_t *instance);
 
 /* The thread's active frames, outermost first; returns their number. */
 uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **frames);
+
+/* The epoch: the number of loop instances begun so far, by every
+   thread, plus one at every flush.  It orders an access against the
+   entries of the loops active now: an access made at epoch E happened
+   inside every active frame whose 'begun' is <= E.  The pointer stays
+   valid for the engine's life, so that a caller on the access path can
+   read the epoch without a call. */
+const uint64_t *mp_loops_epoch(const mp_loops *l);
+
+/* The carrier of a reuse (Beyls and D'Hollander's reuse paths): the
+   innermost loop of thread tid active both now and at the earlier
+   access to the data, made at epoch 'then'; MP_LOOP_NONE if no active
+   loop was (the two accesses lie in separate loop nests, or outside
+   loops); MP_LOOP_UNSEEN if 'then' precedes the last flush (the loops
+   were not followed at the earlier access).  O(depth). */
+uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then);
 
 /* Copies the iteration vector (the counters of the active frames,
    outermost first) into iters[0 .. max-1]; returns the full depth. */

@@ -97,6 +97,8 @@ typedef struct {
    uint32_t bits;
    uint32_t n;       /* pages */
    uint32_t fill;    /* 'a' of a line never touched */
+   uint32_t tag_lines;  /* PAGE_LINES if a page carries a caller's tag per
+                           line after its cells (tag_of), else 0 */
    uint64_t last_key;   /* the page found last, or 0 */
    cell *last_cells;
 } table;
@@ -124,6 +126,7 @@ typedef struct {
       order in the stream: it needs no look-up at all.  Consecutive
       accesses to one line are the common case (8 doubles a line). */
    uint64_t last_line;
+   uint32_t *last_tag;  /* last_line's tag, with cfg.tags */
 } thread_state;
 
 typedef struct {
@@ -197,6 +200,7 @@ static void table_init(table *t, uint32_t fill)
    t->bits = MIN_BITS;
    t->n = 0;
    t->fill = fill;
+   t->tag_lines = 0;
    t->last_key = 0;
    t->last_cells = NULL;
 }
@@ -253,7 +257,8 @@ static cell *page_add(table *t, uint64_t key)
    if ((t->n + 1) * 2 > (1u << t->bits))
       dir_grow(t);
    e.key = key;
-   e.cells = mp_calloc("mp.reuse.page", PAGE_LINES, sizeof(cell));
+   e.cells = mp_calloc("mp.reuse.page", 1, PAGE_LINES * sizeof(cell)
+                       + t->tag_lines * sizeof(uint32_t));
    if (t->fill)
       for (i = 0; i < PAGE_LINES; i++)
          e.cells[i].a = t->fill;
@@ -262,6 +267,13 @@ static cell *page_add(table *t, uint64_t key)
    t->last_key = key;
    t->last_cells = e.cells;
    return e.cells;
+}
+
+/* The tag of the line whose cell is c, in a table with tags. */
+static inline uint32_t *tag_of(cell *c, uint64_t line)
+{
+   uint32_t i = (uint32_t)(line & (PAGE_LINES - 1));
+   return (uint32_t *)(c - i + PAGE_LINES) + i;
 }
 
 /* The cell of line, or NULL if its page was never made (a line of a
@@ -289,6 +301,7 @@ static void table_copy(table *d, const table *s)
 {
    size_t i, n = (size_t)1 << s->bits;
    *d = *s;
+   d->tag_lines = 0;   /* a copy serves a group's stream: no tags */
    d->dir = mp_malloc("mp.reuse.dir", n * sizeof(page_ref));
    for (i = 0; i < n; i++) {
       d->dir[i] = s->dir[i];
@@ -304,7 +317,7 @@ static void table_copy(table *d, const table *s)
 static uint64_t table_bytes(const table *t)
 {
    return ((uint64_t)sizeof(page_ref) << t->bits)
-          + (uint64_t)t->n * PAGE_LINES * sizeof(cell);
+          + (uint64_t)t->n * (PAGE_LINES * sizeof(cell) + t->tag_lines * sizeof(uint32_t));
 }
 
 /*------------------------------------------------------------*/
@@ -500,6 +513,7 @@ static thread_state *thread_for(mp_reuse *r, uint32_t tid)
    if (!t) {
       t = mp_calloc("mp.reuse.thread", 1, sizeof *t);
       stream_init(&t->s);
+      t->s.map.tag_lines = r->cfg.tags ? PAGE_LINES : 0;
       t->solo_grp = NONE;
       t->fresh = 1;
       t->last_line = UINT64_MAX;
@@ -683,8 +697,9 @@ void mp_reuse_prefetch(mp_reuse *r, uint32_t tid, uint64_t line)
       __builtin_prefetch(&c[line & (PAGE_LINES - 1)]);
 }
 
-int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
-                    int is_write, uint64_t *distance)
+static inline __attribute__((always_inline))
+int access_line(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line, int is_write,
+                uint32_t tag, uint64_t *distance, uint32_t *prev_tag)
 {
    thread_state *t;
    group_state *g;
@@ -703,8 +718,13 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
 
    t = thread_for(r, tid);
    g = group_for(r, grp, tid, t, &solo);
-   if (line == t->last_line && solo && !r->multi)
+   if (line == t->last_line && solo && !r->multi) {
+      if (r->cfg.tags) {
+         *prev_tag = *t->last_tag;
+         *t->last_tag = tag;
+      }
       return MP_REUSE_PRIVATE;
+   }
    t->last_line = line;
    if (r->multi) {
       /* a line never written reads version 0, which is also what
@@ -719,6 +739,12 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    }
 
    pc = table_get(&t->s.map, line, &p_new);
+   if (r->cfg.tags) {
+      /* the tag of a line never touched is of no access: not read */
+      t->last_tag = tag_of(pc, line);
+      *prev_tag = *t->last_tag;
+      *t->last_tag = tag;
+   }
    if (solo) {
       /* one stream is both: only the kind depends on the version */
       if (p_new) {
@@ -757,6 +783,21 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    else
       *distance = d;
    return kind;
+}
+
+int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
+                    int is_write, uint64_t *distance)
+{
+   uint32_t unused;
+   return access_line(r, tid, grp, line, is_write, 0, distance, &unused);
+}
+
+int mp_reuse_access_tagged(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
+                           int is_write, uint32_t tag, uint64_t *distance,
+                           uint32_t *prev_tag)
+{
+   *prev_tag = tag;
+   return access_line(r, tid, grp, line, is_write, tag, distance, prev_tag);
 }
 
 int mp_reuse_would_hold(mp_reuse *r, uint32_t tid, uint64_t first, uint64_t line,

@@ -79,6 +79,9 @@ typedef struct {
    uint32_t window;           /* BURSTY: accesses analysed per window, >= 1 */
    uint32_t max_gap;          /* BURSTY: cap of a skipped gap, in accesses;
                                  0 analyses every access */
+   int tags;                  /* each thread's record of a line keeps a
+                                 caller's tag (mp_reuse_access_tagged):
+                                 4 bytes more per line of its pages */
 } mp_reuse_cfg;
 
 typedef struct {
@@ -113,6 +116,18 @@ void mp_reuse_prefetch(mp_reuse *r, uint32_t tid, uint64_t line);
 
 int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                     int is_write, uint64_t *distance);
+
+/* mp_reuse_access that also leaves 'tag' in thread tid's record of
+   the line (cfg.tags must be set): what the caller needs to know, at a
+   later reuse, of the access that came before it (say, when in the
+   program's loops it happened).  *prev_tag is the tag the line's
+   previous access by tid left, for a PRIVATE result; otherwise 'tag'.
+   A reuse within one access (a line read again at once) passes the tag
+   on.  Same cost as mp_reuse_access: the tag lies in the page of the
+   line's cell. */
+int mp_reuse_access_tagged(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
+                           int is_write, uint32_t tag, uint64_t *distance,
+                           uint32_t *prev_tag);
 
 /* What each non-SKIPPED result stands for: 1 in exact mode, 1/rate in
    SHARDS mode, accesses / analysed (so far) in BURSTY mode.  Read it

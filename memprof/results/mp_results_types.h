@@ -15,6 +15,7 @@
 #ifndef MP_RESULTS_TYPES_H
 #define MP_RESULTS_TYPES_H
 
+#include "mp_carriers.h"
 #include "mp_formula.h"
 #include "mp_loops.h"
 #include "mp_setdiag.h"
@@ -103,6 +104,7 @@ typedef struct {
    const mp_stride *stride;
    const mp_report_cache *cache;
    const mp_reuse *reuse;
+   const mp_carriers *carriers;  /* loops carrying far reuses, or NULL */
    const mp_sharing *sharing;    /* NULL: no second thread (or --sharing=no) */
    /* Loops, streams, formulas and structures (--loops), or all NULL. */
    const mp_loops *loops;

@@ -591,6 +591,58 @@ END_TEST
 
 /* Two threads in the same loops: separate stacks and counters, distinct
    instance ids.  Thread ids grow the table. */
+/* The carrier of a reuse (mp_loops_carrier), by hand: main's nest O
+   around I, then a separate loop E; an access's epoch is read when it
+   is made, as the tool does, and the carrier asked later. */
+START_TEST(test_carrier)
+{
+   uint32_t O, I, E;
+   uint64_t before, in_o, in_i, in_e;
+   g_l = new_loops(0);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL);
+   at(1, 0x100);
+   before = *mp_loops_epoch(g_l);                 /* outside any loop */
+   at(1, 0x110);
+   in_o = *mp_loops_epoch(g_l);                   /* in O, before I */
+   at(1, 0x130);
+   in_i = *mp_loops_epoch(g_l);                   /* in I's first instance */
+   back(I);
+   at(1, 0x130);
+   /* reuses made now, in the same instance of I */
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_i), I);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_o), O);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, before), MP_LOOP_NONE);
+   /* the next pass of O enters I again: I's first instance is gone */
+   at(1, 0x160);
+   back(O);
+   at(1, 0x110);
+   at(1, 0x130);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_i), O);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_o), O);
+   /* another thread: its own stack, none of it active */
+   ck_assert_uint_eq(mp_loops_carrier(g_l, 2, in_i), MP_LOOP_NONE);
+   /* E, after the nest: no loop holds both accesses */
+   at(1, 0x1a0);
+   at(1, 0x200);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), E);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_i), MP_LOOP_NONE);
+   in_e = *mp_loops_epoch(g_l);
+   back(E);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_e), E);
+   /* a flush (a sampling window) forgets every stack: what came before
+      it has no known carrier; after it, loops carry again */
+   mp_loops_flush(g_l);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_e), MP_LOOP_UNSEEN);
+   at(1, 0x200);
+   in_e = *mp_loops_epoch(g_l);
+   back(E);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_e), E);
+   mp_loops_free(g_l);
+}
+END_TEST
+
 START_TEST(test_threads)
 {
    uint32_t O, I;
@@ -811,6 +863,7 @@ int main(void)
    tcase_add_loop_test(tc, test_trace_jump_to_condition_layout, 0, 2);
    tcase_add_loop_test(tc, test_trace_coarse_and_late_discovery, 0, 2);
    tcase_add_test(tc, test_threads);
+   tcase_add_test(tc, test_carrier);
    tcase_add_test(tc, test_recursion_limit);
    tcase_add_loop_test(tc, test_unwind_random, 0, 20);
    tcase_add_test(tc, test_unwind_mismatch_is_detected);

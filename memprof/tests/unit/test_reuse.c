@@ -173,7 +173,7 @@ typedef struct {
    change nothing. */
 static compare_result compare(const trace *t, int broken)
 {
-   mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err = NULL;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    compare_result res = { 0, { 0 } };
@@ -262,7 +262,7 @@ END_TEST
 START_TEST(test_cold_counts)
 {
    gen_cfg g = { 6, 3, 500, 20000, 0.3, 0.2, 0, 1 };
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    uint8_t touched[3][500];
@@ -293,7 +293,7 @@ END_TEST
 
 static mp_reuse *exact(void)
 {
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err = NULL;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    ck_assert_ptr_nonnull(r);
@@ -414,7 +414,7 @@ END_TEST
 START_TEST(test_compaction_exact)
 {
    gen_cfg g = { 4, 2, 64, 300000, 0.2, 0.5, 0, 0 };
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    mp_reuse_stats st;
@@ -450,7 +450,7 @@ END_TEST
    has been seen, whatever the number of accesses. */
 START_TEST(test_memory_bounded)
 {
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    uint64_t i, b1 = 0, n = 8000000, sum = 0;
@@ -479,7 +479,7 @@ END_TEST
    distances are all the footprint less one. */
 START_TEST(test_memory_dense)
 {
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    uint64_t i, lines = 1u << 20, bad = 0;
@@ -504,7 +504,7 @@ END_TEST
    300 streams; and every reuse comes out the same. */
 START_TEST(test_thread_exit)
 {
-   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_EXACT, 0, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err), *keep = mp_reuse_new(&cfg, &err);
    uint64_t b1 = 0, d, dk;
@@ -690,7 +690,7 @@ static sample_error measure(trace *t, const histo *ex, const mp_reuse_cfg *cfg,
    SHARDS paper's measure). */
 START_TEST(test_sampling_error)
 {
-   mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0, 0 };
    trace t;
    histo ex;
    double ns;
@@ -733,7 +733,7 @@ START_TEST(test_bursty_schedule)
 {
    /* window 3, gaps 3*1, 3*2, 3*3, then capped at 10 */
    static const char expect[] = "TTTsssTTTssssssTTTsssssssssTTTssssssssssTTTssssssssssTTT";
-   mp_reuse_cfg cfg = { 0, MP_REUSE_BURSTY, 0, 3, 10 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_BURSTY, 0, 3, 10, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    char got[sizeof expect];
@@ -752,7 +752,7 @@ START_TEST(test_shards_scaling)
 {
    /* rate 1 is exact; a line kept at a lower rate has its distance
       scaled: a cyclic sweep over 20000 lines gives ~20000 */
-   mp_reuse_cfg cfg = { 0, MP_REUSE_SHARDS, 0.05, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_SHARDS, 0.05, 0, 0, 0 };
    const char *err;
    mp_reuse *r = mp_reuse_new(&cfg, &err);
    uint64_t d, sum = 0, n = 0, i;
@@ -818,7 +818,7 @@ END_TEST
 
 START_TEST(test_bad_config)
 {
-   mp_reuse_cfg cfg = { 0, MP_REUSE_SHARDS, 0, 0, 0 };
+   mp_reuse_cfg cfg = { 0, MP_REUSE_SHARDS, 0, 0, 0, 0 };
    const char *err = NULL;
    ck_assert_ptr_null(mp_reuse_new(&cfg, &err));
    ck_assert_ptr_nonnull(err);
@@ -841,6 +841,47 @@ START_TEST(test_bad_config)
       ck_assert(mp_reuse_weight(r) == 1.0);
       mp_reuse_free(r);
    }
+}
+END_TEST
+
+/* Tags (mp_reuse_access_tagged): each access leaves its index; a
+   PRIVATE reuse must return the index of the thread's previous access
+   to the line, found by walking back through the trace; and kinds and
+   distances must be those of an untagged engine fed the same trace. */
+START_TEST(test_tags)
+{
+   mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0, 0 }, tcfg = cfg;
+   const char *err = NULL;
+   mp_reuse *plain, *tagged;
+   uint32_t i, j, bad = 0, private_n = 0;
+   trace t;
+   tcfg.tags = 1;
+   plain = mp_reuse_new(&cfg, &err);
+   tagged = mp_reuse_new(&tcfg, &err);
+   rng_state = 0x7a65 + (uint64_t)_i;
+   generate(&t, &random_cfgs[_i]);
+   for (i = 0; i < t.n; i++) {
+      uint64_t d, td;
+      uint32_t prev = 0xdead;
+      int kind = mp_reuse_access(plain, t.tid[i], t.grp[i], t.line[i], t.w[i], &d);
+      int tkind = mp_reuse_access_tagged(tagged, t.tid[i], t.grp[i], t.line[i], t.w[i],
+                                         i, &td, &prev);
+      bad += kind != tkind || d != td;
+      if (tkind != MP_REUSE_PRIVATE)
+         continue;
+      private_n++;
+      for (j = i; j-- > 0;)
+         if (t.tid[j] == t.tid[i] && t.line[j] == t.line[i])
+            break;
+      bad += prev != j;
+   }
+   printf("reuse tags %u: %u private reuses, %u mismatches\n", (unsigned)_i,
+          private_n, bad);
+   ck_assert_uint_gt(private_n, 0);
+   ck_assert_uint_eq(bad, 0);
+   trace_fini(&t);
+   mp_reuse_free(plain);
+   mp_reuse_free(tagged);
 }
 END_TEST
 
@@ -966,6 +1007,7 @@ int main(void)
    tcase_add_test(tc, test_thread_exit);
    tcase_add_test(tc, test_reset);
    tcase_add_test(tc, test_l1_oracle);
+   tcase_add_loop_test(tc, test_tags, 0, N_RANDOM);
    tcase_add_test(tc, test_sampling_error);
    tcase_add_test(tc, test_bursty_schedule);
    tcase_add_test(tc, test_shards_scaling);

@@ -1,0 +1,83 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: which loop carries each variable's far reuses.      ---*/
+/*---                                                mp_carriers.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Beyls and D'Hollander's reuse paths (their SLO tool): a reuse is
+   carried by the innermost loop active at both of its accesses, and
+   only that loop's order can bring the reuse closer.  Tiling it shortens
+   a capacity miss's reuse distance; if no loop holds both accesses
+   (an initialisation loop, then the kernel that reads what it wrote),
+   no loop order of either nest can.
+
+   Per variable, the far reuses (a distance of at least 'far' lines:
+   those the smallest cache misses) by carrier loop, with their
+   distances binned as mp_reuse_bin does, so that each cache level
+   counts the ones beyond its own size.  The adapter finds the carrier
+   (mp_loops_carrier) and calls mp_carriers_add; reuses whose earlier
+   access the loop analysis did not follow are counted apart ("unseen"),
+   so that a verdict is drawn from the reuses whose carrier is known.
+
+   A variable keeps MP_CARRIER_SLOTS carriers, the first met; the far
+   reuses of any other loop are counted as "other".  Memory: one table
+   of about 3 KiB per variable with far reuses, made at its first.
+   Cost: O(MP_CARRIER_SLOTS) per far reuse; nothing for the others.
+
+   No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_CARRIERS_H
+#define MP_CARRIERS_H
+
+#include "mp_platform.h"
+#include "mp_reuse.h"
+
+#define MP_CARRIER_SLOTS 6
+
+/* The far reuses of one variable carried by one loop (MP_LOOP_NONE:
+   by no loop), by distance bin (mp_reuse_bin). */
+typedef struct {
+   uint32_t loop;
+   uint64_t total;
+   uint64_t bins[MP_REUSE_N_BINS];
+} mp_carrier;
+
+typedef struct {
+   mp_carrier slot[MP_CARRIER_SLOTS];
+   uint32_t n;                          /* slots used */
+   mp_carrier other;                    /* of loops beyond the slots (its
+                                           loop is MP_LOOP_NONE) */
+   uint64_t unseen;                     /* far reuses whose carrier is not known */
+} mp_var_carriers;
+
+typedef struct mp_carriers mp_carriers;
+
+/* far: the distance (lines) from which a reuse is counted, >= 1. */
+mp_carriers *mp_carriers_new(uint64_t far);
+void         mp_carriers_free(mp_carriers *c);
+void         mp_carriers_reset(mp_carriers *c);
+uint64_t     mp_carriers_far(const mp_carriers *c);
+/* The far reuses counted by a carrier, and those not (for -v). */
+void         mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t *unseen);
+
+/* A far reuse of variable var at 'distance' lines carried by loop
+   (MP_LOOP_NONE: by none).  Distances below 'far' are ignored. */
+void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t distance);
+/* A far reuse of var whose carrier is not known. */
+void mp_carriers_unseen(mp_carriers *c, uint32_t var);
+
+/* var's carriers, NULL if it has had no far reuse. */
+const mp_var_carriers *mp_carriers_of(const mp_carriers *c, uint32_t var);
+
+/* Of a carrier's reuses, those at a distance of at least 'lines'
+   (whole bins only: a bin straddling 'lines' is left out). */
+uint64_t mp_carrier_beyond(const mp_carrier *k, uint64_t lines);
+
+/* The carrier with the most reuses at 'lines' or more, NULL if none;
+   *known: the reuses at 'lines' or more of every slot and of "other"
+   (not "unseen", which is not binned). */
+const mp_carrier *mp_carriers_top(const mp_var_carriers *vc, uint64_t lines,
+                                  uint64_t *known);
+
+#endif /* MP_CARRIERS_H */

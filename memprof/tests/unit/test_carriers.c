@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of mp_carriers against a brute-force reference that keeps
+   every far reuse (variable, loop, distance) and counts by walking the
+   list: the slots (first six loops met per variable), "other" beyond
+   them, the counts beyond a level's size (whole bins only) and the top
+   carrier. */
+#include "mp_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mp_carriers.h"
+#include "mp_loops.h"
+
+typedef struct {
+   uint32_t var, loop;
+   uint64_t d;
+} reuse;
+
+#define N_REUSES 20000
+#define N_VARS   5
+#define FAR      512
+
+/* Whether reuse r's bin starts at 'lines' or beyond. */
+static int ref_beyond(uint64_t d, uint64_t lines)
+{
+   uint64_t lo, hi;
+   mp_reuse_bin_bounds(mp_reuse_bin(d), &lo, &hi);
+   return lo >= lines;
+}
+
+START_TEST(test_against_reference)
+{
+   static reuse log[N_REUSES];
+   mp_carriers *c = mp_carriers_new(FAR);
+   uint32_t i, n = 0, v, s;
+   rng_state = 88172645463325252ull;
+   for (i = 0; i < N_REUSES; i++) {
+      reuse r;
+      r.var = (uint32_t)(rng() % N_VARS);
+      /* var 0 meets nine loops: three go to "other" */
+      r.loop = rng() % 5 == 0 ? MP_LOOP_NONE : (uint32_t)(rng() % (r.var == 0 ? 9 : 4));
+      r.d = rng() % 3 ? FAR + rng() % 100000 : rng() % FAR;   /* a third near */
+      mp_carriers_add(c, r.var, r.loop, r.d);
+      if (r.d >= FAR)
+         log[n++] = r;
+   }
+   for (v = 0; v < N_VARS; v++) {
+      const mp_var_carriers *vc = mp_carriers_of(c, v);
+      uint32_t first[MP_CARRIER_SLOTS + 3], n_first = 0;
+      ck_assert_ptr_nonnull(vc);
+      /* the slots: the first loops met, in order */
+      for (i = 0; i < n; i++) {
+         uint32_t k;
+         if (log[i].var != v)
+            continue;
+         for (k = 0; k < n_first && first[k] != log[i].loop; k++)
+            ;
+         if (k == n_first && n_first < MP_CARRIER_SLOTS)
+            first[n_first++] = log[i].loop;
+      }
+      ck_assert_uint_eq(vc->n, n_first);
+      for (s = 0; s < vc->n; s++) {
+         uint64_t lines[] = { FAR, 4096, 65536 };
+         uint32_t L;
+         ck_assert_uint_eq(vc->slot[s].loop, first[s]);
+         for (L = 0; L < 3; L++) {
+            uint64_t want = 0, total = 0;
+            for (i = 0; i < n; i++)
+               if (log[i].var == v && log[i].loop == first[s]) {
+                  total++;
+                  want += ref_beyond(log[i].d, lines[L]);
+               }
+            ck_assert_uint_eq(mp_carrier_beyond(&vc->slot[s], lines[L]), want);
+            ck_assert_uint_eq(vc->slot[s].total, total);
+         }
+      }
+      {
+         uint64_t known = 0, other = 0, best = 0, ref_known = 0;
+         const mp_carrier *top = mp_carriers_top(vc, 4096, &known);
+         for (i = 0; i < n; i++) {
+            uint32_t k;
+            if (log[i].var != v || !ref_beyond(log[i].d, 4096))
+               continue;
+            ref_known++;
+            for (k = 0; k < vc->n && first[k] != log[i].loop; k++)
+               ;
+            other += k == vc->n;
+         }
+         for (s = 0; s < vc->n; s++)
+            if (mp_carrier_beyond(&vc->slot[s], 4096) > best)
+               best = mp_carrier_beyond(&vc->slot[s], 4096);
+         ck_assert_uint_eq(known, ref_known);
+         ck_assert_uint_eq(mp_carrier_beyond(&vc->other, 4096), other);
+         ck_assert_ptr_nonnull(top);
+         ck_assert_uint_eq(mp_carrier_beyond(top, 4096), best);
+         if (v == 0)
+            ck_assert_uint_gt(other, 0);
+      }
+   }
+   mp_carriers_unseen(c, 2);
+   ck_assert_uint_eq(mp_carriers_of(c, 2)->unseen, 1);
+   ck_assert_ptr_null(mp_carriers_of(c, N_VARS + 100));
+   mp_carriers_reset(c);
+   ck_assert_ptr_null(mp_carriers_of(c, 0));
+   mp_carriers_free(c);
+}
+END_TEST
+
+int main(void)
+{
+   Suite *s = suite_create("carriers");
+   TCase *tc = tcase_create("core");
+   tcase_add_test(tc, test_against_reference);
+   suite_add_tcase(s, tc);
+   return mp_test_run(s);
+}
