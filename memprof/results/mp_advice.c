@@ -31,7 +31,7 @@
 static const char *const kind_names[MP_ADVICE_N_KINDS] = {
    "false-sharing", "numa-first-touch", "loop-interchange", "conflict-sets",
    "long-stride", "blocking",
-   "structure-splitting", "too-many-streams"
+   "structure-splitting", "too-many-streams", "no-source"
 };
 
 const char *mp_advice_kind_name(mp_advice_kind k)
@@ -711,6 +711,11 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
       mp_advice *a;
       if (c < MIN_EVENTS || 4 * c < all)
          continue;
+      /* One diagnosis per access: the misses of walks whose loop order
+         or layout is being fixed are that advice's (a column walk of a
+         power-of-two matrix conflicts with itself too). */
+      if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
+         return;
       /* "of its 1,000 misses (50%) are conflict misses", or of the misses
          without the prefetcher, those it left */
       of = mp_asprintf(some_covered(cc, k) ? "of the %s misses it would have without "
@@ -770,12 +775,126 @@ static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_
    return 1;
 }
 
+/* Whether loop l is 'outer' or lies inside it. */
+static int within(const advisor *ad, uint32_t l, uint32_t outer)
+{
+   for (; l != MP_LOOP_NONE; l = mp_loops_get(ad->an->loops, l)->parent)
+      if (l == outer)
+         return 1;
+   return 0;
+}
+
+/* The reuses of lc at distances of 'from' lines or more. */
+static uint64_t far_reuses_at(const mp_line_counts *lc, uint64_t from)
+{
+   uint64_t n = 0, lo, hi;
+   uint32_t b;
+   if (!lc->reuse_bins)
+      return 0;
+   for (b = 0; b < MP_REUSE_N_BINS; b++) {
+      mp_reuse_bin_bounds(b, &lo, &hi);
+      if (lo >= from)
+         n += lc->reuse_bins[0][b];
+   }
+   return n;
+}
+
+/* The lines of v inside loop 'carrier' with the most private reuses
+   beyond 'from' lines: where the capacity misses that tiling the
+   carrier removes are taken.  The lines of the most L1 misses when
+   none is known. */
+static void fill_where_carried(advisor *ad, mp_advice *a, const mp_var *v,
+                               uint32_t carrier, uint64_t from)
+{
+   uint32_t i, j;
+   uint64_t val[MP_ADVICE_WHERE];
+   a->n_where = 0;
+   for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
+      const mp_line_counts *lc = ad->lines[i];
+      uint64_t n = far_reuses_at(lc, from);
+      uint32_t l = line_loop(ad, lc);
+      if (n == 0 || l == MP_LOOP_NONE || !within(ad, l, carrier))
+         continue;
+      j = a->n_where < MP_ADVICE_WHERE ? a->n_where++ : MP_ADVICE_WHERE;
+      while (j > 0 && val[j - 1] < n) {
+         if (j < MP_ADVICE_WHERE) {
+            val[j] = val[j - 1];
+            a->where[j] = a->where[j - 1];
+         }
+         j--;
+      }
+      if (j < MP_ADVICE_WHERE) {
+         val[j] = n;
+         a->where[j] = lc->loc;
+      }
+   }
+   if (a->n_where == 0)
+      fill_where(ad->vs, a, by_l1_misses);
+}
+
+/* "4,096-8,191" (lines) for the median of the carrier's reuses at
+   'from' lines or more; *factor: how many times 'from' its low end is
+   (rounded up to a power of two), the shrink a tile must bring. */
+static char *carried_median(const mp_carrier *k, uint64_t from, uint64_t *factor)
+{
+   uint64_t lo = 0, hi = 0;
+   char b1[32], b2[32];
+   far_median(k->bins, from, &lo, &hi);
+   for (*factor = 1; *factor * from <= lo && *factor < ((uint64_t)1 << 40); *factor *= 2)
+      ;
+   return mp_asprintf("%s-%s", mp_commas(lo, b1, sizeof b1),
+                      hi == UINT64_MAX ? "inf" : mp_commas(hi, b2, sizeof b2));
+}
+
+/* The carrier of vc's reuses at 'lines' or more, as the program's
+   code sees it: a loop of the runtime around main (__libc_start_main's)
+   carries nothing the program can tile, so its reuses count as carried
+   by no loop.  Returns the program's loop with the most of them, or
+   NULL when "no loop" has more; *known and *carried: all the reuses
+   beyond, and those of the carrier returned (of "no loop" if NULL). */
+static const mp_carrier *program_carrier(const advisor *ad, const mp_var_carriers *vc,
+                                         uint64_t lines, uint64_t *known,
+                                         uint64_t *carried)
+{
+   const mp_carrier *top = NULL;
+   uint64_t best = 0, none = 0;
+   uint32_t i;
+   *known = mp_carrier_beyond(&vc->other, lines);
+   for (i = 0; i < vc->n; i++) {
+      const mp_carrier *k = &vc->slot[i];
+      uint64_t n = mp_carrier_beyond(k, lines);
+      *known += n;
+      if (k->loop == MP_LOOP_NONE || !mp_class_is_programs(ad->res->loop[k->loop].cls))
+         none += n;
+      else if (n > best) {
+         best = n;
+         top = k;
+      }
+   }
+   *carried = best > none ? best : none;
+   return best > none ? top : NULL;
+}
+
+/* A far reuse is counted for the carriers only if this many of the
+   variable's reuses beyond the level are: fewer (most of them made
+   outside the detail windows) is no verdict on the loops. */
+#define MIN_CARRIED 100
+
 /* Capacity misses: a fully associative cache of the level's size would
    miss too, so the line was reused (not cold) only after more distinct
    lines than the level holds.  Blocking brings that reuse distance under
    the capacity.  (A stream with no reuse has cold misses only.)  Half
    the level's misses is where the loop nest, not the odd access, is to
-   blame. */
+   blame.
+
+   Only the loop that carries the reuses (mp_carriers.h: the innermost
+   loop active at both accesses) can be tiled to shorten them, and only
+   if one loop carries most of them.  Reuses that no loop carries run
+   from one loop nest to another (an initialisation loop, then the
+   kernel that reads what it wrote): no tiling helps, and the item goes
+   to 'rejected' with that reason.  Without carriers (--loops=no, a
+   sampled reuse mode, or too few of the far reuses seen in the detail
+   windows) the rule speaks as before and says the carrier is unknown. */
 static void rule_blocking(advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
@@ -786,8 +905,13 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    for (k = 0; k < hc->n_levels; k++) {
       uint64_t cap = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CAPACITY), lo, hi;
       uint64_t all = mp_cache_counts_unprefetched(cc, k);
-      uint64_t lines = hc->level[k].size / hc->level[k].line;
-      char b1[32], b2[32], b3[32], *far;
+      uint64_t lines = hc->level[k].size / hc->level[k].line, known = 0, factor = 1;
+      const mp_var_carriers *vc = ad->an->carriers
+                                  ? mp_carriers_of(ad->an->carriers, v->id) : NULL;
+      uint64_t carried = 0;
+      const mp_carrier *top = vc ? program_carrier(ad, vc, lines, &known, &carried) : NULL;
+      int verdict = ad->an->loops && known >= MIN_CARRIED;
+      char b1[32], b2[32], b3[32], *far, *how, *carrier_w = NULL;
       mp_advice *a;
       if (cap < MIN_EVENTS || 2 * cap < all)
          continue;
@@ -796,12 +920,29 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
          tiling, is the fix. */
       if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
          return;
-      if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi))
+      if (verdict && top) {
+         char *median = carried_median(top, lines, &factor);
+         carrier_w = mp_facts_loop_where(ad->an, top->loop);
+         far = mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
+                           "the loop at %s (the innermost loop active at both accesses), "
+                           "at a median of %s lines", 100.0 * (double)carried / (double)known,
+                           mp_commas(known, b1, sizeof b1), mp_commas(lines, b2, sizeof b2),
+                           vc->unseen ? " seen in the detail windows" : "", carrier_w, median);
+         mp_free(median);
+      } else if (verdict) {
+         far = mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
+                           "no loop of the program: they run from one loop nest to another",
+                           100.0 * (double)carried / (double)known,
+                           mp_commas(known, b1, sizeof b1), mp_commas(lines, b2, sizeof b2),
+                           vc->unseen ? " seen in the detail windows" : "");
+      } else if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi)) {
          far = mp_asprintf("; the median of its reuses beyond %s lines "
-                     "is at %s-%s lines", mp_commas(lines, b1, sizeof b1),
+                     "is at %s-%s lines%s", mp_commas(lines, b1, sizeof b1),
                      mp_commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
-                     : mp_commas(hi, b3, sizeof b3));
-      else
+                     : mp_commas(hi, b3, sizeof b3),
+                     ad->an->carriers ? "; the loop carrying them is not known (too few "
+                     "seen in the detail windows)" : "");
+      } else
          far = mp_strdup("mp.advice.far", "");
       a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
       a->text = mp_asprintf(
@@ -821,32 +962,78 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                      100.0 * (double)cap / (double)all, mp_report_level_name(k),
                      mp_commas(lines, b2, sizeof b2), far);
       mp_free(far);
-      fill_where(ad->vs, a, by_l1_misses);
-      {
+      if (verdict && top) {
+         fill_where_carried(ad, a, v, top->loop, lines);
+         a->loop = top->loop;
+      } else
+         fill_where(ad->vs, a, by_l1_misses);
+      if (carrier_w) {
+         a->fix = mp_asprintf(
+                  "tile the loops inside the loop at %s, which carries the reuses, so "
+                  "that the data touched between two uses of a line of %s falls under "
+                  "%s's %s lines: tiles of about 1/%llu of the range those loops walk "
+                  "now", carrier_w, v->name, mp_report_level_name(k),
+                  mp_commas(lines, b1, sizeof b1), (unsigned long long)factor);
+         mp_free(carrier_w);
+      } else {
          char *nest = nest_of(ad, a);
-         const char *top = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
+         const char *w = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
          a->fix = mp_asprintf(
                   "block (tile) the loop nest around its accesses at %s%s so that the "
                   "data reused between iterations fits in %s (reuse distance below %llu "
-                  "lines)", top ? top : "?", nest, mp_report_level_name(k),
+                  "lines)", w ? w : "?", nest, mp_report_level_name(k),
                   (unsigned long long)lines);
          mp_free(nest);
+      }
+      if (verdict && (!top || 2 * carried <= known)) {
+         how = !top
+            ? mp_asprintf("no loop carries most of its reuses beyond %s lines: they run "
+                          "between separate loop nests (from an initialisation, or an "
+                          "earlier phase, to this one), which no tiling brings closer",
+                          mp_commas(lines, b1, sizeof b1))
+            : mp_asprintf("no one loop carries most of its reuses beyond %s lines (the "
+                          "most, %.0f%%): no single loop's tiling brings them under %s's "
+                          "size", mp_commas(lines, b1, sizeof b1),
+                          100.0 * (double)carried / (double)known, mp_report_level_name(k));
+         reject_last(ad, how);
       }
       return;
    }
 }
 
+/* Whether layout l is a record the program defines: at least 8 bytes
+   with a field wider than a byte, and, for a heap site, blocks whose
+   bytes are whole records.  A byte buffer of variable-length records
+   (a sorter's, a parser's) shows "fields" at +0, +1, +2... that are
+   only the bytes its loops happen to read at those offsets: no layout
+   of the program to split. */
+static int is_record(const mp_var *v, const mp_struct_layout *l)
+{
+   uint32_t i, wide = 0;
+   if (l->size < 8)
+      return 0;
+   for (i = 0; i < l->n_fields; i++)
+      wide += l->fields[i].size > 1;
+   if (wide == 0)
+      return 0;
+   return v->kind != MP_VAR_HEAP || v->alloc_bytes % l->size == 0;
+}
+
 /* Structure splitting (StructSlim): the fields of the variable's
    elements fall into groups used by different loops; each loop drags
    the other groups' bytes through the cache.  Half the variable's
-   cycles must be in fields the inference placed. */
+   cycles must be in fields the inference placed, the elements must be
+   records (is_record), and the split must have been replayed: its
+   evidence is the replay's gain, and a split nobody measured is not
+   advised. */
 static void rule_split(advisor *ad, const mp_var *v, double score)
 {
    const mp_structure *st = ad->res->var[v->id].structure;
    const mp_replay *split = &ad->res->var[v->id].split;
    char *replay, *refuted;
    mp_advice *a;
-   if (st == NULL || st->layout.n_groups < 2 || st->layout.covered < 0.5)
+   if (st == NULL || st->layout.n_groups < 2 || st->layout.covered < 0.5
+       || !is_record(v, &st->layout) || !split->made || ad->an->cache == NULL)
       return;
    replay = replay_text(ad, "split", split);
    refuted = replay_refutes(ad, "of the split", split);
@@ -945,6 +1132,9 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
 
 static int advice_before(const mp_advice *a, const mp_advice *b)
 {
+   /* not fixes: below every item that is */
+   if ((a->kind == MP_ADVICE_NO_SOURCE) != (b->kind == MP_ADVICE_NO_SOURCE))
+      return b->kind == MP_ADVICE_NO_SOURCE;
    if (a->score != b->score)
       return a->score > b->score;
    if (a->kind != b->kind)
@@ -980,38 +1170,113 @@ static const char *base_name(const char *path)
    return b;
 }
 
-/* The advice a[0 .. n-1] is on a variable whose busiest line is in code
-   without line information (a library without debug information): no
-   line of it can be changed here, and no loop can be named.  Its fix says
-   where the cost sits instead: the function (and object) that spent
-   most of its cycles (accesses). */
-static void no_source_fix(advisor *ad, const mp_var *v, mp_advice *a, uint32_t n)
+/* Where the accesses of a variable whose advice points at no source
+   line were made: the function and object of its busiest line (by
+   cycles, else accesses); the object is the variable's own when the
+   code has no symbol (such code shares one location across objects). */
+static void busiest_code(const advisor *ad, const mp_var *v, const char **fn,
+                         const char **obj)
 {
    const mp_line_counts *top = NULL;
    uint32_t i;
-   const char *fn, *obj;
-   char *fix;
    for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
       const mp_line_counts *lc = ad->lines[i];
       uint64_t c = ad->by_cycles ? lc->cycles : mp_counts_accesses(&lc->c);
       if (top == NULL || c > (ad->by_cycles ? top->cycles : mp_counts_accesses(&top->c)))
          top = lc;
    }
-   fn = top ? mp_vars_location_fn(ad->vs, top->loc) : NULL;
-   /* Code without a symbol shares one location across objects: its
-      object would be a guess. */
-   obj = top && fn ? mp_vars_location_object(ad->vs, top->loc) : NULL;
-   fix = mp_asprintf("no source at hand: the busiest accesses of %s are in code without "
-                     "line information, most of its %s in %s%s%s%s; look there (its debug "
-                     "information, or its source package) for the loop, or change how "
-                     "the program uses it", v->name, ad->by_cycles ? "cycles" : "accesses",
-                     fn ? fn : "code without a symbol", obj ? " (" : "",
-                     obj ? base_name(obj) : "", obj ? ")" : "");
-   for (i = 0; i < n; i++) {
-      mp_free(a[i].fix);
-      a[i].fix = mp_strdup("mp.advice.nosrc", fix);
+   *fn = top ? mp_vars_location_fn(ad->vs, top->loc) : NULL;
+   *obj = top && *fn ? mp_vars_location_object(ad->vs, top->loc) : NULL;
+   if (!*obj)
+      *obj = v->object;
+}
+
+/* An item whose accesses are all in code without line information (a
+   library without its debug information): no line of it can be
+   changed, no loop named.  Such items are not fixes to rank: they are
+   gathered per object into one no-source item, after the others. */
+typedef struct {
+   const char *object;      /* NULL: code without a symbol */
+   const char *fn;          /* the busiest function of the first item */
+   mp_strbuf items;         /* "blocking of heap@x (12%), ..." */
+   uint32_t n;
+   double score;
+} no_source_group;
+
+static int same_object(const char *a, const char *b)
+{
+   return a == b || (a && b && mp_strcmp(a, b) == 0);
+}
+
+/* Moves ad->out[i], an item on v, into its object's group. */
+static void gather_no_source(advisor *ad, no_source_group **groups, uint32_t *n_groups,
+                             const mp_var *v, uint32_t i)
+{
+   const char *fn, *obj;
+   no_source_group *g = NULL;
+   mp_advice *a = &ad->out[i];
+   uint32_t j;
+   busiest_code(ad, v, &fn, &obj);
+   for (j = 0; j < *n_groups; j++)
+      if (same_object((*groups)[j].object, obj))
+         g = &(*groups)[j];
+   if (!g) {
+      *groups = mp_realloc("mp.advice.nosrc", *groups, (*n_groups + 1) * sizeof **groups);
+      g = &(*groups)[(*n_groups)++];
+      mp_memset(g, 0, sizeof *g);
+      g->object = obj;
+      g->fn = fn;
+      {
+         mp_strbuf empty = MP_STRBUF_INIT;
+         g->items = empty;
+      }
    }
-   mp_free(fix);
+   mp_strbuf_printf(&g->items, "%s%s of %s (%.1f%%)", g->n ? "; " : "",
+                    mp_advice_kind_name(a->kind), v->name, 100.0 * a->score);
+   g->n++;
+   g->score += a->score;
+   mp_free(a->text);
+   mp_free(a->evidence);
+   mp_free(a->fix);
+   if (a->reason)
+      mp_free(a->reason);
+   ad->out[i] = ad->out[--ad->n];
+}
+
+/* An object the system installed (its debug information is a package
+   away), rather than one the user built. */
+static int is_system_path(const char *path)
+{
+   return mp_strncmp(path, "/usr/", 5) == 0 || mp_strncmp(path, "/lib", 4) == 0;
+}
+
+static void add_no_source(advisor *ad, no_source_group *g)
+{
+   const char *obj = g->object ? base_name(g->object) : NULL;
+   char *items = mp_strbuf_take(&g->items);
+   mp_advice *a = new_advice(ad, MP_ADVICE_NO_SOURCE, NULL, g->score);
+   a->text = mp_asprintf("no source at hand: %u advice item%s on data accessed by %s%s, "
+                         "which has no line information", g->n, g->n == 1 ? "" : "s",
+                         obj ? obj : "code without a symbol",
+                         obj ? "" : " (no object known)");
+   a->evidence = mp_asprintf("%s: %.1f%% of the run's %s%s%s", items, 100.0 * g->score,
+                             ad->by_cycles ? "memory cycles" : "accesses",
+                             g->fn ? "; the first's busiest code is in " : "",
+                             g->fn ? g->fn : "");
+   if (obj && is_system_path(g->object))
+      a->fix = mp_asprintf("install the debug information of %s (on Debian its -dbgsym "
+                           "package, or set DEBUGINFOD_URLS) and run again: the items then "
+                           "name their source lines and loops; or change how the program "
+                           "uses it", obj);
+   else if (obj)
+      a->fix = mp_asprintf("build %s with debug information (-g) and run again: the items "
+                           "then name their source lines and loops", obj);
+   else
+      a->fix = mp_strdup("mp.advice.nosrc",
+                         "find which object the code is in (a JIT's, or a stripped "
+                         "program's) and build it with -g; or change how the program "
+                         "uses it");
+   mp_free(items);
 }
 
 mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
@@ -1024,6 +1289,8 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    int by_cycles = res->an->cache != NULL;
    source_seen seen;
    double *score;
+   no_source_group *no_src = NULL;
+   uint32_t n_no_src = 0, j;
    mp_memset(&ad, 0, sizeof ad);
    ad.vs = vs;
    ad.run = res->run;
@@ -1076,11 +1343,11 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
          rule_split(&ad, v, score[i]);
       }
       /* Advice whose busiest line is in code without line information
-         (a stripped library's loop): it points at that code. */
-      for (; from < ad.n; from++)
-         if (!v->named_by && (ad.out[from].n_where == 0
-                              || !mp_vars_location_where(vs, ad.out[from].where[0])))
-            no_source_fix(&ad, v, ad.out + from, 1);
+         (a stripped library's loop): gathered per object, below. */
+      for (j = ad.n; j-- > from;)
+         if (!v->named_by && (ad.out[j].n_where == 0
+                              || !mp_vars_location_where(vs, ad.out[j].where[0])))
+            gather_no_source(&ad, &no_src, &n_no_src, v, j);
    }
    {
       uint64_t accesses = 0;
@@ -1088,6 +1355,10 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
          accesses += mp_counts_accesses(&mp_vars_get(vs, i)->c);
       rule_streams(&ad, accesses);
    }
+   for (i = 0; i < n_no_src; i++)
+      add_no_source(&ad, &no_src[i]);
+   if (no_src)
+      mp_free(no_src);
    mp_free(seen.has_source);
    mp_free(score);
    mp_free(ad.first);

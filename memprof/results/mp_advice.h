@@ -35,6 +35,9 @@ typedef enum {
    MP_ADVICE_BLOCKING,
    MP_ADVICE_STRUCTURE_SPLITTING,
    MP_ADVICE_TOO_MANY_STREAMS,  /* about a loop: var is MP_ADVICE_NO_VAR */
+   MP_ADVICE_NO_SOURCE,         /* the items on data whose code has no lines,
+                                   one per object: var is MP_ADVICE_NO_VAR;
+                                   ranked after every other kind */
    MP_ADVICE_N_KINDS
 } mp_advice_kind;
 

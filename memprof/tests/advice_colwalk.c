@@ -13,12 +13,12 @@
      every step (511 of each column's 512 strides) and every access
      misses the L1; its access formula 4096*i1 + 8*i2 says the loop
      around it (j, line 32) steps 8 bytes: loop-interchange;
-   - the L1 capacity misses are all made in that walk: no blocking
-     (interchanging, not tiling, removes them), and no long-stride
-     (there is a loop to interchange with).
-   Expected advice on m, at the summing line, in this order (equal
-   scores; loop-interchange before conflict-sets): loop-interchange,
-   conflict-sets. */
+   - the L1 capacity misses and the L2 conflict misses are all made in
+     that walk: no blocking and no conflict-sets (one diagnosis per
+     access: interchanging, not tiling or padding, removes them), and no
+     long-stride (there is a loop to interchange with).
+   Expected advice on m: loop-interchange at the summing line, and
+   nothing else. */
 #include <stdio.h>
 
 #define N 512

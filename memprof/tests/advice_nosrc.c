@@ -6,10 +6,10 @@
    it once and sweeps it ten times, as advice_sweep.c does: every L1
    miss after the first sweep is a capacity miss (a reuse distance of
    4,096 lines, the L1 holding 512), so blocking fires on the block.
-   But there is no line to tile: its advice names where its cycles are
-   spent, sweep_nodebug in the object advice_nosrc, and says no source
-   is at hand; its where is [null] and its fix never says to tile the
-   loop nest. */
+   But there is no line to tile: the item goes into one no-source item
+   for the object advice_nosrc, naming the blocking of a, its share of
+   the cycles and sweep_nodebug, where they are spent, and saying to
+   build it with -g; no line, and never a loop nest to tile. */
 #include <stdio.h>
 #include <stdlib.h>
 

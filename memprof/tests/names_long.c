@@ -9,7 +9,7 @@
      whole name, written 64 times and read 64 times;
    - the 300-character global below is walked by columns as in
      advice_colwalk.c (a 4096-byte stride): its advice (loop
-     interchange, conflict sets) names it whole in text, evidence and fix,
+     interchange) names it whole in text, evidence and fix,
      in the output file and in memprof_annotate's report. */
 #include <stdio.h>
 

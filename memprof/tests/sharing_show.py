@@ -37,6 +37,8 @@
 #                KIND VARIABLE where=[...]" (none: "rejected none")
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
+#   --advice-kind KIND  every advice item of kind KIND: "advice KIND
+#                where=[...]" and its text, evidence and fix
 #   --byte-counts  print the number of bytes read and written instead of
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
@@ -219,6 +221,16 @@ def main(argv):
             for adv in doc.advice or []:
                 if adv.variable == name:
                     print("advice %s %s where=%s" % (adv.kind, name, adv.where))
+                    print("  fix %s" % adv.fix)
+            i += 2
+            continue
+        elif a == "--advice-kind":
+            kind = args[i + 1]
+            for adv in doc.advice or []:
+                if adv.kind == kind:
+                    print("advice %s where=%s" % (kind, adv.where))
+                    print("  text %s" % adv.text)
+                    print("  evidence %s" % adv.evidence)
                     print("  fix %s" % adv.fix)
             i += 2
             continue

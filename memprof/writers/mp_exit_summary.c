@@ -303,7 +303,8 @@ static void print_one_advice(printer *p, const mp_results *res, uint32_t i,
    const char *where = a->n_where ? a->where_text[0] : NULL;
    const char *kind = mp_advice_kind_name(a->kind);
    mp_strbuf name = MP_STRBUF_INIT;
-   if (a->var == MP_ADVICE_NO_VAR && res->loop && res->loop[a->loop].loop->file) {
+   if (a->var == MP_ADVICE_NO_VAR && a->loop != MP_LOOP_NONE && res->loop
+       && res->loop[a->loop].loop->file) {
       const mp_loop *l = res->loop[a->loop].loop;
       say(p, "  %u. %s: loop at %s:%u-%u\n", i + 1, kind, l->file, l->first_line,
           l->last_line);
@@ -326,7 +327,8 @@ static void print_advice(printer *p, const mp_results *res)
    for (i = 0; i < n && i < SUMMARY_ADVICE; i++)
       print_one_advice(p, res, i, &res->advice[i]);
    if (res->n_rejected > 0)
-      say(p, "Rejected by their replays: %u (in the output file)\n", res->n_rejected);
+      say(p, "Rejected by their checks: %u (in the output file, with the reasons)\n",
+          res->n_rejected);
 }
 
 void mp_exit_summary(const mp_results *res, const char *output, int written,

@@ -706,7 +706,7 @@ static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_re
       mp_json_begin_array(j);
       for (w = 0; w < a[i].n_where; w++)
          mp_json_string(j, a[i].where_text[w]);
-      if (a[i].var == MP_ADVICE_NO_VAR && res->loop) {
+      if (a[i].var == MP_ADVICE_NO_VAR && a[i].loop != MP_LOOP_NONE && res->loop) {
          const mp_loop *l = res->loop[a[i].loop].loop;
          char *where = l->file ? mp_asprintf("%s:%u", l->file, l->first_line) : NULL;
          mp_json_string(j, where);
