@@ -380,7 +380,7 @@ static void write_totals(mp_json *j, const mp_results *res)
    mp_json_begin_object(j);
    write_counts(j, &t->c);
    mp_json_kv_u64(j, "accesses", t->accesses);
-   mp_json_kv_u64(j, "variables", res->n_rows);
+   mp_json_kv_u64(j, "variables", res->n_file_entries);
    mp_json_kv_u64(j, "threads", t->threads);
    if (res->cache) {
       write_totals_cache(j, res->cache);
@@ -669,8 +669,7 @@ static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry
    mp_json_kv_string(j, "name", row_name(r));
    mp_json_kv_string(j, "kind", r->kind);
    mp_json_kv_string(j, "class", r->class_name);
-   if (v->where)
-      mp_json_kv_string(j, "where", v->where);
+   mp_json_kv_string(j, "where", v->where);
    mp_json_kv_u64(j, "size", r->size);
    write_counts(j, &r->c);
    mp_json_kv_u64(j, "threads", r->n_threads);
@@ -687,6 +686,7 @@ static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry
       mp_json_kv_string(j, "object", v->object);
    if (res->cache)
       mp_json_kv_u64(j, "cycles", r->cache.cycles);
+   mp_json_kv_bool(j, "summary", 1);
    mp_json_end_object(j);
 }
 

@@ -770,7 +770,7 @@ START_TEST(test_file_entries)
                         "\"class\": \"runtime\", \"where\": \"x.c:1\", \"size\": 16, "
                         "\"reads\": 2,") != NULL, "%s", text);
    ck_assert_msg(strstr(text, "\"blocks\": 5, \"alloc_bytes\": 80, "
-                        "\"object\": \"libfoo.so.1\"}") != NULL, "%s", text);
+                        "\"object\": \"libfoo.so.1\", \"summary\": true}") != NULL, "%s", text);
    ck_assert_msg(strstr(text, "\"objects\": [\"prog\"]") != NULL, "%s", text);
    mp_json_free(j);
    mp_results_free(res);
