@@ -18,12 +18,14 @@
 #include "pub_tool_xarray.h"
 
 #include "mp_clo.h"
+#include "mp_owner.h"
 #include "mp_util.h"
 #include "mp_window.h"
 
 const HChar *mp_clo_out_file = "memprof.out.%p";
 Int          mp_clo_summary = 10;
 Bool         mp_clo_show_runtime = False;
+Bool         mp_clo_output_all = False;
 Bool         mp_clo_collect_atstart = True;
 const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 Int          mp_clo_n_toggle_collect = 0;
@@ -410,6 +412,14 @@ Bool mp_clo_process(const HChar *arg)
    }
    else if VG_BINT_CLO(arg, "--summary", mp_clo_summary, 0, 1000000) {}
    else if VG_BOOL_CLO(arg, "--show-runtime", mp_clo_show_runtime) {}
+   else if VG_BOOL_CLO(arg, "--output-all", mp_clo_output_all) {}
+   else if VG_STR_CLO(arg, "--program-objects", tmp_str) {
+      const HChar *why = mp_owner_add_program_objects(tmp_str);
+      if (why)
+         VG_(fmsg_bad_option)(arg, "%s: expected a comma-separated list of "
+                              "file names or absolute paths (wildcards * and ?)\n",
+                              why);
+   }
    else if VG_BOOL_CLO(arg, "--collect-atstart", mp_clo_collect_atstart) {}
    else if VG_STR_CLO(arg, "--toggle-collect", tmp_str) {
       if (tmp_str[0] == '\0')
@@ -513,9 +523,23 @@ void mp_clo_print_usage(void)
 "    --summary=<n>              variables shown in the exit summary [10];\n"
 "                               0 shows none\n"
 "    --show-runtime=no|yes      in the exit summary, rank the variables of the\n"
-"                               C runtime, the dynamic linker, Valgrind's\n"
-"                               preload and unattributed memory with the\n"
-"                               program's, not one line per object [no]\n"
+"                               runtime (the C runtime and the libraries the\n"
+"                               system installed), the dynamic linker,\n"
+"                               Valgrind's preload and unattributed memory\n"
+"                               with the program's, not one line per object,\n"
+"                               and keep those above 0.1%% of all cycles in\n"
+"                               full in the output file [no]\n"
+"    --program-objects=<pats>   objects whose data is the program's, whatever\n"
+"                               their place (a library doing the program's\n"
+"                               work: libsqlite3*,libpython*); comma-separated\n"
+"                               file names, or absolute paths, wildcards * and\n"
+"                               ? (may be given several times) [none: the\n"
+"                               executable and the shared objects of its build\n"
+"                               tree, not those the system installed]\n"
+"    --output-all=no|yes        write every variable in full in the output\n"
+"                               file; else the variables that are not the\n"
+"                               program's are one-line summaries, without\n"
+"                               per-line records or analyses [no]\n"
 "    --collect-atstart=no|yes   collection on from the start [yes]; else\n"
 "                               from MEMPROF_START() (memprof.h)\n"
 "    --toggle-collect=<func>    collect only inside functions matching <func>\n"

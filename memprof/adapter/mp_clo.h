@@ -19,6 +19,7 @@
 extern const HChar *mp_clo_out_file;      /* --memprof-out-file */
 extern Int          mp_clo_summary;       /* --summary */
 extern Bool         mp_clo_show_runtime;  /* --show-runtime */
+extern Bool         mp_clo_output_all;    /* --output-all */
 extern Bool         mp_clo_collect_atstart;
 extern const HChar *mp_clo_toggle_collect[MP_MAX_TOGGLE_PATTERNS];
 extern Int          mp_clo_n_toggle_collect;

@@ -48,6 +48,7 @@
 #include "mp_util.h"
 #include "mp_vgcompat.h"
 #include "mp_analyses.h"
+#include "mp_owner.h"
 #include "mp_tool.h"
 
 /* Bytes per cache line for the footprint and strides without a
@@ -577,6 +578,7 @@ static void write_output(Bool summary)
    const char *text;
    Bool written;
    ULong analysed, windows;
+   int n_patterns;
 
    VG_(memset)(&run, 0, sizeof run);
    VG_(memset)(&an, 0, sizeof an);
@@ -590,6 +592,10 @@ static void write_output(Bool summary)
    run.n_toggle_collect = mp_clo_n_toggle_collect;
    run.min_var_size = mp_clo_min_var_size;
    run.show_runtime = mp_clo_show_runtime;
+   run.output_all = mp_clo_output_all;
+   run.program_tree = mp_owner_tree();
+   run.program_patterns = mp_owner_patterns(&n_patterns);
+   run.n_program_patterns = (uint32_t)n_patterns;
    run.summary_rows = mp_clo_summary;
    run.affinity_dot = mp_clo_affinity_dot != NULL && mp_g_structs != NULL;
    run.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
@@ -732,6 +738,97 @@ static void check_options(void)
    VG_(set_Clo_Mode)(mode);
 }
 
+/*------------------------------------------------------------*/
+/*--- The program's build tree                             ---*/
+/*------------------------------------------------------------*/
+
+static Bool is_file(const HChar *path)
+{
+   struct vg_stat st;
+   SysRes sr = VG_(stat)(path, &st);
+   return !sr_isError(sr) && VKI_S_ISREG(st.mode);
+}
+
+/* dir[0..n) "/" name, a new string ("." for an empty dir). */
+static HChar *joined(const HChar *dir, Int n, const HChar *name)
+{
+   Int k = (Int)VG_(strlen)(name);
+   HChar *s;
+   if (n == 0) {
+      dir = ".";
+      n = 1;
+   }
+   s = VG_(malloc)("mp.main.join", n + k + 2);
+   VG_(memcpy)(s, dir, n);
+   s[n] = '/';
+   VG_(memcpy)(s + n + 1, name, k + 1);
+   return s;
+}
+
+/* name in the first directory of PATH that has it, as the core finds
+   the executable (NULL: none has). */
+static HChar *in_search_path(const HChar *name)
+{
+   const HChar *path = VG_(getenv)("PATH"), *p = path;
+   while (p && *p) {
+      const HChar *end = VG_(strchr)(p, ':');
+      Int n = end ? (Int)(end - p) : (Int)VG_(strlen)(p);
+      HChar *full = joined(p, n, name);   /* "": the current directory */
+      if (is_file(full))
+         return full;
+      VG_(free)(full);
+      p = end ? end + 1 : NULL;
+   }
+   return NULL;
+}
+
+/* The executable's absolute path as the core maps it (so as its debug
+   information names it): found as the core finds it, against the
+   startup directory when relative, its symbolic links followed
+   (/usr/bin/python3 is python3.11 beside it). */
+static HChar *program_path(void)
+{
+   const HChar *name = VG_(args_the_exename);
+   HChar *path, link[4096];
+   Int hops;
+   if (!name)
+      return NULL;
+   if (VG_(strchr)(name, '/'))
+      path = name[0] == '/' ? VG_(strdup)("mp.main.exe", name)
+                            : joined(VG_(get_startup_wd)(), VG_(strlen)(VG_(get_startup_wd)()), name);
+   else if (!(path = in_search_path(name)))
+      return NULL;
+   if (path[0] != '/') {   /* a relative entry of PATH */
+      HChar *abs = joined(VG_(get_startup_wd)(), VG_(strlen)(VG_(get_startup_wd)()), path);
+      VG_(free)(path);
+      path = abs;
+   }
+   for (hops = 0; hops < 8; hops++) {
+      SSizeT n = VG_(readlink)(path, link, sizeof link - 1);
+      HChar *next, *slash;
+      if (n < 0)
+         break;
+      link[n] = '\0';
+      slash = VG_(strrchr)(path, '/');
+      next = link[0] == '/' ? VG_(strdup)("mp.main.exe", link)
+                            : joined(path, (Int)(slash - path), link);
+      VG_(free)(path);
+      path = next;
+   }
+   return path;
+}
+
+/* The rule that tells the program's objects from the system's needs
+   the program's place before the first object is classed. */
+static void set_program_tree(void)
+{
+   HChar *path = program_path();
+   if (path) {
+      mp_owner_set_program(path);
+      VG_(free)(path);
+   }
+}
+
 /* Before the banner (mp_vgcompat.h); post_clo_init runs the checks
    too, in case a core calls the banner by another way. */
 MP_VG_BEFORE_PREAMBLE(check_options)
@@ -739,6 +836,7 @@ MP_VG_BEFORE_PREAMBLE(check_options)
 static void mp_post_clo_init(void)
 {
    check_options();
+   set_program_tree();
    /* Before the analyses: they count in its records, at its line size. */
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    mp_analyses_create();

@@ -889,7 +889,9 @@ def _missing_required(doc):
             out += lacking(doc[key], key, key)
     for i, v in enumerate(doc.get("variables") or []):
         vw = "variables[%d]" % i
-        out += lacking(v, vw, "variable")
+        # a summary ("summary": true) has no per_line records
+        out += [k for k in lacking(v, vw, "variable")
+                if not (v.get("summary") is True and k == vw + ".per_line")]
         for j, r in enumerate(v.get("per_line") or []):
             out += lacking(r, "%s.per_line[%d]" % (vw, j), "row")
     return out

@@ -136,6 +136,8 @@ mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
    name_advice(res, res->rejected, res->n_rejected);
    res->summary = mp_summary_make(res->rows, res->n_rows, run->show_runtime, res->by_cycles);
    mp_summary_threads(res->summary, res);
+   res->file_entries = mp_summary_file_entries(res, &res->n_file_entries);
+   res->program_objects = mp_summary_program_objects(res, &res->n_program_objects);
    return res;
 }
 
@@ -145,6 +147,8 @@ void mp_results_free(mp_results *res)
    if (res == NULL)
       return;
    mp_summary_free(res->summary);
+   mp_free(res->file_entries);
+   mp_free(res->program_objects);
    mp_advice_free(res->advice, res->n_advice);
    mp_advice_free(res->rejected, res->n_rejected);
    for (i = 0; i < res->n_vars; i++)

@@ -56,6 +56,12 @@ typedef struct {
    uint32_t n_toggle_collect;
    uint64_t min_var_size;        /* bytes */
    int show_runtime;             /* the summary ranks every class */
+   int output_all;               /* every variable in full (--output-all) */
+   /* Which objects are the program's (mp_owner.h): the executable's
+      build tree (NULL: not known) and the --program-objects patterns. */
+   const char *program_tree;
+   const char *const *program_patterns;
+   uint32_t n_program_patterns;
    uint32_t summary_rows;        /* rows the exit summary shows (--summary) */
    int affinity_dot;             /* the structures' DOT is written */
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
@@ -300,6 +306,7 @@ typedef struct {
 typedef struct mp_share_summary mp_share_summary;
 typedef struct mp_advice mp_advice;
 typedef struct mp_summary mp_summary;
+typedef struct mp_file_entry mp_file_entry;
 
 /* Per variable: what its sections and its advice read. */
 typedef struct {
@@ -342,6 +349,12 @@ typedef struct mp_results {
    mp_advice *advice, *rejected; /* ranked */
    uint32_t n_advice, n_rejected;
    mp_summary *summary;          /* what the exit summary shows */
+   mp_file_entry *file_entries;  /* the output file's variables */
+   uint32_t n_file_entries;
+   /* The objects (and mapped files) of the program's variables, each
+      once, in the rows' order. */
+   const char **program_objects;
+   uint32_t n_program_objects;
 } mp_results;
 
 /* Level name: "L1", "L2", "L3". */

@@ -22,6 +22,13 @@ static int ranked(const mp_report_row *r, int show_runtime)
    return show_runtime || mp_class_is_programs(row_class(r));
 }
 
+/* What ranks a row: its cycles, or its accesses without a cache
+   simulation. */
+static uint64_t row_rank(const mp_report_row *r, int by_cycles)
+{
+   return by_cycles ? r->cache.cycles : r->accesses;
+}
+
 static int cmp_str(const char *a, const char *b)
 {
    if (!a || !b)
@@ -159,8 +166,13 @@ static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
          fo->cls = cls;
          fo->class_name = mp_class_name(cls);
          fo->object = object;
+         fo->by_place = cls == MP_CLASS_RUNTIME && object && mp_class_by_place(object);
       }
       fo = &s->folds[f];
+      if (r->var && (fo->top == NULL || row_rank(r, by_cycles) > fo->top_rank)) {
+         fo->top = r->var;
+         fo->top_rank = row_rank(r, by_cycles);
+      }
       mp_counts_add(&fo->c, &r->c);
       fo->accesses += r->accesses;
       fo->cycles += r->cache.cycles;
@@ -180,10 +192,120 @@ mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
    for (i = 0; i < n_rows; i++) {
       s->reads += rows[i].c.reads;
       s->writes += rows[i].c.writes;
+      s->all_rank += row_rank(&rows[i], by_cycles);
+      if (mp_class_is_programs(row_class(&rows[i])))
+         s->program_rank += row_rank(&rows[i], by_cycles);
    }
    rank_rows(s, rows, n_rows, show_runtime, by_cycles);
    fold_rows(s, rows, n_rows, show_runtime, by_cycles);
    return s;
+}
+
+/*------------------------------------------------------------*/
+/*--- The output file's entries                            ---*/
+/*------------------------------------------------------------*/
+
+/* Whether the file holds r in full (mp_file_entry).  The others are
+   summed up, one line per twin set: in an MPI run, tens of thousands
+   of MPI's and hwloc's variables whose per-line records made files of
+   a hundred megabytes per rank. */
+static int in_full(const mp_results *res, const mp_report_row *r)
+{
+   if (res->run->output_all || !r->var || mp_class_is_programs(r->var->cls))
+      return 1;
+   return res->run->show_runtime && row_rank(r, res->by_cycles) * 1000
+          >= res->summary->all_rank * MP_DETAIL_THRESHOLD_PERMILLE;
+}
+
+/* As memprof_annotate takes two rows for one. */
+static int cmp_twins(const mp_report_row *a, const mp_report_row *b)
+{
+   const mp_var *va = a->var, *vb = b->var;
+   int c;
+   if (va->kind != vb->kind)
+      return va->kind < vb->kind ? -1 : 1;
+   if ((c = cmp_str(va->name, vb->name)) || (c = cmp_str(va->where, vb->where))
+       || (c = cmp_str(va->function, vb->function)) || (c = cmp_str(va->object, vb->object)))
+      return c;
+   return va->cls < vb->cls ? -1 : (va->cls > vb->cls);
+}
+
+static const mp_report_row *twin_rows;
+
+static int cmp_twin_index(const void *a_, const void *b_)
+{
+   uint32_t a = *(const uint32_t *)a_, b = *(const uint32_t *)b_;
+   int c = cmp_twins(&twin_rows[a], &twin_rows[b]);
+   return c ? c : (a < b ? -1 : (a > b));
+}
+
+static int entry_by_cycles;
+
+static uint64_t entry_rank(const mp_file_entry *e)
+{
+   return entry_by_cycles ? e->sum.cache.cycles : e->sum.accesses;
+}
+
+static int cmp_entries(const void *a_, const void *b_)
+{
+   const mp_file_entry *a = a_, *b = b_;
+   if (entry_rank(a) != entry_rank(b))
+      return entry_rank(a) > entry_rank(b) ? -1 : 1;
+   return a->row < b->row ? -1 : (a->row > b->row);
+}
+
+mp_file_entry *mp_summary_file_entries(const mp_results *res, uint32_t *n_out)
+{
+   const mp_report_row *rows = res->rows;
+   uint32_t n = res->n_rows, i, k = 0, n_rest = 0;
+   uint32_t *rest = mp_calloc("mp.summary.frest", n + 1, sizeof *rest);
+   mp_file_entry *e = mp_calloc("mp.summary.entries", n + 1, sizeof *e);
+   for (i = 0; i < n; i++) {
+      if (in_full(res, &rows[i])) {
+         e[k].row = i;
+         e[k++].sum = rows[i];
+      } else {
+         rest[n_rest++] = i;
+      }
+   }
+   twin_rows = rows;
+   mp_sort(rest, n_rest, sizeof *rest, cmp_twin_index);
+   for (i = 0; i < n_rest; i++) {
+      const mp_report_row *r = &rows[rest[i]];
+      if (i == 0 || cmp_twins(&rows[rest[i - 1]], r) != 0) {
+         e[k].row = rest[i];
+         e[k].summary = 1;
+         e[k++].sum = *r;
+      } else {
+         add_row(&e[k - 1].sum, r);
+         if (rest[i] < e[k - 1].row)
+            e[k - 1].row = rest[i];
+      }
+      e[k - 1].blocks += r->var->blocks;
+      e[k - 1].alloc_bytes += r->var->alloc_bytes;
+   }
+   mp_free(rest);
+   entry_by_cycles = res->by_cycles;
+   mp_sort(e, k, sizeof *e, cmp_entries);
+   *n_out = k;
+   return e;
+}
+
+const char **mp_summary_program_objects(const mp_results *res, uint32_t *n_out)
+{
+   const char **objects = mp_calloc("mp.summary.pobjs", res->n_rows + 1, sizeof *objects);
+   uint32_t i, k, n = 0;
+   for (i = 0; i < res->n_rows; i++) {
+      const mp_var *v = res->rows[i].var;
+      if (!v || !v->object || !mp_class_is_programs(v->cls))
+         continue;
+      for (k = 0; k < n && mp_strcmp(objects[k], v->object) != 0; k++)
+         ;
+      if (k == n)
+         objects[n++] = v->object;
+   }
+   *n_out = n;
+   return objects;
 }
 
 /*------------------------------------------------------------*/

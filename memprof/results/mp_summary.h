@@ -33,6 +33,13 @@ typedef struct {
    uint64_t accesses;
    uint64_t cycles;
    uint32_t n_vars;        /* variables folded here, twins as one */
+   /* Its variable with the most cycles (accesses without a cache
+      simulation): what the object spends them on. */
+   const mp_var *top;      /* NULL: the --min-var-size fold */
+   uint64_t top_rank;
+   /* A library the system installed, folded by its place, not by its
+      name (mp_class_by_place): it may be doing the program's work. */
+   int by_place;
 } mp_summary_fold;
 
 /* A variable falsely shared: its falsely shared lines of its shared
@@ -58,6 +65,9 @@ struct mp_summary {
    mp_summary_fold *folds; /* the same order */
    uint32_t n_folds;
    uint64_t reads, writes; /* of every row of the report */
+   /* The cycles (accesses without a cache simulation) of every row and
+      of the program's: the shares of the folds. */
+   uint64_t all_rank, program_rank;
    /* With the sharing analysis (sharing): the worst variables, most
       false transfers predicted first. */
    int sharing;
@@ -93,5 +103,29 @@ int mp_summary_schedule_hid(uint64_t predicted_false, uint64_t seen);
 void mp_summary_threads(mp_summary *s, const mp_results *res);
 
 void mp_summary_free(mp_summary *s);
+
+/* One entry of the output file's variables: a row held in full (what
+   a report reads: the program's variables, the --min-var-size fold,
+   with --show-runtime those above the report's threshold, every row
+   with --output-all), or the summary of the others' twins (same
+   class, kind, name, where, function and object: the rows
+   memprof_annotate shows as one), their counts summed as it merges
+   them.  Most cycles (accesses) first, the rows' order kept. */
+struct mp_file_entry {
+   uint32_t row;           /* in full: its row; a summary: its first twin */
+   int summary;
+   mp_report_row sum;      /* a summary: the twins' counts */
+   uint64_t blocks, alloc_bytes;   /* a summary of heap sites: summed */
+};
+
+/* The report's default threshold (memprof_annotate --threshold): a
+   variable with less of all the cycles (accesses) is not in its
+   table. */
+#define MP_DETAIL_THRESHOLD_PERMILLE 1
+
+mp_file_entry *mp_summary_file_entries(const mp_results *res, uint32_t *n);
+
+/* The objects of the program's variables (res->program_objects). */
+const char **mp_summary_program_objects(const mp_results *res, uint32_t *n);
 
 #endif /* MP_SUMMARY_H */

@@ -202,29 +202,103 @@ static void print_top(printer *p, const mp_results *res)
       print_row(p, &sum->rows[i], res->by_cycles, res->run->show_runtime);
 }
 
-/* The data outside the program's, one line per object (a handful: all
-   of them): "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles, 42
-   variables". */
+#define FOLD_LINES 10   /* an MPI run folds sixty objects: the rest summed */
+
+/* " (12.5%)" of the summary's cycles (accesses), into buf. */
+static const char *share(const mp_summary *s, uint64_t rank, char *buf, size_t size)
+{
+   mp_snprintf(buf, size, " (%.1f%%)", percent(rank, s->all_rank));
+   return buf;
+}
+
+/* One fold: "libc.so.6 (runtime): 6,894 accesses, 156,036 cycles
+   (12.5%), 42 variables; most: main_arena (3.1%)". */
+static void print_fold(printer *p, const mp_results *res, const mp_summary_fold *f)
+{
+   const mp_summary *s = res->summary;
+   char b1[32], b2[32], pc[32], top[32], cyc[96];
+   mp_strbuf name = MP_STRBUF_INIT, top_name = MP_STRBUF_INIT;
+   cyc[0] = '\0';
+   if (res->by_cycles)
+      mp_snprintf(cyc, sizeof cyc, ", %s cycles%s", commas(f->cycles, b2, sizeof b2),
+                  share(s, f->cycles, pc, sizeof pc));
+   else
+      share(s, f->accesses, pc, sizeof pc);
+   say(p, "  %s (%s): %s accesses%s, %u variable%s%s%s%s\n",
+       f->object ? printable(&name, f->object) : "unattributed", f->class_name,
+       commas(f->accesses, b1, sizeof b1), res->by_cycles ? cyc : pc,
+       f->n_vars, f->n_vars == 1 ? "" : "s",
+       f->top && f->n_vars > 1 ? "; most: " : "",
+       f->top && f->n_vars > 1 ? printable(&top_name, f->top->name) : "",
+       f->top && f->n_vars > 1 ? share(s, f->top_rank, top, sizeof top) : "");
+   free_buf(&name);
+   free_buf(&top_name);
+}
+
+/* The folds past the first FOLD_LINES, summed on one line. */
+static void print_more_folds(printer *p, const mp_results *res)
+{
+   const mp_summary *s = res->summary;
+   uint64_t accesses = 0, cycles = 0;
+   uint32_t i, vars = 0;
+   char b1[32], b2[32], pc[32];
+   if (s->n_folds <= FOLD_LINES)
+      return;
+   for (i = FOLD_LINES; i < s->n_folds; i++) {
+      accesses += s->folds[i].accesses;
+      cycles += s->folds[i].cycles;
+      vars += s->folds[i].n_vars;
+   }
+   if (res->by_cycles)
+      say(p, "  %u object%s more: %s accesses, %s cycles%s, %u variable%s\n",
+          s->n_folds - FOLD_LINES, s->n_folds - FOLD_LINES == 1 ? "" : "s",
+          commas(accesses, b1, sizeof b1), commas(cycles, b2, sizeof b2),
+          share(s, cycles, pc, sizeof pc), vars, vars == 1 ? "" : "s");
+   else
+      say(p, "  %u object%s more: %s accesses%s, %u variable%s\n",
+          s->n_folds - FOLD_LINES, s->n_folds - FOLD_LINES == 1 ? "" : "s",
+          commas(accesses, b1, sizeof b1), share(s, accesses, pc, sizeof pc),
+          vars, vars == 1 ? "" : "s");
+}
+
+/* A library the system installed that costs more than the program's
+   own data may be doing the program's work (libsqlite3 under the
+   sqlite3 shell): say how to rank its variables. */
+static void print_program_objects_hint(printer *p, const mp_results *res)
+{
+   const mp_summary *s = res->summary;
+   const mp_summary_fold *f = NULL;
+   mp_strbuf name = MP_STRBUF_INIT;
+   char pc[32], own[32];
+   const char *object;
+   uint32_t i;
+   for (i = 0; i < s->n_folds && !f; i++)
+      if (s->folds[i].by_place)
+         f = &s->folds[i];
+   if (!f || (res->by_cycles ? f->cycles : f->accesses) <= s->program_rank)
+      return;
+   object = printable(&name, f->object);
+   say(p, "  %s has more of the %s%s than the program's data%s: if it does the "
+       "program's work, --program-objects=%s ranks its variables as the program's\n",
+       object, res->by_cycles ? "cycles" : "accesses",
+       share(s, res->by_cycles ? f->cycles : f->accesses, pc, sizeof pc),
+       share(s, s->program_rank, own, sizeof own), object);
+   free_buf(&name);
+}
+
+/* The data outside the program's, one line per object, the largest
+   first. */
 static void print_folds(printer *p, const mp_results *res)
 {
    const mp_summary *s = res->summary;
    uint32_t i;
-   char b1[32], b2[32], cyc[64];
-   mp_strbuf name = MP_STRBUF_INIT;
    if (s->n_folds == 0 || res->run->summary_rows == 0)
       return;
    say(p, "Not the program's data, by object (--show-runtime=yes ranks their variables):\n");
-   for (i = 0; i < s->n_folds; i++) {
-      const mp_summary_fold *f = &s->folds[i];
-      cyc[0] = '\0';
-      if (res->by_cycles)
-         mp_snprintf(cyc, sizeof cyc, ", %s cycles", commas(f->cycles, b2, sizeof b2));
-      say(p, "  %s (%s): %s accesses%s, %u variable%s\n",
-          f->object ? printable(&name, f->object) : "unattributed", f->class_name,
-          commas(f->accesses, b1, sizeof b1), cyc,
-          f->n_vars, f->n_vars == 1 ? "" : "s");
-   }
-   free_buf(&name);
+   for (i = 0; i < s->n_folds && i < FOLD_LINES; i++)
+      print_fold(p, res, &s->folds[i]);
+   print_more_folds(p, res);
+   print_program_objects_hint(p, res);
 }
 
 /*------------------------------------------------------------*/

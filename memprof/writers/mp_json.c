@@ -454,6 +454,12 @@ void mp_json_end_object(mp_json *j)   { mp_j_end(j, MP_J_OBJECT); }
 void mp_json_begin_array(mp_json *j)  { mp_j_begin(j, MP_J_ARRAY); }
 void mp_json_end_array(mp_json *j)    { mp_j_end(j, MP_J_ARRAY); }
 
+void mp_json_begin_object_line(mp_json *j)
+{
+   mp_j_begin(j, MP_J_OBJECT);
+   mp_j_top(j)->layout = MP_J_ONELINE;
+}
+
 void mp_json_key(mp_json *j, const char *key)
 {
    mp_json_frame *f = mp_j_top(j);

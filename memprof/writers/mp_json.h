@@ -14,8 +14,8 @@
    - objects, and arrays whose first element is an object or array, are
      written one member per line, indented one space per level;
    - arrays whose first element is a scalar, such as a histogram row
-     [0, 127, 5], are written on one line, and so is everything nested
-     inside them;
+     [0, 127, 5], and the objects begun by mp_json_begin_object_line are
+     written on one line, and so is everything nested inside them;
    - empty containers are written {} and [];
    - the document ends with a newline.
 
@@ -48,6 +48,10 @@ void mp_json_begin_object(mp_json *j);
 void mp_json_end_object(mp_json *j);
 void mp_json_begin_array(mp_json *j);
 void mp_json_end_array(mp_json *j);
+/* An object written on one line, with everything inside it (a record
+   of many, read by programs more than by people); ended by
+   mp_json_end_object. */
+void mp_json_begin_object_line(mp_json *j);
 
 /* Inside an object, before each value. */
 void mp_json_key(mp_json *j, const char *key);

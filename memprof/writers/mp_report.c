@@ -48,6 +48,7 @@
 #include "mp_advice.h"
 #include "mp_report_loops.h"
 #include "mp_report_threads.h"
+#include "mp_summary.h"
 #include "mp_util.h"
 
 /*------------------------------------------------------------*/
@@ -291,6 +292,28 @@ static void write_totals_cache(mp_json *j, const mp_cache_results *cr)
    }
 }
 
+/* config.program: the rule that told the program's objects from the
+   system's, and the objects (and mapped files) whose variables it
+   made the program's. */
+static void write_program_config(mp_json *j, const mp_results *res)
+{
+   uint32_t i;
+   mp_json_key(j, "program");
+   mp_json_begin_object(j);
+   mp_json_kv_string(j, "tree", res->run->program_tree);
+   mp_json_key(j, "patterns");
+   mp_json_begin_array(j);
+   for (i = 0; i < res->run->n_program_patterns; i++)
+      mp_json_string(j, res->run->program_patterns[i]);
+   mp_json_end_array(j);
+   mp_json_key(j, "objects");
+   mp_json_begin_array(j);
+   for (i = 0; i < res->n_program_objects; i++)
+      mp_json_string(j, res->program_objects[i]);
+   mp_json_end_array(j);
+   mp_json_end_object(j);
+}
+
 static void write_config(mp_json *j, const mp_results *res)
 {
    uint32_t i;
@@ -304,6 +327,8 @@ static void write_config(mp_json *j, const mp_results *res)
       mp_json_string(j, res->run->toggle_collect[i]);
    mp_json_end_array(j);
    mp_json_kv_u64(j, "min_var_size", res->run->min_var_size);
+   write_program_config(j, res);
+   mp_json_kv_bool(j, "output_all", res->run->output_all);
    if (res->cache)
       write_levels(j, res->cache);
    if (res->reuse) {
@@ -355,7 +380,7 @@ static void write_totals(mp_json *j, const mp_results *res)
    mp_json_begin_object(j);
    write_counts(j, &t->c);
    mp_json_kv_u64(j, "accesses", t->accesses);
-   mp_json_kv_u64(j, "variables", res->n_rows);
+   mp_json_kv_u64(j, "variables", res->n_file_entries);
    mp_json_kv_u64(j, "threads", t->threads);
    if (res->cache) {
       write_totals_cache(j, res->cache);
@@ -633,6 +658,38 @@ static void write_line(mp_json *j, const mp_results *res, const mp_line_result *
    mp_json_end_object(j);
 }
 
+/* A variable not held in full (mp_file_entry), on one line: who it
+   is, its counts, its footprint, its cycles; no per-line records,
+   analyses nor allocation stack. */
+static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry *e)
+{
+   const mp_report_row *r = &e->sum;
+   const mp_var *v = r->var;
+   mp_json_begin_object_line(j);
+   mp_json_kv_string(j, "name", row_name(r));
+   mp_json_kv_string(j, "kind", r->kind);
+   mp_json_kv_string(j, "class", r->class_name);
+   mp_json_kv_string(j, "where", v->where);
+   mp_json_kv_u64(j, "size", r->size);
+   write_counts(j, &r->c);
+   mp_json_kv_u64(j, "threads", r->n_threads);
+   mp_json_kv_u64(j, "lines", r->lines);
+   if (v->kind == MP_VAR_HEAP) {
+      mp_json_kv_u64(j, "blocks", e->blocks);
+      mp_json_kv_u64(j, "alloc_bytes", e->alloc_bytes);
+   }
+   if (v->named_by)
+      mp_json_kv_string(j, "named_by", v->named_by);
+   if (v->function)
+      mp_json_kv_string(j, "function", v->function);
+   if (v->object)
+      mp_json_kv_string(j, "object", v->object);
+   if (res->cache)
+      mp_json_kv_u64(j, "cycles", r->cache.cycles);
+   mp_json_kv_bool(j, "summary", 1);
+   mp_json_end_object(j);
+}
+
 static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
 {
    const mp_report_row *r = &res->rows[row];
@@ -752,8 +809,13 @@ mp_json *mp_report_json(const mp_results *res)
    write_totals(j, res);
    mp_json_key(j, "variables");
    mp_json_begin_array(j);
-   for (i = 0; i < res->n_rows; i++)
-      write_variable(j, res, i);
+   for (i = 0; i < res->n_file_entries; i++) {
+      const mp_file_entry *e = &res->file_entries[i];
+      if (e->summary)
+         write_summary(j, res, e);
+      else
+         write_variable(j, res, e->row);
+   }
    mp_json_end_array(j);
    if (res->share)
       mp_report_write_communication(j, res->share);

@@ -361,6 +361,7 @@ START_TEST(test_report_json_has_required_keys)
    run.command = "./p \"x\"";
    run.pid = 42;
    run.line_size = 64;
+   run.output_all = 1;   /* the C library's variable in full */
    an.vars = vs;
    res = mp_results_build(&run, &an, NULL);
    j = mp_report_json(res);
@@ -400,7 +401,7 @@ START_TEST(test_exit_summary_from_results)
       "Accesses: 1,503 (1,503 reads, 0 writes) to 2 variables\n",
       "Top 1 variables by accesses:\n",
       "          1,500           1,500               0  global counter\\x1b (a.c:1)\n",
-      "  libc.so.6 (runtime): 3 accesses, 1 variable\n",
+      "  libc.so.6 (runtime): 3 accesses (0.2%), 1 variable\n",
       "Output: out.json\n",
    };
    size_t k;
@@ -694,6 +695,103 @@ static void stack_of(mp_var *v, uint32_t n, const char *const *frames)
    v->n_alloc_stack = n;
 }
 
+/* The output file holds in full what a report reads: the program's
+   variables, with --show-runtime those above the report's threshold
+   (0.1% of the accesses here, no cache simulation), everything with
+   --output-all; the others in one-line summaries, twins summed. */
+static mp_results *entries_of(mp_vars *vs, int show_runtime, int output_all)
+{
+   static mp_run run;
+   static mp_finished an;
+   memset(&run, 0, sizeof run);
+   memset(&an, 0, sizeof an);
+   run.tool_version = "0";
+   run.line_size = 64;
+   run.show_runtime = show_runtime;
+   run.output_all = output_all;
+   an.vars = vs;
+   return mp_results_build(&run, &an, NULL);
+}
+
+static uint32_t summaries(const mp_results *res)
+{
+   uint32_t i, n = 0;
+   for (i = 0; i < res->n_file_entries; i++)
+      n += res->file_entries[i].summary;
+   return n;
+}
+
+START_TEST(test_file_entries)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *grid = mp_vars_add(vs, MP_VAR_GLOBAL, "grid", NULL, 64);
+   mp_var *big = mp_vars_add(vs, MP_VAR_GLOBAL, "big", NULL, 64);
+   mp_var *t1 = mp_vars_add(vs, MP_VAR_HEAP, "heap@x.c:1", "x.c:1", 16);
+   mp_var *t2 = mp_vars_add(vs, MP_VAR_HEAP, "heap@x.c:1", "x.c:1", 16);
+   mp_var *tiny = mp_vars_add(vs, MP_VAR_GLOBAL, "tiny", NULL, 8);
+   mp_results *res;
+   mp_json *j;
+   const char *text, *p;
+   size_t len;
+   int n;
+   mp_var_set_owner(grid, "/tmp/prog");
+   mp_var_set_owner(big, "/usr/lib/x86_64-linux-gnu/libfoo.so.1");
+   mp_var_set_owner(t1, "/usr/lib/x86_64-linux-gnu/libfoo.so.1");
+   mp_var_set_owner(t2, "/usr/lib/x86_64-linux-gnu/libfoo.so.1");
+   mp_var_set_owner(tiny, "/usr/lib/x86_64-linux-gnu/libfoo.so.1");
+   t1->blocks = 2; t1->alloc_bytes = 32;
+   t2->blocks = 3; t2->alloc_bytes = 48;
+   touch(vs, grid, 5000, 1);
+   touch(vs, big, 10, 1);    /* 10 of 5,013: above 0.1% */
+   touch(vs, t1, 1, 1);
+   touch(vs, t2, 1, 1);
+   touch(vs, tiny, 1, 1);    /* 1 of 5,013: below */
+
+   res = entries_of(vs, 0, 0);
+   ck_assert_uint_eq(res->n_rows, 5);
+   ck_assert_uint_eq(res->n_file_entries, 4);
+   ck_assert_uint_eq(summaries(res), 3);
+   ck_assert(!res->file_entries[0].summary);
+   ck_assert_str_eq(res->rows[res->file_entries[0].row].var->name, "grid");
+   /* the twins: one summary, their counts and blocks summed, after big */
+   ck_assert_str_eq(res->file_entries[2].sum.var->name, "heap@x.c:1");
+   ck_assert_uint_eq(res->file_entries[2].sum.accesses, 2);
+   ck_assert_uint_eq(res->file_entries[2].blocks, 5);
+   ck_assert_uint_eq(res->file_entries[2].alloc_bytes, 80);
+   ck_assert_uint_eq(res->n_program_objects, 1);
+   ck_assert_str_eq(res->program_objects[0], "prog");
+   j = mp_report_json(res);
+   text = mp_json_text(j, &len);
+   /* per_line only on grid; a summary on one line */
+   for (n = 0, p = text; (p = strstr(p, "\"per_line\"")); p++)
+      n++;
+   ck_assert_int_eq(n, 1);
+   ck_assert_msg(strstr(text, "{\"name\": \"heap@x.c:1\", \"kind\": \"heap\", "
+                        "\"class\": \"runtime\", \"where\": \"x.c:1\", \"size\": 16, "
+                        "\"reads\": 2,") != NULL, "%s", text);
+   ck_assert_msg(strstr(text, "\"blocks\": 5, \"alloc_bytes\": 80, "
+                        "\"object\": \"libfoo.so.1\", \"summary\": true}") != NULL, "%s", text);
+   ck_assert_msg(strstr(text, "\"objects\": [\"prog\"]") != NULL, "%s", text);
+   mp_json_free(j);
+   mp_results_free(res);
+
+   /* --show-runtime: big passes the threshold, tiny does not */
+   res = entries_of(vs, 1, 0);
+   ck_assert_uint_eq(res->n_file_entries, 4);
+   ck_assert_uint_eq(summaries(res), 2);
+   ck_assert(!res->file_entries[1].summary);
+   ck_assert_str_eq(res->rows[res->file_entries[1].row].var->name, "big");
+   mp_results_free(res);
+
+   /* --output-all: every row in full, twins apart */
+   res = entries_of(vs, 0, 1);
+   ck_assert_uint_eq(res->n_file_entries, 5);
+   ck_assert_uint_eq(summaries(res), 0);
+   mp_results_free(res);
+   mp_vars_free(vs);
+}
+END_TEST
+
 START_TEST(test_summary)
 {
    static const char *const make20[] = { "0x1091A0: make (p.c:9)", "0x109200: main (p.c:20)" };
@@ -723,9 +821,9 @@ START_TEST(test_summary)
    stack_of(owned(vs, MP_VAR_HEAP, "a", "p.c:9", "/tmp/prog", 4, 400), 2, make21);
    /* two allocations named after one line further out: two rows */
    stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
-                  "/lib/libz.so.1", 1, 120), 2, z1);
+                  "/tmp/libz.so.1", 1, 120), 2, z1);
    stack_of(owned(vs, MP_VAR_HEAP, "heap@pthread_create.c:442", "pthread_create.c:442",
-                  "/lib/libz.so.1", 1, 110), 2, z2);
+                  "/tmp/libz.so.1", 1, 110), 2, z2);
    /* the same name at another line: not merged */
    owned(vs, MP_VAR_HEAP, "a", "p.c:12", "/tmp/prog", 1, 650);
    /* unattributed memory */
@@ -867,6 +965,7 @@ int main(void)
    tcase_add_test(tc, test_report_rows_fold);
    tcase_add_test(tc, test_report_json_has_required_keys);
    tcase_add_test(tc, test_summary);
+   tcase_add_test(tc, test_file_entries);
    tcase_add_test(tc, test_summary_fold_and_owners);
    tcase_add_test(tc, test_sort);
    tcase_add_test(tc, test_exit_summary_from_results);
