@@ -25,7 +25,9 @@
    the loops active now were active then (mp_loops_carrier).  That
    needs the loops (--loops=yes), exact distances and a cache to size
    "far"; the carriers are then counted in the detail windows, where the
-   loops are followed.
+   loops are followed, and only there are the epochs left: outside them
+   the plain access runs (a line last touched in a gap reads an older
+   epoch, from before the window's flush: its carrier is unseen).
 */
 #ifndef MP_AN_REUSE_H
 #define MP_AN_REUSE_H
@@ -104,12 +106,13 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    for (; line <= last; line++) {
       uint64_t d;
       int kind;
-      if (mp_g_carriers) {
+      if (mp_g_carriers && mp_g_detailing) {
+         uint64_t now = *mp_g_loop_epoch;
          uint32_t then;
          kind = mp_reuse_access_tagged(mp_g_reuse, c->e->tid, group, line, c->e->is_write,
-                                       (uint32_t)*mp_g_loop_epoch, &d, &then);
+                                       (uint32_t)now, &d, &then);
          if (UNLIKELY(kind == MP_REUSE_PRIVATE && d >= mp_g_carrier_far))
-            mp_loopnest_far_reuse(mp_g_carriers, c->e->tid, c->e->var, then, d);
+            mp_loopnest_far_reuse(mp_g_carriers, c->e->tid, c->e->var, now, then, d);
       } else {
          kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
       }

@@ -25,7 +25,6 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
-#include "mp_an_ctx.h"
 #include "mp_clo.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
@@ -143,18 +142,14 @@ void mp_loopnest_thread_exit(UInt serial)
       mp_loops_thread_exit(mp_g_loops, serial);
 }
 
-void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, UInt then, ULong d)
+void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt then,
+                           ULong d)
 {
-   ULong now, at;
+   ULong at;
    UInt loop;
-   if (!mp_g_detailing) {
-      mp_carriers_unseen(cs, var);
-      return;
-   }
    /* The epoch of the earlier access, from its low 32 bits: less than
       2^32 loop entries ago (older ones pass for recent, and are far
       beyond any cache anyway). */
-   now = *mp_loops_epoch(mp_g_loops);
    at = now - (UInt)((UInt)now - then);
    loop = mp_loops_carrier(mp_g_loops, tid, at);
    if (loop == MP_LOOP_UNSEEN)

@@ -49,11 +49,13 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
 Bool mp_loopnest_is_head(UInt fn, Addr a);
 void mp_loopnest_thread_exit(UInt serial);
 
-/* A private reuse of var by thread tid at distance d, far enough for
-   the carriers (mp_carriers), whose earlier access left 'then' (the
-   low 32 bits of the loops' epoch, mp_loops_epoch): counted by the
-   loop that carried it, or as unseen outside the detail windows. */
-void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, UInt then, ULong d);
+/* A private reuse of var by thread tid at distance d, in a detail
+   window, far enough for the carriers (mp_carriers), whose earlier
+   access left 'then' (the low 32 bits of the loops' epoch, 'now' at
+   this access, mp_loops_epoch): counted by the loop that carried it,
+   or as unseen when the earlier access came before the window. */
+void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt then,
+                           ULong d);
 /* A sampling window begins: the loop nests the threads were in were not
    followed during the gap, so their open instances end here. */
 void mp_loopnest_window_start(void);

@@ -697,9 +697,12 @@ void mp_reuse_prefetch(mp_reuse *r, uint32_t tid, uint64_t line)
       __builtin_prefetch(&c[line & (PAGE_LINES - 1)]);
 }
 
+/* One access; 'tagging' is a constant of each caller, so that the
+   untagged path carries no work of the tags but keeping last_tag on
+   the line of last_line (an address, no memory touched). */
 static inline __attribute__((always_inline))
 int access_line(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line, int is_write,
-                uint32_t tag, uint64_t *distance, uint32_t *prev_tag)
+                int tagging, uint32_t tag, uint64_t *distance, uint32_t *prev_tag)
 {
    thread_state *t;
    group_state *g;
@@ -719,7 +722,7 @@ int access_line(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line, int is_w
    t = thread_for(r, tid);
    g = group_for(r, grp, tid, t, &solo);
    if (line == t->last_line && solo && !r->multi) {
-      if (r->cfg.tags) {
+      if (tagging) {
          *prev_tag = *t->last_tag;
          *t->last_tag = tag;
       }
@@ -739,11 +742,13 @@ int access_line(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line, int is_w
    }
 
    pc = table_get(&t->s.map, line, &p_new);
-   if (r->cfg.tags) {
+   if (tagging) {
       /* the tag of a line never touched is of no access: not read */
       t->last_tag = tag_of(pc, line);
       *prev_tag = *t->last_tag;
       *t->last_tag = tag;
+   } else if (r->cfg.tags) {
+      t->last_tag = tag_of(pc, line);
    }
    if (solo) {
       /* one stream is both: only the kind depends on the version */
@@ -789,15 +794,16 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                     int is_write, uint64_t *distance)
 {
    uint32_t unused;
-   return access_line(r, tid, grp, line, is_write, 0, distance, &unused);
+   return access_line(r, tid, grp, line, is_write, 0, 0, distance, &unused);
 }
 
 int mp_reuse_access_tagged(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                            int is_write, uint32_t tag, uint64_t *distance,
                            uint32_t *prev_tag)
 {
+   mp_assert(r->cfg.tags);
    *prev_tag = tag;
-   return access_line(r, tid, grp, line, is_write, tag, distance, prev_tag);
+   return access_line(r, tid, grp, line, is_write, 1, tag, distance, prev_tag);
 }
 
 int mp_reuse_would_hold(mp_reuse *r, uint32_t tid, uint64_t first, uint64_t line,

@@ -123,8 +123,9 @@ int mp_reuse_access(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
    program's loops it happened).  *prev_tag is the tag the line's
    previous access by tid left, for a PRIVATE result; otherwise 'tag'.
    A reuse within one access (a line read again at once) passes the tag
-   on.  Same cost as mp_reuse_access: the tag lies in the page of the
-   line's cell. */
+   on.  An access through mp_reuse_access leaves the line's tag as it
+   was.  Costs a read and a write of the tag beside mp_reuse_access's
+   work (the tags follow the cells in each page of the table). */
 int mp_reuse_access_tagged(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line,
                            int is_write, uint32_t tag, uint64_t *distance,
                            uint32_t *prev_tag);

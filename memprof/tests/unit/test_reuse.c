@@ -844,41 +844,55 @@ START_TEST(test_bad_config)
 }
 END_TEST
 
-/* Tags (mp_reuse_access_tagged): each access leaves its index; a
-   PRIVATE reuse must return the index of the thread's previous access
-   to the line, found by walking back through the trace; and kinds and
-   distances must be those of an untagged engine fed the same trace. */
+/* Tags (mp_reuse_access_tagged): each tagged access leaves its index
+   + 1; a PRIVATE reuse must return what the thread's previous tagged
+   access to the line left, found by walking back through the trace (0
+   if none: untagged accesses, one in three, leave the tag as it was);
+   and kinds and distances must be those of an untagged engine fed the
+   same trace. */
 START_TEST(test_tags)
 {
    mp_reuse_cfg cfg = { 4, MP_REUSE_EXACT, 0, 0, 0, 0 }, tcfg = cfg;
    const char *err = NULL;
    mp_reuse *plain, *tagged;
    uint32_t i, j, bad = 0, private_n = 0;
+   uint8_t *with_tag;
    trace t;
    tcfg.tags = 1;
    plain = mp_reuse_new(&cfg, &err);
    tagged = mp_reuse_new(&tcfg, &err);
    rng_state = 0x7a65 + (uint64_t)_i;
    generate(&t, &random_cfgs[_i]);
+   with_tag = malloc(t.n);
    for (i = 0; i < t.n; i++) {
       uint64_t d, td;
-      uint32_t prev = 0xdead;
+      uint32_t prev = 0xdead, want = 0;
       int kind = mp_reuse_access(plain, t.tid[i], t.grp[i], t.line[i], t.w[i], &d);
-      int tkind = mp_reuse_access_tagged(tagged, t.tid[i], t.grp[i], t.line[i], t.w[i],
-                                         i, &td, &prev);
+      int tkind;
+      with_tag[i] = rng() % 3 != 0;
+      if (!with_tag[i]) {
+         tkind = mp_reuse_access(tagged, t.tid[i], t.grp[i], t.line[i], t.w[i], &td);
+         bad += kind != tkind || d != td;
+         continue;
+      }
+      tkind = mp_reuse_access_tagged(tagged, t.tid[i], t.grp[i], t.line[i], t.w[i],
+                                     i + 1, &td, &prev);
       bad += kind != tkind || d != td;
       if (tkind != MP_REUSE_PRIVATE)
          continue;
       private_n++;
       for (j = i; j-- > 0;)
-         if (t.tid[j] == t.tid[i] && t.line[j] == t.line[i])
+         if (with_tag[j] && t.tid[j] == t.tid[i] && t.line[j] == t.line[i]) {
+            want = j + 1;
             break;
-      bad += prev != j;
+         }
+      bad += prev != want;
    }
    printf("reuse tags %u: %u private reuses, %u mismatches\n", (unsigned)_i,
           private_n, bad);
    ck_assert_uint_gt(private_n, 0);
    ck_assert_uint_eq(bad, 0);
+   free(with_tag);
    trace_fini(&t);
    mp_reuse_free(plain);
    mp_reuse_free(tagged);
