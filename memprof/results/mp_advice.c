@@ -86,6 +86,12 @@ static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
 
 static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
 static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache_misses[0]; }
+/* A line that only writes the variable is a fill (an initialisation):
+   its misses are the fill's, which no tiling of it saves. */
+static uint64_t by_l1_misses_read(const mp_line_counts *lc)
+{
+   return lc->c.reads ? lc->cache_misses[0] : 0;
+}
 
 static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
 {
@@ -879,6 +885,10 @@ static const mp_carrier *program_carrier(const advisor *ad, const mp_var_carrier
    variable's reuses beyond the level are: fewer (most of them made
    outside the detail windows) is no verdict on the loops. */
 #define MIN_CARRIED 100
+/* Below this many capacity misses per line of the footprint, a
+   variable whose carriers were not seen is walked once or twice after
+   an earlier pass, not again and again. */
+#define MIN_PASSES 4
 
 /* Capacity misses: a fully associative cache of the level's size would
    miss too, so the line was reused (not cold) only after more distinct
@@ -911,6 +921,12 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       uint64_t carried = 0;
       const mp_carrier *top = vc ? program_carrier(ad, vc, lines, &known, &carried) : NULL;
       int verdict = ad->an->loops && known >= MIN_CARRIED;
+      /* Without a verdict on the carriers, the passes over the data:
+         a capacity miss per line, or two, is one walk after another
+         (a fill, then its use), more is the data walked again and
+         again, which tiling can shorten. */
+      uint64_t passes = cap / (v->lines ? v->lines : 1);
+      int unseen = ad->an->carriers && !verdict && passes < MIN_PASSES;
       char b1[32], b2[32], b3[32], *far, *how, *carrier_w = NULL;
       mp_advice *a;
       if (cap < MIN_EVENTS || 2 * cap < all)
@@ -942,6 +958,12 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                      : mp_commas(hi, b3, sizeof b3),
                      ad->an->carriers ? "; the loop carrying them is not known (too few "
                      "seen in the detail windows)" : "");
+         if (ad->an->carriers) {
+            char *more = mp_asprintf("%s; %llu capacity misses per line of its footprint",
+                                     far, (unsigned long long)passes);
+            mp_free(far);
+            far = more;
+         }
       } else
          far = mp_strdup("mp.advice.far", "");
       a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
@@ -966,7 +988,7 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
          fill_where_carried(ad, a, v, top->loop, lines);
          a->loop = top->loop;
       } else
-         fill_where(ad->vs, a, by_l1_misses);
+         fill_where(ad->vs, a, by_l1_misses_read);
       if (carrier_w) {
          a->fix = mp_asprintf(
                   "tile the loops inside the loop at %s, which carries the reuses, so "
@@ -996,7 +1018,14 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                           "size", mp_commas(lines, b1, sizeof b1),
                           100.0 * (double)carried / (double)known, mp_report_level_name(k));
          reject_last(ad, how);
-      }
+      } else if (unseen)
+         reject_last(ad, mp_asprintf(
+                  "the loop carrying its reuses beyond %s lines was not seen (they span "
+                  "the detail windows), and its capacity misses are %llu per line of "
+                  "its footprint: a pass or two over its data after another (a fill, "
+                  "then its use), which tiling would not shorten; --exact=yes follows "
+                  "every access and names the carrier", mp_commas(lines, b1, sizeof b1),
+                  (unsigned long long)passes));
       return;
    }
 }

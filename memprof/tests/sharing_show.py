@@ -35,6 +35,8 @@
 #                advice whose source lines include the test's own files
 #   --rejected   the same for the advice its replay rejected: "rejected
 #                KIND VARIABLE where=[...]" (none: "rejected none")
+#   --rejected-reasons  with --rejected (after it), each rejected item's
+#                reason on the next line: "  reason ..."
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
@@ -161,14 +163,17 @@ def show_pairs(doc, src):
                   % (p.from_, p.to, p.variable, p.count, p.true, p.false))
 
 
-def print_own_advice(label, items):
+def print_own_advice(label, items, reasons=False):
     """Prints "LABEL KIND VARIABLE where=[...]" for each item about the
     test's own code (in programs this small, the dynamic linker's tables
-    can reach 1% of the run), or "LABEL none"."""
+    can reach 1% of the run), or "LABEL none"; with reasons, each
+    item's reason after it."""
     shown = [adv for adv in items if own_where(adv.where) != "[]"]
     for adv in shown:
         print("%s %s %s where=%s" % (label, adv.kind, adv.variable or "-",
                                      own_where(adv.where)))
+        if reasons:
+            print("  reason %s" % adv.reason)
     if not shown:
         print("%s none" % label)
 
@@ -215,7 +220,8 @@ def main(argv):
                 fail("no advice in the file")
             print_own_advice("advice", doc.advice)
         elif a == "--rejected":
-            print_own_advice("rejected", doc.rejected or [])
+            print_own_advice("rejected", doc.rejected or [],
+                             "--rejected-reasons" in args)
         elif a == "--advice-var":
             name = args[i + 1]
             for adv in doc.advice or []:
@@ -224,6 +230,8 @@ def main(argv):
                     print("  fix %s" % adv.fix)
             i += 2
             continue
+        elif a == "--rejected-reasons":
+            pass
         elif a == "--advice-kind":
             kind = args[i + 1]
             for adv in doc.advice or []:
