@@ -392,14 +392,18 @@ static inline uint64_t group_mask(const mp_sharing *s, uint32_t lo, uint32_t hi)
    return upto & ~((1ULL << g0) - 1);
 }
 
-static void note_var(line_rec *r, uint32_t var)
+/* var's slot in the line, MP_SHARING_LINE_VARS if the line has no room
+   left for it (its accesses are then in no variable's counts). */
+static uint32_t note_var(line_rec *r, uint32_t var)
 {
    uint32_t i;
    for (i = 0; i < r->n_vars; i++)
       if (r->vars[i] == var)
-         return;
-   if (r->n_vars < MP_SHARING_LINE_VARS)
-      r->vars[r->n_vars++] = var;
+         return i;
+   if (r->n_vars == MP_SHARING_LINE_VARS)
+      return MP_SHARING_LINE_VARS;
+   r->vars[r->n_vars] = var;
+   return r->n_vars++;
 }
 
 static void note_loc(mp_sharing_thread *t, uint32_t loc)
@@ -439,9 +443,14 @@ static void access_line(mp_sharing *s, const mp_event *e, uint64_t line,
    line_rec *r = line_of(s, line);
    mp_sharing_thread *t = thread_of(s, r, e->tid);
    uint64_t mask = group_mask(s, lo, hi);
+   uint32_t slot;
 
-   note_var(r, e->var);
+   slot = note_var(r, e->var);
    note_loc(t, e->loc);
+   if (slot < MP_SHARING_LINE_VARS) {
+      t->var_accesses[slot] += t->var_accesses[slot] != UINT32_MAX;
+      t->var_writes[slot] += e->is_write && t->var_writes[slot] != UINT32_MAX;
+   }
    if (r->last_writer != 0 && r->last_writer != e->tid && t->seen_epoch != r->epoch)
       transfer(s, r, e, mask, out);
    if (e->is_write) {
@@ -615,13 +624,17 @@ int mp_sharing_concurrent(const mp_sharing *s, uint32_t a, uint32_t b)
 
 static inline uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
-                        mp_sharing_prediction *out)
+/* The bounds, with thread j's own accesses and writes those of slot
+   (MP_SHARING_LINE_VARS: all of them). */
+static void predict(const mp_sharing *s, const mp_sharing_thread *threads, uint32_t slot,
+                    mp_sharing_prediction *out)
 {
    const mp_sharing_thread *j, *i;
    mp_memset(out, 0, sizeof *out);
    for (j = threads; j; j = j->next) {
       uint64_t touched_j = j->read_mask | j->write_mask;
+      uint64_t n_j = slot < MP_SHARING_LINE_VARS ? j->var_accesses[slot] : j->reads + j->writes;
+      uint64_t w_j = slot < MP_SHARING_LINE_VARS ? j->var_writes[slot] : j->writes;
       uint64_t others_w = 0, others_w_true = 0, others_n = 0, to_j;
       for (i = threads; i; i = i->next) {
          if (i == j || !mp_sharing_concurrent(s, i->tid, j->tid))
@@ -632,12 +645,25 @@ void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
          if (i->write_mask & touched_j)
             others_w_true += i->writes;
       }
-      to_j = min64(j->reads + j->writes, others_w);
+      to_j = min64(n_j, others_w);
       out->transfers += to_j;
       out->true_transfers += others_w_true == others_w ? to_j
          : (uint64_t)((double)to_j * (double)others_w_true / (double)others_w + 0.5);
-      out->invalidations += min64(j->writes, others_n);
+      out->invalidations += min64(w_j, others_n);
    }
+}
+
+void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
+                        mp_sharing_prediction *out)
+{
+   predict(s, threads, MP_SHARING_LINE_VARS, out);
+}
+
+void mp_sharing_predict_var(const mp_sharing *s, const mp_sharing_thread *threads,
+                            uint32_t slot, mp_sharing_prediction *out)
+{
+   mp_assert(slot < MP_SHARING_LINE_VARS);
+   predict(s, threads, slot, out);
 }
 
 /*------------------------------------------------------------*/
@@ -688,6 +714,7 @@ static void report_line(const mp_sharing *s, const line_rec *r,
 {
    mp_sharing_line l;
    mp_sharing_prediction p;
+   uint32_t i;
 
    fill_record(r, &l);
    /* Two threads and a writer: the writer and someone else. */
@@ -699,6 +726,12 @@ static void report_line(const mp_sharing *s, const line_rec *r,
    l.predicted = p.transfers;
    l.predicted_true = p.true_transfers;
    l.predicted_invalidations = p.invalidations;
+   for (i = 0; i < l.n_vars; i++) {
+      mp_sharing_predict_var(s, r->threads, i, &p);
+      l.var_predicted[i] = p.transfers;
+      l.var_predicted_true[i] = p.true_transfers;
+      l.var_predicted_invalidations[i] = p.invalidations;
+   }
    fn(&l, arg);
 }
 

@@ -58,6 +58,9 @@ typedef struct mp_sharing_thread {
    uint32_t seen_epoch;          /* the line's epoch at this thread's last touch */
    uint64_t read_mask, write_mask;   /* bit b: byte group b of the line */
    uint64_t reads, writes;
+   /* Of them, those to each variable of the line (its vars[i]): the
+      prediction per variable counts a thread's own accesses to it. */
+   uint32_t var_accesses[MP_SHARING_LINE_VARS], var_writes[MP_SHARING_LINE_VARS];
    uint32_t locs[MP_SHARING_LOCS];   /* distinct source locations, first seen */
    uint32_t n_locs;
    struct mp_sharing_thread *next;
@@ -78,6 +81,13 @@ typedef struct {
       true ones among them, invalidations. */
    uint64_t predicted, predicted_true, predicted_invalidations;
    uint32_t vars[MP_SHARING_LINE_VARS];
+   /* The prediction for each variable: the transfers its own accesses
+      would receive (and the invalidations its writes would make), so
+      that an array whose last elements share the line with another
+      thread's counter is not charged with the counter's transfers. */
+   uint64_t var_predicted[MP_SHARING_LINE_VARS];
+   uint64_t var_predicted_true[MP_SHARING_LINE_VARS];
+   uint64_t var_predicted_invalidations[MP_SHARING_LINE_VARS];
    uint32_t n_vars;
    const mp_sharing_thread *threads;   /* list, most recent toucher first */
    uint32_t n_threads;
@@ -192,6 +202,12 @@ typedef struct {
    Cost: O(threads^2). */
 void mp_sharing_predict(const mp_sharing *s, const mp_sharing_thread *threads,
                         mp_sharing_prediction *out);
+/* The same with N_j and W_j (of thread j alone) those of j's accesses to
+   the line's variable in slot 'slot' (mp_sharing_line.vars): the
+   transfers that variable's accesses would receive, whoever's writes
+   they follow. */
+void mp_sharing_predict_var(const mp_sharing *s, const mp_sharing_thread *threads,
+                            uint32_t slot, mp_sharing_prediction *out);
 
 /* The communication pairs, most transfers first (ties: by locations);
    *n_out is their number.  The caller frees the array with mp_free. */

@@ -68,9 +68,10 @@ static void summarise_line(const mp_sharing_line *l, void *arg)
          vs->true_lines++;
       else
          vs->false_lines++;
-      vs->predicted += l->predicted;
-      vs->predicted_true += l->predicted_true;
-      vs->predicted_invalidations += l->predicted_invalidations;
+      /* its own share of the line's: what its accesses receive */
+      vs->predicted += l->var_predicted[i];
+      vs->predicted_true += l->var_predicted_true[i];
+      vs->predicted_invalidations += l->var_predicted_invalidations[i];
       {
          mp_share_line w;
          w.line = l->line;

@@ -503,6 +503,65 @@ static void placements_once(uint32_t line, uint32_t seed)
    mp_sharing_free(s);
 }
 
+/* Per variable (mp_sharing_predict_var), the shape of a hand-written
+   OpenMP reduction array: a's last 32 bytes share a line with
+   partial[4].  main writes a's four doubles there (the fill) and reads
+   partial at the end; four workers add into their partial[t] 100 times
+   (a read and a write each), the last also reads a's four doubles.
+   By hand, others' writes to the line are 304 for a worker (three
+   workers' 300, main's 4), 400 for main:
+     partial: workers min(200, 304) * 4 = 800, main min(4, 400) = 4
+     a:       main min(4, 400) = 4, the last worker min(4, 304) = 4
+   and the line's own, 812, is their sum: a is not charged with
+   partial's transfers. */
+static void take_vars(const mp_sharing_line *l, void *arg)
+{
+   uint64_t *out = arg;   /* [var a, var partial, line] */
+   uint32_t i;
+   for (i = 0; i < l->n_vars; i++)
+      out[l->vars[i] - 1] += l->var_predicted[i];
+   out[2] += l->predicted;
+}
+
+START_TEST(test_per_variable)
+{
+   mp_sharing *s = mp_sharing_new(LINE);
+   mp_sharing_outcome o;
+   uint64_t got3[3] = { 0, 0, 0 };
+   uint32_t t, k;
+   mp_event e;
+   for (k = 0; k < 4; k++) {
+      e = ev(1, 0x4000 + 8 * k, 8, 1);
+      e.var = 1;
+      mp_sharing_access(s, &e, &o);
+   }
+   for (t = 0; t < 4; t++) {
+      for (k = 0; k < 100; k++) {
+         e = ev(2 + t, 0x4020 + 8 * t, 8, 0);
+         e.var = 2;
+         mp_sharing_access(s, &e, &o);
+         e.is_write = 1;
+         mp_sharing_access(s, &e, &o);
+      }
+      for (k = 0; t == 3 && k < 4; k++) {
+         e = ev(2 + t, 0x4000 + 8 * k, 8, 0);
+         e.var = 1;
+         mp_sharing_access(s, &e, &o);
+      }
+   }
+   for (k = 0; k < 4; k++) {
+      e = ev(1, 0x4020 + 8 * k, 8, 0);
+      e.var = 2;
+      mp_sharing_access(s, &e, &o);
+   }
+   mp_sharing_foreach_line(s, take_vars, got3);
+   ck_assert_uint_eq(got3[0], 8);
+   ck_assert_uint_eq(got3[1], 804);
+   ck_assert_uint_eq(got3[2], 812);
+   mp_sharing_free(s);
+}
+END_TEST
+
 START_TEST(test_placements_vs_reference)
 {
    uint32_t i;
@@ -559,6 +618,7 @@ static Suite *predict_suite(void)
    tcase_add_test(tc, test_producer_consumer);
    tcase_add_test(tc, test_true_split);
    tcase_add_test(tc, test_lifetimes);
+   tcase_add_test(tc, test_per_variable);
    tcase_add_loop_test(tc, test_placements_vs_reference, 0, 2);
    tcase_add_test(tc, test_placements_share_joined);
    suite_add_tcase(s, tc);
