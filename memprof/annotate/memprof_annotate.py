@@ -24,7 +24,7 @@ sys.dont_write_bytecode = True
 from memprof_reader import FORMAT_VERSION
 from annotate_common import InputError, PROG
 from annotate_model import load
-from annotate_merge import file_data, merge
+from annotate_merge import file_data, merge, merge_paths
 from annotate_report import report
 from annotate_diff import diff_report
 from annotate_callgrind import (CALLGRIND_EVENTS_HELP, CALLGRIND_VIEWS,
@@ -353,14 +353,16 @@ def check_sort(key, data, paths):
                          "in %s" % where)
 
 
-def load_data(paths):
-    """The data of one file, or of several merged."""
-    files = [load(path) for path in paths]
-    return file_data(files[0]) if len(files) == 1 else merge(files)
+def load_data(paths, rank_key=None):
+    """The data of one file, or of several merged in one pass (one file
+    read at a time); rank_key: the sort key of the per-rank view."""
+    if len(paths) == 1:
+        return file_data(load(paths[0]))
+    return merge_paths(paths, load, rank_key)
 
 
 def run_report(opts):
-    data = load_data(opts.files)
+    data = load_data(opts.files, opts.sort)
     if opts.sort is None:
         opts.sort = "cycles" if data["levels"] else "accesses"
     check_sort(opts.sort, data, opts.files)
