@@ -13,6 +13,7 @@ from annotate_common import (COUNTERS, Differs, InputError, LINE_SHARING_KEYS,
                              NUMA_KEYS, REUSE_KINDS, SHARING_KEYS,
                              STRIDE_CLASSES, STRIDE_KINDS, add_opt, formula_key,
                              hist_median, hist_total, loop_key, max_opt, var_key)
+from memprof_reader import no_cycle_collection
 from annotate_metrics import metric_fn
 
 WORST_LINES = 5             # worst lines kept per variable, as memprof does
@@ -184,9 +185,12 @@ def merge_paths(paths, load, rank_key=None):
     held is that of the merged data and of one file, however many files
     (an MPI job's ranks) there are."""
     acc = merge_start(len(paths), paths, rank_key)
-    for path in paths:
-        merge_add(acc, load(path))
-    return merge_finish(acc)
+    # The merge holds no cycle either (see no_cycle_collection); the
+    # collector, back on after each file, would scan it each time.
+    with no_cycle_collection():
+        for path in paths:
+            merge_add(acc, load(path))
+        return merge_finish(acc)
 
 
 def merge_start(n_files, paths, rank_key):

@@ -379,7 +379,14 @@ _TOTAL_LEVEL_KEYS = ("accesses", "hits", "misses", "cold", "capacity",
 
 
 def _counts(obj, keys, where):
-    return dict((k, _opt(obj, k, where, "count")) for k in keys)
+    # _opt's checks inline: an MPI job's files hold millions of counts.
+    out = {}
+    for k in keys:
+        v = obj.get(k)
+        if v is not None and not (type(v) is int and v >= 0):
+            _check(v, _sub(where, k), "count")
+        out[k] = v
+    return out
 
 
 def _totals(t, names):
@@ -469,7 +476,70 @@ def _variable(v, where, names):
     return Variable(**var)
 
 
+_ROW_COUNTS = ("read_bytes", "write_bytes") + _LINE_SHARING_KEYS
+# The keys of a row that _line_row_fast checks itself; a row with any
+# other goes the general way.
+_ROW_FAST_KEYS = frozenset(("where", "fn", "reads", "writes", "cycles",
+                            "misses", "cpa", "reuse") + _ROW_COUNTS)
+
+
+def _line_row_fast(row, names):
+    """The LineRow of a well-formed row of the common keys, or None when
+    the row needs _line_row's checks (which name what is wrong): a file
+    holds one row per variable and source line, hundreds of thousands."""
+    if type(row) is not dict or not _ROW_FAST_KEYS.issuperset(row):
+        return None
+    r = {}
+    for k in ("where", "fn"):
+        v = row.get(k)
+        if v is not None and type(v) is not str:
+            return None
+        r[k] = v
+    for k in ("reads", "writes"):
+        v = row.get(k)
+        if type(v) is not int or v < 0:
+            return None
+        r[k] = v
+    for k in _ROW_COUNTS:
+        v = row.get(k)
+        if v is not None and (type(v) is not int or v < 0):
+            return None
+        r[k] = v
+    if names:
+        v = row.get("cycles")
+        if v is not None and (type(v) is not int or v < 0):
+            return None
+        r["cycles"] = v
+        misses = row.get("misses")
+        if misses is not None:
+            if type(misses) is not dict:
+                return None
+            for name in names:
+                v = misses.get(name)
+                if v is not None and (type(v) is not int or v < 0):
+                    return None
+            misses = dict((name, misses.get(name)) for name in names)
+        r["misses"] = misses
+        v = row.get("cpa")
+        if v is not None and (type(v) not in (int, float) or v < 0):
+            return None
+        r["cpa"] = v
+    ru = row.get("reuse")
+    if ru is not None:
+        if type(ru) is not dict:
+            return None
+        try:
+            ru = _line_reuse(ru, "")
+        except FormatError:
+            return None
+    r["reuse"] = ru
+    return LineRow(**r)
+
+
 def _line_row(row, where, names):
+    fast = _line_row_fast(row, names)
+    if fast is not None:
+        return fast
     _check(row, where, "object")
     r = {"where": _opt(row, "where", where, "str"),
          "fn": _opt(row, "fn", where, "str"),
@@ -879,10 +949,18 @@ _REQUIRED = {
 }
 
 
+_REQUIRED_SETS = dict((what, frozenset(keys))
+                      for what, keys in _REQUIRED.items())
+
+
 def _missing_required(doc):
     """The paths of the required keys doc lacks (its types are checked)."""
     def lacking(obj, where, what):
-        return [_sub(where, k) for k in _REQUIRED[what] if k not in obj]
+        keys = _REQUIRED[what]
+        # Most objects have them all: no path is made for them.
+        if isinstance(obj, dict) and _REQUIRED_SETS[what].issubset(obj):
+            return []
+        return [_sub(where, k) for k in keys if k not in obj]
     out = lacking(doc, "", "")
     for key in ("config", "totals"):
         if isinstance(doc.get(key), dict):
