@@ -66,7 +66,15 @@ combined: their
 reads, writes, bytes, heap blocks and allocated bytes are summed, their
 size, thread count and line footprint taken as the largest; per-line
 rows with the same (where, fn) are summed likewise.  Every other count
-is summed too and the rates recomputed from the sums (see below).
+is summed too and the rates recomputed from the sums (see below).  The
+files are read one at a time (the memory held does not grow with their
+number).  A section "Ranks" follows the variables table: each file is a
+rank (of an MPI job: --memprof-out-file=mp.%%q{OMPI_COMM_WORLD_RANK}),
+numbered by the number that ends its name when all names end in
+different numbers, else by its position from 0; for the sort key's
+metric (cycles or accesses for name, cpa and reuse) it gives the ranks'
+totals, then per variable of the table the min, mean and max over the
+ranks (0 where a rank lacks it), max/mean and the rank of the max.
 
 With --diff BEFORE AFTER the two files are compared: the totals (cycles,
 misses per level), the advice (new, still given, gone), and per variable
