@@ -198,7 +198,11 @@ def _opt(obj, key, where, kind):
     # The common case first, without making the key's path: files hold
     # hundreds of thousands of counts.
     if kind == "count" and type(v) is int and v >= 0 \
-            or kind == "str" and type(v) is str:
+            or kind == "str" and type(v) is str \
+            or kind == "list" and type(v) is list \
+            or kind == "object" and type(v) is dict \
+            or kind == "number" and (type(v) is float or type(v) is int) \
+            and v >= 0:
         return v
     return _check(v, _sub(where, key), kind)
 
@@ -480,7 +484,8 @@ _ROW_COUNTS = ("read_bytes", "write_bytes") + _LINE_SHARING_KEYS
 # The keys of a row that _line_row_fast checks itself; a row with any
 # other goes the general way.
 _ROW_FAST_KEYS = frozenset(("where", "fn", "reads", "writes", "cycles",
-                            "misses", "cpa", "reuse") + _ROW_COUNTS)
+                            "misses", "cpa", "reuse", "strides", "stride")
+                           + _ROW_COUNTS)
 
 
 def _line_row_fast(row, names):
@@ -526,14 +531,44 @@ def _line_row_fast(row, names):
         r["cpa"] = v
     ru = row.get("reuse")
     if ru is not None:
-        if type(ru) is not dict:
-            return None
-        try:
-            ru = _line_reuse(ru, "")
-        except FormatError:
+        ru = _line_reuse_fast(ru)
+        if ru is None:
             return None
     r["reuse"] = ru
+    for k, parse in (("strides", _stride_classes), ("stride", _line_stride)):
+        v = row.get(k)
+        if v is not None:
+            if type(v) is not dict:
+                return None
+            try:
+                v = parse(v, "")
+            except FormatError:
+                return None
+        r[k] = v
     return LineRow(**r)
+
+
+def _line_reuse_fast(ru):
+    """_line_reuse of a well-formed row's reuse, without the paths of
+    the messages; None when it needs _line_reuse's checks."""
+    if type(ru) is not dict:
+        return None
+    cold = ru.get("cold")
+    if cold is not None and (type(cold) is not int or cold < 0):
+        return None
+    out = {"cold": cold}
+    try:
+        for kind in ("private", "shared"):
+            h = ru.get(kind)
+            out[kind] = _hist(h, "") if h is not None else None
+            mean = ru.get("mean_" + kind)
+            if mean is not None and (type(mean) not in (int, float)
+                                     or mean < 0):
+                return None
+            out["mean_" + kind] = mean
+    except FormatError:
+        return None
+    return LineReuse(**out)
 
 
 def _line_row(row, where, names):
