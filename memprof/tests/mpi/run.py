@@ -21,9 +21,9 @@ and four times on rank 1; it runs as
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, which CI needs), after a native run
 of the same (when that fails, mpirun cannot run here: skipped).  The
 checks: the run succeeds and writes mp.0 and mp.1; each file gives grid
-the bytes
-derived in imbalance.c (24N on rank 0, 72N on rank 1, N = 4096), read
-with the reader, not the annotator; and memprof_annotate mp.1 mp.0
+the bytes derived in imbalance.c (24N on rank 0, 72N on rank 1,
+N = 4096), read with the reader, not the annotator; and
+memprof_annotate mp.1 mp.0
 (ranks taken from the names, not the order) shows in its per-rank view
 grid's min 98,304, mean 196,608, max 294,912, max/mean 1.50 at rank 1.
 Only grid is checked: the runtime's variables (OpenMPI's) come and go
