@@ -519,11 +519,12 @@ def _line_row_fast(row, names):
         if misses is not None:
             if type(misses) is not dict:
                 return None
+            given, misses = misses, {}
             for name in names:
-                v = misses.get(name)
+                v = given.get(name)
                 if v is not None and (type(v) is not int or v < 0):
                     return None
-            misses = dict((name, misses.get(name)) for name in names)
+                misses[name] = v
         r["misses"] = misses
         v = row.get("cpa")
         if v is not None and (type(v) not in (int, float) or v < 0):
