@@ -304,7 +304,7 @@ def add_variables(acc, variables, index):
     values of the rank metric to the per-rank view."""
     groups, order, levels = acc["vars"], acc["order"], acc["levels"]
     ranks = acc["ranks"]
-    metric, here = ranks["metric"], {}
+    metric, labels, here = ranks["metric"], ranks["labels"], {}
     for v in variables:
         key = var_key(v)
         m = groups.get(key)
@@ -321,7 +321,8 @@ def add_variables(acc, variables, index):
         st[0] += 1
         st[1] += x
         st[2] = min(st[2], x)
-        if x > st[3]:
+        # Of equals, the lowest rank, whatever the order of the files.
+        if x > st[3] or x == st[3] and labels[index] < labels[st[4]]:
             st[3], st[4] = x, index
     ranks["totals"].append(sum(here.values()))
 
@@ -398,7 +399,7 @@ def rank_labels(paths):
 
 def rank_stats(st, n_files):
     """A merged variable's metric over the ranks: min, mean, max and the
-    index of the file of the max (the first of equals).  A rank where
+    index of the file of the max (the lowest rank of equals).  A rank where
     the variable does not occur counts as 0."""
     if st is None:
         return None

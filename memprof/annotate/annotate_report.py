@@ -332,8 +332,8 @@ def ranks_section(ranks, paths, shown):
                    "among the files, from 0 (their names do not all end in "
                    "different numbers)." % n)
     totals = ranks["totals"]
-    at = max(range(n), key=lambda i: (totals[i], -i))
-    low = min(range(n), key=lambda i: (totals[i], i))
+    at = max(range(n), key=lambda i: (totals[i], -labels[i]))
+    low = min(range(n), key=lambda i: (totals[i], labels[i]))
     mean = sum(totals) / n
     out.append("%s per rank (all its variables): min %s (rank %d), mean %s, "
                "max %s (rank %d, %s), max/mean %s"

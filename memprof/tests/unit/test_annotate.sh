@@ -101,6 +101,9 @@ run_case locals_merge    locals_a.json locals_b.json
 ranks="ranks.0 ranks.1 ranks.10 ranks.2 ranks.3"
 run_case ranks           --threshold=0 --show=0 $ranks
 run_case ranks_writes    --sort=writes --threshold=0 --show=0 $ranks
+# Of equal ranks the lowest is named, whatever the order of the files:
+# tmp's max and the least total (110 on ranks 0, 2 and 3) are rank 0's.
+run_case ranks_order     --threshold=0 --show=0 ranks.3 ranks.10 ranks.2 ranks.1 ranks.0
 # A sort key whose metric is no sum over a rank's variables: the view
 # is by accesses.  Names that do not end in different numbers: a rank
 # is the file's position.
