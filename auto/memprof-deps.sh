@@ -7,7 +7,8 @@
 #    memprof-deps.sh --test    also what only some tests need (a headless
 #                              browser for the HTML viewer's test; the
 #                              real programs of the robustness suite,
-#                              memprof/tests/robust/run.py).  Those
+#                              memprof/tests/robust/run.py; OpenMPI for
+#                              memprof/tests/mpi/run.py).  Those
 #                              are optional: when they cannot be installed
 #                              (not root, no apt-get, apt-get fails) the
 #                              script says so and succeeds, and the tests
@@ -19,7 +20,7 @@ pkgs="gcc g++ libc6-dev make autoconf automake pkg-config valgrind check python3
 test_pkgs=""
 case "${1:-}" in
    "") ;;
-   --test) test_pkgs="chromium chromium-driver gzip bzip2 xz-utils sqlite3 pigz coreutils" ;;
+   --test) test_pkgs="chromium chromium-driver gzip bzip2 xz-utils sqlite3 pigz coreutils openmpi-bin libopenmpi-dev" ;;
    *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac
 

@@ -5,7 +5,8 @@
 # regression tests (vg_regtest on memprof/tests), the unit tests of the
 # reader of the JSON output (Python unittest), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
-# process life cycle, bad input, hostile names), the HTML viewer in a
+# process life cycle, bad input, hostile names), an MPI program's ranks
+# under OpenMPI's mpirun and their merge, the HTML viewer in a
 # headless browser, the release tarball and the runner's own self-test.
 # Ends with one line "N passed, N failed, N skipped".
 #
@@ -88,6 +89,11 @@ echo "== robustness: real programs, process life cycle, bad input, hostile names
 python3 memprof/tests/robust/run.py --valgrind="$PWD/vg-in-place" \
    --annotate="$PWD/memprof_annotate" --dir=build-robust >robust.log 2>&1
 count robust.log $?
+
+echo "== MPI: the ranks of an MPI program under mpirun, their files merged"
+python3 memprof/tests/mpi/run.py --valgrind="$PWD/vg-in-place" \
+   --annotate="$PWD/memprof_annotate" --dir=build-mpi >mpi.log 2>&1
+count mpi.log $?
 
 echo "== reader of the JSON format (unittest)"
 python3 memprof/tests/reader/test_reader.py >reader.log 2>&1

@@ -13,6 +13,8 @@ from annotate_common import (COUNTERS, Differs, InputError, LINE_SHARING_KEYS,
                              NUMA_KEYS, REUSE_KINDS, SHARING_KEYS,
                              STRIDE_CLASSES, STRIDE_KINDS, add_opt, formula_key,
                              hist_median, hist_total, loop_key, max_opt, var_key)
+from memprof_reader import no_cycle_collection
+from annotate_metrics import metric_fn
 
 WORST_LINES = 5             # worst lines kept per variable, as memprof does
 WHERE_PER_THREAD = 4        # source lines kept per thread of a worst line
@@ -168,75 +170,243 @@ def merge_variables(lists, levels, key_of=var_key):
     return out
 
 
-def merge(files):
-    lines = {f["config"].get("line") for f in files} - {None}
+def merge(files, rank_key=None):
+    """The working models of several files (or one) merged: see
+    merge_paths, which reads them one at a time."""
+    acc = merge_start(len(files), [f["path"] for f in files], rank_key)
+    for f in files:
+        merge_add(acc, f)
+    return merge_finish(acc)
+
+
+def merge_paths(paths, load, rank_key=None):
+    """The files at paths merged in one pass: each is loaded, added to
+    the merge and dropped before the next is read, so that the memory
+    held is that of the merged data and of one file, however many files
+    (an MPI job's ranks) there are."""
+    acc = merge_start(len(paths), paths, rank_key)
+    # The merge holds no cycle either (see no_cycle_collection); the
+    # collector, back on after each file, would scan it each time.
+    with no_cycle_collection():
+        for path in paths:
+            merge_add(acc, load(path))
+        return merge_finish(acc)
+
+
+def merge_start(n_files, paths, rank_key):
+    """An empty merge of n_files files.  rank_key: the sort key whose
+    metric the per-rank view gives (None: the default sort key)."""
+    return {"n": n_files, "paths": list(paths), "rank_key": rank_key,
+            "first": None, "levels": None, "version": 0, "commands": [],
+            "config": {}, "config_pairs": {}, "config_order": [],
+            "totals": None,
+            "vars": {}, "order": [], "one_file": None,
+            "loops": None, "communication": None, "matrix": None,
+            "advice": None, "ranks": None}
+
+
+def check_mergeable(first, f):
+    """Refuses a file whose cache lines or levels are not the first
+    file's: their counts do not add up."""
+    lines = {first["config"].get("line"), f["config"].get("line")} - {None}
     if len(lines) > 1:
         raise InputError("cannot merge files with different cache line "
                          "sizes (%s)" % ", ".join(str(l)
                                                   for l in sorted(lines)))
-    levels = files[0]["levels"]
-    for f in files[1:]:
-        if (f["levels"] is None) != (levels is None):
-            raise InputError("cannot merge files with and without a cache "
-                             "simulation (%s has none)"
-                             % (f["path"] if f["levels"] is None
-                                else files[0]["path"]))
-        if f["levels"] != levels:
-            raise InputError("cannot merge files with different cache "
-                             "levels (%s; %s)"
-                             % (", ".join(levels), ", ".join(f["levels"])))
-    variables = merge_variables([f["variables"] for f in files], levels)
-    totals = {}
-    for k in COUNTERS + ("accesses",):
-        val = None
-        for f in files:
-            val = add_opt(val, f["totals"][k])
-        totals[k] = val
-    totals["threads"] = None
-    for f in files:
-        totals["threads"] = max_opt(totals["threads"], f["totals"]["threads"])
-    totals["variables"] = len(variables)
-    if levels:
-        totals["cycles"] = None
-        totals["cache"] = None
-        totals["prefetch"] = None
-        for f in files:
-            totals["cycles"] = add_opt(totals["cycles"],
-                                       f["totals"]["cycles"])
-            totals["prefetch"] = add_dicts(totals["prefetch"],
-                                           f["totals"].get("prefetch"))
-            tc = f["totals"]["cache"]
-            if tc is not None:
-                if totals["cache"] is None:
-                    totals["cache"] = dict((n, None) for n in levels)
-                for n in levels:
-                    totals["cache"][n] = add_dicts(totals["cache"][n], tc[n])
+    levels = first["levels"]
+    if (f["levels"] is None) != (levels is None):
+        raise InputError("cannot merge files with and without a cache "
+                         "simulation (%s has none)"
+                         % (f["path"] if f["levels"] is None
+                            else first["path"]))
+    if f["levels"] != levels:
+        raise InputError("cannot merge files with different cache "
+                         "levels (%s; %s)"
+                         % (", ".join(levels), ", ".join(f["levels"])))
 
-    config = {}
-    for f in files:
-        for k in f["config"]:
-            if k not in config:
-                config[k] = None
-    for k in config:
-        values = [f["config"].get(k) for f in files]
-        if all(v == values[0] for v in values):
-            config[k] = values[0]
-        else:
-            config[k] = Differs([(f["path"], f["config"].get(k))
-                                  for f in files])
+
+def merge_add(acc, f):
+    """Adds the working model of one file to the merge acc."""
+    if acc["first"] is None:
+        acc["first"] = {"path": f["path"], "config": f["config"],
+                        "levels": f["levels"]}
+        acc["levels"] = f["levels"]
+        if acc["n"] > 1:
+            acc["ranks"] = rank_start(acc, f)
+    else:
+        check_mergeable(acc["first"], f)
+    index = len(acc["commands"])
+    acc["version"] = max(acc["version"], f["version"])
+    acc["commands"].append(f["command"])
+    add_config(acc, f, index)
+    acc["totals"] = add_totals(acc["totals"], f["totals"], acc["levels"])
+    if acc["n"] == 1:
+        # One file keeps its variables that have no twin as they are.
+        acc["one_file"] = f["variables"]
+    else:
+        add_variables(acc, f["variables"], index)
+    if f["loops"] is not None:
+        acc["loops"] = add_loops(acc["loops"], f["loops"])
+    if f["communication"] is not None:
+        acc["communication"] = add_communication(acc["communication"],
+                                                 f["communication"])
+    if f["matrix"] is not None:
+        acc["matrix"] = add_matrix(acc["matrix"], f["matrix"])
+    if f["advice"] is not None:
+        acc["advice"] = add_advice(acc["advice"], f["advice"])
+
+
+def add_config(acc, f, index):
+    """The config values of the files: one value while all files agree,
+    the (path, value) of each file once one differs."""
+    config, pairs = acc["config"], acc["config_pairs"]
+    for k in f["config"]:
+        if k not in config and k not in pairs:
+            acc["config_order"].append(k)
+            if index == 0 or f["config"][k] is None:
+                config[k] = f["config"][k]
+            else:
+                # A key the earlier files lack: theirs were None.
+                pairs[k] = [(p, None) for p in acc["paths"][:index]]
+    for k in list(config):
+        v = f["config"].get(k)
+        if v != config[k]:
+            pairs[k] = [(p, config[k]) for p in acc["paths"][:index]]
+            del config[k]
+    for k, kp in pairs.items():
+        if len(kp) == index:
+            kp.append((f["path"], f["config"].get(k)))
+
+
+def add_totals(t, ft, levels):
+    """Adds a file's totals ft to the merged t (None at first)."""
+    if t is None:
+        t = dict((k, None) for k in COUNTERS + ("accesses", "threads"))
+        if levels:
+            t.update(cycles=None, cache=None, prefetch=None)
+    for k in COUNTERS + ("accesses",):
+        t[k] = add_opt(t[k], ft[k])
+    t["threads"] = max_opt(t["threads"], ft["threads"])
+    if levels:
+        t["cycles"] = add_opt(t["cycles"], ft["cycles"])
+        t["prefetch"] = add_dicts(t["prefetch"], ft.get("prefetch"))
+        tc = ft["cache"]
+        if tc is not None:
+            if t["cache"] is None:
+                t["cache"] = dict((n, None) for n in levels)
+            for n in levels:
+                t["cache"][n] = add_dicts(t["cache"][n], tc[n])
+    return t
+
+
+def add_variables(acc, variables, index):
+    """Adds a file's variables to the merge (several files), and their
+    values of the rank metric to the per-rank view."""
+    groups, order, levels = acc["vars"], acc["order"], acc["levels"]
+    ranks = acc["ranks"]
+    metric, labels, here = ranks["metric"], ranks["labels"], {}
+    for v in variables:
+        key = var_key(v)
+        m = groups.get(key)
+        if m is None:
+            m = groups[key] = merged_variable(v)
+            order.append(key)
+        absorb(m, v, levels, False)
+        here[key] = here.get(key, 0) + (metric(v) or 0)
+    for key, x in here.items():
+        st = groups[key].get("_rank")
+        if st is None:
+            groups[key]["_rank"] = [1, x, x, x, index]
+            continue
+        st[0] += 1
+        st[1] += x
+        st[2] = min(st[2], x)
+        # Of equals, the lowest rank, whatever the order of the files.
+        if x > st[3] or x == st[3] and labels[index] < labels[st[4]]:
+            st[3], st[4] = x, index
+    ranks["totals"].append(sum(here.values()))
+
+
+def merge_finish(acc):
+    levels = acc["levels"]
+    if acc["n"] == 1:
+        variables = merge_variables([acc["one_file"]], levels)
+    else:
+        variables = [finish_merged(acc["vars"][key])
+                     for key in acc["order"]]
+        for m in variables:
+            m["ranks"] = rank_stats(m.pop("_rank", None), acc["n"])
+    totals = acc["totals"]
+    totals["variables"] = len(variables)
+    config = dict(acc["config"])
+    for k, pairs in acc["config_pairs"].items():
+        config[k] = Differs(pairs)
+    config = dict((k, config[k]) for k in acc["config_order"])
+    ranks = acc["ranks"]
+    if ranks is not None:
+        del ranks["metric"]
     return {
-        "paths": [f["path"] for f in files],
+        "paths": acc["paths"],
         "levels": levels,
-        "version": max(f["version"] for f in files),
-        "commands": [f["command"] for f in files],
+        "version": acc["version"],
+        "commands": acc["commands"],
         "config": config,
         "totals": totals,
         "variables": variables,
-        "communication": merge_communication(files),
-        "matrix": merge_matrix(files),
-        "advice": merge_advice(files),
-        "loops": merge_loops(files),
+        "communication": finish_communication(acc["communication"]),
+        "matrix": acc["matrix"],
+        "advice": acc["advice"],
+        "loops": finish_loops(acc["loops"]),
+        "ranks": ranks,
     }
+
+
+# Sort keys whose metric is no sum over a rank's variables: the
+# per-rank view gives the default's instead.
+NOT_SUMMED = ("name", "cpa", "reuse")
+
+
+def rank_start(acc, f):
+    """The per-rank view of a merge, begun with its first file: the
+    metric (the sort key's, or the default sort key's: cycles with a
+    cache simulation, else accesses), each file's rank label and, once
+    added, each file's total of the metric over its variables."""
+    key = acc["rank_key"]
+    if key is None or key in NOT_SUMMED:
+        key = "cycles" if f["levels"] else "accesses"
+    labels, by_name = rank_labels(acc["paths"])
+    return {"key": key,
+            "metric": metric_fn(key, f["levels"],
+                                f["config"].get("sharing") is True),
+            "labels": labels, "by_name": by_name, "totals": []}
+
+
+def rank_labels(paths):
+    """Each file's rank: the number that ends its name when every name
+    ends in a different one (%q{OMPI_COMM_WORLD_RANK} in
+    --memprof-out-file), else its position among the files, from 0.
+    Also whether the names gave them."""
+    numbers = []
+    for p in paths:
+        digits = len(p) - len(p.rstrip("0123456789"))
+        if not digits:
+            break
+        numbers.append(int(p[len(p) - digits:]))
+    if len(numbers) == len(paths) and len(set(numbers)) == len(numbers):
+        return numbers, True
+    return list(range(len(paths))), False
+
+
+def rank_stats(st, n_files):
+    """A merged variable's metric over the ranks: min, mean, max and the
+    index of the file of the max (the lowest rank of equals).  A rank where
+    the variable does not occur counts as 0."""
+    if st is None:
+        return None
+    present, total, low, high, at = st
+    if present < n_files:
+        low = min(low, 0)
+    return {"min": low, "mean": total / n_files, "max": high, "at": at}
 
 
 def file_data(f):
@@ -256,48 +426,50 @@ def file_data(f):
             "advice": f["advice"], "loops": f["loops"]}
 
 
-def merge_loops(files):
-    """The loops of all files, matched by loop_key: entries, iterations,
-    accesses and the streams' sums added, the most streams and iterations
-    in one execution the largest, flagged if in any file; formulas united
-    by (where, variable, formula, base, in_block), their accesses summed
-    and their fits weighted by them.  Most accesses first.  None when no
-    file has loops (--loops=no)."""
-    lists = [f["loops"] for f in files if f["loops"] is not None]
-    if not lists:
-        return None
-    loops, order = {}, []
-    for ls in lists:
-        for l in ls:
-            key = loop_key(l)
-            m = loops.get(key)
-            if m is None:
-                m = dict(l, formulas=[], _formulas={})
-                loops[key] = m
-                order.append(key)
+def add_loops(acc, ls):
+    """Adds a file's loops to acc ({key: loop}, None at first), matched
+    by loop_key: entries, iterations, accesses and the streams' sums
+    added, the most streams and iterations in one execution the largest,
+    flagged if in any file; formulas united by (where, variable,
+    formula, base, in_block), their accesses summed and their fits
+    weighted by them."""
+    loops = {} if acc is None else acc
+    for l in ls:
+        key = loop_key(l)
+        m = loops.get(key)
+        if m is None:
+            m = dict(l, formulas=[], _formulas={})
+            loops[key] = m
+        else:
+            for k in ("entries", "iterations", "accesses",
+                      "streams_sum"):
+                m[k] = add_opt(m[k], l[k])
+            for k in ("max_iterations", "streams", "depth"):
+                m[k] = max_opt(m[k], l[k])
+            if l["flagged"] is not None:
+                m["flagged"] = bool(m["flagged"]) or l["flagged"]
+        for f in l["formulas"]:
+            mf = m["_formulas"].get(formula_key(f))
+            if mf is None:
+                mf = dict(f, _fits=None)
+                m["_formulas"][formula_key(f)] = mf
+                m["formulas"].append(mf)
             else:
-                for k in ("entries", "iterations", "accesses",
-                          "streams_sum"):
-                    m[k] = add_opt(m[k], l[k])
-                for k in ("max_iterations", "streams", "depth"):
-                    m[k] = max_opt(m[k], l[k])
-                if l["flagged"] is not None:
-                    m["flagged"] = bool(m["flagged"]) or l["flagged"]
-            for f in l["formulas"]:
-                mf = m["_formulas"].get(formula_key(f))
-                if mf is None:
-                    mf = dict(f, _fits=None)
-                    m["_formulas"][formula_key(f)] = mf
-                    m["formulas"].append(mf)
-                else:
-                    mf["accesses"] = add_opt(mf["accesses"], f["accesses"])
-                    mf["instructions"] = max(mf["instructions"],
-                                             f["instructions"])
-                if f["fit"] is not None and f["accesses"] is not None:
-                    mf["_fits"] = (mf["_fits"] or 0) + f["fit"] * f["accesses"]
+                mf["accesses"] = add_opt(mf["accesses"], f["accesses"])
+                mf["instructions"] = max(mf["instructions"],
+                                         f["instructions"])
+            if f["fit"] is not None and f["accesses"] is not None:
+                mf["_fits"] = (mf["_fits"] or 0) + f["fit"] * f["accesses"]
+    return loops
+
+
+def finish_loops(loops):
+    """The merged loops, most accesses first (then as first seen); None
+    when no file has loops (--loops=no)."""
+    if loops is None:
+        return None
     out = []
-    for i, key in enumerate(order):
-        m = loops[key]
+    for i, m in enumerate(loops.values()):
         del m["_formulas"]
         if m["entries"]:
             if m["iterations"] is not None:
@@ -424,62 +596,60 @@ def finish_numa(m):
     return m
 
 
-def merge_communication(files):
-    """The communication pairs of all files, summed by (from, from_fn,
-    to, to_fn, variable); most transfers first.  None when no file has
-    any (sharing tracking was off)."""
-    lists = [f["communication"] for f in files
-             if f["communication"] is not None]
-    if not lists:
+def add_communication(pairs, comm):
+    """Adds a file's communication pairs to pairs (None at first), summed
+    by (from, from_fn, to, to_fn, variable)."""
+    pairs = {} if pairs is None else pairs
+    for c in comm:
+        key = tuple(c[k] for k in ("from", "from_fn", "to", "to_fn",
+                                   "variable"))
+        m = pairs.get(key)
+        if m is None:
+            pairs[key] = dict(c)
+            continue
+        for k in ("count", "true", "false"):
+            m[k] = add_opt(m[k], c[k])
+    return pairs
+
+
+def finish_communication(pairs):
+    """The merged pairs, most transfers first; None when no file has any
+    (sharing tracking was off)."""
+    if pairs is None:
         return None
-    pairs = {}
-    for comm in lists:
-        for c in comm:
-            key = tuple(c[k] for k in ("from", "from_fn", "to", "to_fn",
-                                       "variable"))
-            m = pairs.get(key)
-            if m is None:
-                pairs[key] = dict(c)
-                continue
-            for k in ("count", "true", "false"):
-                m[k] = add_opt(m[k], c[k])
     return sorted(pairs.values(), key=lambda c: (-c["count"],) + tuple(
         c[k] or "" for k in ("from", "to", "variable", "from_fn", "to_fn")))
 
 
-def merge_matrix(files):
-    """The thread x thread matrices of all files, cells summed by (from,
-    to); None when no file has one."""
-    mats = [f["matrix"] for f in files if f["matrix"] is not None]
-    if not mats:
-        return None
-    threads = set()
-    cells = {}
-    for mx in mats:
-        threads.update(mx["threads"])
-        for key, c in mx["cells"].items():
-            cells[key] = add_dicts(cells.get(key), c)
-    return {"threads": sorted(threads), "cells": cells}
+def add_matrix(m, mx):
+    """Adds a file's thread x thread matrix to m (None at first), cells
+    summed by (from, to)."""
+    if m is None:
+        m = {"threads": [], "cells": {}}
+    m["threads"] = sorted(set(m["threads"]) | set(mx["threads"]))
+    for key, c in mx["cells"].items():
+        m["cells"][key] = add_dicts(m["cells"].get(key), c)
+    return m
 
 
-def merge_advice(files):
-    """The advice of all files: one entry per (kind, variable, where),
-    the first file's text, with the files that gave it.  Order: the
-    first file's, then the entries new in the second, and so on."""
-    lists = [f["advice"] for f in files if f["advice"] is not None]
-    if not lists:
-        return None
-    out, seen = [], {}
-    for advice in lists:
-        for a in advice:
-            key = (a["kind"], a["variable"], tuple(a["where"]))
-            if key in seen:
-                for p in a["files"]:
-                    if p not in seen[key]["files"]:
-                        seen[key]["files"].append(p)
-                continue
-            seen[key] = dict(a, files=list(a["files"]))
-            out.append(seen[key])
+def add_advice(out, advice):
+    """Adds a file's advice to out (None at first): one entry per (kind,
+    variable, where), the first file's text, with the files that gave
+    it.  Order: the first file's, then the entries new in the second,
+    and so on."""
+    if out is None:
+        out = []
+    seen = dict(((a["kind"], a["variable"], tuple(a["where"])), a)
+                for a in out)
+    for a in advice:
+        key = (a["kind"], a["variable"], tuple(a["where"]))
+        if key in seen:
+            for p in a["files"]:
+                if p not in seen[key]["files"]:
+                    seen[key]["files"].append(p)
+            continue
+        seen[key] = dict(a, files=list(a["files"]))
+        out.append(seen[key])
     return out
 
 

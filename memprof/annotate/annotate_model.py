@@ -127,13 +127,19 @@ def row_model(r, levels):
     """A per_line row: {"where", "fn", counts, ["cycles", "misses": {level:
     n}] with a cache simulation, ["reuse"] (see line_reuse_model), the
     sharing counts}."""
-    row = fields_of(r, ("where", "fn") + COUNTERS)
+    # Spelt out rather than by fields_of: a file has hundreds of
+    # thousands of rows (COUNTERS and LINE_SHARING_KEYS, in order).
+    row = {"where": r.where, "fn": r.fn, "reads": r.reads,
+           "writes": r.writes, "read_bytes": r.read_bytes,
+           "write_bytes": r.write_bytes}
     if levels:
         row["cycles"] = r.cycles
         row["misses"] = dict(r.misses) if r.misses is not None else None
     if r.reuse is not None:
         row["reuse"] = line_reuse_model(r.reuse)
-    row.update(fields_of(r, LINE_SHARING_KEYS))
+    row["transfers"] = r.transfers
+    row["invalidations"] = r.invalidations
+    row["coherence_misses"] = r.coherence_misses
     row["stride"] = ({"bytes": r.stride.bytes, "share": r.stride.share,
                       "loop_where": r.stride.loop_where}
                      if r.stride is not None else None)

@@ -13,7 +13,7 @@ from annotate_common import (CAUSES, Differs, LINE_SHARING_KEYS, REUSE_KINDS,
                              RULE, STRIDE_CLASSES, STRIDE_KINDS, add_opt, is_int)
 from annotate_text import (clean, config_lines, fit, fmt_mean, fmt_number,
                            fmt_threshold, located, loop_place, num, plural,
-                           render_table, section_title, signed,
+                           render_table, section_title, short_list, signed,
                            var_where_text, where_text, width, wrap)
 from annotate_metrics import (above_loops, accesses, numa_hit_ratio, pct,
                               report_totals, sharing_tracked, sort_columns,
@@ -44,6 +44,7 @@ def report(data, opts):
     out += variables_section(ordered, shown, levels, tot_acc, tot_cycles,
                              tracked, opts)
     out += folds_section(others, levels, tot_acc, tot_cycles)
+    out += ranks_section(data.get("ranks"), data["paths"], shown)
     out += loops_section(data.get("loops"), loop_accesses(data, tot_acc),
                          opts, detail_sampled(data["config"]))
     out += communication_section(data["communication"])
@@ -132,7 +133,7 @@ def header_section(data, opts):
     if len(data["paths"]) == 1:
         w("Data file: %s" % clean(data["paths"][0]))
     else:
-        w("Data files: %s" % ", ".join(clean(p) for p in data["paths"]))
+        w("Data files: %s" % short_list([clean(p) for p in data["paths"]]))
     w("Format version: %d" % data["version"])
     out.extend(config_lines(data["config"], data.get("levels")))
     w("Events recorded: " + events_text(data))
@@ -194,8 +195,8 @@ def advice_section(advice, text_width, several):
                 out += wrap("%s: %s" % (key, clean(a[key])), text_width,
                             indent, indent + "  ")
         if several:
-            out += wrap("in: %s" % ", ".join(clean(p) for p in a["files"]),
-                        text_width, indent, indent + "  ")
+            files = short_list([clean(p) for p in a["files"]])
+            out += wrap("in: %s" % files, text_width, indent, indent + "  ")
         out.append("")
     return out
 
@@ -311,6 +312,55 @@ def folds_section(others, levels, tot_acc, tot_cycles):
         rows.append(row)
     out.extend(render_table(headers, rows, set(range(len(headers) - 2))))
     return out
+
+
+def ranks_section(ranks, paths, shown):
+    """With several files, each a rank of an MPI job (or any run of the
+    same program): the rank metric per rank, then per variable of the
+    table its min, mean and max over the ranks and the rank of the max,
+    so that the ranks that do more than their share stand out."""
+    if ranks is None:
+        return []
+    key, labels = ranks["key"], ranks["labels"]
+    n = len(labels)
+    out = [""] + section_title("Ranks, by %s" % key)
+    if ranks["by_name"]:
+        out.append("%d files, one per rank; a file's rank is the number "
+                   "that ends its name." % n)
+    else:
+        out.append("%d files, one per rank; a file's rank is its position "
+                   "among the files, from 0 (their names do not all end in "
+                   "different numbers)." % n)
+    totals = ranks["totals"]
+    at = max(range(n), key=lambda i: (totals[i], -labels[i]))
+    low = min(range(n), key=lambda i: (totals[i], labels[i]))
+    mean = sum(totals) / n
+    out.append("%s per rank (all its variables): min %s (rank %d), mean %s, "
+               "max %s (rank %d, %s), max/mean %s"
+               % (key.capitalize(), num(totals[low]), labels[low],
+                  num(round(mean)), num(totals[at]), labels[at],
+                  clean(paths[at]), ratio_text(totals[at], mean)))
+    rows = []
+    for v in shown:
+        st = v.get("ranks")
+        if st is None:
+            continue
+        rows.append([num(st["min"]), num(round(st["mean"])), num(st["max"]),
+                     ratio_text(st["max"], st["mean"]),
+                     # No rank stands out where all are 0.
+                     str(labels[st["at"]]) if st["max"] else "-",
+                     clean(v["kind"]),
+                     clean(v["name"]), var_where_text(v)])
+    if rows:
+        out.append("")
+        out.extend(render_table(["min", "mean", "max", "max/mean",
+                                 "max rank", "kind", "name", "where"],
+                                rows, set(range(5))))
+    return out
+
+
+def ratio_text(high, mean):
+    return "%.2f" % (high / mean) if mean else "-"
 
 
 def communication_section(comm):

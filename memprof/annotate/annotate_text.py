@@ -166,11 +166,24 @@ def levels_lines(value, levels):
             if all(t == texts[0][1] for _, t in texts):
                 text = texts[0][1]
             else:
-                text = "; ".join("%s: %s" % (clean(p), t) for p, t in texts)
+                text = short_list(["%s: %s" % (clean(p), t)
+                                   for p, t in texts], "; ")
         else:
             text = level_text(value[i])
         out.append("%s: %s" % (clean(name), text))
     return out
+
+
+LIST_MOST = 4              # files named in full in one line
+
+
+def short_list(items, sep=", "):
+    """The items joined, or, when there are more than LIST_MOST (an MPI
+    job's rank files), the first two, the last and how many."""
+    if len(items) <= LIST_MOST:
+        return sep.join(items)
+    return "%s%s...%s%s (%d in all)" % (sep.join(items[:2]), sep, sep,
+                                       items[-1], len(items))
 
 
 def config_lines(config, levels=None):
@@ -183,8 +196,8 @@ def config_lines(config, levels=None):
         if levels:
             label = CACHE_CONFIG_LABELS.get(key, label)
         if isinstance(value, Differs):
-            text = "; ".join("%s: %s" % (clean(p), one_config(key, v))
-                             for p, v in value.pairs)
+            text = short_list(["%s: %s" % (clean(p), one_config(key, v))
+                               for p, v in value.pairs], "; ")
         else:
             text = one_config(key, value)
         out.append("%s: %s" % (label, text))

@@ -24,7 +24,7 @@ sys.dont_write_bytecode = True
 from memprof_reader import FORMAT_VERSION
 from annotate_common import InputError, PROG
 from annotate_model import load
-from annotate_merge import file_data, merge
+from annotate_merge import file_data, merge, merge_paths
 from annotate_report import report
 from annotate_diff import diff_report
 from annotate_callgrind import (CALLGRIND_EVENTS_HELP, CALLGRIND_VIEWS,
@@ -66,7 +66,15 @@ combined: their
 reads, writes, bytes, heap blocks and allocated bytes are summed, their
 size, thread count and line footprint taken as the largest; per-line
 rows with the same (where, fn) are summed likewise.  Every other count
-is summed too and the rates recomputed from the sums (see below).
+is summed too and the rates recomputed from the sums (see below).  The
+files are read one at a time (the memory held does not grow with their
+number).  A section "Ranks" follows the variables table: each file is a
+rank (of an MPI job: --memprof-out-file=mp.%%q{OMPI_COMM_WORLD_RANK}),
+numbered by the number that ends its name when all names end in
+different numbers, else by its position from 0; for the sort key's
+metric (cycles or accesses for name, cpa and reuse) it gives the ranks'
+totals, then per variable of the table the min, mean and max over the
+ranks (0 where a rank lacks it), max/mean and the rank of the max.
 
 With --diff BEFORE AFTER the two files are compared: the totals (cycles,
 misses per level), the advice (new, still given, gone), and per variable
@@ -353,14 +361,16 @@ def check_sort(key, data, paths):
                          "in %s" % where)
 
 
-def load_data(paths):
-    """The data of one file, or of several merged."""
-    files = [load(path) for path in paths]
-    return file_data(files[0]) if len(files) == 1 else merge(files)
+def load_data(paths, rank_key=None):
+    """The data of one file, or of several merged in one pass (one file
+    read at a time); rank_key: the sort key of the per-rank view."""
+    if len(paths) == 1:
+        return file_data(load(paths[0]))
+    return merge_paths(paths, load, rank_key)
 
 
 def run_report(opts):
-    data = load_data(opts.files)
+    data = load_data(opts.files, opts.sort)
     if opts.sort is None:
         opts.sort = "cycles" if data["levels"] else "accesses"
     check_sort(opts.sort, data, opts.files)

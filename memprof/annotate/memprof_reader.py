@@ -198,7 +198,11 @@ def _opt(obj, key, where, kind):
     # The common case first, without making the key's path: files hold
     # hundreds of thousands of counts.
     if kind == "count" and type(v) is int and v >= 0 \
-            or kind == "str" and type(v) is str:
+            or kind == "str" and type(v) is str \
+            or kind == "list" and type(v) is list \
+            or kind == "object" and type(v) is dict \
+            or kind == "number" and (type(v) is float or type(v) is int) \
+            and v >= 0:
         return v
     return _check(v, _sub(where, key), kind)
 
@@ -379,7 +383,14 @@ _TOTAL_LEVEL_KEYS = ("accesses", "hits", "misses", "cold", "capacity",
 
 
 def _counts(obj, keys, where):
-    return dict((k, _opt(obj, k, where, "count")) for k in keys)
+    # _opt's checks inline: an MPI job's files hold millions of counts.
+    out = {}
+    for k in keys:
+        v = obj.get(k)
+        if v is not None and not (type(v) is int and v >= 0):
+            _check(v, _sub(where, k), "count")
+        out[k] = v
+    return out
 
 
 def _totals(t, names):
@@ -469,7 +480,102 @@ def _variable(v, where, names):
     return Variable(**var)
 
 
+_ROW_COUNTS = ("read_bytes", "write_bytes") + _LINE_SHARING_KEYS
+# The keys of a row that _line_row_fast checks itself; a row with any
+# other goes the general way.
+_ROW_FAST_KEYS = frozenset(("where", "fn", "reads", "writes", "cycles",
+                            "misses", "cpa", "reuse", "strides", "stride")
+                           + _ROW_COUNTS)
+
+
+def _line_row_fast(row, names):
+    """The LineRow of a well-formed row of the common keys, or None when
+    the row needs _line_row's checks (which name what is wrong): a file
+    holds one row per variable and source line, hundreds of thousands."""
+    if type(row) is not dict or not _ROW_FAST_KEYS.issuperset(row):
+        return None
+    r = {}
+    for k in ("where", "fn"):
+        v = row.get(k)
+        if v is not None and type(v) is not str:
+            return None
+        r[k] = v
+    for k in ("reads", "writes"):
+        v = row.get(k)
+        if type(v) is not int or v < 0:
+            return None
+        r[k] = v
+    for k in _ROW_COUNTS:
+        v = row.get(k)
+        if v is not None and (type(v) is not int or v < 0):
+            return None
+        r[k] = v
+    if names:
+        v = row.get("cycles")
+        if v is not None and (type(v) is not int or v < 0):
+            return None
+        r["cycles"] = v
+        misses = row.get("misses")
+        if misses is not None:
+            if type(misses) is not dict:
+                return None
+            given, misses = misses, {}
+            for name in names:
+                v = given.get(name)
+                if v is not None and (type(v) is not int or v < 0):
+                    return None
+                misses[name] = v
+        r["misses"] = misses
+        v = row.get("cpa")
+        if v is not None and (type(v) not in (int, float) or v < 0):
+            return None
+        r["cpa"] = v
+    ru = row.get("reuse")
+    if ru is not None:
+        ru = _line_reuse_fast(ru)
+        if ru is None:
+            return None
+    r["reuse"] = ru
+    for k, parse in (("strides", _stride_classes), ("stride", _line_stride)):
+        v = row.get(k)
+        if v is not None:
+            if type(v) is not dict:
+                return None
+            try:
+                v = parse(v, "")
+            except FormatError:
+                return None
+        r[k] = v
+    return LineRow(**r)
+
+
+def _line_reuse_fast(ru):
+    """_line_reuse of a well-formed row's reuse, without the paths of
+    the messages; None when it needs _line_reuse's checks."""
+    if type(ru) is not dict:
+        return None
+    cold = ru.get("cold")
+    if cold is not None and (type(cold) is not int or cold < 0):
+        return None
+    out = {"cold": cold}
+    try:
+        for kind in ("private", "shared"):
+            h = ru.get(kind)
+            out[kind] = _hist(h, "") if h is not None else None
+            mean = ru.get("mean_" + kind)
+            if mean is not None and (type(mean) not in (int, float)
+                                     or mean < 0):
+                return None
+            out["mean_" + kind] = mean
+    except FormatError:
+        return None
+    return LineReuse(**out)
+
+
 def _line_row(row, where, names):
+    fast = _line_row_fast(row, names)
+    if fast is not None:
+        return fast
     _check(row, where, "object")
     r = {"where": _opt(row, "where", where, "str"),
          "fn": _opt(row, "fn", where, "str"),
@@ -879,10 +985,18 @@ _REQUIRED = {
 }
 
 
+_REQUIRED_SETS = dict((what, frozenset(keys))
+                      for what, keys in _REQUIRED.items())
+
+
 def _missing_required(doc):
     """The paths of the required keys doc lacks (its types are checked)."""
     def lacking(obj, where, what):
-        return [_sub(where, k) for k in _REQUIRED[what] if k not in obj]
+        keys = _REQUIRED[what]
+        # Most objects have them all: no path is made for them.
+        if isinstance(obj, dict) and _REQUIRED_SETS[what].issubset(obj):
+            return []
+        return [_sub(where, k) for k in keys if k not in obj]
     out = lacking(doc, "", "")
     for key in ("config", "totals"):
         if isinstance(doc.get(key), dict):

@@ -89,6 +89,25 @@ run_case normal_options  --sort=name --threshold=0 --show=2 normal.json
 run_case normal_bytes    --sort=bytes --threshold=50 --show=0 normal.json
 run_case merge           merge_a.json merge_b.json
 run_case locals_merge    locals_a.json locals_b.json
+# The per-rank view of a merge.  ranks.N are hand-written files of five
+# ranks of one MPI program, given in the shell's order of ranks.* (0, 1,
+# 10, 2, 3): the labels must come from the names.  u has 100 accesses
+# (10 writes) in each rank but rank 10's 400 (40): min 100, mean
+# 800/5 = 160, max 400 at rank 10, max/mean 2.50 (writes: 10, 16, 40).
+# buf is rank 1's only (50): min 0, mean 10, max/mean 5.00.  tmp, 10
+# in each, has its max at the first rank given.  The ranks' totals: 110,
+# 160, 410, 110, 110, mean 180, 410/180 = 2.28.  min_var_size differs
+# in every file: the header names the first two and the last of five.
+ranks="ranks.0 ranks.1 ranks.10 ranks.2 ranks.3"
+run_case ranks           --threshold=0 --show=0 $ranks
+run_case ranks_writes    --sort=writes --threshold=0 --show=0 $ranks
+# Of equal ranks the lowest is named, whatever the order of the files:
+# tmp's max and the least total (110 on ranks 0, 2 and 3) are rank 0's.
+run_case ranks_order     --threshold=0 --show=0 ranks.3 ranks.10 ranks.2 ranks.1 ranks.0
+# A sort key whose metric is no sum over a rank's variables: the view
+# is by accesses.  Names that do not end in different numbers: a rank
+# is the file's position.
+run_case ranks_name      --sort=name --show=0 ranks.3 ranks.3
 run_case unicode         unicode.json
 run_case invalid         invalid.json
 run_case missing_key     missing_key.json
