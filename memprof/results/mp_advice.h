@@ -59,6 +59,8 @@ struct mp_advice {
    char *evidence;                    /* the numbers */
    char *fix;                         /* the known workaround */
    char *reason;                      /* rejected advice: why, else NULL */
+   mp_replay replay;                  /* loop-interchange: its nest's replay
+                                         (made 0: none) */
 };
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */

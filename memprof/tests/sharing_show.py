@@ -35,6 +35,10 @@
 #                advice whose source lines include the test's own files
 #   --rejected   the same for the advice its replay rejected: "rejected
 #                KIND VARIABLE where=[...]" (none: "rejected none")
+#   --replays    after each item of --advice and --rejected with a replay
+#                (a loop-interchange's nest): "  replay accesses=N
+#                complete=B L1 before=X after=Y", and for a rejected
+#                item "  reason TEXT"
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --byte-counts  print the number of bytes read and written instead of
@@ -74,7 +78,7 @@ def ranges(rs):
 
 
 OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False,
-        "placements": False}
+        "placements": False, "replays": False}
 
 
 def nbytes(rs):
@@ -167,6 +171,12 @@ def print_own_advice(label, items):
     for adv in shown:
         print("%s %s %s where=%s" % (label, adv.kind, adv.variable or "-",
                                      own_where(adv.where)))
+        r = adv.replay
+        if OPTS["replays"] and r is not None:
+            print("  replay accesses=%d complete=%s L1 before=%d after=%d"
+                  % (r.accesses, r.complete, r.before["L1"], r.after["L1"]))
+        if OPTS["replays"] and adv.reason:
+            print("  reason %s" % adv.reason)
     if not shown:
         print("%s none" % label)
 
@@ -186,6 +196,10 @@ def main(argv):
         a = args[i]
         if a == "--predicted":
             OPTS["predicted"] = True
+            i += 1
+            continue
+        if a == "--replays":
+            OPTS["replays"] = True
             i += 1
             continue
         if a == "--placements":

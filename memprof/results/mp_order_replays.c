@@ -1,0 +1,261 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the replays of the loop-order advice.                ---*/
+/*---                                              mp_order_replays.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+   See mp_order_replays.h.
+
+   Cost: one pass over the instructions per advice (those outside the
+   innermost loop's address range are passed over at once), and two
+   replays of at most MP_ORDER_REPLAY_BUDGET accesses each.
+*/
+#include "mp_order_replays.h"
+#include "mp_facts.h"
+#include "mp_util.h"
+
+/* Back edges per execution of l, rounded; 0 if it never ran. */
+static uint64_t back_edges(const mp_loop *l)
+{
+   return l->entries ? (l->iterations + l->entries / 2) / l->entries : 0;
+}
+
+/* The loops from with (chain[0]) down to inner (chain[n - 1]); 0 if
+   with does not enclose inner within MP_NEST_MAX_LOOPS levels. */
+static uint32_t chain_of(const mp_loops *loops, uint32_t inner, uint32_t with,
+                         uint32_t *chain)
+{
+   uint32_t d_in = mp_loops_get(loops, inner)->depth, d_with = mp_loops_get(loops, with)->depth;
+   uint32_t n, k, l = inner;
+   if (d_in <= d_with || d_in - d_with + 1 > MP_NEST_MAX_LOOPS)
+      return 0;
+   n = d_in - d_with + 1;
+   chain[0] = MP_LOOP_NONE;
+   for (k = n; k-- > 0; l = mp_loops_get(loops, l)->parent) {
+      if (l == MP_LOOP_NONE)
+         return 0;
+      chain[k] = l;
+   }
+   return chain[0] == with ? n : 0;
+}
+
+/* The formula of id in its innermost loop at depth, if id is in loop. */
+static const mp_formula_instr *formula_in(const mp_finished *an, uint32_t id,
+                                         uint32_t loop, const mp_loop *lp)
+{
+   const mp_instr_fact *f = &an->instrs[id];
+   if (!f->known || f->fn != lp->fn || f->iaddr < lp->head || f->iaddr > lp->tail
+       || mp_facts_instr_loop(an, id) != loop)
+      return NULL;
+   return mp_formula_get(an->formula, (uint64_t)lp->depth << 32 | id);
+}
+
+typedef struct {
+   uint64_t pc;
+   const mp_formula_instr *fi;
+} body_instr;
+
+static int by_pc(const void *a, const void *b)
+{
+   const body_instr *x = a, *y = b;
+   return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The address of fi at the counters v[0 .. depth-1] (outermost first). */
+static uint64_t address_at(const mp_formula_instr *fi, const uint64_t *v)
+{
+   uint64_t a = fi->ref_block + (uint64_t)mp_formula_base(fi);
+   uint32_t d;
+   for (d = 0; d < fi->depth; d++)
+      if (fi->known >> d & 1)
+         a += (uint64_t)fi->coef[d] * v[d];
+   return a;
+}
+
+/* The references of the body: per instruction, its load then its
+   store, each at the nest's first iteration and stepping per loop of
+   the chain. */
+static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
+                              const uint32_t *chain_depth, uint32_t n_loops,
+                              const uint64_t *start, uint32_t *n_out)
+{
+   mp_nest_ref *refs = mp_calloc("mp.order.refs", 2 * n_body + 1, sizeof *refs);
+   uint32_t i, k, n = 0;
+   for (i = 0; i < n_body; i++) {
+      const mp_formula_instr *fi = body[i].fi;
+      int kind;
+      for (kind = 0; kind < 2; kind++) {
+         mp_nest_ref *r;
+         if (kind == 0 ? !fi->loads : !fi->stores)
+            continue;
+         r = &refs[n++];
+         r->base = address_at(fi, start);
+         for (k = 0; k < n_loops; k++) {
+            uint32_t d = chain_depth[k] - 1;
+            r->step[k] = d < fi->depth && (fi->known >> d & 1) ? fi->coef[d] : 0;
+         }
+         r->size = fi->size ? fi->size : 1;
+         r->is_write = kind;
+         r->pc = body[i].pc;
+      }
+   }
+   *n_out = n;
+   return refs;
+}
+
+/* The body's instructions with formulas, sorted by address, in
+   *body_out; returns their number, or UINT32_MAX with *bad the one
+   whose formula does not fit. */
+static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **body_out,
+                            uint32_t *bad)
+{
+   const mp_loop *lp = mp_loops_get(an->loops, inner);
+   body_instr *body = NULL;
+   uint32_t id, n = 0, cap = 0;
+   for (id = 0; id < an->n_instrs; id++) {
+      const mp_formula_instr *fi = formula_in(an, id, inner, lp);
+      if (fi == NULL)
+         continue;
+      if (!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth) {
+         *bad = id;
+         if (body)
+            mp_free(body);
+         return UINT32_MAX;
+      }
+      if (n == cap) {
+         cap = cap ? 2 * cap : 16;
+         body = mp_realloc("mp.order.body", body, cap * sizeof *body);
+      }
+      body[n].pc = an->instrs[id].iaddr;
+      body[n++].fi = fi;
+   }
+   if (n)
+      mp_sort(body, n, sizeof *body, by_pc);
+   *body_out = body;
+   return n;
+}
+
+void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t with, mp_order_replay *out)
+{
+   uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
+   uint32_t n_refs = 0;
+   const mp_formula_instr *dom;
+   body_instr *body = NULL;
+   mp_nest_ref *refs;
+   mp_nest nest;
+   mp_cache_cfg cc;
+   uint64_t start[MP_FORMULA_MAX_DEPTH];
+   mp_memset(out, 0, sizeof *out);
+   if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
+       || !mp_facts_cache_cfg(an, &cc))
+      return;
+   mp_memset(&nest, 0, sizeof nest);
+   nest.n_loops = chain_of(an->loops, inner, with, chain);
+   if (nest.n_loops == 0) {
+      out->why_not = mp_asprintf("the loops are more than %u levels apart",
+                                 MP_NEST_MAX_LOOPS - 1);
+      return;
+   }
+   dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
+                                     | instr);
+   n_body = gather_body(an, inner, &body, &bad);
+   if (n_body == UINT32_MAX || dom == NULL || !mp_formula_fits(dom, NULL)) {
+      const char *w = mp_vars_location_where(an->vars,
+                                             an->instrs[n_body == UINT32_MAX ? bad : instr].loc);
+      out->why_not = mp_asprintf("no replay: the access at %s has no affine formula "
+                                 "in its loop", w ? w : "?");
+      if (body)
+         mp_free(body);
+      return;
+   }
+   if (!(dom->known >> (mp_loops_get(an->loops, with)->depth - 1) & 1)) {
+      char *w = mp_facts_loop_where(an, with);
+      out->why_not = mp_asprintf("no replay: its access formula does not say how the "
+                                 "loop at %s moves it", w);
+      mp_free(w);
+      mp_free(body);
+      return;
+   }
+   /* The counters start where the walk's first access found them (1 for
+      a loop entered at its test, 0 for a rotated one); a loop runs from
+      there to its mean back edges per execution. */
+   for (k = 0; k < dom->depth && k < MP_FORMULA_MAX_DEPTH; k++)
+      start[k] = dom->ref[k];
+   for (k = 0; k < nest.n_loops; k++) {
+      const mp_loop *l = mp_loops_get(an->loops, chain[k]);
+      uint64_t b = back_edges(l), s = start[l->depth - 1];
+      depth[k] = l->depth;
+      nest.trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
+      nest.order[k] = k;
+   }
+   refs = make_refs(body, n_body, depth, nest.n_loops, start, &n_refs);
+   nest.refs = refs;
+   nest.n_refs = n_refs;
+   nest.limit = MP_ORDER_REPLAY_BUDGET;
+   out->n_instrs = n_body;
+   out->n_loops = nest.n_loops;
+   out->all = mp_nest_accesses(&nest);
+   out->r.complete = out->all <= nest.limit;
+   out->r.made = mp_nest_replay(&nest, &cc, an->cache->latency, &out->r.before);
+   nest.order[0] = nest.n_loops - 1;
+   nest.order[nest.n_loops - 1] = 0;
+   out->r.made = out->r.made
+                 && mp_nest_replay(&nest, &cc, an->cache->latency, &out->r.after);
+   if (!out->r.made)
+      out->why_not = mp_asprintf("no replay: the nest makes no access");
+   mp_free(refs);
+   if (body)
+      mp_free(body);
+}
+
+/* "-88%" or "+3%": the change from a to b, rounded. */
+static char *change(uint64_t a, uint64_t b)
+{
+   uint64_t d = b >= a ? b - a : a - b;
+   return mp_asprintf("%s%llu%%", b >= a ? "+" : "-",
+                      a ? (unsigned long long)((d * 100 + a / 2) / a) : 0ULL);
+}
+
+char *mp_order_replay_text(const mp_order_replay *o, const char *what)
+{
+   char b[6][32];
+   mp_strbuf it = MP_STRBUF_INIT;
+   char *text, *iters, *first, *dm, *dc;
+   uint32_t k;
+   if (!o->r.made)
+      return o->why_not ? mp_asprintf("; %s", o->why_not)
+                        : mp_strdup("mp.order.text", "");
+   for (k = 0; k < o->n_loops; k++)
+      mp_strbuf_printf(&it, "%s%s", k ? " x " : "", mp_commas(o->full[k], b[0], sizeof b[0]));
+   iters = mp_strbuf_take(&it);
+   dm = change(o->r.before.misses[0], o->r.after.misses[0]);
+   dc = change(o->r.before.cycles, o->r.after.cycles);
+   if (o->r.complete)
+      first = mp_strdup("mp.order.text", "");
+   else
+      first = mp_asprintf("the first %s accesses of each order of ",
+                          mp_commas(o->r.before.accesses, b[0], sizeof b[0]));
+   text = mp_asprintf("; replaying %sone execution of the nest (its %u memory "
+                      "instruction%s, %s iterations, %s accesses) %s: L1 misses %s -> %s "
+                      "(%s), cycles %s -> %s (%s)", first, o->n_instrs,
+                      o->n_instrs == 1 ? "" : "s", iters,
+                      o->all == UINT64_MAX ? "too many to count"
+                      : mp_commas(o->all, b[1], sizeof b[1]), what,
+                      mp_commas(o->r.before.misses[0], b[2], sizeof b[2]),
+                      mp_commas(o->r.after.misses[0], b[3], sizeof b[3]), dm,
+                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
+                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
+   mp_free(iters);
+   mp_free(first);
+   mp_free(dm);
+   mp_free(dc);
+   return text;
+}
+
+void mp_order_replay_clear(mp_order_replay *o)
+{
+   if (o->why_not)
+      mp_free(o->why_not);
+   o->why_not = NULL;
+}
