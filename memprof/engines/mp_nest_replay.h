@@ -15,8 +15,8 @@
    the two orders compare what the interchange does to the nest.
 
    The iteration space is a rectangle (each loop runs its trip count
-   whatever the counters around it): a triangular nest is replayed at
-   its loops' mean trip counts.  One core; the instructions' addresses
+   whatever the counters around it): the caller replays a triangular
+   nest as a rectangle.  One core; the instructions' addresses
    are their program counters, so a stride prefetcher keys its streams
    as in the run.
 

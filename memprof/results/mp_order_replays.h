@@ -10,7 +10,7 @@
    down to the innermost loop of the walk is rebuilt from the access
    formulas (mp_formula) of every memory instruction of that innermost
    loop, the array walked and the others beside it, and from the loops'
-   mean trip counts (mp_loops); one execution of it is replayed
+   trip counts (mp_loops); one execution of it is replayed
    (mp_nest_replay) in the order it ran and with the two loops
    swapped.  A nest with an instruction whose formula does not fit gets
    no replay, and says why.  Made by the advice rule that needs it; no
@@ -30,6 +30,7 @@ typedef struct {
    mp_replay r;              /* made: both orders replayed; complete: all
                                 of one execution of the nest */
    uint32_t n_instrs;        /* memory instructions replayed */
+   uint32_t n_left;          /* those of the loops between, left out */
    uint32_t n_loops;         /* the nest's loops, outermost first: */
    uint64_t full[MP_NEST_MAX_LOOPS];     /* their iterations in one execution */
    uint64_t all;             /* the accesses of one execution of the nest */
@@ -42,10 +43,12 @@ typedef struct {
 void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
                            uint32_t inner, uint32_t with, mp_order_replay *out);
 
-/* "; replaying one execution of the nest (its 2 memory instructions,
-   512 x 512 iterations, 524,288 accesses) interchanged: L1 misses
-   262,145 -> 32,769 (-87%), cycles ... (-85%)", "; replaying the first
-   1,048,576 accesses of each order of one execution of the nest (...)
+/* "; replaying one execution of the nest (the 2 memory instructions of
+   its innermost loop, 512 x 512 iterations, 524,288 accesses)
+   interchanged: L1 misses 262,145 -> 32,769 (-87%), cycles ... (-85%)",
+   "; replaying the first 1,048,576 accesses of each order of one
+   execution of the nest (... (2 more, in the loops around it, left
+   out), ...)
    ..."; "; no replay: why"; "" when none was asked for.  Allocated. */
 char *mp_order_replay_text(const mp_order_replay *o, const char *what);
 
