@@ -256,7 +256,7 @@ char *mp_order_replay_text(const mp_order_replay *o, const char *what)
    else
       first = mp_asprintf("the first %s accesses of each order of ",
                           mp_commas(o->r.before.accesses, b[0], sizeof b[0]));
-   left = o->n_left ? mp_asprintf(" (%u more, in the loops around it, left out)",
+   left = o->n_left ? mp_asprintf(", %u more in the loops around it left out",
                                    o->n_left)
                     : mp_strdup("mp.order.text", "");
    text = mp_asprintf("; replaying %sone execution of the nest (the %u memory "

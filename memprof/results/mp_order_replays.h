@@ -47,8 +47,8 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    its innermost loop, 512 x 512 iterations, 524,288 accesses)
    interchanged: L1 misses 262,145 -> 32,769 (-87%), cycles ... (-85%)",
    "; replaying the first 1,048,576 accesses of each order of one
-   execution of the nest (... (2 more, in the loops around it, left
-   out), ...)
+   execution of the nest (..., 2 more in the loops around it left out,
+   ...)
    ..."; "; no replay: why"; "" when none was asked for.  Allocated. */
 char *mp_order_replay_text(const mp_order_replay *o, const char *what);
 
