@@ -235,6 +235,7 @@ def merge(files):
         "communication": merge_communication(files),
         "matrix": merge_matrix(files),
         "advice": merge_advice(files),
+        "rejected": merge_advice(files, "rejected"),
         "loops": merge_loops(files),
     }
 
@@ -253,7 +254,8 @@ def file_data(f):
             "config": f["config"], "totals": totals,
             "variables": variables,
             "communication": f["communication"], "matrix": f["matrix"],
-            "advice": f["advice"], "loops": f["loops"]}
+            "advice": f["advice"], "rejected": f.get("rejected"),
+            "loops": f["loops"]}
 
 
 def merge_loops(files):
@@ -462,11 +464,12 @@ def merge_matrix(files):
     return {"threads": sorted(threads), "cells": cells}
 
 
-def merge_advice(files):
-    """The advice of all files: one entry per (kind, variable, where),
-    the first file's text, with the files that gave it.  Order: the
-    first file's, then the entries new in the second, and so on."""
-    lists = [f["advice"] for f in files if f["advice"] is not None]
+def merge_advice(files, key="advice"):
+    """The advice (or the rejected advice) of all files: one entry per
+    (kind, variable, where), the first file's text, with the files that
+    gave it.  Order: the first file's, then the entries new in the
+    second, and so on."""
+    lists = [f.get(key) for f in files if f.get(key) is not None]
     if not lists:
         return None
     out, seen = [], {}
