@@ -178,8 +178,13 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    if (n_body == UINT32_MAX || dom == NULL || !mp_formula_fits(dom, NULL)) {
       const char *w = mp_vars_location_where(an->vars,
                                              an->instrs[n_body == UINT32_MAX ? bad : instr].loc);
+      /* In windows, an execution cut at a window's start restarts its
+         counters there: the formulas of a nest that runs across
+         windows do not fit. */
       out->why_not = mp_asprintf("no replay: the access at %s has no affine formula "
-                                 "in its loop", w ? w : "?");
+                                 "in its loop%s", w ? w : "?", run->window_mode
+                                 ? " (the loops were analysed in windows; "
+                                   "--exact=yes analyses them whole)" : "");
       if (body)
          mp_free(body);
       return;
