@@ -26,15 +26,38 @@ uint64_t mp_nest_accesses(const mp_nest *n)
    return total;
 }
 
+/* The positions of the order: one more with a tile. */
+static uint32_t positions(const mp_nest *n)
+{
+   return n->n_loops + (n->tile != 0);
+}
+
 static int is_permutation(const mp_nest *n)
 {
    uint32_t seen = 0, p;
-   for (p = 0; p < n->n_loops; p++) {
-      if (n->order[p] >= n->n_loops || (seen >> n->order[p] & 1))
+   for (p = 0; p < positions(n); p++) {
+      if (n->order[p] >= positions(n) || (seen >> n->order[p] & 1))
          return 0;
       seen |= 1u << n->order[p];
    }
-   return 1;
+   return n->tile == 0 || n->tiled < n->n_loops;
+}
+
+/* Loop k's iterations and reference r's step along it, the loop over
+   the tiles (k == n_loops) included. */
+static uint64_t trips_of(const mp_nest *n, uint32_t k)
+{
+   if (n->tile == 0 || (k != n->tiled && k != n->n_loops))
+      return n->trips[k];
+   if (k == n->tiled)
+      return n->tile < n->trips[k] ? n->tile : n->trips[k];
+   return (n->trips[n->tiled] + n->tile - 1) / n->tile;
+}
+
+static int64_t step_of(const mp_nest *n, uint32_t r, uint32_t k)
+{
+   return k == n->n_loops ? n->refs[r].step[n->tiled] * (int64_t)n->tile
+                          : n->refs[r].step[k];
 }
 
 /* The body's accesses at addr; 0 once the limit is reached. */
@@ -65,7 +88,7 @@ int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *la
    mp_cache_cfg c = *cfg;
    mp_cache *cache;
    const char *err = NULL;
-   uint64_t count[MP_NEST_MAX_LOOPS], *addr;
+   uint64_t count[MP_NEST_MAX_LOOPS + 1], *addr;
    uint32_t r, p;
    mp_memset(out, 0, sizeof *out);
    if (n->n_refs == 0 || n->n_loops == 0 || n->n_loops > MP_NEST_MAX_LOOPS
@@ -81,18 +104,23 @@ int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *la
    for (r = 0; r < n->n_refs; r++)
       addr[r] = n->refs[r].base;
    mp_memset(count, 0, sizeof count);
-   while (access_all(cache, n, addr, latency, c.n_levels, out)) {
+   for (;;) {
+      /* The iterations of the last tile past the loop's end are none. */
+      if ((n->tile == 0 || count[n->n_loops] * n->tile + count[n->tiled]
+                           < n->trips[n->tiled])
+          && !access_all(cache, n, addr, latency, c.n_levels, out))
+         break;
       /* The next iteration: the innermost position moves; one that
          wraps goes back to its first iteration and moves the next. */
-      for (p = n->n_loops; p-- > 0;) {
+      for (p = positions(n); p-- > 0;) {
          uint32_t k = n->order[p];
-         if (++count[k] < n->trips[k]) {
+         if (++count[k] < trips_of(n, k)) {
             for (r = 0; r < n->n_refs; r++)
-               addr[r] += (uint64_t)n->refs[r].step[k];
+               addr[r] += (uint64_t)step_of(n, r, k);
             break;
          }
          for (r = 0; r < n->n_refs; r++)
-            addr[r] -= (uint64_t)n->refs[r].step[k] * (count[k] - 1);
+            addr[r] -= (uint64_t)step_of(n, r, k) * (count[k] - 1);
          count[k] = 0;
       }
       if (p == UINT32_MAX)

@@ -12,7 +12,10 @@
    Its accesses can then be generated in any order of the loops, the
    order it ran in or an interchanged one, and fed through a fresh copy
    of the simulated hierarchy: the misses per level and the cycles of
-   the two orders compare what the interchange does to the nest.
+   the two orders compare what the interchange does to the nest.  A
+   loop may also be tiled (strip-mined: a loop over its tiles, placed
+   anywhere in the order, around the loop over a tile's iterations),
+   which is what blocking does.
 
    The iteration space is a rectangle (each loop runs its trip count
    whatever the counters around it): the caller replays a triangular
@@ -43,8 +46,13 @@ typedef struct {
    uint64_t trips[MP_NEST_MAX_LOOPS];    /* iterations of loop k per
                                             iteration of the loops around */
    /* order[p]: the loop at position p, outermost first: 0, 1, ...,
-      n_loops - 1 is the order the nest ran in. */
-   uint32_t order[MP_NEST_MAX_LOOPS];
+      n_loops - 1 is the order the nest ran in.  With a tile, n_loops
+      + 1 positions: the loop n_loops is the loop over the tiles. */
+   uint32_t order[MP_NEST_MAX_LOOPS + 1];
+   /* tile 0: no tiling; else loop 'tiled' runs tile iterations per
+      iteration of the loop over its tiles (the last tile cut short). */
+   uint32_t tiled;
+   uint64_t tile;
    const mp_nest_ref *refs;              /* in the body's order */
    uint32_t n_refs;
    /* Accesses replayed at most: the first ones of the order (0: all).

@@ -134,6 +134,68 @@ START_TEST(test_is_the_written_nest)
 }
 END_TEST
 
+/* Loop 1 of a 3 x 11 nest tiled by 4 (tiles of 4, 4 and 3), the loop
+   over the tiles outermost: the replay is the hand-written tiled nest,
+   and the same iterations as untiled. */
+START_TEST(test_tiled)
+{
+   mp_cache_cfg c = small_cache();
+   mp_nest_ref refs[2];
+   mp_nest n;
+   mp_whatif_run r, plain;
+   mp_cache *direct;
+   const char *err;
+   uint64_t tt, c0, p, misses = 0, cycles = 0, accesses = 0;
+   memset(refs, 0, sizeof refs);
+   memset(&n, 0, sizeof n);
+   refs[0].base = 0x200000;
+   refs[0].step[0] = 8;
+   refs[0].step[1] = 1024;
+   refs[0].size = 8;
+   refs[1].base = 0x280000;
+   refs[1].step[0] = 2048;
+   refs[1].step[1] = -8;
+   refs[1].size = 8;
+   refs[1].is_write = 1;
+   n.n_loops = 2;
+   n.trips[0] = 3;
+   n.trips[1] = 11;
+   n.order[0] = 0;
+   n.order[1] = 1;
+   n.refs = refs;
+   n.n_refs = 2;
+   ck_assert(mp_nest_replay(&n, &c, latency, &plain));
+   n.tiled = 1;
+   n.tile = 4;
+   n.order[0] = 2;
+   n.order[1] = 0;
+   n.order[2] = 1;
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   direct = mp_cache_new(&c, &err);
+   for (tt = 0; tt < 3; tt++)
+      for (c0 = 0; c0 < 3; c0++)
+         for (p = 0; p < 4 && tt * 4 + p < 11; p++) {
+            uint32_t k;
+            for (k = 0; k < 2; k++) {
+               mp_cache_outcome oc;
+               uint64_t a = refs[k].base + (uint64_t)(refs[k].step[0] * (int64_t)c0)
+                            + (uint64_t)(refs[k].step[1] * (int64_t)(tt * 4 + p));
+               mp_cache_access(direct, 0, a, 8, refs[k].is_write, 0, 0, &oc);
+               misses += oc.missed[0];
+               cycles += latency[oc.served_by];
+               accesses++;
+            }
+         }
+   ck_assert_uint_eq(r.accesses, 66);
+   ck_assert_uint_eq(plain.accesses, 66);
+   ck_assert_uint_eq(r.misses[0], misses);
+   ck_assert_uint_eq(r.cycles, cycles);
+   n.tiled = 2;                          /* no such loop */
+   ck_assert(!mp_nest_replay(&n, &c, latency, &r));
+   mp_cache_free(direct);
+}
+END_TEST
+
 /* A limit replays the first accesses of each order: the first 640 of
    the column walk are 640 misses; of the row walk, 10 rows of 64
    doubles, 8 lines each: 80. */
@@ -182,6 +244,7 @@ static Suite *nest_suite(void)
    tcase_add_test(tc, test_column_walk);
    tcase_add_test(tc, test_is_the_written_nest);
    tcase_add_test(tc, test_limit);
+   tcase_add_test(tc, test_tiled);
    tcase_add_test(tc, test_refused);
    suite_add_tcase(s, tc);
    return s;
