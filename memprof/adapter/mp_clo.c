@@ -52,6 +52,7 @@ const HChar *mp_clo_affinity_dot = NULL;
 Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
 Bool         mp_clo_whatif_interchange = True;
+Bool         mp_clo_whatif_tile = True;
 UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = MP_SAMPLE_DETAIL;
@@ -286,10 +287,11 @@ static Bool parse_sample(const HChar *s)
    return False;
 }
 
-/* --what-if=none or a list of split, pad, interchange */
+/* --what-if=none or a list of split, pad, interchange, tile */
 static Bool parse_whatif(const HChar *s)
 {
    mp_clo_whatif_split = mp_clo_whatif_pad = mp_clo_whatif_interchange = False;
+   mp_clo_whatif_tile = False;
    if (VG_(strcmp)(s, "none") == 0)
       return True;
    while (*s) {
@@ -303,6 +305,9 @@ static Bool parse_whatif(const HChar *s)
                  && (s[11] == ',' || s[11] == '\0')) {
          mp_clo_whatif_interchange = True;
          s += 11;
+      } else if (VG_(strncmp)(s, "tile", 4) == 0 && (s[4] == ',' || s[4] == '\0')) {
+         mp_clo_whatif_tile = True;
+         s += 4;
       } else {
          return False;
       }
@@ -311,7 +316,8 @@ static Bool parse_whatif(const HChar *s)
       else if (*s == ',')
          return False;
    }
-   return mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange;
+   return mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange
+          || mp_clo_whatif_tile;
 }
 
 void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
@@ -472,7 +478,7 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BINT_CLO(arg, "--what-if-min-gain", mp_clo_whatif_min_gain, 0, 100) {}
    else if VG_STR_CLO(arg, "--what-if", tmp_str) {
       if (!parse_whatif(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected none, or a list of split, pad, interchange\n");
+         VG_(fmsg_bad_option)(arg, "expected none, or a list of split, pad, interchange, tile\n");
    }
    else if VG_STR_CLO(arg, "--affinity-dot", mp_clo_affinity_dot) {
       if (mp_clo_affinity_dot[0] == '\0')
@@ -570,19 +576,20 @@ void mp_clo_print_usage(void)
 "    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
 "                               streams than this (hardware prefetchers track\n"
 "                               about 16) [16]\n"
-"    --what-if=split,pad,interchange|...|none\n"
+"    --what-if=split,pad,interchange,tile|...|none\n"
 "                               replay the recorded accesses (first 1M per\n"
 "                               variable, 4M in all) of a structure under its\n"
 "                               suggested split, and of a falsely shared\n"
 "                               variable padded per thread, and the loop nest\n"
-"                               of a loop-interchange advice (from its access\n"
-"                               formulas) interchanged, through a copy of the\n"
-"                               cache hierarchy [split,pad,interchange]\n"
-"    --what-if-min-gain=<pct>   advise a split, a padding or an interchange\n"
-"                               only if its replay saves at least this share\n"
-"                               of the variable's (the nest's) cycles; the\n"
-"                               others are listed as rejected in the output\n"
-"                               file [5]\n"
+"                               of a loop-interchange or blocking advice (from\n"
+"                               its access formulas) interchanged or tiled,\n"
+"                               through a copy of the cache hierarchy\n"
+"                               [split,pad,interchange,tile]\n"
+"    --what-if-min-gain=<pct>   advise a split, a padding, an interchange or\n"
+"                               a tiling only if its replay saves at least\n"
+"                               this share of the variable's (the nest's)\n"
+"                               cycles; the others are listed as rejected in\n"
+"                               the output file [5]\n"
 "    --affinity-dot=<file>      write the field affinity graphs of the\n"
 "                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"

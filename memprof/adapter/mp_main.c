@@ -624,6 +624,7 @@ static void write_output(Bool summary)
    run.whatif_split = mp_clo_whatif_split;
    run.whatif_pad = mp_clo_whatif_pad;
    run.whatif_interchange = mp_clo_whatif_interchange;
+   run.whatif_tile = mp_clo_whatif_tile;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
    run.fair_sched = mp_clo_fair_sched();
 

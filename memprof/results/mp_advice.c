@@ -545,7 +545,7 @@ static char *replay_interchange(advisor *ad, mp_advice *a, uint32_t instr)
    mp_order_replay o;
    char *text, *more;
    mp_replay_interchange(ad->run, ad->an, instr, a->loop, a->with_loop, &o);
-   text = mp_order_replay_text(&o, "interchanged");
+   text = mp_order_replay_text(&o);
    more = mp_asprintf("%s%s", a->evidence, text);
    mp_free(a->evidence);
    mp_free(text);
@@ -796,6 +796,31 @@ static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_
    return 1;
 }
 
+/* The tiling's replay (mp_order_replays) for blocking a at level k, of
+   the nest of the dominant instruction of its busiest line, appended
+   to its evidence; the reason to reject a if it refutes it, else
+   NULL. */
+static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
+{
+   const mp_line_counts *lc = a->n_where ? var_line(ad, a->var, a->where[0]) : NULL;
+   mp_order_replay o;
+   char *text, *more;
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
+      return NULL;
+   mp_replay_tiling(ad->run, ad->an, instr, k, &o);
+   text = mp_order_replay_text(&o);
+   more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   mp_free(text);
+   a->evidence = more;
+   a->replay = o.r;
+   mp_order_replay_clear(&o);
+   return replay_refutes(ad, "of the tiling", &a->replay);
+}
+
 /* Capacity misses: a fully associative cache of the level's size would
    miss too, so the line was reused (not cold) only after more distinct
    lines than the level holds.  Blocking brings that reuse distance under
@@ -857,6 +882,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                   "lines)", top ? top : "?", nest, mp_report_level_name(k),
                   (unsigned long long)lines);
          mp_free(nest);
+      }
+      {
+         char *refuted = replay_blocking(ad, a, k);
+         if (refuted)
+            reject_last(ad, refuted);
       }
       return;
    }

@@ -150,27 +150,26 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
    return n;
 }
 
-void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
-                           uint32_t inner, uint32_t with, mp_order_replay *out)
+/* The nest from loop outer down to loop inner, the innermost loop of
+   instruction instr, with every memory instruction of inner's body, in
+   the order it ran: its references (the caller frees them), or NULL
+   with out->why_not saying why none can be made. */
+static mp_nest_ref *build(const mp_run *run, const mp_finished *an, uint32_t instr,
+                          uint32_t inner, uint32_t outer, mp_nest *nest,
+                          mp_order_replay *out)
 {
    uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
    uint32_t n_refs = 0;
    const mp_formula_instr *dom;
    body_instr *body = NULL;
    mp_nest_ref *refs;
-   mp_nest nest;
-   mp_cache_cfg cc;
    uint64_t start[MP_FORMULA_MAX_DEPTH];
-   mp_memset(out, 0, sizeof *out);
-   if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
-       || !mp_facts_cache_cfg(an, &cc))
-      return;
-   mp_memset(&nest, 0, sizeof nest);
-   nest.n_loops = chain_of(an->loops, inner, with, chain);
-   if (nest.n_loops == 0) {
-      out->why_not = mp_asprintf("the loops are more than %u levels apart",
+   mp_memset(nest, 0, sizeof *nest);
+   nest->n_loops = chain_of(an->loops, inner, outer, chain);
+   if (nest->n_loops == 0) {
+      out->why_not = mp_asprintf("no replay: the loops are more than %u levels apart",
                                  MP_NEST_MAX_LOOPS - 1);
-      return;
+      return NULL;
    }
    dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
                                      | instr);
@@ -187,51 +186,165 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
                                    "--exact=yes analyses them whole)" : "");
       if (body)
          mp_free(body);
-      return;
+      return NULL;
    }
-   if (!(dom->known >> (mp_loops_get(an->loops, with)->depth - 1) & 1)) {
-      char *w = mp_facts_loop_where(an, with);
+   if (!(dom->known >> (mp_loops_get(an->loops, outer)->depth - 1) & 1)) {
+      char *w = mp_facts_loop_where(an, outer);
       out->why_not = mp_asprintf("no replay: its access formula does not say how the "
                                  "loop at %s moves it", w);
       mp_free(w);
       mp_free(body);
-      return;
+      return NULL;
    }
    /* The counters start where the walk's first access found them (1 for
       a loop entered at its test, 0 for a rotated one); a loop runs from
       there to its most back edges in one execution. */
    for (k = 0; k < dom->depth && k < MP_FORMULA_MAX_DEPTH; k++)
       start[k] = dom->ref[k];
-   for (k = 0; k < nest.n_loops; k++) {
+   for (k = 0; k < nest->n_loops; k++) {
       const mp_loop *l = mp_loops_get(an->loops, chain[k]);
       uint64_t b = back_edges(l), s = start[l->depth - 1];
       depth[k] = l->depth;
-      nest.trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
-      nest.order[k] = k;
+      nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
+      nest->order[k] = k;
    }
-   refs = make_refs(body, n_body, depth, nest.n_loops, start, &n_refs);
-   nest.refs = refs;
-   nest.n_refs = n_refs;
-   nest.limit = MP_ORDER_REPLAY_BUDGET;
+   refs = make_refs(body, n_body, depth, nest->n_loops, start, &n_refs);
+   nest->refs = refs;
+   nest->n_refs = n_refs;
+   nest->limit = MP_ORDER_REPLAY_BUDGET;
    out->n_instrs = n_body;
-   out->n_loops = nest.n_loops;
+   out->n_loops = nest->n_loops;
    /* An imperfect nest: what runs between the loops (a sum kept in a
       register, stored after the inner loop) is not replayed, and is
       said to be left out. */
-   for (k = 0; k + 1 < nest.n_loops; k++)
+   for (k = 0; k + 1 < nest->n_loops; k++)
       out->n_left += count_in(an, chain[k]);
-   out->all = mp_nest_accesses(&nest);
-   out->r.complete = out->all <= nest.limit;
-   out->r.made = mp_nest_replay(&nest, &cc, an->cache->latency, &out->r.before);
-   nest.order[0] = nest.n_loops - 1;
-   nest.order[nest.n_loops - 1] = 0;
-   out->r.made = out->r.made
-                 && mp_nest_replay(&nest, &cc, an->cache->latency, &out->r.after);
-   if (!out->r.made)
-      out->why_not = mp_asprintf("no replay: the nest makes no access");
-   mp_free(refs);
+   out->all = mp_nest_accesses(nest);
+   out->r.complete = out->all <= nest->limit;
    if (body)
       mp_free(body);
+   return refs;
+}
+
+/* Replays the nest as it ran, then in the order (and tiling) after. */
+static void replay_both(const mp_finished *an, mp_nest *nest, const mp_nest *after,
+                        mp_order_replay *out)
+{
+   mp_cache_cfg cc;
+   if (!mp_facts_cache_cfg(an, &cc))
+      return;
+   out->r.made = mp_nest_replay(nest, &cc, an->cache->latency, &out->r.before)
+                 && mp_nest_replay(after, &cc, an->cache->latency, &out->r.after);
+   if (!out->r.made)
+      out->why_not = mp_asprintf("no replay: the nest makes no access");
+}
+
+void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t with, mp_order_replay *out)
+{
+   mp_nest nest, after;
+   mp_nest_ref *refs;
+   mp_memset(out, 0, sizeof *out);
+   if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
+       || an->cache == NULL)
+      return;
+   refs = build(run, an, instr, inner, with, &nest, out);
+   if (refs == NULL)
+      return;
+   after = nest;
+   after.order[0] = nest.n_loops - 1;
+   after.order[nest.n_loops - 1] = 0;
+   out->how = mp_strdup("mp.order.how", "interchanged");
+   replay_both(an, &nest, &after, out);
+   mp_free(refs);
+}
+
+/* The loop around inner whose iterations come back to what one
+   execution of inner walked with instruction instr: the nearest whose
+   step moves the access by no more than that walk's extent (a sweep
+   repeated: 0; the next row of a stencil: one row).  MP_LOOP_NONE if
+   none, or no formula says. */
+static uint32_t carrier_of(const mp_finished *an, uint32_t instr, uint32_t inner)
+{
+   const mp_loop *in = mp_loops_get(an->loops, inner);
+   const mp_formula_instr *fi = mp_formula_get(an->formula,
+                                               (uint64_t)in->depth << 32 | instr);
+   uint64_t extent;
+   uint32_t p;
+   if (fi == NULL || fi->coef == NULL || !mp_formula_fits(fi, NULL)
+       || !(fi->known >> (in->depth - 1) & 1))
+      return MP_LOOP_NONE;
+   extent = (back_edges(in) + 1) * (uint64_t)(fi->coef[in->depth - 1] < 0
+                                              ? -fi->coef[in->depth - 1]
+                                              : fi->coef[in->depth - 1]);
+   for (p = in->parent; p != MP_LOOP_NONE; p = mp_loops_get(an->loops, p)->parent) {
+      uint32_t d = mp_loops_get(an->loops, p)->depth - 1;
+      int64_t s = fi->coef[d];
+      if (d < fi->depth && (fi->known >> d & 1)
+          && (uint64_t)(s < 0 ? -s : s) <= extent)
+         return p;
+   }
+   return MP_LOOP_NONE;
+}
+
+void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
+                      uint32_t level, mp_order_replay *out)
+{
+   const mp_report_cache *hc = an->cache;
+   uint32_t inner, carrier, r, p;
+   uint64_t per_iter = 0, tile;
+   mp_nest nest, after;
+   mp_nest_ref *refs;
+   mp_memset(out, 0, sizeof *out);
+   if (!run->whatif_tile || an->loops == NULL || an->formula == NULL || hc == NULL
+       || level >= hc->n_levels)
+      return;
+   inner = mp_facts_instr_loop(an, instr);
+   carrier = inner == MP_LOOP_NONE ? MP_LOOP_NONE : carrier_of(an, instr, inner);
+   if (carrier == MP_LOOP_NONE) {
+      out->why_not = mp_asprintf("no replay: no loop around its busiest line's walk "
+                                 "comes back to its data by its access formula");
+      return;
+   }
+   refs = build(run, an, instr, inner, carrier, &nest, out);
+   if (refs == NULL)
+      return;
+   /* The tile: the iterations of the inner loop whose lines fill half
+      the level, so that the loop around reuses them there (a
+      reference that stays put takes no room). */
+   for (r = 0; r < nest.n_refs; r++) {
+      int64_t s = refs[r].step[nest.n_loops - 1];
+      uint64_t m = s < 0 ? (uint64_t)-s : (uint64_t)s;
+      per_iter += m < hc->level[level].line ? m : hc->level[level].line;
+   }
+   tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
+   if (tile == 0 || tile >= nest.trips[nest.n_loops - 1]) {
+      char *w = mp_facts_loop_where(an, inner);
+      out->why_not = mp_asprintf("no replay: the loop at %s touches %s, less than "
+                                 "half of %s, in one execution", w,
+                                 per_iter ? "too little" : "no new data",
+                                 mp_report_level_name(level));
+      mp_free(w);
+      mp_free(refs);
+      return;
+   }
+   after = nest;
+   after.tiled = nest.n_loops - 1;
+   after.tile = tile;
+   after.order[0] = nest.n_loops;
+   for (p = 0; p < nest.n_loops; p++)
+      after.order[p + 1] = p;
+   out->tile = tile;
+   out->level = level;
+   {
+      char b[32], *w = mp_facts_loop_where(an, inner);
+      out->how = mp_asprintf("with the loop at %s in tiles of %s iterations, the loop "
+                             "over its tiles outermost", w,
+                             mp_commas(tile, b, sizeof b));
+      mp_free(w);
+   }
+   replay_both(an, &nest, &after, out);
+   mp_free(refs);
 }
 
 /* "-88%" or "+3%": the change from a to b, rounded. */
@@ -242,7 +355,7 @@ static char *change(uint64_t a, uint64_t b)
                       a ? (unsigned long long)((d * 100 + a / 2) / a) : 0ULL);
 }
 
-char *mp_order_replay_text(const mp_order_replay *o, const char *what)
+char *mp_order_replay_text(const mp_order_replay *o)
 {
    char b[6][32];
    mp_strbuf it = MP_STRBUF_INIT;
@@ -254,7 +367,7 @@ char *mp_order_replay_text(const mp_order_replay *o, const char *what)
    for (k = 0; k < o->n_loops; k++)
       mp_strbuf_printf(&it, "%s%s", k ? " x " : "", mp_commas(o->full[k], b[0], sizeof b[0]));
    iters = mp_strbuf_take(&it);
-   dm = change(o->r.before.misses[0], o->r.after.misses[0]);
+   dm = change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
    dc = change(o->r.before.cycles, o->r.after.cycles);
    if (o->r.complete)
       first = mp_strdup("mp.order.text", "");
@@ -266,12 +379,13 @@ char *mp_order_replay_text(const mp_order_replay *o, const char *what)
                     : mp_strdup("mp.order.text", "");
    text = mp_asprintf("; replaying %sone execution of the nest (the %u memory "
                       "instruction%s of its innermost loop%s, %s iterations, %s accesses) "
-                      "%s: L1 misses %s -> %s (%s), cycles %s -> %s (%s)", first,
+                      "%s: %s misses %s -> %s (%s), cycles %s -> %s (%s)", first,
                       o->n_instrs, o->n_instrs == 1 ? "" : "s", left, iters,
                       o->all == UINT64_MAX ? "too many to count"
-                      : mp_commas(o->all, b[1], sizeof b[1]), what,
-                      mp_commas(o->r.before.misses[0], b[2], sizeof b[2]),
-                      mp_commas(o->r.after.misses[0], b[3], sizeof b[3]), dm,
+                      : mp_commas(o->all, b[1], sizeof b[1]), o->how,
+                      mp_report_level_name(o->level),
+                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
+                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
                       mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
                       mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
    mp_free(iters);
@@ -286,5 +400,7 @@ void mp_order_replay_clear(mp_order_replay *o)
 {
    if (o->why_not)
       mp_free(o->why_not);
-   o->why_not = NULL;
+   if (o->how)
+      mp_free(o->how);
+   o->why_not = o->how = NULL;
 }

@@ -77,6 +77,7 @@ typedef struct {
    uint32_t sockets;
    int whatif_split, whatif_pad; /* which replays to make */
    int whatif_interchange;       /* loop-interchange advice replayed */
+   int whatif_tile;              /* blocking advice replayed */
    /* A split, padding or interchange whose replay saves less than
       this percentage of the (variable's or nest's) cycles is rejected,
       not advised. */

@@ -39,3 +39,7 @@ int main(void)
    printf("%g\n", s);
    return 0;
 }
+
+/* The test leaves the tiling's replay of the blocking advice out
+   (--what-if without tile): its numbers hang on where the linker put a
+   and b. */
