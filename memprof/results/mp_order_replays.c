@@ -300,13 +300,21 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
        || level >= hc->n_levels)
       return;
    inner = mp_facts_instr_loop(an, instr);
-   carrier = inner == MP_LOOP_NONE ? MP_LOOP_NONE : carrier_of(an, instr, inner);
-   if (carrier == MP_LOOP_NONE) {
-      out->why_not = mp_asprintf("no replay: no loop around its busiest line's walk "
-                                 "comes back to its data by its access formula");
+   if (inner == MP_LOOP_NONE || mp_loops_get(an->loops, inner)->parent == MP_LOOP_NONE) {
+      out->why_not = mp_asprintf("no replay: its busiest line's walk is in no loop nest");
       return;
    }
-   refs = build(run, an, instr, inner, carrier, &nest, out);
+   carrier = carrier_of(an, instr, inner);
+   /* Without a formula, build says which access lacks one. */
+   refs = build(run, an, instr, inner,
+                carrier != MP_LOOP_NONE ? carrier : mp_loops_get(an->loops, inner)->parent,
+                &nest, out);
+   if (refs != NULL && carrier == MP_LOOP_NONE) {
+      out->why_not = mp_asprintf("no replay: by its access formula, no loop around its "
+                                 "busiest line's walk comes back to its data");
+      mp_free(refs);
+      return;
+   }
    if (refs == NULL)
       return;
    /* The tile: the iterations of the inner loop whose lines fill half
@@ -320,10 +328,9 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
    tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
    if (tile == 0 || tile >= nest.trips[nest.n_loops - 1]) {
       char *w = mp_facts_loop_where(an, inner);
-      out->why_not = mp_asprintf("no replay: the loop at %s touches %s, less than "
-                                 "half of %s, in one execution", w,
-                                 per_iter ? "too little" : "no new data",
-                                 mp_report_level_name(level));
+      out->why_not = mp_asprintf("no replay: one execution of the loop at %s fills "
+                                 "less than half of %s: a tile would be the whole loop",
+                                 w, mp_report_level_name(level));
       mp_free(w);
       mp_free(refs);
       return;
