@@ -53,6 +53,8 @@ mp_prefetch_cfg mp_clo_prefetch = { MP_PREFETCH_NONE, MP_PREFETCH_DEFAULT_STREAM
 const HChar *mp_clo_affinity_dot = NULL;
 Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
+Bool         mp_clo_whatif_interchange = True;
+Bool         mp_clo_whatif_tile = True;
 UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = MP_SAMPLE_DETAIL;
@@ -287,14 +289,13 @@ static Bool parse_sample(const HChar *s)
    return False;
 }
 
-/* --what-if=none|split|pad|split,pad */
+/* --what-if=none or a list of split, pad, interchange, tile */
 static Bool parse_whatif(const HChar *s)
 {
-   if (VG_(strcmp)(s, "none") == 0) {
-      mp_clo_whatif_split = mp_clo_whatif_pad = False;
+   mp_clo_whatif_split = mp_clo_whatif_pad = mp_clo_whatif_interchange = False;
+   mp_clo_whatif_tile = False;
+   if (VG_(strcmp)(s, "none") == 0)
       return True;
-   }
-   mp_clo_whatif_split = mp_clo_whatif_pad = False;
    while (*s) {
       if (VG_(strncmp)(s, "split", 5) == 0 && (s[5] == ',' || s[5] == '\0')) {
          mp_clo_whatif_split = True;
@@ -302,6 +303,13 @@ static Bool parse_whatif(const HChar *s)
       } else if (VG_(strncmp)(s, "pad", 3) == 0 && (s[3] == ',' || s[3] == '\0')) {
          mp_clo_whatif_pad = True;
          s += 3;
+      } else if (VG_(strncmp)(s, "interchange", 11) == 0
+                 && (s[11] == ',' || s[11] == '\0')) {
+         mp_clo_whatif_interchange = True;
+         s += 11;
+      } else if (VG_(strncmp)(s, "tile", 4) == 0 && (s[4] == ',' || s[4] == '\0')) {
+         mp_clo_whatif_tile = True;
+         s += 4;
       } else {
          return False;
       }
@@ -310,7 +318,8 @@ static Bool parse_whatif(const HChar *s)
       else if (*s == ',')
          return False;
    }
-   return mp_clo_whatif_split || mp_clo_whatif_pad;
+   return mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange
+          || mp_clo_whatif_tile;
 }
 
 void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
@@ -479,7 +488,7 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BINT_CLO(arg, "--what-if-min-gain", mp_clo_whatif_min_gain, 0, 100) {}
    else if VG_STR_CLO(arg, "--what-if", tmp_str) {
       if (!parse_whatif(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected none, split, pad or split,pad\n");
+         VG_(fmsg_bad_option)(arg, "expected none, or a list of split, pad, interchange, tile\n");
    }
    else if VG_STR_CLO(arg, "--affinity-dot", mp_clo_affinity_dot) {
       if (mp_clo_affinity_dot[0] == '\0')
@@ -591,16 +600,20 @@ void mp_clo_print_usage(void)
 "    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
 "                               streams than this (hardware prefetchers track\n"
 "                               about 16) [16]\n"
-"    --what-if=split,pad|split|pad|none\n"
+"    --what-if=split,pad,interchange,tile|...|none\n"
 "                               replay the recorded accesses (first 1M per\n"
 "                               variable, 4M in all) of a structure under its\n"
 "                               suggested split, and of a falsely shared\n"
-"                               variable padded per thread, through a copy of\n"
-"                               the cache hierarchy [split,pad]\n"
-"    --what-if-min-gain=<pct>   advise a split or a padding only if its\n"
-"                               replay saves at least this share of the\n"
-"                               variable's cycles; the others are listed as\n"
-"                               rejected in the output file [5]\n"
+"                               variable padded per thread, and the loop nest\n"
+"                               of a loop-interchange or blocking advice (from\n"
+"                               its access formulas) interchanged or tiled,\n"
+"                               through a copy of the cache hierarchy\n"
+"                               [split,pad,interchange,tile]\n"
+"    --what-if-min-gain=<pct>   advise a split, a padding, an interchange or\n"
+"                               a tiling only if its replay saves at least\n"
+"                               this share of the variable's (the nest's)\n"
+"                               cycles; the others are listed as rejected in\n"
+"                               the output file [5]\n"
 "    --affinity-dot=<file>      write the field affinity graphs of the\n"
 "                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"

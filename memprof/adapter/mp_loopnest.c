@@ -220,8 +220,9 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
       return;
    /* Keyed by (depth, instruction): an enclosing loop found later
       deepens the vector, and the formula starts again with it. */
-   mp_formula_access(mp_g_formula, (uint64_t)own << 32 | ii->id, iters + (depth - own),
-                     own, e->addr, start ? start : MP_FORMULA_NO_BLOCK);
+   mp_formula_access_sized(mp_g_formula, (uint64_t)own << 32 | ii->id,
+                           iters + (depth - own), own, e->addr, e->size, e->is_write,
+                           start ? start : MP_FORMULA_NO_BLOCK);
 }
 
 /* Is a the head of a known loop (a branch target going back)? */

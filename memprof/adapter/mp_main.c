@@ -629,6 +629,8 @@ static void write_output(Bool summary)
    run.end_status = exit_status;
    run.whatif_split = mp_clo_whatif_split;
    run.whatif_pad = mp_clo_whatif_pad;
+   run.whatif_interchange = mp_clo_whatif_interchange;
+   run.whatif_tile = mp_clo_whatif_tile;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
    run.fair_sched = mp_clo_fair_sched();
 

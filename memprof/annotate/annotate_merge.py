@@ -202,7 +202,7 @@ def merge_start(n_files, paths, rank_key):
             "totals": None,
             "vars": {}, "order": [], "one_file": None,
             "loops": None, "communication": None, "matrix": None,
-            "advice": None, "ranks": None}
+            "advice": None, "rejected": None, "ranks": None}
 
 
 def check_mergeable(first, f):
@@ -254,6 +254,8 @@ def merge_add(acc, f):
         acc["matrix"] = add_matrix(acc["matrix"], f["matrix"])
     if f["advice"] is not None:
         acc["advice"] = add_advice(acc["advice"], f["advice"])
+    if f.get("rejected") is not None:
+        acc["rejected"] = add_advice(acc["rejected"], f["rejected"])
 
 
 def add_config(acc, f, index):
@@ -356,6 +358,7 @@ def merge_finish(acc):
         "communication": finish_communication(acc["communication"]),
         "matrix": acc["matrix"],
         "advice": acc["advice"],
+        "rejected": acc["rejected"],
         "loops": finish_loops(acc["loops"]),
         "ranks": ranks,
     }
@@ -423,7 +426,8 @@ def file_data(f):
             "config": f["config"], "totals": totals,
             "variables": variables,
             "communication": f["communication"], "matrix": f["matrix"],
-            "advice": f["advice"], "loops": f["loops"]}
+            "advice": f["advice"], "rejected": f.get("rejected"),
+            "loops": f["loops"]}
 
 
 def add_loops(acc, ls):

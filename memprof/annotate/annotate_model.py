@@ -60,6 +60,8 @@ def file_model(f):
     out["matrix"] = matrix_model(f.communication_matrix)
     out["advice"] = ([advice_model(a, f.path) for a in f.advice]
                      if f.advice is not None else None)
+    out["rejected"] = ([advice_model(a, f.path) for a in f.rejected]
+                       if f.rejected is not None else None)
     out["loops"] = ([loop_model(l) for l in f.loops]
                     if f.loops is not None else None)
     resolve_loops(out, f.path)
@@ -271,11 +273,12 @@ def matrix_model(mx):
 
 def advice_model(a, path):
     """{"kind", "text", "where" (list), "files" (the files that gave
-    it), "variable", "evidence", "fix", "loop", "score"}."""
+    it), "variable", "evidence", "fix", "loop", "score", "reason" (of
+    a rejected item, else None)}."""
     item = {"kind": a.kind, "text": a.text, "where": list(a.where),
             "files": [path]}
     item.update(fields_of(a, ("variable", "evidence", "fix", "loop",
-                              "score")))
+                              "score", "reason")))
     return item
 
 

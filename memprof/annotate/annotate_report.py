@@ -36,6 +36,8 @@ def report(data, opts):
     out += totals_section(data, tot_acc, tot_cycles)
     out += advice_section(data["advice"], opts.width,
                           len(data["paths"]) > 1)
+    out += rejected_section(data.get("rejected"), opts.width,
+                            len(data["paths"]) > 1)
     tracked = sharing_tracked(data)
     ranked, others = split_by_class(data["variables"], opts.show_runtime)
     ordered = sort_variables(ranked, opts.sort, levels, tracked)
@@ -197,6 +199,27 @@ def advice_section(advice, text_width, several):
         if several:
             files = short_list([clean(p) for p in a["files"]])
             out += wrap("in: %s" % files, text_width, indent, indent + "  ")
+        out.append("")
+    return out
+
+
+def rejected_section(rejected, text_width, several):
+    """The advice a rule found but its what-if replay refuted, with the
+    reason and the evidence (the replayed numbers in it); nothing when
+    there is none."""
+    if not rejected:
+        return []
+    out = section_title("Advice its replay refutes (not given)")
+    for i, a in enumerate(rejected, 1):
+        indent = " " * len("%d. " % i)
+        out += wrap("%d. %s" % (i, advice_head(a)), text_width, "", indent)
+        for key in ("reason", "evidence"):
+            if a.get(key) is not None:
+                out += wrap("%s: %s" % (key, clean(a[key])), text_width,
+                            indent, indent + "  ")
+        if several:
+            out += wrap("in: %s" % ", ".join(clean(p) for p in a["files"]),
+                        text_width, indent, indent + "  ")
         out.append("")
     return out
 

@@ -886,6 +886,7 @@ def _advice(advice, key="advice"):
         item["with_loop"] = _opt(a, "with_loop", aw, "count")
         item["score"] = _opt(a, "score", aw, "number")
         item["reason"] = _opt(a, "reason", aw, "str")
+        item["replay"] = _opt_object(a, "replay", aw, _what_if)
         out.append(Advice(**item))
     return out
 

@@ -539,6 +539,7 @@ class Advice:
     fix: str | None = None
     score: float | None = None
     reason: str | None = None          # items of "rejected" only
+    replay: WhatIf | None = None       # loop-interchange: its nest replayed
 
 
 @_model

@@ -117,20 +117,17 @@ static void make(mp_formula *f, uint64_t instr, const uint64_t *iters,
    for (i = 0; i < depth; i++)
       r->ref[i] = iters[i];
    r->ref_addr = r->has_block ? addr - block_start : addr;
+   r->ref_block = r->has_block ? block_start : 0;
    r->fits = 1;
 }
 
-void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
-                       uint32_t depth, uint64_t addr, uint64_t block_start)
+/* Fits one access to r (not its first). */
+static void check(mp_formula_instr *r, const uint64_t *iters, uint32_t depth,
+                  uint64_t addr, uint64_t block_start)
 {
-   mp_formula_instr *r = (mp_formula_instr *)mp_formula_get(f, instr);
    uint64_t a, da, pred = 0, unk_dv = 0;
    uint32_t k, n_unknown = 0, unk = 0;
    int has_block = block_start != MP_FORMULA_NO_BLOCK;
-   if (!r) {
-      make(f, instr, iters, depth, addr, block_start);
-      return;
-   }
    r->accesses++;
    if (depth != r->depth || !r->coef || has_block != (int)r->has_block) {
       r->mismatches++;
@@ -170,6 +167,34 @@ void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
    } else {
       r->unresolved++;
    }
+}
+
+void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                             uint32_t depth, uint64_t addr, uint32_t size,
+                             int is_write, uint64_t block_start)
+{
+   mp_formula_instr *r = (mp_formula_instr *)mp_formula_get(f, instr);
+   if (!r) {
+      make(f, instr, iters, depth, addr, block_start);
+      r = (mp_formula_instr *)mp_formula_get(f, instr);
+   } else
+      check(r, iters, depth, addr, block_start);
+   if (size > r->size)
+      r->size = size;
+   if (is_write)
+      r->stores = 1;
+   else
+      r->loads = 1;
+}
+
+void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                       uint32_t depth, uint64_t addr, uint64_t block_start)
+{
+   mp_formula_instr *r = (mp_formula_instr *)mp_formula_get(f, instr);
+   if (!r)
+      make(f, instr, iters, depth, addr, block_start);
+   else
+      check(r, iters, depth, addr, block_start);
 }
 
 int64_t mp_formula_base(const mp_formula_instr *fi)

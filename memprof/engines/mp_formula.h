@@ -68,7 +68,13 @@ typedef struct {
    uint64_t known;           /* bit k: coef[k] derived */
    uint64_t *ref;            /* the reference vector */
    uint64_t ref_addr;        /* its address, or offset in the block */
+   uint64_t ref_block;       /* the block's start then (has_block), or 0 */
    uint64_t accesses, fits, mismatches, unresolved;
+   /* What a replay of the instruction needs (mp_formula_access_sized):
+      its widest access in bytes (0: not told), whether it loads and
+      whether it stores. */
+   uint32_t size;
+   uint8_t  loads, stores;
 } mp_formula_instr;
 
 /* The adapter's sampling (mp_loopnest.c): every access of an
@@ -95,6 +101,11 @@ void        mp_formula_free(mp_formula *f);
    (MP_FORMULA_NO_BLOCK if unknown). */
 void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
                        uint32_t depth, uint64_t addr, uint64_t block_start);
+/* The same, told the access's size and kind, which a replay of the
+   nest (mp_nest_replay) needs. */
+void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                             uint32_t depth, uint64_t addr, uint32_t size,
+                             int is_write, uint64_t block_start);
 
 /* The instruction's record, NULL if never seen; or by index 0 .. count-1. */
 const mp_formula_instr *mp_formula_get(const mp_formula *f, uint64_t instr);

@@ -25,6 +25,7 @@
 */
 #include "mp_advice.h"
 #include "mp_facts.h"
+#include "mp_order_replays.h"
 #include "mp_summary.h"
 #include "mp_util.h"
 
@@ -542,6 +543,24 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    return MP_LOOP_NONE;
 }
 
+/* The interchange's replay (mp_order_replays) appended to a's evidence
+   and kept in a->replay; the reason to reject a if the replay refutes
+   it, else NULL. */
+static char *replay_interchange(advisor *ad, mp_advice *a, uint32_t instr)
+{
+   mp_order_replay o;
+   char *text, *more;
+   mp_replay_interchange(ad->run, ad->an, instr, a->loop, a->with_loop, &o);
+   text = mp_order_replay_text(&o);
+   more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   mp_free(text);
+   a->evidence = more;
+   a->replay = o.r;
+   mp_order_replay_clear(&o);
+   return replay_refutes(ad, "of the interchange", &a->replay);
+}
+
 /* Long strides, line by line (MACPO 5.1, PAMDA): the instructions of a
    source line walk the variable a cache line or more at a time (their
    own stride, mp_istride: not the variable's, which mixes its loops),
@@ -550,7 +569,8 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    - a loop around it steps through the variable by less than a line
      (its access formula says so): interchange the two (the column walk
      of a row-major matrix, the row walk of a Fortran one):
-     loop-interchange;
+     loop-interchange, unless the nest's replay in the interchanged
+     order does not pay (rejected);
    - without formulas, the loop around it is named, as the one to try;
    - no loop around it walks the variable contiguously (or there is no
      loop around it): only a change of layout makes the walk
@@ -584,7 +604,7 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
       int64_t s, step = 0;
       int formula = 0;
       double score;
-      char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form;
+      char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form, *refuted = NULL;
       mp_advice *a;
       if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
           || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MIN_EVENTS
@@ -636,6 +656,8 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
                   100.0 * (double)sure / (double)lc->lstride.total,
                   mp_commas(lc->lstride.total, b3, sizeof b3),
                   inner_w ? ", in the loop at " : "", inner_w ? inner_w : "", misses, form);
+      if (with != MP_LOOP_NONE)
+         refuted = replay_interchange(ad, a, instr);
       if (with != MP_LOOP_NONE && formula)
          a->fix = mp_asprintf(
                      "interchange the loop at %s with the loop at %s around it, so that "
@@ -658,7 +680,11 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
                      "make the innermost loop at %s walk %s contiguously: interchange the "
                      "loops, or change its layout (transpose it; a structure of arrays)",
                      line, v->name);
-      note_fixed(ad, inner, lc->loc);
+      /* A refuted interchange fixes nothing: blocking may speak. */
+      if (refuted)
+         reject_last(ad, refuted);
+      else
+         note_fixed(ad, inner, lc->loc);
       mp_free(misses);
       mp_free(form);
       if (inner_w) mp_free(inner_w);
@@ -890,6 +916,31 @@ static const mp_carrier *program_carrier(const advisor *ad, const mp_var_carrier
    an earlier pass, not again and again. */
 #define MIN_PASSES 4
 
+/* The tiling's replay (mp_order_replays) for blocking a at level k, of
+   the nest of the dominant instruction of its busiest line, appended
+   to its evidence; the reason to reject a if it refutes it, else
+   NULL. */
+static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
+{
+   const mp_line_counts *lc = a->n_where ? var_line(ad, a->var, a->where[0]) : NULL;
+   mp_order_replay o;
+   char *text, *more;
+   int64_t s;
+   uint64_t sure;
+   uint32_t instr;
+   if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
+      return NULL;
+   mp_replay_tiling(ad->run, ad->an, instr, k, &o);
+   text = mp_order_replay_text(&o);
+   more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   mp_free(text);
+   a->evidence = more;
+   a->replay = o.r;
+   mp_order_replay_clear(&o);
+   return replay_refutes(ad, "of the tiling", &a->replay);
+}
+
 /* Capacity misses: a fully associative cache of the level's size would
    miss too, so the line was reused (not cold) only after more distinct
    lines than the level holds.  Blocking brings that reuse distance under
@@ -1026,6 +1077,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                   "then its use), which tiling would not shorten; --exact=yes follows "
                   "every access and names the carrier", mp_commas(lines, b1, sizeof b1),
                   (unsigned long long)passes));
+      else {
+         char *refuted = replay_blocking(ad, a, k);
+         if (refuted)
+            reject_last(ad, refuted);
+      }
       return;
    }
 }

@@ -12,9 +12,9 @@
    MP_ADVICE_MIN_SHARE of the run's memory cycles, or of its accesses
    without a cache simulation); the advice is ranked by that share.
    False sharing is weighed instead by the cost of the transfers
-   predicted for a parallel run (mp_sharing_predict).  A split or a
-   padding whose what-if replay does not save what it promises is
-   rejected, with the reason, instead of advised.
+   predicted for a parallel run (mp_sharing_predict).  A split, a
+   padding or a loop interchange whose what-if replay does not save
+   what it promises is rejected, with the reason, instead of advised.
    No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_ADVICE_H
@@ -62,6 +62,8 @@ struct mp_advice {
    char *evidence;                    /* the numbers */
    char *fix;                         /* the known workaround */
    char *reason;                      /* rejected advice: why, else NULL */
+   mp_replay replay;                  /* loop-interchange: its nest's replay
+                                         (made 0: none) */
 };
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */

@@ -83,8 +83,11 @@ typedef struct {
    uint32_t page_size;           /* NUMA simulated with this page size, or 0 */
    uint32_t sockets;
    int whatif_split, whatif_pad; /* which replays to make */
-   /* A split or padding whose replay saves less than this percentage
-      of the variable's cycles is rejected, not advised. */
+   int whatif_interchange;       /* loop-interchange advice replayed */
+   int whatif_tile;              /* blocking advice replayed */
+   /* A split, padding or interchange whose replay saves less than
+      this percentage of the (variable's or nest's) cycles is rejected,
+      not advised. */
    uint32_t whatif_min_gain;
    int fair_sched;               /* Valgrind ran with --fair-sched=yes|try */
    /* How the process ended: "exit" (end_status its status), "signal"

@@ -37,6 +37,10 @@
 #                KIND VARIABLE where=[...]" (none: "rejected none")
 #   --rejected-reasons  with --rejected (after it), each rejected item's
 #                reason on the next line: "  reason ..."
+#   --replays    after each item of --advice and --rejected with a replay
+#                (a loop-interchange's or a tiling's nest): "  replay
+#                accesses=N complete=B L1 before=X after=Y", and for a
+#                rejected item "  reason TEXT"
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
@@ -78,7 +82,7 @@ def ranges(rs):
 
 
 OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False,
-        "placements": False}
+        "placements": False, "replays": False}
 
 
 def nbytes(rs):
@@ -172,7 +176,11 @@ def print_own_advice(label, items, reasons=False):
     for adv in shown:
         print("%s %s %s where=%s" % (label, adv.kind, adv.variable or "-",
                                      own_where(adv.where)))
-        if reasons:
+        r = adv.replay
+        if OPTS["replays"] and r is not None:
+            print("  replay accesses=%d complete=%s L1 before=%d after=%d"
+                  % (r.accesses, r.complete, r.before["L1"], r.after["L1"]))
+        if (reasons or OPTS["replays"]) and adv.reason:
             print("  reason %s" % adv.reason)
     if not shown:
         print("%s none" % label)
@@ -193,6 +201,10 @@ def main(argv):
         a = args[i]
         if a == "--predicted":
             OPTS["predicted"] = True
+            i += 1
+            continue
+        if a == "--replays":
+            OPTS["replays"] = True
             i += 1
             continue
         if a == "--placements":

@@ -207,6 +207,10 @@ run_case loops_auto      --auto=yes --include=src --show=0 loops.json
 # loops.json with the config.detail of a default run (strides and loops
 # in windows): the header says so, the loops and the strides are marked
 run_case loops_detail    --show=1 loops_detail.json
+# Advice its replay refutes (top-level "rejected", an advice's "replay"):
+# memprof/tests/advice_interchange_nopay with its test's options, trimmed
+# to the program's variables and loops (json.load and dump again).
+run_case rejected        --show=0 rejected.json
 # the same file twice: the loops' share is of both files' windows
 run_case loops_detail_merge --show=0 --threshold=5 loops_detail.json loops_detail.json
 # loops_runtime.json is loops.json with each loop's class: main's three

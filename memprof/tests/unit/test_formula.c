@@ -268,6 +268,37 @@ END_TEST
 START_TEST(test_mismatch_is_detected) { ck_assert_int_gt(run_random_affine(99, 1), 0); }
 END_TEST
 
+/* What a replay needs: the block of the reference, the widest access,
+   loads and stores; mp_formula_access alone tells none of the last
+   three and fits alike. */
+START_TEST(test_sized)
+{
+   mp_formula *f = mp_formula_new();
+   const mp_formula_instr *fi;
+   uint64_t v[2];
+   for (v[0] = 0; v[0] < 4; v[0]++)
+      for (v[1] = 0; v[1] < 4; v[1]++) {
+         uint64_t a = 0x5000 + 8 * v[0] + 512 * v[1];
+         mp_formula_access_sized(f, 1, v, 2, a, 8, 0, 0x5000);
+         mp_formula_access_sized(f, 1, v, 2, a, v[1] == 3 ? 16 : 8, 1, 0x5000);
+         mp_formula_access(f, 2, v, 2, a, 0x5000);
+      }
+   fi = mp_formula_get(f, 1);
+   ck_assert(mp_formula_fits(fi, NULL));
+   ck_assert_uint_eq(fi->ref_block, 0x5000);
+   ck_assert_uint_eq(fi->size, 16);
+   ck_assert(fi->loads && fi->stores);
+   ck_assert_uint_eq(fi->accesses, 32);
+   fi = mp_formula_get(f, 2);
+   ck_assert(mp_formula_fits(fi, NULL));
+   ck_assert_uint_eq(fi->size, 0);
+   ck_assert(!fi->loads && !fi->stores);
+   ck_assert_int_eq(fi->coef[0], 8);
+   ck_assert_int_eq(fi->coef[1], 512);
+   mp_formula_free(f);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("formula");
@@ -281,6 +312,7 @@ int main(void)
    tcase_add_test(tc, test_undetermined_and_unresolved);
    tcase_add_loop_test(tc, test_random_affine, 0, 200);
    tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_sized);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

@@ -1,0 +1,132 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: a loop nest re-simulated in another loop order.     ---*/
+/*---                                               mp_nest_replay.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The iteration space is walked as an odometer over the positions of
+   the order, innermost fastest; each reference's address is kept up
+   to date by adding its step when a counter moves and taking back the
+   steps of the counters that wrap, so an access costs O(1) beyond the
+   cache's own work.  Memory: the counters, O(loops), and the
+   addresses, O(references).
+*/
+#include "mp_nest_replay.h"
+
+uint64_t mp_nest_accesses(const mp_nest *n)
+{
+   uint64_t total = n->n_refs;
+   uint32_t k;
+   for (k = 0; k < n->n_loops; k++) {
+      if (n->trips[k] && total > UINT64_MAX / n->trips[k])
+         return UINT64_MAX;
+      total *= n->trips[k];
+   }
+   return total;
+}
+
+/* The positions of the order: one more with a tile. */
+static uint32_t positions(const mp_nest *n)
+{
+   return n->n_loops + (n->tile != 0);
+}
+
+static int is_permutation(const mp_nest *n)
+{
+   uint32_t seen = 0, p;
+   for (p = 0; p < positions(n); p++) {
+      if (n->order[p] >= positions(n) || (seen >> n->order[p] & 1))
+         return 0;
+      seen |= 1u << n->order[p];
+   }
+   return n->tile == 0 || n->tiled < n->n_loops;
+}
+
+/* Loop k's iterations and reference r's step along it, the loop over
+   the tiles (k == n_loops) included. */
+static uint64_t trips_of(const mp_nest *n, uint32_t k)
+{
+   if (n->tile == 0 || (k != n->tiled && k != n->n_loops))
+      return n->trips[k];
+   if (k == n->tiled)
+      return n->tile < n->trips[k] ? n->tile : n->trips[k];
+   return (n->trips[n->tiled] + n->tile - 1) / n->tile;
+}
+
+static int64_t step_of(const mp_nest *n, uint32_t r, uint32_t k)
+{
+   return k == n->n_loops ? n->refs[r].step[n->tiled] * (int64_t)n->tile
+                          : n->refs[r].step[k];
+}
+
+/* The body's accesses at addr; 0 once the limit is reached. */
+static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
+                      const uint32_t *latency, uint32_t n_levels, mp_whatif_run *out)
+{
+   uint32_t r, k;
+   for (r = 0; r < n->n_refs; r++) {
+      if (n->limit && out->accesses >= n->limit)
+         return 0;
+      mp_cache_outcome o;
+      mp_cache_access(cache, 0, addr[r], n->refs[r].size ? n->refs[r].size : 1,
+                      n->refs[r].is_write, 0, n->refs[r].pc, &o);
+      for (k = 0; k < n_levels && o.missed[k]; k++) {
+         out->misses[k]++;
+         if (o.cause[k] == MP_MISS_COHERENCE)
+            out->coherence[k]++;
+      }
+      out->cycles += latency[o.served_by];
+      out->accesses++;
+   }
+   return 1;
+}
+
+int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *latency,
+                   mp_whatif_run *out)
+{
+   mp_cache_cfg c = *cfg;
+   mp_cache *cache;
+   const char *err = NULL;
+   uint64_t count[MP_NEST_MAX_LOOPS + 1], *addr;
+   uint32_t r, p;
+   mp_memset(out, 0, sizeof *out);
+   if (n->n_refs == 0 || n->n_loops == 0 || n->n_loops > MP_NEST_MAX_LOOPS
+       || !is_permutation(n) || mp_nest_accesses(n) == 0)
+      return 0;
+   c.on_retire = NULL;
+   c.on_invalidate = NULL;
+   c.retire_arg = NULL;
+   cache = mp_cache_new(&c, &err);
+   if (cache == NULL)
+      return 0;
+   addr = mp_malloc("mp.nest.addr", n->n_refs * sizeof *addr);
+   for (r = 0; r < n->n_refs; r++)
+      addr[r] = n->refs[r].base;
+   mp_memset(count, 0, sizeof count);
+   for (;;) {
+      /* The iterations of the last tile past the loop's end are none. */
+      if ((n->tile == 0 || count[n->n_loops] * n->tile + count[n->tiled]
+                           < n->trips[n->tiled])
+          && !access_all(cache, n, addr, latency, c.n_levels, out))
+         break;
+      /* The next iteration: the innermost position moves; one that
+         wraps goes back to its first iteration and moves the next. */
+      for (p = positions(n); p-- > 0;) {
+         uint32_t k = n->order[p];
+         if (++count[k] < trips_of(n, k)) {
+            for (r = 0; r < n->n_refs; r++)
+               addr[r] += (uint64_t)step_of(n, r, k);
+            break;
+         }
+         for (r = 0; r < n->n_refs; r++)
+            addr[r] -= (uint64_t)step_of(n, r, k) * (count[k] - 1);
+         count[k] = 0;
+      }
+      if (p == UINT32_MAX)
+         break;
+   }
+   mp_free(addr);
+   mp_cache_free(cache);
+   return 1;
+}

@@ -1,0 +1,76 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: a loop nest re-simulated in another loop order.     ---*/
+/*---                                               mp_nest_replay.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The evidence of a loop-order advice.  A nest of loops whose memory
+   instructions all have affine access formulas (mp_formula) is
+   described by its loops' trip counts and, per instruction, its
+   address at the nest's first iteration and its step along each loop.
+   Its accesses can then be generated in any order of the loops, the
+   order it ran in or an interchanged one, and fed through a fresh copy
+   of the simulated hierarchy: the misses per level and the cycles of
+   the two orders compare what the interchange does to the nest.  A
+   loop may also be tiled (strip-mined: a loop over its tiles, placed
+   anywhere in the order, around the loop over a tile's iterations),
+   which is what blocking does.
+
+   The iteration space is a rectangle (each loop runs its trip count
+   whatever the counters around it): the caller replays a triangular
+   nest as a rectangle.  One core; the instructions' addresses
+   are their program counters, so a stride prefetcher keys its streams
+   as in the run.
+
+   No Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_NEST_REPLAY_H
+#define MP_NEST_REPLAY_H
+
+#include "mp_whatif.h"
+
+#define MP_NEST_MAX_LOOPS 8
+
+/* One memory access of the innermost loop's body. */
+typedef struct {
+   uint64_t base;                     /* address at the first iteration */
+   int64_t  step[MP_NEST_MAX_LOOPS];  /* bytes per iteration of loop k */
+   uint32_t size;
+   int      is_write;
+   uint64_t pc;                       /* the instruction's address */
+} mp_nest_ref;
+
+typedef struct {
+   uint32_t n_loops;                     /* loop 0 is the outermost as run */
+   uint64_t trips[MP_NEST_MAX_LOOPS];    /* iterations of loop k per
+                                            iteration of the loops around */
+   /* order[p]: the loop at position p, outermost first: 0, 1, ...,
+      n_loops - 1 is the order the nest ran in.  With a tile, n_loops
+      + 1 positions: the loop n_loops is the loop over the tiles. */
+   uint32_t order[MP_NEST_MAX_LOOPS + 1];
+   /* tile 0: no tiling; else loop 'tiled' runs tile iterations per
+      iteration of the loop over its tiles (the last tile cut short). */
+   uint32_t tiled;
+   uint64_t tile;
+   const mp_nest_ref *refs;              /* in the body's order */
+   uint32_t n_refs;
+   /* Accesses replayed at most: the first ones of the order (0: all).
+      Cutting each order's run at the same count, rather than cutting a
+      loop short, keeps every walk its length in both orders. */
+   uint64_t limit;
+} mp_nest;
+
+/* The accesses the nest makes: the product of its trip counts times
+   its references (UINT64_MAX if that overflows). */
+uint64_t mp_nest_accesses(const mp_nest *n);
+
+/* Replays the nest (its first n->limit accesses) in its order through a new cache built from cfg
+   (its callbacks are not used), core 0; latency[k]: cycles of an
+   access served by level k, latency[n_levels] by memory.  Returns 0 if
+   cfg is bad, the nest is empty, or order is not a permutation.  Cost:
+   one cache access per access replayed. */
+int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *latency,
+                   mp_whatif_run *out);
+
+#endif /* MP_NEST_REPLAY_H */

@@ -1,0 +1,413 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the replays of the loop-order advice.                ---*/
+/*---                                              mp_order_replays.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+   See mp_order_replays.h.
+
+   Cost: one pass over the instructions per advice (those outside the
+   innermost loop's address range are passed over at once), and two
+   replays of at most MP_ORDER_REPLAY_BUDGET accesses each.
+*/
+#include "mp_order_replays.h"
+#include "mp_facts.h"
+#include "mp_util.h"
+
+/* The back edges of l's longest execution.  Not the mean: with the
+   loop analysis sampled in windows (--sample=detail), an execution
+   open at a window's edge is cut there, and the mean of an outer loop
+   is of the pieces; a whole execution inside a window has the nest's
+   extent.  A triangular nest is so replayed as its square. */
+static uint64_t back_edges(const mp_loop *l)
+{
+   uint64_t mean = l->entries ? (l->iterations + l->entries / 2) / l->entries : 0;
+   return l->max_iterations > mean ? l->max_iterations : mean;
+}
+
+/* The loops from with (chain[0]) down to inner (chain[n - 1]); 0 if
+   with does not enclose inner within MP_NEST_MAX_LOOPS levels. */
+static uint32_t chain_of(const mp_loops *loops, uint32_t inner, uint32_t with,
+                         uint32_t *chain)
+{
+   uint32_t d_in = mp_loops_get(loops, inner)->depth, d_with = mp_loops_get(loops, with)->depth;
+   uint32_t n, k, l = inner;
+   if (d_in <= d_with || d_in - d_with + 1 > MP_NEST_MAX_LOOPS)
+      return 0;
+   n = d_in - d_with + 1;
+   chain[0] = MP_LOOP_NONE;
+   for (k = n; k-- > 0; l = mp_loops_get(loops, l)->parent) {
+      if (l == MP_LOOP_NONE)
+         return 0;
+      chain[k] = l;
+   }
+   return chain[0] == with ? n : 0;
+}
+
+/* The formula of id in its innermost loop at depth, if id is in loop. */
+static const mp_formula_instr *formula_in(const mp_finished *an, uint32_t id,
+                                         uint32_t loop, const mp_loop *lp)
+{
+   const mp_instr_fact *f = &an->instrs[id];
+   if (!f->known || f->fn != lp->fn || f->iaddr < lp->head || f->iaddr > lp->tail
+       || mp_facts_instr_loop(an, id) != loop)
+      return NULL;
+   return mp_formula_get(an->formula, (uint64_t)lp->depth << 32 | id);
+}
+
+/* The memory instructions whose innermost loop is loop. */
+static uint32_t count_in(const mp_finished *an, uint32_t loop)
+{
+   const mp_loop *lp = mp_loops_get(an->loops, loop);
+   uint32_t id, n = 0;
+   for (id = 0; id < an->n_instrs; id++)
+      n += formula_in(an, id, loop, lp) != NULL;
+   return n;
+}
+
+typedef struct {
+   uint64_t pc;
+   const mp_formula_instr *fi;
+} body_instr;
+
+static int by_pc(const void *a, const void *b)
+{
+   const body_instr *x = a, *y = b;
+   return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The address of fi at the counters v[0 .. depth-1] (outermost first). */
+static uint64_t address_at(const mp_formula_instr *fi, const uint64_t *v)
+{
+   uint64_t a = fi->ref_block + (uint64_t)mp_formula_base(fi);
+   uint32_t d;
+   for (d = 0; d < fi->depth; d++)
+      if (fi->known >> d & 1)
+         a += (uint64_t)fi->coef[d] * v[d];
+   return a;
+}
+
+/* The references of the body: per instruction, its load then its
+   store, each at the nest's first iteration and stepping per loop of
+   the chain. */
+static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
+                              const uint32_t *chain_depth, uint32_t n_loops,
+                              const uint64_t *start, uint32_t *n_out)
+{
+   mp_nest_ref *refs = mp_calloc("mp.order.refs", 2 * n_body + 1, sizeof *refs);
+   uint32_t i, k, n = 0;
+   for (i = 0; i < n_body; i++) {
+      const mp_formula_instr *fi = body[i].fi;
+      int kind;
+      for (kind = 0; kind < 2; kind++) {
+         mp_nest_ref *r;
+         if (kind == 0 ? !fi->loads : !fi->stores)
+            continue;
+         r = &refs[n++];
+         r->base = address_at(fi, start);
+         for (k = 0; k < n_loops; k++) {
+            uint32_t d = chain_depth[k] - 1;
+            r->step[k] = d < fi->depth && (fi->known >> d & 1) ? fi->coef[d] : 0;
+         }
+         r->size = fi->size ? fi->size : 1;
+         r->is_write = kind;
+         r->pc = body[i].pc;
+      }
+   }
+   *n_out = n;
+   return refs;
+}
+
+/* The body's instructions with formulas, sorted by address, in
+   *body_out; returns their number, or UINT32_MAX with *bad the one
+   whose formula does not fit. */
+static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **body_out,
+                            uint32_t *bad)
+{
+   const mp_loop *lp = mp_loops_get(an->loops, inner);
+   body_instr *body = NULL;
+   uint32_t id, n = 0, cap = 0;
+   for (id = 0; id < an->n_instrs; id++) {
+      const mp_formula_instr *fi = formula_in(an, id, inner, lp);
+      if (fi == NULL)
+         continue;
+      if (!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth) {
+         *bad = id;
+         if (body)
+            mp_free(body);
+         return UINT32_MAX;
+      }
+      if (n == cap) {
+         cap = cap ? 2 * cap : 16;
+         body = mp_realloc("mp.order.body", body, cap * sizeof *body);
+      }
+      body[n].pc = an->instrs[id].iaddr;
+      body[n++].fi = fi;
+   }
+   if (n)
+      mp_sort(body, n, sizeof *body, by_pc);
+   *body_out = body;
+   return n;
+}
+
+/* The nest from loop outer down to loop inner, the innermost loop of
+   instruction instr, with every memory instruction of inner's body, in
+   the order it ran: its references (the caller frees them), or NULL
+   with out->why_not saying why none can be made. */
+static mp_nest_ref *build(const mp_run *run, const mp_finished *an, uint32_t instr,
+                          uint32_t inner, uint32_t outer, mp_nest *nest,
+                          mp_order_replay *out)
+{
+   uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
+   uint32_t n_refs = 0;
+   const mp_formula_instr *dom;
+   body_instr *body = NULL;
+   mp_nest_ref *refs;
+   uint64_t start[MP_FORMULA_MAX_DEPTH];
+   mp_memset(nest, 0, sizeof *nest);
+   nest->n_loops = chain_of(an->loops, inner, outer, chain);
+   if (nest->n_loops == 0) {
+      out->why_not = mp_asprintf("no replay: the loops are more than %u levels apart",
+                                 MP_NEST_MAX_LOOPS - 1);
+      return NULL;
+   }
+   dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
+                                     | instr);
+   n_body = gather_body(an, inner, &body, &bad);
+   if (n_body == UINT32_MAX || dom == NULL || !mp_formula_fits(dom, NULL)) {
+      const char *w = mp_vars_location_where(an->vars,
+                                             an->instrs[n_body == UINT32_MAX ? bad : instr].loc);
+      /* In windows, an execution cut at a window's start restarts its
+         counters there: the formulas of a nest that runs across
+         windows do not fit. */
+      out->why_not = mp_asprintf("no replay: the access at %s has no affine formula "
+                                 "in its loop%s", w ? w : "?", run->window_mode
+                                 ? " (the loops were analysed in windows; "
+                                   "--exact=yes analyses them whole)" : "");
+      if (body)
+         mp_free(body);
+      return NULL;
+   }
+   if (!(dom->known >> (mp_loops_get(an->loops, outer)->depth - 1) & 1)) {
+      char *w = mp_facts_loop_where(an, outer);
+      out->why_not = mp_asprintf("no replay: its access formula does not say how the "
+                                 "loop at %s moves it", w);
+      mp_free(w);
+      mp_free(body);
+      return NULL;
+   }
+   /* The counters start where the walk's first access found them (1 for
+      a loop entered at its test, 0 for a rotated one); a loop runs from
+      there to its most back edges in one execution. */
+   for (k = 0; k < dom->depth && k < MP_FORMULA_MAX_DEPTH; k++)
+      start[k] = dom->ref[k];
+   for (k = 0; k < nest->n_loops; k++) {
+      const mp_loop *l = mp_loops_get(an->loops, chain[k]);
+      uint64_t b = back_edges(l), s = start[l->depth - 1];
+      depth[k] = l->depth;
+      nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
+      nest->order[k] = k;
+   }
+   refs = make_refs(body, n_body, depth, nest->n_loops, start, &n_refs);
+   nest->refs = refs;
+   nest->n_refs = n_refs;
+   nest->limit = MP_ORDER_REPLAY_BUDGET;
+   out->n_instrs = n_body;
+   out->n_loops = nest->n_loops;
+   /* An imperfect nest: what runs between the loops (a sum kept in a
+      register, stored after the inner loop) is not replayed, and is
+      said to be left out. */
+   for (k = 0; k + 1 < nest->n_loops; k++)
+      out->n_left += count_in(an, chain[k]);
+   out->all = mp_nest_accesses(nest);
+   out->r.complete = out->all <= nest->limit;
+   if (body)
+      mp_free(body);
+   return refs;
+}
+
+/* Replays the nest as it ran, then in the order (and tiling) after. */
+static void replay_both(const mp_finished *an, mp_nest *nest, const mp_nest *after,
+                        mp_order_replay *out)
+{
+   mp_cache_cfg cc;
+   if (!mp_facts_cache_cfg(an, &cc))
+      return;
+   out->r.made = mp_nest_replay(nest, &cc, an->cache->latency, &out->r.before)
+                 && mp_nest_replay(after, &cc, an->cache->latency, &out->r.after);
+   if (!out->r.made)
+      out->why_not = mp_asprintf("no replay: the nest makes no access");
+}
+
+void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t with, mp_order_replay *out)
+{
+   mp_nest nest, after;
+   mp_nest_ref *refs;
+   mp_memset(out, 0, sizeof *out);
+   if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
+       || an->cache == NULL)
+      return;
+   refs = build(run, an, instr, inner, with, &nest, out);
+   if (refs == NULL)
+      return;
+   after = nest;
+   after.order[0] = nest.n_loops - 1;
+   after.order[nest.n_loops - 1] = 0;
+   out->how = mp_strdup("mp.order.how", "interchanged");
+   replay_both(an, &nest, &after, out);
+   mp_free(refs);
+}
+
+/* The loop around inner whose iterations come back to what one
+   execution of inner walked with instruction instr: the nearest whose
+   step moves the access by no more than that walk's extent (a sweep
+   repeated: 0; the next row of a stencil: one row).  MP_LOOP_NONE if
+   none, or no formula says. */
+static uint32_t carrier_of(const mp_finished *an, uint32_t instr, uint32_t inner)
+{
+   const mp_loop *in = mp_loops_get(an->loops, inner);
+   const mp_formula_instr *fi = mp_formula_get(an->formula,
+                                               (uint64_t)in->depth << 32 | instr);
+   uint64_t extent;
+   uint32_t p;
+   if (fi == NULL || fi->coef == NULL || !mp_formula_fits(fi, NULL)
+       || !(fi->known >> (in->depth - 1) & 1))
+      return MP_LOOP_NONE;
+   extent = (back_edges(in) + 1) * (uint64_t)(fi->coef[in->depth - 1] < 0
+                                              ? -fi->coef[in->depth - 1]
+                                              : fi->coef[in->depth - 1]);
+   for (p = in->parent; p != MP_LOOP_NONE; p = mp_loops_get(an->loops, p)->parent) {
+      uint32_t d = mp_loops_get(an->loops, p)->depth - 1;
+      int64_t s = fi->coef[d];
+      if (d < fi->depth && (fi->known >> d & 1)
+          && (uint64_t)(s < 0 ? -s : s) <= extent)
+         return p;
+   }
+   return MP_LOOP_NONE;
+}
+
+void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
+                      uint32_t level, mp_order_replay *out)
+{
+   const mp_report_cache *hc = an->cache;
+   uint32_t inner, carrier, r, p;
+   uint64_t per_iter = 0, tile;
+   mp_nest nest, after;
+   mp_nest_ref *refs;
+   mp_memset(out, 0, sizeof *out);
+   if (!run->whatif_tile || an->loops == NULL || an->formula == NULL || hc == NULL
+       || level >= hc->n_levels)
+      return;
+   inner = mp_facts_instr_loop(an, instr);
+   if (inner == MP_LOOP_NONE || mp_loops_get(an->loops, inner)->parent == MP_LOOP_NONE) {
+      out->why_not = mp_asprintf("no replay: its busiest line's walk is in no loop nest");
+      return;
+   }
+   carrier = carrier_of(an, instr, inner);
+   /* Without a formula, build says which access lacks one. */
+   refs = build(run, an, instr, inner,
+                carrier != MP_LOOP_NONE ? carrier : mp_loops_get(an->loops, inner)->parent,
+                &nest, out);
+   if (refs != NULL && carrier == MP_LOOP_NONE) {
+      out->why_not = mp_asprintf("no replay: by its access formula, no loop around its "
+                                 "busiest line's walk comes back to its data");
+      mp_free(refs);
+      return;
+   }
+   if (refs == NULL)
+      return;
+   /* The tile: the iterations of the inner loop whose lines fill half
+      the level, so that the loop around reuses them there (a
+      reference that stays put takes no room). */
+   for (r = 0; r < nest.n_refs; r++) {
+      int64_t s = refs[r].step[nest.n_loops - 1];
+      uint64_t m = s < 0 ? (uint64_t)-s : (uint64_t)s;
+      per_iter += m < hc->level[level].line ? m : hc->level[level].line;
+   }
+   tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
+   if (tile == 0 || tile >= nest.trips[nest.n_loops - 1]) {
+      char *w = mp_facts_loop_where(an, inner);
+      out->why_not = mp_asprintf("no replay: one execution of the loop at %s fills "
+                                 "less than half of %s: a tile would be the whole loop",
+                                 w, mp_report_level_name(level));
+      mp_free(w);
+      mp_free(refs);
+      return;
+   }
+   after = nest;
+   after.tiled = nest.n_loops - 1;
+   after.tile = tile;
+   after.order[0] = nest.n_loops;
+   for (p = 0; p < nest.n_loops; p++)
+      after.order[p + 1] = p;
+   out->tile = tile;
+   out->level = level;
+   {
+      char b[32], *w = mp_facts_loop_where(an, inner);
+      out->how = mp_asprintf("with the loop at %s in tiles of %s iterations, the loop "
+                             "over its tiles outermost", w,
+                             mp_commas(tile, b, sizeof b));
+      mp_free(w);
+   }
+   replay_both(an, &nest, &after, out);
+   mp_free(refs);
+}
+
+/* "-88%" or "+3%": the change from a to b, rounded. */
+static char *change(uint64_t a, uint64_t b)
+{
+   uint64_t d = b >= a ? b - a : a - b;
+   return mp_asprintf("%s%llu%%", b >= a ? "+" : "-",
+                      a ? (unsigned long long)((d * 100 + a / 2) / a) : 0ULL);
+}
+
+char *mp_order_replay_text(const mp_order_replay *o)
+{
+   char b[6][32];
+   mp_strbuf it = MP_STRBUF_INIT;
+   char *text, *iters, *first, *left, *dm, *dc;
+   uint32_t k;
+   if (!o->r.made)
+      return o->why_not ? mp_asprintf("; %s", o->why_not)
+                        : mp_strdup("mp.order.text", "");
+   for (k = 0; k < o->n_loops; k++)
+      mp_strbuf_printf(&it, "%s%s", k ? " x " : "", mp_commas(o->full[k], b[0], sizeof b[0]));
+   iters = mp_strbuf_take(&it);
+   dm = change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
+   dc = change(o->r.before.cycles, o->r.after.cycles);
+   if (o->r.complete)
+      first = mp_strdup("mp.order.text", "");
+   else
+      first = mp_asprintf("the first %s accesses of each order of ",
+                          mp_commas(o->r.before.accesses, b[0], sizeof b[0]));
+   left = o->n_left ? mp_asprintf(", %u more in the loops around it left out",
+                                   o->n_left)
+                    : mp_strdup("mp.order.text", "");
+   text = mp_asprintf("; replaying %sone execution of the nest (the %u memory "
+                      "instruction%s of its innermost loop%s, %s iterations, %s accesses) "
+                      "%s: %s misses %s -> %s (%s), cycles %s -> %s (%s)", first,
+                      o->n_instrs, o->n_instrs == 1 ? "" : "s", left, iters,
+                      o->all == UINT64_MAX ? "too many to count"
+                      : mp_commas(o->all, b[1], sizeof b[1]), o->how,
+                      mp_report_level_name(o->level),
+                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
+                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
+                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
+                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
+   mp_free(iters);
+   mp_free(first);
+   mp_free(left);
+   mp_free(dm);
+   mp_free(dc);
+   return text;
+}
+
+void mp_order_replay_clear(mp_order_replay *o)
+{
+   if (o->why_not)
+      mp_free(o->why_not);
+   if (o->how)
+      mp_free(o->how);
+   o->why_not = o->how = NULL;
+}

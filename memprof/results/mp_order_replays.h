@@ -1,0 +1,70 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the replays of the loop-order advice.                ---*/
+/*---                                              mp_order_replays.h ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A loop interchange, or a tiling, replayed before it is advised
+   (--what-if=interchange, tile).  The nest from the loop to move outwards
+   down to the innermost loop of the walk is rebuilt from the access
+   formulas (mp_formula) of every memory instruction of that innermost
+   loop, the array walked and the others beside it, and from the loops'
+   trip counts (mp_loops); one execution of it is replayed
+   (mp_nest_replay) in the order it ran and with the two loops
+   swapped.  A nest with an instruction whose formula does not fit gets
+   no replay, and says why.  Made by the advice rule that needs it; no
+   Valgrind header: unit-tested on the host.
+*/
+#ifndef MP_ORDER_REPLAYS_H
+#define MP_ORDER_REPLAYS_H
+
+#include "mp_nest_replay.h"
+#include "mp_results_types.h"
+
+/* Accesses replayed per order at most: of a larger nest, the first
+   ones of each order (the replay not complete). */
+#define MP_ORDER_REPLAY_BUDGET (1u << 20)
+
+typedef struct {
+   mp_replay r;              /* made: both orders replayed; complete: all
+                                of one execution of the nest */
+   uint32_t n_instrs;        /* memory instructions replayed */
+   uint32_t n_left;          /* those of the loops between, left out */
+   uint32_t n_loops;         /* the nest's loops, outermost first: */
+   uint64_t full[MP_NEST_MAX_LOOPS];     /* their iterations in one execution */
+   uint64_t all;             /* the accesses of one execution of the nest */
+   char *how;                /* made: the order replayed ("interchanged"),
+                                allocated */
+   uint64_t tile;            /* tiling: the inner loop's tile, iterations */
+   uint32_t level;           /* the level whose misses the text gives */
+   char *why_not;            /* not made: why (allocated), or NULL when
+                                no replay was asked for */
+} mp_order_replay;
+
+/* The interchange of loop inner, the innermost loop of instruction
+   instr, with loop with around it. */
+void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t with, mp_order_replay *out);
+
+/* Blocking for the level: the innermost loop of instruction instr cut
+   into tiles whose lines fill half of the level, the loop over the
+   tiles moved around the nearest loop around it whose iterations come
+   back to the data (by instr's formula, its step no more than the
+   inner loop's walk), replayed against the nest as it ran
+   (--what-if=tile). */
+void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
+                      uint32_t level, mp_order_replay *out);
+
+/* "; replaying one execution of the nest (the 2 memory instructions of
+   its innermost loop, 512 x 512 iterations, 524,288 accesses)
+   interchanged: L1 misses 262,145 -> 32,769 (-87%), cycles ... (-85%)",
+   "; replaying the first 1,048,576 accesses of each order of one
+   execution of the nest (..., 2 more in the loops around it left out,
+   ...)
+   ..."; "; no replay: why"; "" when none was asked for.  Allocated. */
+char *mp_order_replay_text(const mp_order_replay *o);
+
+void mp_order_replay_clear(mp_order_replay *o);
+
+#endif /* MP_ORDER_REPLAYS_H */
