@@ -7,7 +7,9 @@
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), an MPI program's ranks
 # under OpenMPI's mpirun and their merge, the HTML viewer in a
-# headless browser, the release tarball and the runner's own self-test.
+# headless browser, the release tarball, a subset of the regression tests
+# built for arm64-linux and run under qemu (memprof-arm64-test.sh) and
+# the runner's own self-test.
 # Ends with one line "N passed, N failed, N skipped".
 #
 #    memprof-test.sh                    against the Valgrind that
@@ -112,6 +114,10 @@ fi
 echo "== release tarball (make dist, VPATH build, the demo from it)"
 sh memprof/tests/dist/check.sh >dist.log 2>&1
 count dist.log $?
+
+echo "== arm64-linux under qemu (a subset; skipped without the cross tools)"
+sh auto/memprof-arm64-test.sh >arm64-test.log 2>&1
+count arm64-test.log $?
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then

@@ -51,7 +51,6 @@
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
-#include "libvex_guest_offsets.h"   /* OFFSET_amd64_RAX: a returned value */
 
 #include "mp_analyses.h"
 #include "mp_clo.h"
@@ -59,6 +58,7 @@
 #include "mp_loopnest.h"
 #include "mp_threads.h"
 #include "mp_tool.h"
+#include "mp_vgcompat.h"          /* MP_VG_OFFSET_RET: a returned value */
 #include "mp_window.h"
 
 /*------------------------------------------------------------*/
@@ -273,24 +273,29 @@ static Bool in_vgpreload(Addr iaddr)
 /* The guest layout of the superblock being instrumented. */
 static const VexGuestLayout *cur_layout;
 
-/* Declares that the helper reads the guest's SP and FP and sets its IP:
-   attributing a stack address unwinds the stack from them, so iropt
-   must not sink SP/FP updates past the call (it would, for a helper
-   declaring no guest-state effects); the IP, which VEX leaves stale
-   inside a superblock, is set to the accessing instruction's. */
+/* Declares that the helper reads the guest's SP, FP (and on arm64 LR)
+   and sets its IP: attributing a stack address unwinds the stack from
+   them, so iropt must not sink their updates past the call (it would,
+   for a helper declaring no guest-state effects); the IP, which VEX
+   leaves stale inside a superblock, is set to the accessing
+   instruction's. */
 static void declare_unwind_regs(IRDirty *d)
 {
-   d->nFxState = 3;
+   static const Int regs[] = MP_VG_UNWIND_REGS;
+   UInt i, n = 0;
    VG_(memset)(&d->fxState, 0, sizeof(d->fxState));
-   d->fxState[0].fx = Ifx_Read;
-   d->fxState[0].offset = cur_layout->offset_SP;
-   d->fxState[0].size = cur_layout->sizeof_SP;
-   d->fxState[1].fx = Ifx_Read;
-   d->fxState[1].offset = cur_layout->offset_FP;
-   d->fxState[1].size = cur_layout->sizeof_FP;
-   d->fxState[2].fx = Ifx_Modify;
-   d->fxState[2].offset = cur_layout->offset_IP;
-   d->fxState[2].size = cur_layout->sizeof_IP;
+   d->fxState[n].fx = Ifx_Read;
+   d->fxState[n].offset = cur_layout->offset_SP;
+   d->fxState[n++].size = cur_layout->sizeof_SP;
+   for (i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+      d->fxState[n].fx = Ifx_Read;
+      d->fxState[n].offset = regs[i];
+      d->fxState[n++].size = 8;
+   }
+   d->fxState[n].fx = Ifx_Modify;
+   d->fxState[n].offset = cur_layout->offset_IP;
+   d->fxState[n++].size = cur_layout->sizeof_IP;
+   d->nFxState = n;
 }
 
 /* With sampling windows, the superblock's copy of 'analysing' (of
@@ -411,7 +416,7 @@ static void add_return_watch(IRSB *sb, Addr ia, const UInt *watching)
    IRTemp flag = newIRTemp(sb->tyenv, Ity_I32);
    IRTemp open = newIRTemp(sb->tyenv, Ity_I1);
    IRDirty *d;
-   addStmtToIRSB(sb, IRStmt_WrTmp(ret, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(ret, IRExpr_Get(MP_VG_OFFSET_RET, Ity_I64)));
    addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I32,
                                   mkIRExpr_HWord((HWord)watching))));
    addStmtToIRSB(sb, IRStmt_WrTmp(open, IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(flag),

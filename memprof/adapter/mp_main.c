@@ -57,6 +57,20 @@
 
 mp_vars *mp_g_vars;
 
+#if defined(VGA_arm64)
+/* The core's atomics call libgcc's out-of-line helpers, whose
+   constructor asks the C library's __getauxval whether the CPU has LSE.
+   The tool links no C library and runs no constructors: the helpers keep
+   their load-exclusive/store-exclusive path, and this only resolves the
+   reference. */
+unsigned long __getauxval(unsigned long type);
+unsigned long __getauxval(unsigned long type)
+{
+   (void)type;
+   return 0;
+}
+#endif
+
 /*------------------------------------------------------------*/
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/

@@ -182,7 +182,8 @@ static void load_new_objects(void)
    thread slot for a foreign stack, then the section look-up, 52% and
    13% of gzip -9's time.  Direct-mapped by page number; an entry is
    valid in its epoch, which any mmap or munmap ends. */
-#define STACK_REDZONE 128   /* amd64 ABI red zone below SP */
+/* The ABI's red zone below SP (128 bytes on amd64, none on arm64). */
+#define STACK_REDZONE VG_STACK_REDZONE_SZB
 #define SECT_PAGE       4096
 #define SECT_PAGES      4096          /* entries, a power of two */
 #define SECT_STEP       8             /* sections are 8-byte aligned */

@@ -98,8 +98,34 @@ void mp_vg_out_of_memory(const HChar *who, SizeT n, UWord err)
    real state); the offset is the platform's. */
 #if defined(VGA_amd64)
 #  define MP_VG_OFFSET_IP OFFSET_amd64_RIP
+#elif defined(VGA_arm64)
+#  define MP_VG_OFFSET_IP OFFSET_arm64_PC
 #else
 #  error "memprof: the guest instruction pointer's offset is not known here"
+#endif
+
+/* The 8-byte registers besides SP and IP that the core's unwinder
+   starts from (VG_(get_UnwindStartRegs)): the frame pointer, and on
+   arm64 the link register.  The guest layout names the frame pointer
+   on amd64 only. */
+#if defined(VGA_amd64)
+#  define MP_VG_UNWIND_REGS { OFFSET_amd64_RBP }
+#elif defined(VGA_arm64)
+#  include "libvex_guest_arm64.h"
+#  define MP_VG_UNWIND_REGS { __builtin_offsetof(VexGuestARM64State, guest_X29), \
+                              __builtin_offsetof(VexGuestARM64State, guest_X30) }
+#else
+#  error "memprof: the guest unwind registers are not known here"
+#endif
+
+/* The register a function returns its value in (an allocation wrapper's
+   block, mp_instrument.c), by the platform's calling convention. */
+#if defined(VGA_amd64)
+#  define MP_VG_OFFSET_RET OFFSET_amd64_RAX
+#elif defined(VGA_arm64)
+#  define MP_VG_OFFSET_RET OFFSET_arm64_X0
+#else
+#  error "memprof: the guest return value register's offset is not known here"
 #endif
 
 static inline void mp_vg_set_IP(ThreadId tid, Addr ip)

@@ -22,7 +22,11 @@ int early[1000], late[1000];
 
 static void spin(long n)
 {
+#if defined(__aarch64__)
+   __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#else
    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
+#endif
 }
 
 int main(void)

@@ -42,8 +42,13 @@ int main(void)
    const char *data_area, *bss_area;
    unsigned long x = 12345;
    long i;
+#if defined(__aarch64__)
+   asm("adrp %0, .Ldata_area\n\tadd %0, %0, :lo12:.Ldata_area" : "=r"(data_area));
+   asm("adrp %0, .Lbss_area\n\tadd %0, %0, :lo12:.Lbss_area" : "=r"(bss_area));
+#else
    asm("lea .Ldata_area(%%rip), %0" : "=r"(data_area));
    asm("lea .Lbss_area(%%rip), %0" : "=r"(bss_area));
+#endif
    for (i = 0; i < 4096; i++) {
       x = x * 6364136223846793005UL + 1442695040888963407UL;
       peek(data_area, (long)((x >> 33) % N));

@@ -10,7 +10,8 @@
 #   3. an altered post.exp gives "post differs";
 #   4. a matching .exp-* alternative alone is enough to pass;
 #   5. a failing prereq gives SKIP; a hung program gives FAIL (timeout);
-#      a missing prog: gives FAIL.
+#      a missing prog: gives FAIL;
+#   6. an isa: not naming the architecture gives SKIP.
 # Exits 0 only if every check holds.  Uses $MEMPROF_VALGRIND or valgrind.
 
 set -u
@@ -127,6 +128,25 @@ if [ $rc -eq 1 ] && has_line "SKIP runner-selftest/skipped (prereq failed)" \
     ok "prereq skip, timeout and missing prog"
 else
     bad "prereq skip, timeout and missing prog (exit $rc)"; show
+fi
+
+# 6. isa: a test for other architectures is skipped, one naming this
+# machine's (the launcher is no in-place one) runs.
+fresh_copy
+d="$tmp/t/runner-selftest"
+case $(uname -m) in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=$(uname -m) ;; esac
+printf 'isa: sparc64 mips\nprog-asis: /bin/true\nvgopts: --tool=none\n' \
+    > "$d/otherisa.vgtest"
+cp "$d/echo.vgtest" "$d/thisisa.vgtest"; cp "$d/echo.stdout.exp" "$d/thisisa.stdout.exp"
+cp "$d/echo.stderr.exp" "$d/thisisa.stderr.exp"
+printf 'isa: sparc64 %s\n' "$arch" >> "$d/thisisa.vgtest"
+run_runner env
+if [ $rc -eq 0 ] && has_line "SKIP runner-selftest/otherisa (counts for sparc64 mips, not $arch)" \
+   && has_line "PASS runner-selftest/thisisa" \
+   && has_line "3 passed, 0 failed, 1 skipped"; then
+    ok "isa skip"
+else
+    bad "isa skip (exit $rc)"; show
 fi
 
 if [ $fails -ne 0 ]; then
