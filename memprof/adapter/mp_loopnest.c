@@ -215,9 +215,18 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    if (ii->loop_accesses++ >= MP_FORMULA_FULL && (ii->loop_accesses & (MP_FORMULA_EVERY - 1)))
       return;
    own = mp_loops_get(mp_g_loops, loop)->depth;
+   /* After a window's start, the loops the thread is found in count
+      from there, not from their entries: its accesses would refute a
+      formula found before.  An instruction with a formula from before
+      the first window's end keeps it, unchecked; one first seen later
+      is fitted in its windows (right for nests begun inside one). */
+   if (ii->formula_before_flush && mp_loops_last_flush(mp_g_loops) != 0)
+      return;
    depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);
    if (depth < own || depth > MP_FORMULA_MAX_DEPTH)
       return;
+   if (mp_loops_last_flush(mp_g_loops) == 0)
+      ii->formula_before_flush = True;
    /* Keyed by (depth, instruction): an enclosing loop found later
       deepens the vector, and the formula starts again with it. */
    mp_formula_access_sized(mp_g_formula, (uint64_t)own << 32 | ii->id,

@@ -44,6 +44,8 @@ typedef struct {
       the loop count was loops_known (loops found later may change it). */
    UInt     loop, loops_known;
    ULong    loop_accesses;   /* accesses inside its innermost loop (formula sampling) */
+   Bool     formula_before_flush;  /* its formula was fitted before the
+                                      first detail window's end */
    mp_loops_site at_site;    /* mp_loop_at's memo, when the thread's loop
                                 position is checked here */
    UInt     loc;        /* source location id (mp_vars_location) */

@@ -645,6 +645,11 @@ const uint64_t *mp_loops_epoch(const mp_loops *l)
    return &l->epoch;
 }
 
+uint64_t mp_loops_last_flush(const mp_loops *l)
+{
+   return l->flushed;
+}
+
 uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;

@@ -201,6 +201,10 @@ uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **
    valid for the engine's life, so that a caller on the access path can
    read the epoch without a call. */
 const uint64_t *mp_loops_epoch(const mp_loops *l);
+/* The epoch of the last flush, 0 before the first: after a flush, the
+   counters of the loops a thread is found in count from there, not from
+   the loops' entries. */
+uint64_t mp_loops_last_flush(const mp_loops *l);
 
 /* The carrier of a reuse (Beyls and D'Hollander's reuse paths): the
    innermost loop of thread tid active both now and at the earlier

@@ -930,7 +930,7 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
    uint32_t instr;
    if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
       return NULL;
-   mp_replay_tiling(ad->run, ad->an, instr, k, &o);
+   mp_replay_tiling(ad->run, ad->an, instr, k, a->loop, &o);
    text = mp_order_replay_text(&o);
    more = mp_asprintf("%s%s", a->evidence, text);
    mp_free(a->evidence);

@@ -287,8 +287,17 @@ static uint32_t carrier_of(const mp_finished *an, uint32_t instr, uint32_t inner
    return MP_LOOP_NONE;
 }
 
+/* Whether loop l lies inside loop outer (or is it). */
+static int inside(const mp_finished *an, uint32_t l, uint32_t outer)
+{
+   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
+      if (l == outer)
+         return 1;
+   return 0;
+}
+
 void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
-                      uint32_t level, mp_order_replay *out)
+                      uint32_t level, uint32_t carried_by, mp_order_replay *out)
 {
    const mp_report_cache *hc = an->cache;
    uint32_t inner, carrier, r, p;
@@ -304,7 +313,11 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       out->why_not = mp_asprintf("no replay: its busiest line's walk is in no loop nest");
       return;
    }
-   carrier = carrier_of(an, instr, inner);
+   /* The loop the reuses were measured to be carried by, when it holds
+      the walk; else the formula's guess: the nearest loop around that
+      comes back to the walk's data. */
+   carrier = carried_by != MP_LOOP_NONE && carried_by != inner
+             && inside(an, inner, carried_by) ? carried_by : carrier_of(an, instr, inner);
    /* Without a formula, build says which access lacks one. */
    refs = build(run, an, instr, inner,
                 carrier != MP_LOOP_NONE ? carrier : mp_loops_get(an->loops, inner)->parent,
@@ -317,20 +330,28 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
    }
    if (refs == NULL)
       return;
-   /* The tile: the iterations of the inner loop whose lines fill half
-      the level, so that the loop around reuses them there (a
-      reference that stays put takes no room). */
+   /* The tile: the iterations of the inner loop whose lines, in one
+      iteration of the carrier (the loops between it and the inner loop
+      run whole in it), fill half the level, so that the carrier reuses
+      them there (a reference that stays put takes no room).  gemm's
+      B[k][j] under i: a tile of j times all of k. */
    for (r = 0; r < nest.n_refs; r++) {
       int64_t s = refs[r].step[nest.n_loops - 1];
       uint64_t m = s < 0 ? (uint64_t)-s : (uint64_t)s;
       per_iter += m < hc->level[level].line ? m : hc->level[level].line;
    }
+   for (p = 1; p + 1 < nest.n_loops; p++)
+      per_iter *= nest.trips[p];
    tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
    if (tile == 0 || tile >= nest.trips[nest.n_loops - 1]) {
       char *w = mp_facts_loop_where(an, inner);
-      out->why_not = mp_asprintf("no replay: one execution of the loop at %s fills "
-                                 "less than half of %s: a tile would be the whole loop",
-                                 w, mp_report_level_name(level));
+      out->why_not = tile == 0
+         ? mp_asprintf("no replay: one iteration of the loop at %s, in one of the loop "
+                       "that comes back to the data, fills more than half of %s: no tile "
+                       "of it fits", w, mp_report_level_name(level))
+         : mp_asprintf("no replay: one execution of the loop at %s fills "
+                       "less than half of %s: a tile would be the whole loop",
+                       w, mp_report_level_name(level));
       mp_free(w);
       mp_free(refs);
       return;

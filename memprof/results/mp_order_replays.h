@@ -48,13 +48,15 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
                            uint32_t inner, uint32_t with, mp_order_replay *out);
 
 /* Blocking for the level: the innermost loop of instruction instr cut
-   into tiles whose lines fill half of the level, the loop over the
-   tiles moved around the nearest loop around it whose iterations come
-   back to the data (by instr's formula, its step no more than the
-   inner loop's walk), replayed against the nest as it ran
-   (--what-if=tile). */
+   into tiles whose lines, in one iteration of the carrier, fill half of
+   the level, the loop over the tiles moved around the carrier,
+   replayed against the nest as it ran (--what-if=tile).  The carrier
+   is carried_by, the loop measured to carry the reuses (mp_carriers),
+   when it holds the walk; else the nearest loop around it whose
+   iterations come back to the data (by instr's formula, its step no
+   more than the inner loop's walk). */
 void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
-                      uint32_t level, mp_order_replay *out);
+                      uint32_t level, uint32_t carried_by, mp_order_replay *out);
 
 /* "; replaying one execution of the nest (the 2 memory instructions of
    its innermost loop, 512 x 512 iterations, 524,288 accesses)
