@@ -543,22 +543,30 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    return MP_LOOP_NONE;
 }
 
+/* Ends a loop advice's evidence with its nest's replay (or why there
+   is none) and keeps the replay with it; the reason to reject it if
+   the replay refutes it, else NULL.  o is cleared. */
+static char *take_order_replay(advisor *ad, mp_advice *a, mp_order_replay *o,
+                               const char *what)
+{
+   char *text = mp_order_replay_text(o);
+   char *more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   mp_free(text);
+   a->evidence = more;
+   a->replay = o->r;
+   mp_order_replay_clear(o);
+   return replay_refutes(ad, what, &a->replay);
+}
+
 /* The interchange's replay (mp_order_replays) appended to a's evidence
    and kept in a->replay; the reason to reject a if the replay refutes
    it, else NULL. */
 static char *replay_interchange(advisor *ad, mp_advice *a, uint32_t instr)
 {
    mp_order_replay o;
-   char *text, *more;
    mp_replay_interchange(ad->run, ad->an, instr, a->loop, a->with_loop, &o);
-   text = mp_order_replay_text(&o);
-   more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   mp_free(text);
-   a->evidence = more;
-   a->replay = o.r;
-   mp_order_replay_clear(&o);
-   return replay_refutes(ad, "of the interchange", &a->replay);
+   return take_order_replay(ad, a, &o, "of the interchange");
 }
 
 /* Long strides, line by line (MACPO 5.1, PAMDA): the instructions of a
@@ -924,21 +932,13 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
 {
    const mp_line_counts *lc = a->n_where ? var_line(ad, a->var, a->where[0]) : NULL;
    mp_order_replay o;
-   char *text, *more;
    int64_t s;
    uint64_t sure;
    uint32_t instr;
    if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
       return NULL;
    mp_replay_tiling(ad->run, ad->an, instr, k, a->loop, &o);
-   text = mp_order_replay_text(&o);
-   more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   mp_free(text);
-   a->evidence = more;
-   a->replay = o.r;
-   mp_order_replay_clear(&o);
-   return replay_refutes(ad, "of the tiling", &a->replay);
+   return take_order_replay(ad, a, &o, "of the tiling");
 }
 
 /* Capacity misses: a fully associative cache of the level's size would
