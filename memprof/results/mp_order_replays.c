@@ -343,12 +343,14 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
    for (p = 1; p + 1 < nest.n_loops; p++)
       per_iter *= nest.trips[p];
    tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
-   if (tile == 0 || tile >= nest.trips[nest.n_loops - 1]) {
+   /* A tile of one iteration is no tile: the inner loop moved out. */
+   if (tile < 2 || tile >= nest.trips[nest.n_loops - 1]) {
       char *w = mp_facts_loop_where(an, inner);
-      out->why_not = tile == 0
-         ? mp_asprintf("no replay: one iteration of the loop at %s, in one of the loop "
-                       "that comes back to the data, fills more than half of %s: no tile "
-                       "of it fits", w, mp_report_level_name(level))
+      out->why_not = tile < 2
+         ? mp_asprintf("no replay: two iterations of the loop at %s, in one of the loop "
+                       "that comes back to the data, fill more than half of %s: no tile "
+                       "of it fits (the loops between would have to be tiled too)", w,
+                       mp_report_level_name(level))
          : mp_asprintf("no replay: one execution of the loop at %s fills "
                        "less than half of %s: a tile would be the whole loop",
                        w, mp_report_level_name(level));
