@@ -117,19 +117,24 @@ uint64_t mp_carrier_beyond(const mp_carrier *k, uint64_t lines)
 }
 
 const mp_carrier *mp_carriers_top(const mp_var_carriers *vc, uint64_t lines,
-                                  uint64_t *known)
+                                  mp_carrier_loop_fn is_loop, void *arg,
+                                  uint64_t *known, uint64_t *carried)
 {
    const mp_carrier *top = NULL;
-   uint64_t best = 0;
+   uint64_t best = 0, none = 0;
    uint32_t i;
    *known = mp_carrier_beyond(&vc->other, lines);
    for (i = 0; i < vc->n; i++) {
-      uint64_t n = mp_carrier_beyond(&vc->slot[i], lines);
+      const mp_carrier *k = &vc->slot[i];
+      uint64_t n = mp_carrier_beyond(k, lines);
       *known += n;
-      if (n > best) {
+      if (k->loop == MP_LOOP_NONE || (is_loop && !is_loop(k->loop, arg)))
+         none += n;
+      else if (n > best) {
          best = n;
-         top = &vc->slot[i];
+         top = k;
       }
    }
-   return top;
+   *carried = best > none ? best : none;
+   return best > none ? top : NULL;
 }

@@ -74,10 +74,18 @@ const mp_var_carriers *mp_carriers_of(const mp_carriers *c, uint32_t var);
    (whole bins only: a bin straddling 'lines' is left out). */
 uint64_t mp_carrier_beyond(const mp_carrier *k, uint64_t lines);
 
-/* The carrier with the most reuses at 'lines' or more, NULL if none;
-   *known: the reuses at 'lines' or more of every slot and of "other"
-   (not "unseen", which is not binned). */
+/* Whether a loop counts as a carrier for the caller (the report takes
+   a loop of the C runtime around main for none). */
+typedef int (*mp_carrier_loop_fn)(uint32_t loop, void *arg);
+
+/* The loop carrying the most of vc's reuses at 'lines' or more, among
+   those is_loop accepts (NULL: every loop); the reuses of the others,
+   and of no loop, count as carried by none.  NULL when none carries at
+   least as many as that loop.  *known: the reuses at 'lines' or more of
+   every slot and of "other" (not "unseen", which is not binned);
+   *carried: those of the loop returned, or of none. */
 const mp_carrier *mp_carriers_top(const mp_var_carriers *vc, uint64_t lines,
-                                  uint64_t *known);
+                                  mp_carrier_loop_fn is_loop, void *arg,
+                                  uint64_t *known, uint64_t *carried);
 
 #endif /* MP_CARRIERS_H */

@@ -886,33 +886,12 @@ static char *carried_median(const mp_carrier *k, uint64_t from, uint64_t *factor
                       hi == UINT64_MAX ? "inf" : mp_commas(hi, b2, sizeof b2));
 }
 
-/* The carrier of vc's reuses at 'lines' or more, as the program's
-   code sees it: a loop of the runtime around main (__libc_start_main's)
-   carries nothing the program can tile, so its reuses count as carried
-   by no loop.  Returns the program's loop with the most of them, or
-   NULL when "no loop" has more; *known and *carried: all the reuses
-   beyond, and those of the carrier returned (of "no loop" if NULL). */
-static const mp_carrier *program_carrier(const advisor *ad, const mp_var_carriers *vc,
-                                         uint64_t lines, uint64_t *known,
-                                         uint64_t *carried)
+/* A loop of the runtime around main (__libc_start_main's) carries
+   nothing the program can tile (mp_carriers_top). */
+static int programs_loop(uint32_t loop, void *arg)
 {
-   const mp_carrier *top = NULL;
-   uint64_t best = 0, none = 0;
-   uint32_t i;
-   *known = mp_carrier_beyond(&vc->other, lines);
-   for (i = 0; i < vc->n; i++) {
-      const mp_carrier *k = &vc->slot[i];
-      uint64_t n = mp_carrier_beyond(k, lines);
-      *known += n;
-      if (k->loop == MP_LOOP_NONE || !mp_class_is_programs(ad->res->loop[k->loop].cls))
-         none += n;
-      else if (n > best) {
-         best = n;
-         top = k;
-      }
-   }
-   *carried = best > none ? best : none;
-   return best > none ? top : NULL;
+   const advisor *ad = arg;
+   return mp_class_is_programs(ad->res->loop[loop].cls);
 }
 
 /* A far reuse is counted for the carriers only if this many of the
@@ -970,7 +949,8 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       const mp_var_carriers *vc = ad->an->carriers
                                   ? mp_carriers_of(ad->an->carriers, v->id) : NULL;
       uint64_t carried = 0;
-      const mp_carrier *top = vc ? program_carrier(ad, vc, lines, &known, &carried) : NULL;
+      const mp_carrier *top = vc ? mp_carriers_top(vc, lines, programs_loop, ad, &known,
+                                                   &carried) : NULL;
       int verdict = ad->an->loops && known >= MIN_CARRIED;
       /* Without a verdict on the carriers, the passes over the data:
          a capacity miss per line, or two, is one walk after another
