@@ -920,6 +920,120 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
    return take_order_replay(ad, a, &o, "of the tiling");
 }
 
+/* What the carriers (mp_carriers.h) say of a variable's reuses beyond a
+   level's lines. */
+typedef enum {
+   CARRIER_UNKNOWN,   /* none tracked, or too few seen and the data walked
+                         again and again: the rule speaks without them */
+   CARRIER_LOOP,      /* one program loop carries more than half: tile in it */
+   CARRIER_SPREAD,    /* a program loop carries the most, not half: rejected */
+   CARRIER_NONE,      /* no loop carries the most: rejected */
+   CARRIER_UNSEEN     /* too few seen, a pass or two over the data: rejected */
+} carrier_verdict;
+
+typedef struct {
+   carrier_verdict verdict;
+   const mp_carrier *top;          /* CARRIER_LOOP and _SPREAD: the loop */
+   uint64_t known, carried;        /* reuses beyond, and those of top (or none) */
+   uint64_t passes;                /* capacity misses per line of the footprint */
+   int sampled;                    /* some far reuses had no carrier seen */
+} carriers_read;
+
+/* The carriers' verdict on v's reuses beyond 'lines', cap its capacity
+   misses.  Without a verdict on them, the passes over the data decide:
+   a capacity miss per line, or two, is one walk after another (a fill,
+   then its use), more is the data walked again and again, which tiling
+   can shorten. */
+static carriers_read read_carriers(advisor *ad, const mp_var *v, uint64_t lines,
+                                   uint64_t cap)
+{
+   const mp_var_carriers *vc = ad->an->carriers
+                               ? mp_carriers_of(ad->an->carriers, v->id) : NULL;
+   carriers_read cr;
+   mp_memset(&cr, 0, sizeof cr);
+   cr.passes = cap / (v->lines ? v->lines : 1);
+   if (vc) {
+      cr.top = mp_carriers_top(vc, lines, programs_loop, ad, &cr.known, &cr.carried);
+      cr.sampled = vc->unseen != 0;
+   }
+   if (ad->an->loops && cr.known >= MIN_CARRIED)
+      cr.verdict = cr.top == NULL ? CARRIER_NONE
+                 : 2 * cr.carried > cr.known ? CARRIER_LOOP : CARRIER_SPREAD;
+   else
+      cr.verdict = ad->an->carriers && cr.passes < MIN_PASSES ? CARRIER_UNSEEN
+                                                             : CARRIER_UNKNOWN;
+   return cr;
+}
+
+/* The end of the evidence: what carries the reuses beyond 'lines', or
+   their median distance when that is not known.  With a carrier,
+   *carrier_w is where its loop is (allocated) and *factor the shrink
+   its tile must bring. */
+static char *carried_evidence(advisor *ad, const mp_var *v, const carriers_read *cr,
+                              uint64_t lines, char **carrier_w, uint64_t *factor)
+{
+   char b1[32], b2[32], b3[32], *far, *more;
+   const char *seen = cr->sampled ? " seen in the detail windows" : "";
+   uint64_t lo, hi;
+   double share = cr->known ? 100.0 * (double)cr->carried / (double)cr->known : 0.0;
+   *carrier_w = NULL;
+   if (cr->top && cr->verdict != CARRIER_UNKNOWN && cr->verdict != CARRIER_UNSEEN) {
+      char *median = carried_median(cr->top, lines, factor);
+      *carrier_w = mp_facts_loop_where(ad->an, cr->top->loop);
+      far = mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
+                        "the loop at %s (the innermost loop active at both accesses), "
+                        "at a median of %s lines", share, mp_commas(cr->known, b1, sizeof b1),
+                        mp_commas(lines, b2, sizeof b2), seen, *carrier_w, median);
+      mp_free(median);
+      return far;
+   }
+   if (cr->verdict == CARRIER_NONE)
+      return mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
+                         "no loop of the program: they run from one loop nest to another",
+                         share, mp_commas(cr->known, b1, sizeof b1),
+                         mp_commas(lines, b2, sizeof b2), seen);
+   if (!v->reuse || !far_median(v->reuse->private_bins, lines, &lo, &hi))
+      return mp_strdup("mp.advice.far", "");
+   far = mp_asprintf("; the median of its reuses beyond %s lines is at %s-%s lines",
+                     mp_commas(lines, b1, sizeof b1), mp_commas(lo, b2, sizeof b2),
+                     hi == UINT64_MAX ? "inf" : mp_commas(hi, b3, sizeof b3));
+   if (!ad->an->carriers)
+      return far;
+   more = mp_asprintf("%s; the loop carrying them is not known (too few seen in the "
+                      "detail windows); %llu capacity misses per line of its footprint",
+                      far, (unsigned long long)cr->passes);
+   mp_free(far);
+   return more;
+}
+
+/* Why the carriers refute tiling, allocated; NULL when they do not. */
+static char *carrier_rejection(const carriers_read *cr, uint64_t lines, uint32_t k)
+{
+   char b1[32];
+   switch (cr->verdict) {
+   case CARRIER_NONE:
+      return mp_asprintf("no loop carries most of its reuses beyond %s lines: they run "
+                         "between separate loop nests (from an initialisation, or an "
+                         "earlier phase, to this one), which no tiling brings closer",
+                         mp_commas(lines, b1, sizeof b1));
+   case CARRIER_SPREAD:
+      return mp_asprintf("no one loop carries most of its reuses beyond %s lines (the "
+                         "most, %.0f%%): no single loop's tiling brings them under %s's "
+                         "size", mp_commas(lines, b1, sizeof b1),
+                         100.0 * (double)cr->carried / (double)cr->known,
+                         mp_report_level_name(k));
+   case CARRIER_UNSEEN:
+      return mp_asprintf("the loop carrying its reuses beyond %s lines was not seen (they "
+                         "span the detail windows), and its capacity misses are %llu per "
+                         "line of its footprint: a pass or two over its data after another "
+                         "(a fill, then its use), which tiling would not shorten; "
+                         "--exact=yes follows every access and names the carrier",
+                         mp_commas(lines, b1, sizeof b1), (unsigned long long)cr->passes);
+   default:
+      return NULL;
+   }
+}
+
 /* Capacity misses: a fully associative cache of the level's size would
    miss too, so the line was reused (not cold) only after more distinct
    lines than the level holds.  Blocking brings that reuse distance under
@@ -929,12 +1043,14 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
 
    Only the loop that carries the reuses (mp_carriers.h: the innermost
    loop active at both accesses) can be tiled to shorten them, and only
-   if one loop carries most of them.  Reuses that no loop carries run
-   from one loop nest to another (an initialisation loop, then the
-   kernel that reads what it wrote): no tiling helps, and the item goes
-   to 'rejected' with that reason.  Without carriers (--loops=no, a
-   sampled reuse mode, or too few of the far reuses seen in the detail
-   windows) the rule speaks as before and says the carrier is unknown. */
+   if one loop carries most of them (read_carriers).  Reuses that no
+   loop carries run from one loop nest to another (an initialisation
+   loop, then the kernel that reads what it wrote): no tiling helps, and
+   the item goes to 'rejected' with that reason (carrier_rejection).
+   Without carriers (--loops=no, a sampled reuse mode, or too few of the
+   far reuses seen in the detail windows) the rule speaks as before and
+   says the carrier is unknown.  An item the carriers let stand is
+   replayed tiled, and rejected if the replay does not pay. */
 static void rule_blocking(advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
@@ -943,22 +1059,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
    if (cc == NULL || hc == NULL)
       return;
    for (k = 0; k < hc->n_levels; k++) {
-      uint64_t cap = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CAPACITY), lo, hi;
+      uint64_t cap = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CAPACITY);
       uint64_t all = mp_cache_counts_unprefetched(cc, k);
-      uint64_t lines = hc->level[k].size / hc->level[k].line, known = 0, factor = 1;
-      const mp_var_carriers *vc = ad->an->carriers
-                                  ? mp_carriers_of(ad->an->carriers, v->id) : NULL;
-      uint64_t carried = 0;
-      const mp_carrier *top = vc ? mp_carriers_top(vc, lines, programs_loop, ad, &known,
-                                                   &carried) : NULL;
-      int verdict = ad->an->loops && known >= MIN_CARRIED;
-      /* Without a verdict on the carriers, the passes over the data:
-         a capacity miss per line, or two, is one walk after another
-         (a fill, then its use), more is the data walked again and
-         again, which tiling can shorten. */
-      uint64_t passes = cap / (v->lines ? v->lines : 1);
-      int unseen = ad->an->carriers && !verdict && passes < MIN_PASSES;
-      char b1[32], b2[32], b3[32], *far, *how, *carrier_w = NULL;
+      uint64_t lines = hc->level[k].size / hc->level[k].line, factor = 1;
+      char b1[32], b2[32], b3[32], *far, *carrier_w, *refuted;
+      carriers_read cr;
       mp_advice *a;
       if (cap < MIN_EVENTS || 2 * cap < all)
          continue;
@@ -967,36 +1072,8 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
          tiling, is the fix. */
       if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
          return;
-      if (verdict && top) {
-         char *median = carried_median(top, lines, &factor);
-         carrier_w = mp_facts_loop_where(ad->an, top->loop);
-         far = mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
-                           "the loop at %s (the innermost loop active at both accesses), "
-                           "at a median of %s lines", 100.0 * (double)carried / (double)known,
-                           mp_commas(known, b1, sizeof b1), mp_commas(lines, b2, sizeof b2),
-                           vc->unseen ? " seen in the detail windows" : "", carrier_w, median);
-         mp_free(median);
-      } else if (verdict) {
-         far = mp_asprintf("; %.0f%% of its %s reuses beyond %s lines%s are carried by "
-                           "no loop of the program: they run from one loop nest to another",
-                           100.0 * (double)carried / (double)known,
-                           mp_commas(known, b1, sizeof b1), mp_commas(lines, b2, sizeof b2),
-                           vc->unseen ? " seen in the detail windows" : "");
-      } else if (v->reuse && far_median(v->reuse->private_bins, lines, &lo, &hi)) {
-         far = mp_asprintf("; the median of its reuses beyond %s lines "
-                     "is at %s-%s lines%s", mp_commas(lines, b1, sizeof b1),
-                     mp_commas(lo, b2, sizeof b2), hi == UINT64_MAX ? "inf"
-                     : mp_commas(hi, b3, sizeof b3),
-                     ad->an->carriers ? "; the loop carrying them is not known (too few "
-                     "seen in the detail windows)" : "");
-         if (ad->an->carriers) {
-            char *more = mp_asprintf("%s; %llu capacity misses per line of its footprint",
-                                     far, (unsigned long long)passes);
-            mp_free(far);
-            far = more;
-         }
-      } else
-         far = mp_strdup("mp.advice.far", "");
+      cr = read_carriers(ad, v, lines, cap);
+      far = carried_evidence(ad, v, &cr, lines, &carrier_w, &factor);
       a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
       a->text = mp_asprintf(
                   "capacity misses: %s is reused, but only after more data than %s holds "
@@ -1015,12 +1092,9 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                      100.0 * (double)cap / (double)all, mp_report_level_name(k),
                      mp_commas(lines, b2, sizeof b2), far);
       mp_free(far);
-      if (verdict && top) {
-         fill_where_carried(ad, a, v, top->loop, lines);
-         a->loop = top->loop;
-      } else
-         fill_where(ad->vs, a, by_l1_misses_read);
       if (carrier_w) {
+         fill_where_carried(ad, a, v, cr.top->loop, lines);
+         a->loop = cr.top->loop;
          a->fix = mp_asprintf(
                   "tile the loops inside the loop at %s, which carries the reuses, so "
                   "that the data touched between two uses of a line of %s falls under "
@@ -1029,8 +1103,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                   mp_commas(lines, b1, sizeof b1), (unsigned long long)factor);
          mp_free(carrier_w);
       } else {
-         char *nest = nest_of(ad, a);
-         const char *w = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
+         char *nest;
+         const char *w;
+         fill_where(ad->vs, a, by_l1_misses_read);
+         nest = nest_of(ad, a);
+         w = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
          a->fix = mp_asprintf(
                   "block (tile) the loop nest around its accesses at %s%s so that the "
                   "data reused between iterations fits in %s (reuse distance below %llu "
@@ -1038,30 +1115,11 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
                   (unsigned long long)lines);
          mp_free(nest);
       }
-      if (verdict && (!top || 2 * carried <= known)) {
-         how = !top
-            ? mp_asprintf("no loop carries most of its reuses beyond %s lines: they run "
-                          "between separate loop nests (from an initialisation, or an "
-                          "earlier phase, to this one), which no tiling brings closer",
-                          mp_commas(lines, b1, sizeof b1))
-            : mp_asprintf("no one loop carries most of its reuses beyond %s lines (the "
-                          "most, %.0f%%): no single loop's tiling brings them under %s's "
-                          "size", mp_commas(lines, b1, sizeof b1),
-                          100.0 * (double)carried / (double)known, mp_report_level_name(k));
-         reject_last(ad, how);
-      } else if (unseen)
-         reject_last(ad, mp_asprintf(
-                  "the loop carrying its reuses beyond %s lines was not seen (they span "
-                  "the detail windows), and its capacity misses are %llu per line of "
-                  "its footprint: a pass or two over its data after another (a fill, "
-                  "then its use), which tiling would not shorten; --exact=yes follows "
-                  "every access and names the carrier", mp_commas(lines, b1, sizeof b1),
-                  (unsigned long long)passes));
-      else {
-         char *refuted = replay_blocking(ad, a, k);
-         if (refuted)
-            reject_last(ad, refuted);
-      }
+      refuted = carrier_rejection(&cr, lines, k);
+      if (refuted == NULL)
+         refuted = replay_blocking(ad, a, k);
+      if (refuted)
+         reject_last(ad, refuted);
       return;
    }
 }
