@@ -343,6 +343,20 @@ mp_var_class mp_class_of_object(const char *path)
    return MP_CLASS_PROGRAM;
 }
 
+int mp_object_installed_by_system(const char *path)
+{
+   const char *base = mp_object_base(path);
+   char dir[256];
+   long n = base - path;
+   if (in_system_lib_dir(path))
+      return 1;
+   if (n < 2 || n > (long)sizeof dir)
+      return 0;
+   mp_memcpy(dir, path, n - 1);   /* without the '/' before the name */
+   dir[n - 1] = '\0';
+   return in_list(dir, system_bin_dirs);
+}
+
 int mp_class_by_place(const char *object)
 {
    const char *base = mp_object_base(object);

@@ -62,6 +62,12 @@ const char *const *mp_owner_patterns(int *n_patterns);
 /* Forgets the tree and the patterns (the unit tests' fresh start). */
 void mp_owner_reset(void);
 
+/* Whether the system installed the object at path (a full path): it
+   lies under the system's library directories or in a system bin
+   directory, whatever its class (--program-objects may make it the
+   program's), so that its debug information is a package away. */
+int mp_object_installed_by_system(const char *path);
+
 /* The file name of path without its directory: a pointer into path. */
 const char *mp_object_base(const char *path);
 

@@ -25,6 +25,7 @@
 */
 #include "mp_advice.h"
 #include "mp_facts.h"
+#include "mp_owner.h"
 #include "mp_order_replays.h"
 #include "mp_summary.h"
 #include "mp_util.h"
@@ -1366,13 +1367,6 @@ static void gather_no_source(advisor *ad, no_source_group **groups, uint32_t *n_
    ad->out[i] = ad->out[--ad->n];
 }
 
-/* An object the system installed (its debug information is a package
-   away), rather than one the user built. */
-static int is_system_path(const char *path)
-{
-   return mp_strncmp(path, "/usr/", 5) == 0 || mp_strncmp(path, "/lib", 4) == 0;
-}
-
 static void add_no_source(advisor *ad, no_source_group *g)
 {
    const char *obj = g->object ? base_name(g->object) : NULL;
@@ -1386,7 +1380,7 @@ static void add_no_source(advisor *ad, no_source_group *g)
                              ad->by_cycles ? "memory cycles" : "accesses",
                              g->fn ? "; the first's busiest code is in " : "",
                              g->fn ? g->fn : "");
-   if (obj && is_system_path(g->object))
+   if (obj && mp_object_installed_by_system(g->object))
       a->fix = mp_asprintf("install the debug information of %s (on Debian its -dbgsym "
                            "package, or set DEBUGINFOD_URLS) and run again: the items then "
                            "name their source lines and loops; or change how the program "

@@ -218,6 +218,21 @@ START_TEST(test_builds_for_caller)
 }
 END_TEST
 
+/* Where the system installs objects, whatever their class: a library
+   directory or a system bin directory, not a directory beside one. */
+START_TEST(test_installed_by_system)
+{
+   ck_assert(mp_object_installed_by_system("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6"));
+   ck_assert(mp_object_installed_by_system("/lib/x86_64-linux-gnu/libc.so.6"));
+   ck_assert(mp_object_installed_by_system("/usr/bin/sqlite3"));
+   ck_assert(mp_object_installed_by_system("/usr/local/lib/libmpi.so.40"));
+   ck_assert(!mp_object_installed_by_system("/home/u/build/bin/prog"));
+   ck_assert(!mp_object_installed_by_system("/usr/binx/prog"));
+   ck_assert(!mp_object_installed_by_system("/usr/bin/sub/prog"));
+   ck_assert(!mp_object_installed_by_system("prog"));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("owner");
@@ -233,6 +248,7 @@ int main(void)
    tcase_add_test(tc, test_by_place);
    tcase_add_test(tc, test_base_and_names);
    tcase_add_test(tc, test_builds_for_caller);
+   tcase_add_test(tc, test_installed_by_system);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
