@@ -47,11 +47,6 @@ void mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t *unseen)
    *unseen = c->unseen;
 }
 
-uint64_t mp_carriers_far(const mp_carriers *c)
-{
-   return c->far;
-}
-
 static mp_var_carriers *var_table(mp_carriers *c, uint32_t var)
 {
    if (var >= c->n_vars) {

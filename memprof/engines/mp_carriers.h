@@ -57,7 +57,6 @@ typedef struct mp_carriers mp_carriers;
 mp_carriers *mp_carriers_new(uint64_t far);
 void         mp_carriers_free(mp_carriers *c);
 void         mp_carriers_reset(mp_carriers *c);
-uint64_t     mp_carriers_far(const mp_carriers *c);
 /* The far reuses counted by a carrier, and those not (for -v). */
 void         mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t *unseen);
 
