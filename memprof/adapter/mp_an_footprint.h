@@ -7,7 +7,10 @@
 
    The variable table's own counts (mp_vars.c: accesses, reads and
    writes per variable and source line, the footprint of lines touched)
-   as the last entry of the list in mp_analyses.h.  The table itself is
+   as the last entry of the list in mp_analyses.h.  Each instruction
+   holds its counts of its current variable (mp_instr.held) until it
+   moves to another variable or the flush step adds them to the
+   records.  The table itself is
    made before the list's create steps, since every analysis reads its
    line size; this entry only counts.
 */
@@ -25,19 +28,24 @@ static inline void mp_an_footprint_create(void)
    simulated. */
 static inline void mp_an_footprint_prefetch(const mp_an_ctx *c)
 {
-   mp_vars_prefetch(mp_g_vars, c->e);
+   mp_vars_prefetch(mp_g_vars, c->e, &c->ii->held);
 }
 
-/* A line the cache found in the variable's own footprint needs no
-   probe of it. */
+/* Counted in the instruction's held counts (mp_held_counts); a line the
+   cache found in the variable's own footprint needs no probe of it. */
 static inline void mp_an_footprint_access(mp_an_ctx *c)
 {
    if (c->in_footprint)
-      mp_vars_access_in_footprint(mp_g_vars, c->e, c->lc);
+      mp_vars_access_in_footprint(mp_g_vars, c->e, &c->ii->held);
    else
-      mp_vars_access(mp_g_vars, c->e, c->lc);
+      mp_vars_access(mp_g_vars, c->e, &c->ii->held);
 }
 
-static inline void mp_an_footprint_reset(void) { mp_vars_reset_counts(mp_g_vars); }
+/* Every instruction's held counts go to their records (mp_analyses.c):
+   the counts are read after this. */
+void mp_an_footprint_flush(void);
+
+/* A forked child: the counts the instructions held are the parent's. */
+void mp_an_footprint_reset(void);
 
 #endif /* MP_AN_FOOTPRINT_H */

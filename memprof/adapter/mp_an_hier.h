@@ -57,8 +57,8 @@ static inline void mp_an_cache_access(mp_an_ctx *c)
    mp_cache_outcome o;
    mp_cache_access(mp_g_hier.cache, c->core, c->e->addr, c->e->size,
                    c->e->is_write, c->e->var, c->e->iaddr, &o);
-   mp_vars_cache_access(mp_g_vars, c->e, c->lc, &o, mp_g_hier.n_levels,
-                        mp_g_hier.latency);
+   mp_vars_cache_access_held(mp_g_vars, c->e, c->lc, &c->ii->held, &o,
+                             mp_g_hier.n_levels, mp_g_hier.latency);
    c->served = o.served_by;
    c->in_footprint = o.owner_hit;
    c->cycles = mp_g_hier.latency[o.served_by];

@@ -13,6 +13,7 @@
    there.
 */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
 
 #include "mp_analyses.h"
 
@@ -116,8 +117,31 @@ void mp_analyses_reset(void)
    mp_an_footprint_reset();
 }
 
+/* The instructions' held counts and those the cache held for them
+   (mp_held_counts) are the parent's. */
+void mp_an_footprint_reset(void)
+{
+   mp_instr *ii;
+   mp_vars_reset_counts(mp_g_vars);
+   mp_instrs_walk_start();
+   while ((ii = mp_instrs_walk_next()) != NULL)
+      VG_(memset)(&ii->held, 0, sizeof ii->held);
+}
+
+void mp_an_footprint_flush(void)
+{
+   mp_instr *ii;
+   mp_instrs_walk_start();
+   while ((ii = mp_instrs_walk_next()) != NULL)
+      if (ii->lc != NULL)
+         mp_vars_flush_held(mp_g_vars, ii->lc_var, ii->lc, &ii->held);
+}
+
+/* The held counts first: the other flush steps may read the counts
+   (the cache's estimate of the miss causes reads its hits). */
 void mp_analyses_flush(void)
 {
+   mp_an_footprint_flush();
    if (mp_an_stride_on())
       mp_an_stride_flush();
    if (mp_an_cache_on())

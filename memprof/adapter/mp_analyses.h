@@ -28,7 +28,7 @@
      whatif     mp_an_whatif.h     every    create reset stats
      loops      mp_an_loops.h      detail   create thread_exit window_start
                                             reset finish stats
-     footprint  mp_an_footprint.h  every    create prefetch reset
+     footprint  mp_an_footprint.h  every    create prefetch reset flush
 
    "sees" is how often an analysis sees the accesses: every, at every
    access of the run; detail, at every access of the detail windows only
@@ -60,7 +60,9 @@
    The other steps run in the same order; none of them depends on it,
    except finish, which runs every analysis's finish before any flush
    (the cache's resident lines are counted before the miss causes are
-   estimated).  Stride and sharing come first by no necessity: they
+   estimated), and flush, which runs the footprint's first (the counts
+   the instructions hold reach their records before anything reads
+   them).  Stride and sharing come first by no necessity: they
    read nothing the others fill in, and fill in nothing.
 
    The steps, each a static inline function mp_an_<name>_<step> of the

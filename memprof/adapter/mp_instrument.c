@@ -209,7 +209,9 @@ static Bool fn_matches_toggle(const HChar *fn)
    3. the (variable, line) counts record, kept in the instruction while
       it stays on one variable; when it moves to another, its stride
       runs end first, counted in the old variable's record
-      (mp_an_stride_end_runs: no stride from one variable to another);
+      (mp_an_stride_end_runs: no stride from one variable to another),
+      and the counts it held for the old variable go to their records
+      (mp_vars_flush_held);
    4. the context every analysis reads (mp_an_ctx.h);
    5. for a scattered instruction, the list's prefetch step
       (mp_analyses_prefetch in mp_analyses.h);
@@ -238,6 +240,8 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    if (ii->lc == NULL || ii->lc_var != e.var) {
       if (mp_an_stride_on())
          mp_an_stride_end_runs(ii, MP_AN_STRIDE_COUNT);
+      if (ii->lc != NULL)
+         mp_vars_flush_held(mp_g_vars, ii->lc_var, ii->lc, &ii->held);
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
    }

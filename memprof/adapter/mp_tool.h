@@ -65,6 +65,10 @@ typedef struct {
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
+   /* Its counts of lc_var not yet in lc's and the variable's records
+      (mp_held_counts): flushed when it moves to another variable, and
+      by the footprint's flush step. */
+   mp_held_counts held;
    /* Its own stride, loads [0] and stores [1], counted into lc's
       record (mp_istride); its runs end in mp_an_stride_end_runs. */
    mp_istride istride[2];

@@ -385,17 +385,6 @@ static int fp_insert(mp_vars *vs, uint64_t var, uint64_t line)
 /*--- The hot path                                         ---*/
 /*------------------------------------------------------------*/
 
-static void count(mp_counts *c, const mp_event *e)
-{
-   if (e->is_write) {
-      c->writes++;
-      c->write_bytes += e->size;
-   } else {
-      c->reads++;
-      c->read_bytes += e->size;
-   }
-}
-
 static void note_thread(mp_var *v, uint32_t tid)
 {
    uint64_t bit;
@@ -411,60 +400,91 @@ static void note_thread(mp_var *v, uint32_t tid)
    }
 }
 
-static void note_lines(mp_vars *vs, mp_var *v, const mp_event *e)
+/* The lines of e new to h, in its variable's footprint: the shadow's
+   owner of each, else the set; the variable's record is read only for a
+   line it did not own. */
+static void note_lines(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 {
    uint64_t first = mp_event_first_line(e, vs->line_shift);
    uint64_t last = mp_event_last_line(e, vs->line_shift);
    uint64_t l;
    for (l = first; l <= last; l++) {
-      if (l + 1 == v->last_line_plus1)
+      if (l + 1 == h->last_line_plus1)
          continue;
-      v->last_line_plus1 = l + 1;
+      h->last_line_plus1 = l + 1;
       if ((l >> 44) == 0) {
          /* One granule of the shadow per line. */
          uint64_t slot = l << MP_GRANULE_SHIFT;
          uint32_t owner = mp_granmap_get(vs->fp_owner, slot);
-         if (owner == v->id + 1)
+         if (owner == e->var + 1)
             continue;
          if (owner == 0) {
-            mp_granmap_set(vs->fp_owner, slot, 1, v->id + 1);
-            v->lines++;
+            mp_granmap_set(vs->fp_owner, slot, 1, e->var + 1);
+            mp_vars_get(vs, e->var)->lines++;
             continue;
          }
       }
-      v->lines += fp_insert(vs, v->id, l);
+      mp_vars_get(vs, e->var)->lines += fp_insert(vs, e->var, l);
    }
 }
 
-void mp_vars_prefetch(const mp_vars *vs, const mp_event *e)
+void mp_vars_prefetch(const mp_vars *vs, const mp_event *e, const mp_held_counts *h)
 {
-   const mp_var *v = mp_vars_get(vs, e->var);
    uint64_t l = mp_event_first_line(e, vs->line_shift);
-   if (l + 1 != v->last_line_plus1 && (l >> 44) == 0)
+   if (l + 1 != h->last_line_plus1 && (l >> 44) == 0)
       mp_granmap_prefetch(vs->fp_owner, l << MP_GRANULE_SHIFT);
 }
 
-static inline mp_var *count_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+/* The access's counts, and its thread if new to h. */
+static inline void count_held(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 {
-   mp_var *v = mp_vars_get(vs, e->var);
-   if (!lc)
-      lc = mp_vars_line_counts(vs, e->var, e->loc);
-   count(&v->c, e);
-   count(&lc->c, e);
-   note_thread(v, e->tid);
-   return v;
+   if (e->is_write) {
+      h->writes++;
+      h->write_bytes += e->size;
+   } else {
+      h->reads++;
+      h->read_bytes += e->size;
+   }
+   if (h->tid_plus1 != e->tid + 1) {
+      h->tid_plus1 = e->tid + 1;
+      note_thread(mp_vars_get(vs, e->var), e->tid);
+   }
 }
 
-void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+void mp_vars_access(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 {
-   note_lines(vs, count_access(vs, e, lc), e);
+   count_held(vs, e, h);
+   note_lines(vs, e, h);
 }
 
-void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_line_counts *lc)
+void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 {
-   mp_var *v = count_access(vs, e, lc);
+   count_held(vs, e, h);
    /* Kept as note_lines would: the next access's cheapest filter. */
-   v->last_line_plus1 = mp_event_first_line(e, vs->line_shift) + 1;
+   h->last_line_plus1 = mp_event_first_line(e, vs->line_shift) + 1;
+}
+
+static mp_cache_counts *cache_counts(mp_var *v);
+
+void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_counts *h)
+{
+   mp_var *v = mp_vars_get(vs, var);
+   v->c.reads += h->reads;
+   v->c.writes += h->writes;
+   v->c.read_bytes += h->read_bytes;
+   v->c.write_bytes += h->write_bytes;
+   lc->c.reads += h->reads;
+   lc->c.writes += h->writes;
+   lc->c.read_bytes += h->read_bytes;
+   lc->c.write_bytes += h->write_bytes;
+   if (h->l1_hits) {
+      mp_cache_counts *cc = cache_counts(v);
+      cc->hits[0] += h->l1_hits;
+      cc->served[0] += h->l1_hits;
+      cc->cycles += h->l1_cycles;
+      lc->cycles += h->l1_cycles;
+   }
+   mp_memset(h, 0, sizeof *h);
 }
 
 static mp_cache_counts *cache_counts(mp_var *v)
@@ -667,7 +687,6 @@ void mp_vars_reset_counts(mp_vars *vs)
       mp_var *v = vs->vars[i];
       mp_memset(&v->c, 0, sizeof v->c);
       v->lines = 0;
-      v->last_line_plus1 = 0;
       if (v->cache)
          mp_memset(v->cache, 0, sizeof *v->cache);
       if (v->reuse)

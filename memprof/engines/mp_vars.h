@@ -135,7 +135,6 @@ typedef struct mp_var {
    uint64_t transfers, true_transfers;   /* lines passed to its accesses
                                             from another thread (mp_sharing) */
    uint64_t lines;           /* distinct cache lines touched (footprint) */
-   uint64_t last_line_plus1; /* fast path of the footprint set; 0 = none */
    uint32_t last_tid;
    uint32_t n_threads;
    uint64_t threads[MP_MAX_THREADS / 64]; /* bit t: thread t accessed */
@@ -176,23 +175,47 @@ const char *mp_vars_location_object(const mp_vars *vs, uint32_t loc);
    per instruction and skip the lookup on the hot path. */
 mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc);
 
-/* Counts one access.  lc may be NULL (then it is looked up); it must be
-   the counts of (e->var, e->loc) otherwise.  Cost: O(1) expected, one
-   footprint-set probe per line touched unless the line is the variable's
-   previous one. */
-void mp_vars_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
+/* The counts of one instruction's accesses to its current variable
+   that are not yet in the variable's and its (variable, line) records:
+   the hot path adds to this record, which lives beside the
+   instruction's other state (mp_instr), instead of to two records
+   elsewhere (the variable's is a host cache miss on scattered
+   accesses), and mp_vars_flush_held adds it where it belongs when the
+   instruction moves to another variable and before anything reads the
+   counts.  It also filters what the variable's records need only once:
+   the thread last noted in its set of threads and the line last seen
+   in its footprint.  Invariant: every count here is of the one
+   variable the holder's line counts record (lc) is for. */
+typedef struct {
+   uint64_t reads, writes, read_bytes, write_bytes;
+   /* L1 hits that filled, evicted, invalidated and prefetched nothing
+      (most accesses): their hit, served and cycle counts */
+   uint64_t l1_hits, l1_cycles;
+   uint64_t last_line_plus1;   /* in the variable's footprint; 0: none */
+   uint32_t tid_plus1;         /* in the variable's threads; 0: none */
+} mp_held_counts;
+
+/* Counts one access into h (of the variable h's line counts are for).
+   Cost: O(1); one footprint probe per line touched, none when the line
+   is the one h saw last (a walk touches a line many times in a row);
+   the variable's record is read only for a new line or thread. */
+void mp_vars_access(mp_vars *vs, const mp_event *e, mp_held_counts *h);
 
 /* The same for an access of one line that the variable's footprint
    already holds, as the caller knows (the simulated L1 hit the line in
    a way this variable filled: mp_cache_outcome.owner_hit).  No footprint
    probe: on scattered accesses that probe is a host cache miss. */
-void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_line_counts *lc);
+void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_held_counts *h);
 
-/* Starts bringing into the host's cache what mp_vars_access(e) will
+/* Adds h's counts to the records of var and lc (the counts of (var,
+   loc)) and empties h.  Cost: O(1). */
+void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_counts *h);
+
+/* Starts bringing into the host's cache what mp_vars_access(e, h) will
    read about the footprint, so that the caller can run the other
    analyses of e before it: on scattered accesses that read is a host
    cache miss, which then overlaps with theirs. */
-void mp_vars_prefetch(const mp_vars *vs, const mp_event *e);
+void mp_vars_prefetch(const mp_vars *vs, const mp_event *e, const mp_held_counts *h);
 
 /* Accounts the cache outcome of access e (counted by mp_vars_access,
    before or after): latency[k] is the cost in cycles of an access served by
@@ -200,6 +223,21 @@ void mp_vars_prefetch(const mp_vars *vs, const mp_event *e);
 void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,
                           const uint32_t *latency);
+
+/* The same, an L1 hit with nothing else to count held in h (the
+   holder's lc must be e's). */
+static inline void mp_vars_cache_access_held(mp_vars *vs, const mp_event *e,
+                                             mp_line_counts *lc, mp_held_counts *h,
+                                             const mp_cache_outcome *o, uint32_t n_levels,
+                                             const uint32_t *latency)
+{
+   if (!o->missed[0] && !o->prefetched[0] && !o->invalidations) {
+      h->l1_hits++;
+      h->l1_cycles += latency[0];
+   } else {
+      mp_vars_cache_access(vs, e, lc, o, n_levels, latency);
+   }
+}
 
 /* For the advice, which must blame what the program, not the
    prefetcher, leaves to fix: the misses cc would have had at level k

@@ -139,37 +139,85 @@ static mp_vars *make_table(uint32_t loc_ids[N_LOCS])
    return vs;
 }
 
+/* One access counted and flushed at once, as an instruction that moves
+   to another variable after it would. */
+static void access_now(mp_vars *vs, const mp_event *e)
+{
+   mp_held_counts h;
+   memset(&h, 0, sizeof h);
+   mp_vars_access(vs, e, &h);
+   mp_vars_flush_held(vs, e->var, mp_vars_line_counts(vs, e->var, e->loc), &h);
+}
+
+/* What the tool's instruction record keeps of its counts (mp_instr):
+   the variable it holds counts of, that variable's counts record at
+   its location, and the counts held. */
+typedef struct {
+   uint32_t var;
+   mp_line_counts *lc;
+   mp_held_counts held;
+} holder;
+
+/* The holder of e's location, flushed first if it held another
+   variable's counts (the tool's access helper). */
+static holder *holder_for(mp_vars *vs, holder *hs, uint32_t li, const mp_event *e)
+{
+   holder *h = &hs[li];
+   if (h->lc == NULL || h->var != e->var) {
+      if (h->lc != NULL)
+         mp_vars_flush_held(vs, h->var, h->lc, &h->held);
+      h->lc = mp_vars_line_counts(vs, e->var, e->loc);
+      h->var = e->var;
+   }
+   return h;
+}
+
+static void flush_holders(mp_vars *vs, holder *hs, uint32_t n)
+{
+   uint32_t i;
+   for (i = 0; i < n; i++)
+      if (hs[i].lc != NULL)
+         mp_vars_flush_held(vs, hs[i].var, hs[i].lc, &hs[i].held);
+}
+
 static void random_run(int shared, int seed)
 {
    uint32_t loc_ids[N_LOCS];
    mp_vars *vs = make_table(loc_ids);
    reference *r = calloc(1, sizeof *r);
+   holder hs[N_LOCS];
    int i, in_footprint = 0;
+   memset(hs, 0, sizeof hs);
    rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)seed;
    for (i = 0; i < 20000; i++) {
       mp_event e, ref_e;
-      mp_line_counts *lc;
+      holder *h;
       uint32_t li;
       random_event(&e, loc_ids, &li, shared);
       ref_e = e;
       ref_e.loc = li;
-      /* Half the time through a cached counts record, as the tool does;
-         a third of the time after a prefetch, which changes nothing. */
+      /* Each location is one instruction holding its counts; now and
+         then every holder is flushed, as an output written while the
+         run goes on does (an execve). */
+      h = holder_for(vs, hs, li, &e);
+      if (i % 997 == 0)
+         flush_holders(vs, hs, N_LOCS);
+      /* A third of the time after a prefetch, which changes nothing. */
       if (i % 3 == 0)
-         mp_vars_prefetch(vs, &e);
+         mp_vars_prefetch(vs, &e, &h->held);
       /* An access of one line the variable touched before may come
          through the entry that skips the footprint (the tool's L1 hits
          on a line the variable filled): the footprint must not change. */
-      lc = (i & 1) ? mp_vars_line_counts(vs, e.var, e.loc) : NULL;
       if (e.addr / LINE == (e.addr + e.size - 1) / LINE
           && ref_has_pair(r, e.var, e.addr / LINE) && (i & 2)) {
-         mp_vars_access_in_footprint(vs, &e, lc);
+         mp_vars_access_in_footprint(vs, &e, &h->held);
          in_footprint++;
       } else {
-         mp_vars_access(vs, &e, lc);
+         mp_vars_access(vs, &e, &h->held);
       }
       ref_access(r, &ref_e);
    }
+   flush_holders(vs, hs, N_LOCS);
    ck_assert_int_eq(compare(vs, r, loc_ids), 0);
    ck_assert_msg(in_footprint > 1000, "%d accesses skipped the footprint", in_footprint);
    free(r->pairs);
@@ -191,6 +239,64 @@ START_TEST(test_random_shared_lines)
 }
 END_TEST
 
+/* The cache's counts through the instructions' holders equal those
+   counted at every access: an L1 hit with nothing else to count is held,
+   any other outcome counted at once, in any mix. */
+START_TEST(test_cache_counts_held)
+{
+   static const uint32_t latency[] = { 4, 12, 40, 200 };
+   uint32_t loc_ids[N_LOCS];
+   mp_vars *at_once = make_table(loc_ids), *held = make_table(loc_ids);
+   holder hs[N_LOCS];
+   uint32_t v, l;
+   int i;
+   memset(hs, 0, sizeof hs);
+   rng_state = 0x2545f4914f6cdd1dULL;
+   for (i = 0; i < 20000; i++) {
+      mp_cache_outcome o;
+      mp_event e;
+      uint32_t li, k, r = (uint32_t)(rng() % 10);
+      random_event(&e, loc_ids, &li, 0);
+      memset(&o, 0, sizeof o);
+      if (r == 7)
+         o.invalidations = 1;
+      else if (r == 8)
+         o.prefetched[0] = 1;
+      else if (r == 9) {
+         o.served_by = 1 + (uint32_t)(rng() % 3);
+         for (k = 0; k < o.served_by; k++) {
+            o.missed[k] = 1;
+            o.cause[k] = MP_MISS_CAPACITY;
+         }
+      }
+      mp_vars_cache_access(at_once, &e, mp_vars_line_counts(at_once, e.var, e.loc), &o, 3,
+                           latency);
+      {
+         holder *h = holder_for(held, hs, li, &e);
+         mp_vars_cache_access_held(held, &e, h->lc, &h->held, &o, 3, latency);
+      }
+   }
+   flush_holders(held, hs, N_LOCS);
+   for (v = 0; v < N_VARS; v++) {
+      const mp_cache_counts *a = mp_vars_get(at_once, v)->cache;
+      const mp_cache_counts *b = mp_vars_get(held, v)->cache;
+      ck_assert_ptr_nonnull(a);
+      ck_assert_ptr_nonnull(b);
+      ck_assert_uint_gt(a->hits[0], 1000);
+      ck_assert_int_eq(memcmp(a, b, sizeof *a), 0);
+      for (l = 0; l < N_LOCS; l++) {
+         const mp_line_counts *x = mp_vars_line_counts(at_once, v, loc_ids[l]);
+         const mp_line_counts *y = mp_vars_line_counts(held, v, loc_ids[l]);
+         ck_assert_uint_eq(x->cycles, y->cycles);
+         ck_assert_uint_eq(x->invalidations, y->invalidations);
+         ck_assert_int_eq(memcmp(x->cache_misses, y->cache_misses, sizeof x->cache_misses), 0);
+      }
+   }
+   mp_vars_free(at_once);
+   mp_vars_free(held);
+}
+END_TEST
+
 /* Proves that compare() can fail: a reference that missed one access. */
 START_TEST(test_mismatch_is_detected)
 {
@@ -200,7 +306,7 @@ START_TEST(test_mismatch_is_detected)
    mp_event e;
    memset(&e, 0, sizeof e);
    e.addr = 0x10000; e.size = 8; e.tid = 1; e.var = 0; e.loc = loc_ids[0];
-   mp_vars_access(vs, &e, NULL);
+   access_now(vs, &e);
    ck_assert_int_gt(compare(vs, r, loc_ids), 0);
    free(r);
    mp_vars_free(vs);
@@ -220,14 +326,14 @@ START_TEST(test_straddle_and_locations)
    memset(&e, 0, sizeof e);
    e.var = v->id; e.loc = a; e.tid = 1;
    e.addr = 60; e.size = 8;           /* bytes 60..67: lines 0 and 1 */
-   mp_vars_access(vs, &e, NULL);
+   access_now(vs, &e);
    ck_assert_uint_eq(v->lines, 2);
    e.addr = 64; e.size = 64;          /* line 1 only, already seen */
-   mp_vars_access(vs, &e, NULL);
+   access_now(vs, &e);
    ck_assert_uint_eq(v->lines, 2);
    e.addr = 127; e.size = 2;          /* lines 1 and 2 */
    e.tid = 7;
-   mp_vars_access(vs, &e, NULL);
+   access_now(vs, &e);
    ck_assert_uint_eq(v->lines, 3);
    ck_assert_uint_eq(v->n_threads, 2);
    ck_assert_uint_eq(v->c.reads, 3);
@@ -236,7 +342,7 @@ START_TEST(test_straddle_and_locations)
    ck_assert_uint_eq(v->c.reads, 0);
    ck_assert_uint_eq(v->lines, 0);
    ck_assert_uint_eq(mp_vars_line_counts(vs, v->id, a)->c.reads, 0);
-   mp_vars_access(vs, &e, NULL);
+   access_now(vs, &e);
    ck_assert_uint_eq(v->lines, 2);
    mp_vars_free(vs);
 }
@@ -256,19 +362,19 @@ START_TEST(test_footprint_grows)
    e.loc = mp_vars_location(vs, NULL, NULL);
    for (i = 0; i < 200000; i++) {
       e.addr = i * 64;
-      mp_vars_access(vs, &e, NULL);
+      access_now(vs, &e);
    }
    e.var = w->id;
    for (i = 0; i < 200000; i += 2) {
       e.addr = i * 64 + 8;
-      mp_vars_access(vs, &e, NULL);
+      access_now(vs, &e);
    }
    for (i = 0; i < 200000; i += 3) {
       e.var = v->id;
       e.addr = i * 64 + 8;
-      mp_vars_access(vs, &e, NULL);
+      access_now(vs, &e);
       e.var = w->id;
-      mp_vars_access(vs, &e, NULL);
+      access_now(vs, &e);
    }
    ck_assert_uint_eq(v->lines, 200000);
    ck_assert_uint_eq(w->lines, 100000 + 66667 - 33334);
@@ -284,7 +390,7 @@ static void touch(mp_vars *vs, mp_var *v, uint32_t n, uint32_t tid)
    e.var = v->id; e.tid = tid; e.size = 4; e.addr = 0x1000;
    e.loc = mp_vars_location(vs, "r.c:1", "f");
    for (i = 0; i < n; i++)
-      mp_vars_access(vs, &e, NULL);
+      access_now(vs, &e);
 }
 
 START_TEST(test_report_rows_fold)
@@ -960,6 +1066,7 @@ int main(void)
    tcase_add_loop_test(tc, test_random_against_reference, 0, 4);
    tcase_add_loop_test(tc, test_random_shared_lines, 0, 4);
    tcase_add_test(tc, test_mismatch_is_detected);
+   tcase_add_test(tc, test_cache_counts_held);
    tcase_add_test(tc, test_straddle_and_locations);
    tcase_add_test(tc, test_footprint_grows);
    tcase_add_test(tc, test_report_rows_fold);
