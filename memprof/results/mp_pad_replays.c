@@ -44,8 +44,9 @@ static uint64_t magnitude(int64_t s)
 /* Marks var's references padded from the start of the block each
    walks (without one, a stack array: from the lowest address its
    references start at) and returns its row: the largest step of a
-   loop through it that is a whole number of lines (0: none); *n_var
-   its references. */
+   loop through it, if a line or more (0: none).  Not only a whole
+   number of lines: rows of 7.5 lines collide too, and a line more
+   moves them. *n_var: its references. */
 static uint64_t mark_var(const mp_finished *an, uint32_t var, uint32_t depth,
                          const uint32_t *ids, mp_nest *nest, mp_nest_ref *refs,
                          uint32_t line, uint32_t *n_var)
@@ -65,7 +66,7 @@ static uint64_t mark_var(const mp_finished *an, uint32_t var, uint32_t depth,
       (*n_var)++;
       for (k = 0; k < nest->n_loops; k++) {
          uint64_t m = magnitude(refs[r].step[k]);
-         if (m && m % line == 0 && m > row)
+         if (m >= line && m > row)
             row = m;
       }
    }
@@ -160,7 +161,7 @@ static int try_walk(const mp_run *run, const mp_finished *an, uint32_t var,
    mp_free(ids);
    if (n_var == 0 || (row == 0 && !partner)) {
       out->why_not = mp_asprintf("no replay: no loop of its nest steps through %s by "
-                                 "whole cache lines: no leading dimension to pad", name);
+                                 "a cache line or more: no leading dimension to pad", name);
       mp_free(refs);
       return 0;
    }

@@ -13,7 +13,7 @@
    (mp_order_nest), from the outermost loop around whose step the
    walk's formula knows, and replayed (mp_nest_replay) as it ran and
    with the variable padded: its rows (the largest step of a loop
-   through it that is a whole number of lines) one line longer, and,
+   through it, a line or more) one line longer, and,
    when it collides with another array, with its start moved by a line
    instead.  The other arrays keep their addresses.  The better layout
    is the replay kept; the other is told.  No Valgrind header:
