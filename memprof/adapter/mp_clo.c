@@ -55,6 +55,7 @@ Bool         mp_clo_whatif_split = True;
 Bool         mp_clo_whatif_pad = True;
 Bool         mp_clo_whatif_interchange = True;
 Bool         mp_clo_whatif_tile = True;
+Bool         mp_clo_whatif_pad_conflicts = True;
 UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
 Int          mp_clo_sample_mode = MP_SAMPLE_DETAIL;
@@ -289,11 +290,12 @@ static Bool parse_sample(const HChar *s)
    return False;
 }
 
-/* --what-if=none or a list of split, pad, interchange, tile */
+/* --what-if=none or a list of split, pad, interchange, tile,
+   pad-conflicts */
 static Bool parse_whatif(const HChar *s)
 {
    mp_clo_whatif_split = mp_clo_whatif_pad = mp_clo_whatif_interchange = False;
-   mp_clo_whatif_tile = False;
+   mp_clo_whatif_tile = mp_clo_whatif_pad_conflicts = False;
    if (VG_(strcmp)(s, "none") == 0)
       return True;
    while (*s) {
@@ -310,6 +312,10 @@ static Bool parse_whatif(const HChar *s)
       } else if (VG_(strncmp)(s, "tile", 4) == 0 && (s[4] == ',' || s[4] == '\0')) {
          mp_clo_whatif_tile = True;
          s += 4;
+      } else if (VG_(strncmp)(s, "pad-conflicts", 13) == 0
+                 && (s[13] == ',' || s[13] == '\0')) {
+         mp_clo_whatif_pad_conflicts = True;
+         s += 13;
       } else {
          return False;
       }
@@ -319,7 +325,7 @@ static Bool parse_whatif(const HChar *s)
          return False;
    }
    return mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange
-          || mp_clo_whatif_tile;
+          || mp_clo_whatif_tile || mp_clo_whatif_pad_conflicts;
 }
 
 void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
@@ -488,7 +494,8 @@ Bool mp_clo_process(const HChar *arg)
    else if VG_BINT_CLO(arg, "--what-if-min-gain", mp_clo_whatif_min_gain, 0, 100) {}
    else if VG_STR_CLO(arg, "--what-if", tmp_str) {
       if (!parse_whatif(tmp_str))
-         VG_(fmsg_bad_option)(arg, "expected none, or a list of split, pad, interchange, tile\n");
+         VG_(fmsg_bad_option)(arg, "expected none, or a list of split, pad, interchange, tile, "
+                                  "pad-conflicts\n");
    }
    else if VG_STR_CLO(arg, "--affinity-dot", mp_clo_affinity_dot) {
       if (mp_clo_affinity_dot[0] == '\0')
@@ -601,15 +608,17 @@ void mp_clo_print_usage(void)
 "    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
 "                               streams than this (hardware prefetchers track\n"
 "                               about 16) [16]\n"
-"    --what-if=split,pad,interchange,tile|...|none\n"
+"    --what-if=split,pad,interchange,tile,pad-conflicts|...|none\n"
 "                               replay the recorded accesses (first 1M per\n"
 "                               variable, 4M in all) of a structure under its\n"
 "                               suggested split, and of a falsely shared\n"
 "                               variable padded per thread, and the loop nest\n"
-"                               of a loop-interchange or blocking advice (from\n"
-"                               its access formulas) interchanged or tiled,\n"
-"                               through a copy of the cache hierarchy\n"
-"                               [split,pad,interchange,tile]\n"
+"                               of a loop-interchange, blocking or\n"
+"                               conflict-sets advice (from its access\n"
+"                               formulas) interchanged, tiled or with the\n"
+"                               array padded, through a copy of the cache\n"
+"                               hierarchy [split,pad,interchange,tile,\n"
+"                               pad-conflicts]\n"
 "    --what-if-min-gain=<pct>   advise a split, a padding, an interchange or\n"
 "                               a tiling only if its replay saves at least\n"
 "                               this share of the variable's (the nest's)\n"

@@ -645,6 +645,7 @@ static void write_output(Bool summary)
    run.whatif_pad = mp_clo_whatif_pad;
    run.whatif_interchange = mp_clo_whatif_interchange;
    run.whatif_tile = mp_clo_whatif_tile;
+   run.whatif_pad_conflicts = mp_clo_whatif_pad_conflicts;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
    run.fair_sched = mp_clo_fair_sched();
 

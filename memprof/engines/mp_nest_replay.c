@@ -60,6 +60,16 @@ static int64_t step_of(const mp_nest *n, uint32_t r, uint32_t k)
                           : n->refs[r].step[k];
 }
 
+/* Where the padded layout puts a reference's address. */
+static uint64_t padded(const mp_nest_pad *pad, uint64_t origin, uint64_t a)
+{
+   uint64_t off = a - origin;
+   if (a < origin || pad->row == 0)
+      return a + pad->shift + MP_NEST_PAD_AWAY;
+   return origin + pad->shift + off / pad->row * (pad->row + pad->extra) + off % pad->row
+          + MP_NEST_PAD_AWAY;
+}
+
 /* The body's accesses at addr; 0 once the limit is reached. */
 static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
                       const uint32_t *latency, uint32_t n_levels, mp_whatif_run *out)
@@ -69,7 +79,9 @@ static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
       if (n->limit && out->accesses >= n->limit)
          return 0;
       mp_cache_outcome o;
-      mp_cache_access(cache, 0, addr[r], n->refs[r].size ? n->refs[r].size : 1,
+      uint64_t a = n->pad && n->refs[r].origin ? padded(n->pad, n->refs[r].origin, addr[r])
+                                               : addr[r];
+      mp_cache_access(cache, 0, a, n->refs[r].size ? n->refs[r].size : 1,
                       n->refs[r].is_write, 0, n->refs[r].pc, &o);
       for (k = 0; k < n_levels && o.missed[k]; k++) {
          out->misses[k]++;

@@ -15,7 +15,9 @@
    the two orders compare what the interchange does to the nest.  A
    loop may also be tiled (strip-mined: a loop over its tiles, placed
    anywhere in the order, around the loop over a tile's iterations),
-   which is what blocking does.
+   which is what blocking does.  One array may also be replayed laid
+   out otherwise (mp_nest_pad): its rows padded, or its start moved, as
+   padding against conflict misses does.
 
    The iteration space is a rectangle (each loop runs its trip count
    whatever the counters around it): the caller replays a triangular
@@ -39,7 +41,24 @@ typedef struct {
    uint32_t size;
    int      is_write;
    uint64_t pc;                       /* the instruction's address */
+   /* With a pad: the start of the padded array this reference walks
+      (its first row as it ran); 0: another array's. */
+   uint64_t origin;
 } mp_nest_ref;
+
+/* The padded array's layout: an address origin + r * row + c (c < row)
+   of a reference into it moves to origin + shift + r * (row + extra)
+   + c.  Its accesses are replayed MP_NEST_PAD_AWAY bytes away, a
+   multiple of every level's span of sets, so that the grown array keeps
+   its sets but shares no line with the arrays after it, which keep
+   their addresses. */
+typedef struct {
+   uint64_t row;     /* bytes from a row to the next as it ran; 0: no rows */
+   uint64_t extra;   /* bytes added to each row (the leading dimension) */
+   uint64_t shift;   /* bytes added to its start */
+} mp_nest_pad;
+
+#define MP_NEST_PAD_AWAY ((uint64_t)1 << 56)
 
 typedef struct {
    uint32_t n_loops;                     /* loop 0 is the outermost as run */
@@ -59,6 +78,7 @@ typedef struct {
       Cutting each order's run at the same count, rather than cutting a
       loop short, keeps every walk its length in both orders. */
    uint64_t limit;
+   const mp_nest_pad *pad;               /* NULL: the layout as it ran */
 } mp_nest;
 
 /* The accesses the nest makes: the product of its trip counts times

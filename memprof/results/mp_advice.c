@@ -27,6 +27,7 @@
 #include "mp_facts.h"
 #include "mp_owner.h"
 #include "mp_order_replays.h"
+#include "mp_pad_replays.h"
 #include "mp_summary.h"
 #include "mp_util.h"
 
@@ -734,8 +735,28 @@ static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t
    return NULL;
 }
 
+/* The padding's replay (mp_pad_replays) for conflict-sets advice a at
+   level k, on the nest of the dominant walk of its lines with the most
+   misses, appended to its evidence; the reason to reject a if it
+   refutes it, else NULL. */
+static char *replay_padding(advisor *ad, mp_advice *a, uint32_t k, int partner)
+{
+   uint32_t instrs[MP_ADVICE_WHERE], n = 0, i;
+   mp_order_replay o;
+   for (i = 0; i < a->n_where; i++) {
+      const mp_line_counts *lc = var_line(ad, a->var, a->where[i]);
+      int64_t s;
+      uint64_t sure;
+      if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instrs[n]))
+         n++;
+   }
+   mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, &o);
+   return take_order_replay(ad, a, &o, "of the padding");
+}
+
 /* Conflict misses (the 3C model: a fully associative cache of the same
-   size would have hit): a quarter of the misses is where padding pays. */
+   size would have hit): a quarter of the misses is where padding pays,
+   unless the padding's replay (--what-if=pad-conflicts) refutes it. */
 static void rule_conflicts(advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
@@ -748,7 +769,7 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
       uint64_t all = mp_cache_counts_unprefetched(cc, k);
       uint32_t set = 0;
       const char *partner;
-      char b1[32], b2[32], *of;
+      char b1[32], b2[32], *of, *refuted;
       mp_advice *a;
       if (c < MIN_EVENTS || 4 * c < all)
          continue;
@@ -786,6 +807,9 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                   "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
                   v->where ? ")" : "");
       fill_where(ad->vs, a, by_l1_misses);
+      refuted = replay_padding(ad, a, k, partner && mp_strcmp(partner, v->name) != 0);
+      if (refuted)
+         reject_last(ad, refuted);
       return;   /* the first level is the one to fix */
    }
 }

@@ -13,7 +13,7 @@
    without a cache simulation); the advice is ranked by that share.
    False sharing is weighed instead by the cost of the transfers
    predicted for a parallel run (mp_sharing_predict).  A split, a
-   padding or a loop interchange whose what-if replay does not save
+   padding, a loop interchange or a tiling whose what-if replay does not save
    what it promises is rejected, with the reason, instead of advised.
    No Valgrind header: unit-tested on the host.
 */
@@ -62,7 +62,8 @@ struct mp_advice {
    char *evidence;                    /* the numbers */
    char *fix;                         /* the known workaround */
    char *reason;                      /* rejected advice: why, else NULL */
-   mp_replay replay;                  /* loop-interchange: its nest's replay
+   mp_replay replay;                  /* loop-interchange, blocking,
+                                         conflict-sets: its nest's replay
                                          (made 0: none) */
 };
 

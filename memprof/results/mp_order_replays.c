@@ -67,6 +67,7 @@ static uint32_t count_in(const mp_finished *an, uint32_t loop)
 
 typedef struct {
    uint64_t pc;
+   uint32_t id;
    const mp_formula_instr *fi;
 } body_instr;
 
@@ -89,10 +90,10 @@ static uint64_t address_at(const mp_formula_instr *fi, const uint64_t *v)
 
 /* The references of the body: per instruction, its load then its
    store, each at the nest's first iteration and stepping per loop of
-   the chain. */
+   the chain; ids[r] (if ids) the instruction of reference r. */
 static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
                               const uint32_t *chain_depth, uint32_t n_loops,
-                              const uint64_t *start, uint32_t *n_out)
+                              const uint64_t *start, uint32_t *n_out, uint32_t *ids)
 {
    mp_nest_ref *refs = mp_calloc("mp.order.refs", 2 * n_body + 1, sizeof *refs);
    uint32_t i, k, n = 0;
@@ -103,6 +104,8 @@ static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
          mp_nest_ref *r;
          if (kind == 0 ? !fi->loads : !fi->stores)
             continue;
+         if (ids)
+            ids[n] = body[i].id;
          r = &refs[n++];
          r->base = address_at(fi, start);
          for (k = 0; k < n_loops; k++) {
@@ -142,6 +145,7 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
          body = mp_realloc("mp.order.body", body, cap * sizeof *body);
       }
       body[n].pc = an->instrs[id].iaddr;
+      body[n].id = id;
       body[n++].fi = fi;
    }
    if (n)
@@ -150,13 +154,9 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
    return n;
 }
 
-/* The nest from loop outer down to loop inner, the innermost loop of
-   instruction instr, with every memory instruction of inner's body, in
-   the order it ran: its references (the caller frees them), or NULL
-   with out->why_not saying why none can be made. */
-static mp_nest_ref *build(const mp_run *run, const mp_finished *an, uint32_t instr,
-                          uint32_t inner, uint32_t outer, mp_nest *nest,
-                          mp_order_replay *out)
+mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t outer, mp_nest *nest,
+                           mp_order_replay *out, uint32_t **ids)
 {
    uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
    uint32_t n_refs = 0;
@@ -208,7 +208,9 @@ static mp_nest_ref *build(const mp_run *run, const mp_finished *an, uint32_t ins
       nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
       nest->order[k] = k;
    }
-   refs = make_refs(body, n_body, depth, nest->n_loops, start, &n_refs);
+   if (ids)
+      *ids = mp_calloc("mp.order.ids", 2 * n_body + 1, sizeof **ids);
+   refs = make_refs(body, n_body, depth, nest->n_loops, start, &n_refs, ids ? *ids : NULL);
    nest->refs = refs;
    nest->n_refs = n_refs;
    nest->limit = MP_ORDER_REPLAY_BUDGET;
@@ -226,9 +228,8 @@ static mp_nest_ref *build(const mp_run *run, const mp_finished *an, uint32_t ins
    return refs;
 }
 
-/* Replays the nest as it ran, then in the order (and tiling) after. */
-static void replay_both(const mp_finished *an, mp_nest *nest, const mp_nest *after,
-                        mp_order_replay *out)
+void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
+                          const mp_nest *after, mp_order_replay *out)
 {
    mp_cache_cfg cc;
    if (!mp_facts_cache_cfg(an, &cc))
@@ -248,14 +249,14 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
        || an->cache == NULL)
       return;
-   refs = build(run, an, instr, inner, with, &nest, out);
+   refs = mp_order_nest(run, an, instr, inner, with, &nest, out, NULL);
    if (refs == NULL)
       return;
    after = nest;
    after.order[0] = nest.n_loops - 1;
    after.order[nest.n_loops - 1] = 0;
    out->how = mp_strdup("mp.order.how", "interchanged");
-   replay_both(an, &nest, &after, out);
+   mp_order_replay_both(an, &nest, &after, out);
    mp_free(refs);
 }
 
@@ -318,10 +319,11 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       comes back to the walk's data. */
    carrier = carried_by != MP_LOOP_NONE && carried_by != inner
              && inside(an, inner, carried_by) ? carried_by : carrier_of(an, instr, inner);
-   /* Without a formula, build says which access lacks one. */
-   refs = build(run, an, instr, inner,
-                carrier != MP_LOOP_NONE ? carrier : mp_loops_get(an->loops, inner)->parent,
-                &nest, out);
+   /* Without a formula, mp_order_nest says which access lacks one. */
+   refs = mp_order_nest(run, an, instr, inner,
+                        carrier != MP_LOOP_NONE ? carrier
+                                                : mp_loops_get(an->loops, inner)->parent,
+                        &nest, out, NULL);
    if (refs != NULL && carrier == MP_LOOP_NONE) {
       out->why_not = mp_asprintf("no replay: by its access formula, no loop around its "
                                  "busiest line's walk comes back to its data");
@@ -373,12 +375,11 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
                              mp_commas(tile, b, sizeof b));
       mp_free(w);
    }
-   replay_both(an, &nest, &after, out);
+   mp_order_replay_both(an, &nest, &after, out);
    mp_free(refs);
 }
 
-/* "-88%" or "+3%": the change from a to b, rounded. */
-static char *change(uint64_t a, uint64_t b)
+char *mp_order_change(uint64_t a, uint64_t b)
 {
    uint64_t d = b >= a ? b - a : a - b;
    return mp_asprintf("%s%llu%%", b >= a ? "+" : "-",
@@ -397,8 +398,8 @@ char *mp_order_replay_text(const mp_order_replay *o)
    for (k = 0; k < o->n_loops; k++)
       mp_strbuf_printf(&it, "%s%s", k ? " x " : "", mp_commas(o->full[k], b[0], sizeof b[0]));
    iters = mp_strbuf_take(&it);
-   dm = change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
-   dc = change(o->r.before.cycles, o->r.after.cycles);
+   dm = mp_order_change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
+   dc = mp_order_change(o->r.before.cycles, o->r.after.cycles);
    if (o->r.complete)
       first = mp_strdup("mp.order.text", "");
    else
@@ -409,7 +410,7 @@ char *mp_order_replay_text(const mp_order_replay *o)
                     : mp_strdup("mp.order.text", "");
    text = mp_asprintf("; replaying %sone execution of the nest (the %u memory "
                       "instruction%s of its innermost loop%s, %s iterations, %s accesses) "
-                      "%s: %s misses %s -> %s (%s), cycles %s -> %s (%s)", first,
+                      "%s: %s misses %s -> %s (%s), cycles %s -> %s (%s)%s", first,
                       o->n_instrs, o->n_instrs == 1 ? "" : "s", left, iters,
                       o->all == UINT64_MAX ? "too many to count"
                       : mp_commas(o->all, b[1], sizeof b[1]), o->how,
@@ -417,7 +418,8 @@ char *mp_order_replay_text(const mp_order_replay *o)
                       mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
                       mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
                       mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
-                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
+                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc,
+                      o->also ? o->also : "");
    mp_free(iters);
    mp_free(first);
    mp_free(left);
@@ -432,5 +434,7 @@ void mp_order_replay_clear(mp_order_replay *o)
       mp_free(o->why_not);
    if (o->how)
       mp_free(o->how);
-   o->why_not = o->how = NULL;
+   if (o->also)
+      mp_free(o->also);
+   o->why_not = o->how = o->also = NULL;
 }

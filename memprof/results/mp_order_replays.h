@@ -14,7 +14,8 @@
    (mp_nest_replay) in the order it ran and with the two loops
    swapped.  A nest with an instruction whose formula does not fit gets
    no replay, and says why.  Made by the advice rule that needs it; no
-   Valgrind header: unit-tested on the host.
+   Valgrind header: unit-tested on the host.  The nest builder and
+   the text are shared with the padding replay (mp_pad_replays).
 */
 #ifndef MP_ORDER_REPLAYS_H
 #define MP_ORDER_REPLAYS_H
@@ -38,9 +39,30 @@ typedef struct {
                                 allocated */
    uint64_t tile;            /* tiling: the inner loop's tile, iterations */
    uint32_t level;           /* the level whose misses the text gives */
+   char *also;               /* made: another variant's outcome, ending the
+                                text ("; with ...: L1 misses ..."),
+                                allocated, or NULL */
    char *why_not;            /* not made: why (allocated), or NULL when
                                 no replay was asked for */
 } mp_order_replay;
+
+/* The nest from loop outer down to loop inner, the innermost loop of
+   instruction instr, with every memory instruction of inner's body, in
+   the order it ran: its references (nest->refs; the caller frees
+   them), out's description of it filled, and in *ids (if ids; the
+   caller frees it) the instruction of each reference; or NULL with
+   out->why_not saying why none can be made. */
+mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t instr,
+                           uint32_t inner, uint32_t outer, mp_nest *nest,
+                           mp_order_replay *out, uint32_t **ids);
+
+/* Replays nest as it ran into out->r.before and after into
+   out->r.after, through the run's hierarchy. */
+void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
+                          const mp_nest *after, mp_order_replay *out);
+
+/* "-88%" or "+3%": the change from a to b, rounded; allocated. */
+char *mp_order_change(uint64_t a, uint64_t b);
 
 /* The interchange of loop inner, the innermost loop of instruction
    instr, with loop with around it. */

@@ -85,7 +85,8 @@ typedef struct {
    int whatif_split, whatif_pad; /* which replays to make */
    int whatif_interchange;       /* loop-interchange advice replayed */
    int whatif_tile;              /* blocking advice replayed */
-   /* A split, padding or interchange whose replay saves less than
+   int whatif_pad_conflicts;     /* conflict-sets advice replayed padded */
+   /* A split, padding, interchange or tiling whose replay saves less than
       this percentage of the (variable's or nest's) cycles is rejected,
       not advised. */
    uint32_t whatif_min_gain;

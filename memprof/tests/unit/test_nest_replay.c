@@ -2,7 +2,8 @@
 /* Unit tests of mp_nest_replay: a replay is the same simulation as the
    nested loops written out by hand in that order and fed to a cache;
    the column walk of a matrix whose column does not fit misses at every
-   access, and interchanged once per line; bad nests are refused. */
+   access, and interchanged once per line; a padded layout moves the
+   padded array's references only; bad nests are refused. */
 #include "mp_nest_replay.h"
 #include "mp_test.h"
 
@@ -217,6 +218,64 @@ START_TEST(test_limit)
 }
 END_TEST
 
+/* double m[8][64] (rows of 512 B) read by columns in the 4-set cache:
+   a column's 8 lines all fall in set 0, 4 ways, and every access
+   misses (512).  Rows padded by a line (576 B): row r's line is in set
+   (r + j / 8) % 4, two per set, and only the 64 lines miss once. */
+START_TEST(test_padded_rows)
+{
+   mp_cache_cfg c = small_cache();
+   mp_nest_ref ref;
+   mp_nest n = column_walk(&ref);
+   mp_nest_pad pad = { 512, 64, 0 };
+   mp_whatif_run r;
+   n.trips[1] = 8;
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   ck_assert_uint_eq(r.accesses, 512);
+   ck_assert_uint_eq(r.misses[0], 512);
+   n.pad = &pad;                         /* no reference into it: as it ran */
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   ck_assert_uint_eq(r.misses[0], 512);
+   ref.origin = 0x100000;
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   ck_assert_uint_eq(r.accesses, 512);
+   ck_assert_uint_eq(r.misses[0], 64);
+   ck_assert_uint_eq(r.cycles, 64 * 200 + 448 * 4);
+}
+END_TEST
+
+/* a[i] and b[i], 1 KiB apart, in a direct-mapped 1 KiB cache: each
+   access evicts the other's line (256 misses).  b moved by a line: a
+   line of each, 16 per array (32). */
+START_TEST(test_shifted_start)
+{
+   mp_cache_cfg c = small_cache();
+   mp_nest_ref refs[2];
+   mp_nest n;
+   mp_nest_pad pad = { 0, 0, 64 };
+   mp_whatif_run r;
+   c.level[0].assoc = 1;
+   memset(refs, 0, sizeof refs);
+   memset(&n, 0, sizeof n);
+   refs[0].base = 0x100000;
+   refs[0].step[0] = 8;
+   refs[0].size = 8;
+   refs[1] = refs[0];
+   refs[1].base = 0x100400;
+   n.n_loops = 1;
+   n.trips[0] = 128;
+   n.refs = refs;
+   n.n_refs = 2;
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   ck_assert_uint_eq(r.misses[0], 256);
+   n.pad = &pad;
+   refs[1].origin = 0x100400;
+   ck_assert(mp_nest_replay(&n, &c, latency, &r));
+   ck_assert_uint_eq(r.accesses, 256);
+   ck_assert_uint_eq(r.misses[0], 32);
+}
+END_TEST
+
 START_TEST(test_refused)
 {
    mp_cache_cfg c = small_cache();
@@ -245,6 +304,8 @@ static Suite *nest_suite(void)
    tcase_add_test(tc, test_is_the_written_nest);
    tcase_add_test(tc, test_limit);
    tcase_add_test(tc, test_tiled);
+   tcase_add_test(tc, test_padded_rows);
+   tcase_add_test(tc, test_shifted_start);
    tcase_add_test(tc, test_refused);
    suite_add_tcase(s, tc);
    return s;
