@@ -38,7 +38,28 @@
    page of "other" memory (MP_OTHER_SLOT) while no heap block is made
    (cache_life == mp_g_other_gen). */
 typedef struct {
+   /* What every access reads, first: the record's first host cache
+      lines are the hot path's (the rest is the loops' and strides'). */
    Addr     iaddr;
+   UInt     loc;        /* source location id (mp_vars_location) */
+   UInt     cache_gen;
+   Addr     cache_lo, cache_hi;
+   UInt     cache_var;
+   UInt     cache_slot, cache_life;   /* heap slot + 1 (0: not heap), its life */
+   /* The counts record of the last variable this instruction touched:
+      most instructions touch one variable, so no hash lookup. */
+   UInt     lc_var;
+   Addr     cache_sp;   /* MP_STACK_SLOT: the stack pointer it holds at */
+   mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
+   /* Its counts of lc_var not yet in lc's and the variable's records
+      (mp_held_counts): flushed when it moves to another variable, and
+      by the footprint's flush step. */
+   mp_held_counts held;
+   /* Its last access missed the simulated L2 (or the L1 of a one-level
+      hierarchy): its accesses are scattered, so the analyses' state
+      for them is likely to miss the host's caches too, and is worth a
+      prefetch. */
+   Bool     scattered;
    UInt     id;         /* dense, in instrumentation order (--loops) */
    /* The innermost loop of its function that contains it, as known when
       the loop count was loops_known (loops found later may change it). */
@@ -48,7 +69,6 @@ typedef struct {
                                       first detail window's end */
    mp_loops_site at_site;    /* mp_loop_at's memo, when the thread's loop
                                 position is checked here */
-   UInt     loc;        /* source location id (mp_vars_location) */
    UInt     fn;         /* location id of the function alone, for stack:fn */
    Bool     no_loops;   /* in a PLT stub, or in code without a function
                            symbol: its backward jumps are no loops */
@@ -56,28 +76,10 @@ typedef struct {
    Bool     pops;       /* loads at the SP it then raises (pop, ret) */
    UInt     frame_var;  /* pushes/pops: its function's frame variable + 1,
                            0 until its first stack access */
-   UInt     cache_gen;
-   Addr     cache_lo, cache_hi;
-   UInt     cache_var;
-   UInt     cache_slot, cache_life;   /* heap slot + 1 (0: not heap), its life */
-   Addr     cache_sp;   /* MP_STACK_SLOT: the stack pointer it holds at */
-   /* The counts record of the last variable this instruction touched:
-      most instructions touch one variable, so no hash lookup. */
-   UInt     lc_var;
-   mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
-   /* Its counts of lc_var not yet in lc's and the variable's records
-      (mp_held_counts): flushed when it moves to another variable, and
-      by the footprint's flush step. */
-   mp_held_counts held;
    /* Its own stride, loads [0] and stores [1], counted into lc's
       record (mp_istride); its runs end in mp_an_stride_end_runs. */
    mp_istride istride[2];
    UInt     stride_window;    /* mp_g_stride_window at its last stride */
-   /* Its last access missed the simulated L2 (or the L1 of a one-level
-      hierarchy): its accesses are scattered, so the analyses' state
-      for them is likely to miss the host's caches too, and is worth a
-      prefetch. */
-   Bool     scattered;
 } mp_instr;
 
 /* mp_registry.c: per heap slot, how many blocks it has held and freed;
