@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Speed and memory of memprof against Valgrind's own tools on the same
-# workloads: wall-clock seconds and peak RSS of each
-# run, for native, --tool=none, cachegrind --cache-sim=yes, callgrind
+# workloads: wall-clock seconds, CPU seconds and peak RSS of the fastest
+# of BENCH_ROUNDS rounds (default 3) in which the tools take turns, for
+# native, --tool=none, cachegrind --cache-sim=yes, callgrind
 # --cache-sim=yes, and memprof in four modes:
 #   full     every analysis on, the defaults (the strides and loops
 #            sampled in windows, --sample=detail);
@@ -77,6 +78,25 @@ measure() {
    echo "$best"
 }
 
+# Every tool of a workload runs once per round, in turn, for $rounds
+# rounds (BENCH_ROUNDS, default 3), and each keeps its fastest run: a
+# slow stretch of a shared machine then falls on every tool alike
+# rather than on the one that happened to run in it (single runs of the
+# same build minutes apart differ by up to 45% on a loaded machine).
+# run LABEL CMD...: appends "wall cpu peak_rss_kB" of one run of CMD to
+# $out/runs.LABEL; cpu is user + system seconds.
+run() {
+   label=$1; shift
+   /usr/bin/time -f "%e %U %S %M" -o $out/time.txt "$@" >/dev/null 2>&1 || true
+   awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' $out/time.txt >>$out/runs.$label
+}
+# best LABEL: the fastest run of LABEL by wall time, "wall cpu rss".
+best() {
+   sort -n $out/runs.$1 | head -1
+}
+rounds=${BENCH_ROUNDS:-3}
+cpu=""
+
 vg=./vg-in-place
 mp="$vg --tool=memprof --memprof-out-file=$out/memprof.out.bench"
 cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
@@ -99,24 +119,41 @@ for prog in $workloads; do
    [ "$prog" = python3 ] && bin="/usr/bin/python3 -S bench/dictsort.py 100000"
    [ "$prog" = xz6 ] && bin="xz -6 -c $out/text-1m"
    [ "$prog" = bzip2 ] && bin="bzip2 -9 -c $out/text-1m"
-   set -- $(measure $bin); t0=$1
-   set -- $(measure $vg --tool=none $bin); tn=$1; mn=$2
-   set -- $(measure $vg --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null $bin); tc=$1; mc=$2
-   set -- $(measure $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin); tk=$1
-   set -- $(measure $mp $bin); tf=$1; mf=$2
-   cp $out/memprof.out.bench $out/full.json
-   geometry=$(python3 auto/memprof-json.py geometry $out/full.json)
-   set -- $(measure $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin); tg=$1
-   set -- $(measure $mp --exact=yes $bin); te=$1
-   cp $out/memprof.out.bench $out/exact.json
-   set -- $(measure $mp $cache_only $bin); to=$1
-   set -- $(measure $mp --sample=periodic $bin); ts=$1
-   cp $out/memprof.out.bench $out/sampled.json
+   rm -f $out/runs.*
+   round=1
+   while [ $round -le $rounds ]; do
+      run native $bin
+      run none $vg --tool=none $bin
+      run cg $vg --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null $bin
+      run clg $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin
+      run full $mp $bin
+      [ $round = 1 ] && cp $out/memprof.out.bench $out/full.json
+      geometry=$(python3 auto/memprof-json.py geometry $out/full.json)
+      run cgg $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin
+      run exact $mp --exact=yes $bin
+      [ $round = 1 ] && cp $out/memprof.out.bench $out/exact.json
+      run cache $mp $cache_only $bin
+      run sampled $mp --sample=periodic $bin
+      [ $round = 1 ] && cp $out/memprof.out.bench $out/sampled.json
+      round=$((round + 1))
+   done
+   set -- $(best native); t0=$1
+   set -- $(best none); tn=$1; mn=$3
+   set -- $(best cg); tc=$1; cc=$2; mc=$3
+   set -- $(best clg); tk=$1
+   set -- $(best full); tf=$1; cf=$2; mf=$3
+   set -- $(best cgg); tg=$1
+   set -- $(best exact); te=$1; ce=$2
+   set -- $(best cache); to=$1; co=$2
+   set -- $(best sampled); ts=$1
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
        -v te="$te" -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
       printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
          p, t0, tn, tc, tk, tf, te, to, ts, tf / tc, te / tc, to / tc, ts / tn, tf / tn,
          mf / 1024, mc / 1024 }'
+   cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v ce="$ce" -v co="$co" 'BEGIN {
+      printf "%-10s %6.2f | %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f", p, cc, cf, ce, co, cf / cc, ce / cc, co / cc }')
+"
    detail="$detail$prog: $(python3 auto/memprof-detail-error.py $out/exact.json $out/full.json)
 "
    errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
@@ -131,6 +168,7 @@ for prog in $workloads; do
       printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
 "
 done
+printf '\nCPU seconds (user + system) of the same fastest runs, and their ratios:\n%-10s %6s | %7s %7s %7s | %5s %5s %5s\n%s' workload cg full exact cache full/cg exact/cg cache/cg "$cpu"
 printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s %5s\n%s' workload cg= full/cg= exact/cg= cache/cg= "$same"
 printf '\nfull (--sample=detail) against exact (--exact=yes):\n%s' "$detail"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
