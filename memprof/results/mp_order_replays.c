@@ -309,20 +309,24 @@ static uint64_t times(uint64_t a, uint64_t b)
 }
 
 /* The bytes of the lines reference r touches in ta iterations of loop a
-   around tb of loop b: ta rows, a row of tb times the bytes, at most a
-   line, it moves per iteration of b (a line at least), the rows its
-   step along a apart (overlapping when closer).  A reference that
-   stays put takes no room. */
+   around tb of loop b, either way round: along the loop it moves less
+   on, a row of that loop's iterations times the bytes, at most a line,
+   it moves per iteration (a line at least); along the other, as many
+   rows as its iterations, its step apart (overlapping when closer).
+   syrk's A[j][k] in tiles of k and j: rows of a column's lines.  A
+   reference that stays put takes no room. */
 static uint64_t ref_bytes(const mp_nest_ref *r, uint32_t a, uint32_t b, uint64_t ta,
                           uint64_t tb, uint64_t line)
 {
-   uint64_t ma = magnitude(r->step[a]), mb = magnitude(r->step[b]), row;
+   uint64_t ma = magnitude(r->step[a]), mb = magnitude(r->step[b]), row, rows, apart;
    if (ma == 0 && mb == 0)
       return 0;
-   row = times(tb, mb < line ? mb : line);
+   row = ma < mb ? times(ta, ma < line ? ma : line) : times(tb, mb < line ? mb : line);
+   rows = ma < mb ? tb : ta;
+   apart = ma < mb ? mb : ma;
    if (row < line)
       row = line;
-   return row + times(ta - 1, ma < row ? ma : row);
+   return row + times(rows - 1, apart < row ? apart : row);
 }
 
 /* The bytes of a tile of ta x tb iterations of the loop around the
