@@ -26,38 +26,75 @@ uint64_t mp_nest_accesses(const mp_nest *n)
    return total;
 }
 
-/* The positions of the order: one more with a tile. */
+/* The loops tiled. */
+static uint32_t n_tiled(const mp_nest *n)
+{
+   return n->tile[0] == 0 ? 0 : n->tile[1] == 0 ? 1 : 2;
+}
+
+/* The positions of the order: one more per loop tiled. */
 static uint32_t positions(const mp_nest *n)
 {
-   return n->n_loops + (n->tile != 0);
+   return n->n_loops + n_tiled(n);
 }
 
 static int is_permutation(const mp_nest *n)
 {
-   uint32_t seen = 0, p;
+   uint32_t seen = 0, p, t;
    for (p = 0; p < positions(n); p++) {
       if (n->order[p] >= positions(n) || (seen >> n->order[p] & 1))
          return 0;
       seen |= 1u << n->order[p];
    }
-   return n->tile == 0 || n->tiled < n->n_loops;
+   for (t = 0; t < n_tiled(n); t++)
+      if (n->tiled[t] >= n->n_loops)
+         return 0;
+   return (n->tile[0] != 0 || n->tile[1] == 0)
+          && (n_tiled(n) < 2 || n->tiled[0] != n->tiled[1]);
 }
 
-/* Loop k's iterations and reference r's step along it, the loop over
-   the tiles (k == n_loops) included. */
+/* The tiling t of loop k (k's tiles for a loop over tiles), or
+   MP_NEST_MAX_TILED if k is neither tiled nor over tiles. */
+static uint32_t tiling_of(const mp_nest *n, uint32_t k)
+{
+   uint32_t t;
+   if (k >= n->n_loops)
+      return k - n->n_loops;
+   for (t = 0; t < n_tiled(n); t++)
+      if (n->tiled[t] == k)
+         return t;
+   return MP_NEST_MAX_TILED;
+}
+
+/* Loop k's iterations and reference r's step along it, the loops over
+   the tiles (k >= n_loops) included. */
 static uint64_t trips_of(const mp_nest *n, uint32_t k)
 {
-   if (n->tile == 0 || (k != n->tiled && k != n->n_loops))
+   uint32_t t = tiling_of(n, k);
+   if (t == MP_NEST_MAX_TILED)
       return n->trips[k];
-   if (k == n->tiled)
-      return n->tile < n->trips[k] ? n->tile : n->trips[k];
-   return (n->trips[n->tiled] + n->tile - 1) / n->tile;
+   if (k < n->n_loops)
+      return n->tile[t] < n->trips[k] ? n->tile[t] : n->trips[k];
+   return (n->trips[n->tiled[t]] + n->tile[t] - 1) / n->tile[t];
 }
 
 static int64_t step_of(const mp_nest *n, uint32_t r, uint32_t k)
 {
-   return k == n->n_loops ? n->refs[r].step[n->tiled] * (int64_t)n->tile
-                          : n->refs[r].step[k];
+   return k >= n->n_loops
+          ? n->refs[r].step[n->tiled[k - n->n_loops]] * (int64_t)n->tile[k - n->n_loops]
+          : n->refs[r].step[k];
+}
+
+/* Whether the counters are an iteration of the nest: the iterations of
+   a last tile past its loop's end are none. */
+static int in_nest(const mp_nest *n, const uint64_t *count)
+{
+   uint32_t t;
+   for (t = 0; t < n_tiled(n); t++)
+      if (count[n->n_loops + t] * n->tile[t] + count[n->tiled[t]]
+          >= n->trips[n->tiled[t]])
+         return 0;
+   return 1;
 }
 
 /* Where the padded layout puts a reference's address. */
@@ -100,7 +137,7 @@ int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *la
    mp_cache_cfg c = *cfg;
    mp_cache *cache;
    const char *err = NULL;
-   uint64_t count[MP_NEST_MAX_LOOPS + 1], *addr;
+   uint64_t count[MP_NEST_MAX_LOOPS + MP_NEST_MAX_TILED], *addr;
    uint32_t r, p;
    mp_memset(out, 0, sizeof *out);
    if (n->n_refs == 0 || n->n_loops == 0 || n->n_loops > MP_NEST_MAX_LOOPS
@@ -117,10 +154,7 @@ int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *la
       addr[r] = n->refs[r].base;
    mp_memset(count, 0, sizeof count);
    for (;;) {
-      /* The iterations of the last tile past the loop's end are none. */
-      if ((n->tile == 0 || count[n->n_loops] * n->tile + count[n->tiled]
-                           < n->trips[n->tiled])
-          && !access_all(cache, n, addr, latency, c.n_levels, out))
+      if (in_nest(n, count) && !access_all(cache, n, addr, latency, c.n_levels, out))
          break;
       /* The next iteration: the innermost position moves; one that
          wraps goes back to its first iteration and moves the next. */

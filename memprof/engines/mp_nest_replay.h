@@ -33,6 +33,8 @@
 #include "mp_whatif.h"
 
 #define MP_NEST_MAX_LOOPS 8
+/* Loops tiled at most. */
+#define MP_NEST_MAX_TILED 2
 
 /* One memory access of the innermost loop's body. */
 typedef struct {
@@ -65,13 +67,15 @@ typedef struct {
    uint64_t trips[MP_NEST_MAX_LOOPS];    /* iterations of loop k per
                                             iteration of the loops around */
    /* order[p]: the loop at position p, outermost first: 0, 1, ...,
-      n_loops - 1 is the order the nest ran in.  With a tile, n_loops
-      + 1 positions: the loop n_loops is the loop over the tiles. */
-   uint32_t order[MP_NEST_MAX_LOOPS + 1];
-   /* tile 0: no tiling; else loop 'tiled' runs tile iterations per
-      iteration of the loop over its tiles (the last tile cut short). */
-   uint32_t tiled;
-   uint64_t tile;
+      n_loops - 1 is the order the nest ran in.  With tiles, a position
+      more per loop tiled: the loop n_loops + t is the loop over the
+      tiles of loop tiled[t]. */
+   uint32_t order[MP_NEST_MAX_LOOPS + MP_NEST_MAX_TILED];
+   /* tile[t] 0: no more loops tiled (tile[1] only with tile[0]); else
+      loop tiled[t] runs tile[t] iterations per iteration of the loop
+      over its tiles (the last tile cut short).  Two different loops. */
+   uint32_t tiled[MP_NEST_MAX_TILED];
+   uint64_t tile[MP_NEST_MAX_TILED];
    const mp_nest_ref *refs;              /* in the body's order */
    uint32_t n_refs;
    /* Accesses replayed at most: the first ones of the order (0: all).

@@ -297,13 +297,120 @@ static int inside(const mp_finished *an, uint32_t l, uint32_t outer)
    return 0;
 }
 
+static uint64_t magnitude(int64_t s)
+{
+   return s < 0 ? (uint64_t)-s : (uint64_t)s;
+}
+
+/* a * b, or UINT64_MAX if that overflows. */
+static uint64_t times(uint64_t a, uint64_t b)
+{
+   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The bytes of the lines reference r touches in ta iterations of loop a
+   around tb of loop b, either way round: along the loop it moves less
+   on, a row of that loop's iterations times the bytes, at most a line,
+   it moves per iteration (a line at least); along the other, as many
+   rows as its iterations, its step apart (overlapping when closer).
+   syrk's A[j][k] in tiles of k and j: rows of a column's lines.  A
+   reference that stays put takes no room. */
+static uint64_t ref_bytes(const mp_nest_ref *r, uint32_t a, uint32_t b, uint64_t ta,
+                          uint64_t tb, uint64_t line)
+{
+   uint64_t ma = magnitude(r->step[a]), mb = magnitude(r->step[b]), row, rows, apart;
+   if (ma == 0 && mb == 0)
+      return 0;
+   row = ma < mb ? times(ta, ma < line ? ma : line) : times(tb, mb < line ? mb : line);
+   rows = ma < mb ? tb : ta;
+   apart = ma < mb ? mb : ma;
+   if (row < line)
+      row = line;
+   return row + times(rows - 1, apart < row ? apart : row);
+}
+
+/* The bytes of a tile of ta x tb iterations of the loop around the
+   innermost and of the innermost, in one iteration of the carrier
+   (loop 0): the loops between run whole in it. */
+static uint64_t tile_bytes(const mp_nest *n, uint64_t ta, uint64_t tb, uint64_t line)
+{
+   uint32_t b = n->n_loops - 1, a = b - 1, r, p;
+   uint64_t bytes = 0;
+   for (r = 0; r < n->n_refs; r++) {
+      uint64_t x = ref_bytes(&n->refs[r], a, b, ta, tb, line);
+      bytes = bytes > UINT64_MAX - x ? UINT64_MAX : bytes + x;
+   }
+   for (p = 1; p < a; p++)
+      bytes = times(bytes, n->trips[p]);
+   return bytes;
+}
+
+/* The square-ish 2-D tiles: the largest t whose tile of t x t
+   iterations (each side at most its loop's iterations) fills no more
+   than half the level, in *ta x *tb; 0 if none of 2 x 2 does, or the
+   whole of both loops does (no tile). */
+static int square_tiles(const mp_nest *n, uint64_t half, uint64_t line, uint64_t *ta,
+                        uint64_t *tb)
+{
+   uint64_t trips_a = n->trips[n->n_loops - 2], trips_b = n->trips[n->n_loops - 1];
+   uint64_t lo = 2, hi = trips_a > trips_b ? trips_a : trips_b;
+   if (n->n_loops < 3 || trips_a < 2 || trips_b < 2
+       || tile_bytes(n, 2, 2, line) > half)
+      return 0;
+   /* The bytes grow with t: the last t that fits. */
+   while (lo < hi) {
+      uint64_t mid = lo + (hi - lo + 1) / 2;
+      if (tile_bytes(n, mid < trips_a ? mid : trips_a, mid < trips_b ? mid : trips_b,
+                     line) <= half)
+         lo = mid;
+      else
+         hi = mid - 1;
+   }
+   *ta = lo < trips_a ? lo : trips_a;
+   *tb = lo < trips_b ? lo : trips_b;
+   return *ta < trips_a || *tb < trips_b;
+}
+
+/* The tiling replayed: the inner loop in tiles of tile[0], and, if
+   tile[1], the loop around it in tiles of tile[1]; the loops over the
+   tiles outermost. */
+static void tile_nest(const mp_finished *an, uint32_t inner, const mp_nest *nest,
+                      const uint64_t *tile, mp_order_replay *out)
+{
+   mp_nest after = *nest;
+   uint32_t t, p, n_t = tile[1] ? 2 : 1;
+   char b[2][32], *w = mp_facts_loop_where(an, inner);
+   for (t = 0; t < n_t; t++) {
+      after.tiled[t] = nest->n_loops - 1 - t;
+      after.tile[t] = out->tile[t] = tile[t];
+      /* The outer loop's tiles outside the inner's. */
+      after.order[n_t - 1 - t] = nest->n_loops + t;
+   }
+   for (p = 0; p < nest->n_loops; p++)
+      after.order[p + n_t] = p;
+   if (n_t == 1) {
+      out->how = mp_asprintf("with the loop at %s in tiles of %s iterations, the loop "
+                             "over its tiles outermost", w,
+                             mp_commas(tile[0], b[0], sizeof b[0]));
+   } else {
+      char *wa = mp_facts_loop_where(an, mp_loops_get(an->loops, inner)->parent);
+      out->how = mp_asprintf("with the loops at %s and %s in tiles of %s x %s "
+                             "iterations, the loops over the tiles outermost", wa, w,
+                             mp_commas(tile[1], b[1], sizeof b[1]),
+                             mp_commas(tile[0], b[0], sizeof b[0]));
+      mp_free(wa);
+   }
+   mp_free(w);
+   mp_order_replay_both(an, nest, &after, out);
+}
+
 void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
                       uint32_t level, uint32_t carried_by, mp_order_replay *out)
 {
    const mp_report_cache *hc = an->cache;
    uint32_t inner, carrier, r, p;
-   uint64_t per_iter = 0, tile;
-   mp_nest nest, after;
+   uint64_t per_iter = 0, tile[MP_NEST_MAX_TILED] = { 0, 0 }, half, line, ta, tb;
+   mp_nest nest;
    mp_nest_ref *refs;
    mp_memset(out, 0, sizeof *out);
    if (!run->whatif_tile || an->loops == NULL || an->formula == NULL || hc == NULL
@@ -337,22 +444,37 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       run whole in it), fill half the level, so that the carrier reuses
       them there (a reference that stays put takes no room).  gemm's
       B[k][j] under i: a tile of j times all of k. */
+   line = hc->level[level].line;
+   half = hc->level[level].size / 2;
    for (r = 0; r < nest.n_refs; r++) {
-      int64_t s = refs[r].step[nest.n_loops - 1];
-      uint64_t m = s < 0 ? (uint64_t)-s : (uint64_t)s;
-      per_iter += m < hc->level[level].line ? m : hc->level[level].line;
+      uint64_t m = magnitude(refs[r].step[nest.n_loops - 1]);
+      per_iter += m < line ? m : line;
    }
    for (p = 1; p + 1 < nest.n_loops; p++)
-      per_iter *= nest.trips[p];
-   tile = per_iter ? hc->level[level].size / 2 / per_iter : 0;
+      per_iter = times(per_iter, nest.trips[p]);
+   tile[0] = per_iter ? half / per_iter : 0;
+   /* Two iterations already too many: a column of a matrix, the loop
+      around the inner loop run whole.  Both cut instead (syrk's
+      A[j][k] under i: tiles of k and j). */
+   out->level = level;
+   if (tile[0] < 2 && per_iter && square_tiles(&nest, half, line, &ta, &tb)) {
+      tile[0] = tb;
+      tile[1] = ta;
+      tile_nest(an, inner, &nest, tile, out);
+      mp_free(refs);
+      return;
+   }
    /* A tile of one iteration is no tile: the inner loop moved out. */
-   if (tile < 2 || tile >= nest.trips[nest.n_loops - 1]) {
+   if (tile[0] < 2 || tile[0] >= nest.trips[nest.n_loops - 1]) {
       char *w = mp_facts_loop_where(an, inner);
-      out->why_not = tile < 2
+      out->why_not = tile[0] < 2
          ? mp_asprintf("no replay: two iterations of the loop at %s, in one of the loop "
                        "that comes back to the data, fill more than half of %s: no tile "
-                       "of it fits (the loops between would have to be tiled too)", w,
-                       mp_report_level_name(level))
+                       "of it fits%s", w, mp_report_level_name(level),
+                       nest.n_loops < 3 ? ""
+                       : nest.n_loops == 3 ? ", nor one of it and the loop around it"
+                       : ", nor one of it and the loop around it (the loops between "
+                         "would have to be tiled too)")
          : mp_asprintf("no replay: one execution of the loop at %s fills "
                        "less than half of %s: a tile would be the whole loop",
                        w, mp_report_level_name(level));
@@ -360,22 +482,7 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       mp_free(refs);
       return;
    }
-   after = nest;
-   after.tiled = nest.n_loops - 1;
-   after.tile = tile;
-   after.order[0] = nest.n_loops;
-   for (p = 0; p < nest.n_loops; p++)
-      after.order[p + 1] = p;
-   out->tile = tile;
-   out->level = level;
-   {
-      char b[32], *w = mp_facts_loop_where(an, inner);
-      out->how = mp_asprintf("with the loop at %s in tiles of %s iterations, the loop "
-                             "over its tiles outermost", w,
-                             mp_commas(tile, b, sizeof b));
-      mp_free(w);
-   }
-   mp_order_replay_both(an, &nest, &after, out);
+   tile_nest(an, inner, &nest, tile, out);
    mp_free(refs);
 }
 

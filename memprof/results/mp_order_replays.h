@@ -37,7 +37,9 @@ typedef struct {
    uint64_t all;             /* the accesses of one execution of the nest */
    char *how;                /* made: the order replayed ("interchanged"),
                                 allocated */
-   uint64_t tile;            /* tiling: the inner loop's tile, iterations */
+   uint64_t tile[MP_NEST_MAX_TILED];  /* tiling: the tiles, iterations, of
+                                the inner loop and (2-D) the loop around
+                                it; 0: none */
    uint32_t level;           /* the level whose misses the text gives */
    char *also;               /* made: another variant's outcome, ending the
                                 text ("; with ...: L1 misses ..."),
@@ -72,7 +74,12 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
 /* Blocking for the level: the innermost loop of instruction instr cut
    into tiles whose lines, in one iteration of the carrier, fill half of
    the level, the loop over the tiles moved around the carrier,
-   replayed against the nest as it ran (--what-if=tile).  The carrier
+   replayed against the nest as it ran (--what-if=tile).  When two of
+   its iterations already overflow that half (a loop between the
+   carrier and it runs whole in each iteration of the carrier: a
+   column of a matrix), that loop and the inner loop are both cut, in
+   square-ish tiles whose lines fill half the level, the loops over the
+   tiles outermost (i/j blocking).  The carrier
    is carried_by, the loop measured to carry the reuses (mp_carriers),
    when it holds the walk; else the nearest loop around it whose
    iterations come back to the data (by instr's formula, its step no
