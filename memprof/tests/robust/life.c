@@ -49,6 +49,15 @@
                          range once per int (16 writes each), and prints
                          each name in hex ("name HEX"), for run.py to
                          compare with the JSON and memprof_annotate
+     family              what a program does with its own processes,
+                         each result printed: reaps every child with
+                         while (wait(NULL) > 0) after forking 3 that exit
+                         with 1, 2, 3 (it must see exactly those: no
+                         process of the tool's among its children);
+                         system("exit 7"); vfork and exec of /bin/true;
+                         kill(0, SIGUSR1) to its own process group, with
+                         a handler counting it; then writes
+                         before_signal and exits 0
 */
 #include <pthread.h>
 #include <signal.h>
@@ -108,6 +117,13 @@ static const char *const hostile[8] = {
    NULL,   /* a long name, built below */
 };
 
+static volatile sig_atomic_t usr1_caught;
+static void count_usr1(int sig)
+{
+   (void)sig;
+   usr1_caught++;
+}
+
 int main(int argc, char **argv)
 {
    const char *mode = argc > 1 ? argv[1] : "ok";
@@ -154,6 +170,37 @@ int main(int argc, char **argv)
       for (i = 0; i < 512; i++)
          after_exec[i] = i;
       printf("after exec\n");
+      return 0;
+   }
+   if (strcmp(mode, "family") == 0) {
+      int status, sum = 0, reaped = 0;
+      pid_t pid;
+      struct sigaction sa;
+      fflush(stdout);
+      for (i = 1; i <= 3; i++)
+         if (fork() == 0)
+            _exit(i);
+      while ((pid = wait(&status)) > 0) {
+         reaped++;
+         sum += WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+      }
+      printf("reaped %d children, statuses summing to %d\n", reaped, sum);
+      status = system("exit 7");
+      printf("system: %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+      fflush(stdout);
+      pid = vfork();
+      if (pid == 0) {
+         execl("/bin/true", "true", (char *)NULL);
+         _exit(127);
+      }
+      printf("vfork+exec: %d\n",
+             waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = count_usr1;
+      sigaction(SIGUSR1, &sa, NULL);
+      kill(0, SIGUSR1);
+      printf("SIGUSR1 caught %d\n", (int)usr1_caught);
+      write_before_signal();
       return 0;
    }
    if (strcmp(mode, "fork") == 0 && argc > 2) {

@@ -625,6 +625,22 @@ class Suite:
                      "native %s %r, memprof %s %r, %s" % (describe_rc(native.rc), native.out,
                                                         describe_rc(mp.rc), mp.out, why or v))
 
+        # The client's own processes: it reaps exactly its children,
+        # system(), vfork+exec and a signal to its process group behave
+        # as natively, and the file is written.
+        clean()
+        native = run([life, "family"], d)
+        mp = self.memprof(["--memprof-out-file=out.json"], [life, "family"], d)
+        doc, why = load_json(os.path.join(d, "out.json"))
+        v = doc and one_var(doc, "before_signal")
+        self.r.check(mp.rc == native.rc == 0 and mp.out == native.out
+                     and b"reaped 3 children, statuses summing to 6" in mp.out
+                     and v and v.writes == 256,
+                     "the client's wait loop, system(), vfork+exec and kill(0, ...): as "
+                     "natively, the file written",
+                     "native %s %r, memprof %s %r, %s" % (describe_rc(native.rc), native.out,
+                                                        describe_rc(mp.rc), mp.out, why or v))
+
         # The client changes directory: a relative output name is
         # relative to the directory memprof started in (where the
         # start-up check created its temporary file), not the client's.
