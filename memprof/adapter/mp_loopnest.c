@@ -28,6 +28,7 @@
 #include "mp_clo.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
+#include "mp_tool.h"
 #include "mp_util.h"
 
 mp_loops   *mp_g_loops;
@@ -95,7 +96,10 @@ static HChar *where_of(Addr a)
 UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
 {
    HChar *bw = where_of(branch), *tw = where_of(target);
-   UInt loop = mp_loops_add_back_edge(mp_g_loops, fn, branch, target, bw, tw);
+   HChar bs[128], ts[128];
+   UInt loop = mp_loops_add_back_edge(mp_g_loops, fn, branch, target, bw, tw,
+                                      mp_sites_code_fn(branch, bs, sizeof bs) ? bs : NULL,
+                                      mp_sites_code_fn(target, ts, sizeof ts) ? ts : NULL);
    if (bw)
       VG_(free)(bw);
    if (tw)
@@ -103,11 +107,33 @@ UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
    return loop;
 }
 
+/* The function whose code an instruction is, looked up once, and only
+   if a loop's line range would take its line (the inline information
+   is read per call). */
+typedef struct {
+   Addr a;
+   Bool asked, known;
+   HChar fn[128];
+} code_scope;
+
+static const char *scope_of(void *arg)
+{
+   code_scope *cs = arg;
+   if (!cs->asked) {
+      cs->known = mp_sites_code_fn(cs->a, cs->fn, sizeof cs->fn);
+      cs->asked = True;
+   }
+   return cs->known ? cs->fn : NULL;
+}
+
 void mp_loopnest_note_line(UInt fn, Addr a)
 {
    HChar *loc = where_of(a);
    if (loc) {
-      mp_loops_add_line(mp_g_loops, fn, a, loc);
+      code_scope cs;
+      cs.a = a;
+      cs.asked = cs.known = False;
+      mp_loops_add_line(mp_g_loops, fn, a, loc, scope_of, &cs);
       VG_(free)(loc);
    }
 }

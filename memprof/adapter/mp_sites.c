@@ -288,6 +288,16 @@ static UInt inline_levels(DiEpoch ep, Addr ip, inl_level *lv)
    return k;
 }
 
+Bool mp_sites_code_fn(Addr ip, HChar *buf, SizeT n)
+{
+   inl_level lv[MAX_INLINE];
+   if (n == 0 || inline_levels(VG_(current_DiEpoch)(), ip, lv) == 0)
+      return False;
+   VG_(strncpy)(buf, lv[0].fn, n - 1);
+   buf[n - 1] = '\0';
+   return True;
+}
+
 static const HChar *base_name(const HChar *path)
 {
    const HChar *slash = VG_(strrchr)(path, '/');

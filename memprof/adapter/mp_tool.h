@@ -206,6 +206,10 @@ const UInt *mp_sites_watching(Addr a);
 VG_REGPARM(3) void mp_sites_return(Addr ra, UWord ret, UWord sp);
 /* At exit, before the report: suffixes for names two sites share. */
 void    mp_sites_finish(void);
+/* The function whose code ip is, from the inline information: the
+   innermost function inlined there, else the function itself; False
+   if ip has no source line.  Copied into buf (n bytes). */
+Bool    mp_sites_code_fn(Addr ip, HChar *buf, SizeT n);
 
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,

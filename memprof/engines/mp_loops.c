@@ -159,9 +159,12 @@ mp_loops *mp_loops_new(void)
 void mp_loops_free(mp_loops *l)
 {
    uint32_t i;
-   for (i = 0; i < l->n_loops; i++)
+   for (i = 0; i < l->n_loops; i++) {
       if (l->loops[i].file)
          mp_free((char *)l->loops[i].file);
+      if (l->loops[i].scope)
+         mp_free((char *)l->loops[i].scope);
+   }
    for (i = 0; i < l->n_fns; i++)
       mp_free(l->fns[i].ids);
    for (i = 0; i < l->n_threads; i++)
@@ -220,7 +223,7 @@ static uint32_t parse_loc(const char *loc, size_t *flen)
    return line;
 }
 
-static void widen_lines(mp_loop *L, const char *loc)
+static void widen_lines(mp_loop *L, const char *loc, mp_loops_scope_fn scope_of, void *arg)
 {
    size_t flen;
    uint32_t line;
@@ -240,6 +243,16 @@ static void widen_lines(mp_loop *L, const char *loc)
    /* Lines of another file (inlined code) would make the range a lie. */
    if (mp_strlen(L->file) != flen || mp_memcmp(L->file, loc, flen) != 0)
       return;
+   if (line >= L->first_line && line <= L->last_line)
+      return;
+   /* So would those of another function of the file inlined there
+      (syrk's kernel loop inlined into main, stretched to init_array's
+      line 39 at -O2). */
+   if (L->scope && scope_of) {
+      const char *scope = scope_of(arg);
+      if (scope && mp_strcmp(scope, L->scope) != 0)
+         return;
+   }
    if (line < L->first_line) L->first_line = line;
    if (line > L->last_line) L->last_line = line;
 }
@@ -328,9 +341,27 @@ static fn_loops *fn_for(mp_loops *l, uint32_t fn)
    return &l->fns[l->n_fns++];
 }
 
+/* The scope named, for widen_lines. */
+static const char *given_scope(void *arg)
+{
+   return arg;
+}
+
+/* The back edge's lines: the branch's first, which names the loop's
+   file and scope. */
+static void widen_edge(mp_loop *L, const char *branch_loc, const char *target_loc,
+                       const char *branch_scope, const char *target_scope)
+{
+   if (!L->scope && branch_scope)
+      L->scope = mp_strdup("mp.loops.scope", branch_scope);
+   widen_lines(L, branch_loc, NULL, NULL);
+   widen_lines(L, target_loc, target_scope ? given_scope : NULL, (void *)target_scope);
+}
+
 uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
                                 uint64_t target, const char *branch_loc,
-                                const char *target_loc)
+                                const char *target_loc, const char *branch_scope,
+                                const char *target_scope)
 {
    map_slot *s;
    fn_loops *f;
@@ -343,8 +374,7 @@ uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
    if (s->stamp) {           /* stamp 1 marks a known head */
       id = s->val;
       L = &l->loops[id];
-      widen_lines(L, target_loc);
-      widen_lines(L, branch_loc);
+      widen_edge(L, branch_loc, target_loc, branch_scope, target_scope);
       if (branch > L->tail) {
          L->tail = branch;
          relink(l, f, id);
@@ -365,8 +395,7 @@ uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
    L->tail = branch;
    L->parent = MP_LOOP_NONE;
    L->depth = 1;
-   widen_lines(L, target_loc);   /* the head first: it names the file */
-   widen_lines(L, branch_loc);
+   widen_edge(L, branch_loc, target_loc, branch_scope, target_scope);
    l->n_loops++;
    if (f->n == f->cap) {
       f->cap = f->cap ? 2 * f->cap : 8;
@@ -418,11 +447,12 @@ static uint32_t make_chain(mp_loops *l, uint32_t inner)
    return m;
 }
 
-void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc)
+void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc,
+                       mp_loops_scope_fn scope_of, void *arg)
 {
    uint32_t p;
    for (p = mp_loops_innermost(l, fn, addr); p != MP_LOOP_NONE; p = l->loops[p].parent)
-      widen_lines(&l->loops[p], loc);
+      widen_lines(&l->loops[p], loc, scope_of, arg);
 }
 
 /*------------------------------------------------------------*/

@@ -88,6 +88,8 @@ typedef struct {
    uint32_t depth;           /* 1 at top level */
    uint32_t n_children;      /* loops whose parent this is */
    const char *file;         /* file of the head's location, NULL if unknown */
+   const char *scope;        /* the function whose code its back edge is
+                                (the innermost inlined one), NULL if unknown */
    uint32_t first_line;      /* source lines seen in the loop, in that file; */
    uint32_t last_line;       /*   0 when unknown */
    /* Dynamic, summed over threads. */
@@ -121,17 +123,30 @@ void      mp_loops_set_exit_hook(mp_loops *l, mp_loops_exit_fn fn, void *arg);
 /*--- Static part (instrumentation time) ---*/
 
 /* A branch at 'branch' jumping back to 'target' in function fn; locs are
-   "file:line" or NULL.  Returns the loop's id, MP_LOOP_NONE if target >
-   branch (not a back edge).  May grow the loop's tail and re-nest the
-   function's loops. */
+   "file:line" or NULL, scopes the function whose code each is (the
+   innermost inlined one) or NULL.  The branch is the loop's own control
+   (its increment, test and jump): its file and scope are the loop's,
+   while the target, the body's first instruction, may be a function
+   inlined there, whose line then does not widen the loop's.  Returns
+   the loop's id, MP_LOOP_NONE if target > branch (not a back edge).
+   May grow the loop's tail and re-nest the function's loops. */
 uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
                                 uint64_t target, const char *branch_loc,
-                                const char *target_loc);
+                                const char *target_loc, const char *branch_scope,
+                                const char *target_scope);
+
+/* The function whose code an address is, asked only when a line would
+   widen a loop whose scope is known; NULL if unknown. */
+typedef const char *(*mp_loops_scope_fn)(void *arg);
 
 /* Widens the source line range of every loop of fn containing addr
-   with loc ("file:line", same file as the loop's head only).  Optional:
-   head and tail locations alone give a partial range. */
-void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc);
+   with loc ("file:line", same file as the loop's head only, and the
+   same scope when both are known: a function inlined into the loop,
+   from the same file, does not stretch the loop's lines to its own).
+   scope_of may be NULL.  Optional: head and tail locations alone give
+   a partial range. */
+void mp_loops_add_line(mp_loops *l, uint32_t fn, uint64_t addr, const char *loc,
+                       mp_loops_scope_fn scope_of, void *arg);
 
 uint32_t       mp_loops_count(const mp_loops *l);
 /* The most active frames one thread has had at once: bounded by the

@@ -104,9 +104,9 @@ START_TEST(test_issue_nest_through_loops)
    mp_loops *l = mp_loops_new();
    mp_formula *f = mp_formula_new();
    uint32_t loop[3];
-   loop[2] = mp_loops_add_back_edge(l, 1, 0x1d0, 0x120, NULL, NULL);
-   loop[0] = mp_loops_add_back_edge(l, 1, 0x1f0, 0x100, NULL, NULL);
-   loop[1] = mp_loops_add_back_edge(l, 1, 0x1e0, 0x110, NULL, NULL);
+   loop[2] = mp_loops_add_back_edge(l, 1, 0x1d0, 0x120, NULL, NULL, NULL, NULL);
+   loop[0] = mp_loops_add_back_edge(l, 1, 0x1f0, 0x100, NULL, NULL, NULL, NULL);
+   loop[1] = mp_loops_add_back_edge(l, 1, 0x1e0, 0x110, NULL, NULL, NULL, NULL);
    run_nest(l, f, loop, rows, 0);
    ck_assert_str_eq(formula_of(f, 0x130), "8*i1 + 1088*i2 + 217600*i3");
    ck_assert(mp_formula_fits(mp_formula_get(f, 0x130), NULL));

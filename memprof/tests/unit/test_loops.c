@@ -195,7 +195,7 @@ static void run_forest(int nested, uint64_t seed, int corrupt)
    gen_edges(r);
    for (e = 0; e < r->n_edges; e++) {
       ref_loop *L = &r->loops[r->edges[e].loop];
-      uint32_t id = mp_loops_add_back_edge(l, L->fn, r->edges[e].branch, L->head, NULL, NULL);
+      uint32_t id = mp_loops_add_back_edge(l, L->fn, r->edges[e].branch, L->head, NULL, NULL, NULL, NULL);
       if (ref_known(L))
          ck_assert_uint_eq(id, L->id);       /* one loop per head */
       L->id = id;
@@ -244,23 +244,25 @@ END_TEST
 START_TEST(test_forest_by_hand)
 {
    mp_loops *l = mp_loops_new();
-   uint32_t a = mp_loops_add_back_edge(l, 1, 0x150, 0x130, NULL, NULL);  /* [130,150] */
-   uint32_t b = mp_loops_add_back_edge(l, 1, 0x180, 0x170, NULL, NULL);  /* [170,180] */
+   uint32_t a = mp_loops_add_back_edge(l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);  /* [130,150] */
+   uint32_t b = mp_loops_add_back_edge(l, 1, 0x180, 0x170, NULL, NULL, NULL, NULL);  /* [170,180] */
    uint32_t o, o2;
    ck_assert_uint_eq(mp_loops_get(l, a)->parent, MP_LOOP_NONE);
-   o = mp_loops_add_back_edge(l, 1, 0x160, 0x110, NULL, NULL);           /* [110,160] */
+   o = mp_loops_add_back_edge(l, 1, 0x160, 0x110, NULL, NULL, NULL, NULL);           /* [110,160] */
    ck_assert_uint_eq(mp_loops_get(l, a)->parent, o);
    ck_assert_uint_eq(mp_loops_get(l, a)->depth, 2);
    ck_assert_uint_eq(mp_loops_get(l, b)->parent, MP_LOOP_NONE);
-   o2 = mp_loops_add_back_edge(l, 1, 0x190, 0x110, NULL, NULL);          /* grows to [110,190] */
+   o2 = mp_loops_add_back_edge(l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);          /* grows to [110,190] */
    ck_assert_uint_eq(o2, o);
    ck_assert_uint_eq(mp_loops_get(l, o)->tail, 0x190);
    ck_assert_uint_eq(mp_loops_get(l, b)->parent, o);
    ck_assert_uint_eq(mp_loops_get(l, o)->n_children, 2);
    /* another function's ranges never nest with these */
-   ck_assert_uint_eq(mp_loops_get(l, mp_loops_add_back_edge(l, 2, 0x140, 0x138, NULL, NULL))->parent,
+   ck_assert_uint_eq(mp_loops_get(l, mp_loops_add_back_edge(l, 2, 0x140, 0x138, NULL, NULL,
+                                                             NULL, NULL))->parent,
                      MP_LOOP_NONE);
-   ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x100, 0x108, NULL, NULL), MP_LOOP_NONE);
+   ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x100, 0x108, NULL, NULL, NULL, NULL),
+                     MP_LOOP_NONE);
    ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x140), a);
    ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x165), o);
    ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x191), MP_LOOP_NONE);
@@ -271,24 +273,72 @@ END_TEST
 START_TEST(test_source_lines)
 {
    mp_loops *l = mp_loops_new();
-   uint32_t o = mp_loops_add_back_edge(l, 1, 0x190, 0x110, "src/mm.c:14", "src/mm.c:10");
-   uint32_t i = mp_loops_add_back_edge(l, 1, 0x150, 0x130, "src/mm.c:12", "src/mm.c:12");
+   uint32_t o = mp_loops_add_back_edge(l, 1, 0x190, 0x110, "src/mm.c:14", "src/mm.c:10", NULL, NULL);
+   uint32_t i = mp_loops_add_back_edge(l, 1, 0x150, 0x130, "src/mm.c:12", "src/mm.c:12", NULL, NULL);
    const mp_loop *L = mp_loops_get(l, o);
    ck_assert_str_eq(L->file, "src/mm.c");
    ck_assert_uint_eq(L->first_line, 10);
    ck_assert_uint_eq(L->last_line, 14);
-   mp_loops_add_line(l, 1, 0x140, "src/mm.c:13");     /* inside both */
-   mp_loops_add_line(l, 1, 0x140, "inl.h:99");        /* inlined: ignored */
-   mp_loops_add_line(l, 1, 0x180, "src/mm.c:16");     /* the outer only */
-   mp_loops_add_line(l, 1, 0x140, NULL);
-   mp_loops_add_line(l, 1, 0x140, "nonsense");
+   mp_loops_add_line(l, 1, 0x140, "src/mm.c:13", NULL, NULL);     /* inside both */
+   mp_loops_add_line(l, 1, 0x140, "inl.h:99", NULL, NULL);        /* inlined: ignored */
+   mp_loops_add_line(l, 1, 0x180, "src/mm.c:16", NULL, NULL);     /* the outer only */
+   mp_loops_add_line(l, 1, 0x140, NULL, NULL, NULL);
+   mp_loops_add_line(l, 1, 0x140, "nonsense", NULL, NULL);
    ck_assert_uint_eq(L->last_line, 16);
    L = mp_loops_get(l, i);
    ck_assert_uint_eq(L->first_line, 12);
    ck_assert_uint_eq(L->last_line, 13);
-   L = mp_loops_get(l, mp_loops_add_back_edge(l, 1, 0x300, 0x2f0, NULL, NULL));
+   L = mp_loops_get(l, mp_loops_add_back_edge(l, 1, 0x300, 0x2f0, NULL, NULL, NULL, NULL));
    ck_assert_ptr_null(L->file);
    ck_assert_uint_eq(L->first_line, 0);
+   mp_loops_free(l);
+}
+END_TEST
+
+/* The scope each test address is the code of, and how often it was
+   asked. */
+typedef struct {
+   const char *fn;
+   int asked;
+} scope_probe;
+
+static const char *probe_scope(void *arg)
+{
+   scope_probe *p = arg;
+   p->asked++;
+   return p->fn;
+}
+
+/* A function of the same file inlined into a loop does not stretch the
+   loop's lines to its own (scale() inlined as the first instructions of
+   main's loop, or syrk's kernel loop given init_array's line 39 at -O2):
+   the back edge's branch, the loop's own increment and test, names the
+   file and the scope; the target and the body's lines widen the range
+   only in that scope, and the scope is asked only for a line outside
+   the range. */
+START_TEST(test_source_lines_scope)
+{
+   mp_loops *l = mp_loops_new();
+   uint32_t o = mp_loops_add_back_edge(l, 1, 0x190, 0x110, "k.c:26", "k.c:16", "main",
+                                       "scale");
+   const mp_loop *L = mp_loops_get(l, o);
+   scope_probe own = { "main", 0 }, other = { "init", 0 }, none = { NULL, 0 };
+   ck_assert_str_eq(L->file, "k.c");
+   ck_assert_str_eq(L->scope, "main");
+   ck_assert_uint_eq(L->first_line, 26);           /* not scale's 16 */
+   ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x190, 0x110, "k.c:26", "k.c:16", "scale",
+                                            "scale"), o);
+   ck_assert_str_eq(L->scope, "main");              /* the first stays */
+   ck_assert_uint_eq(L->first_line, 26);
+   mp_loops_add_line(l, 1, 0x140, "k.c:39", probe_scope, &other);
+   ck_assert_uint_eq(L->last_line, 26);
+   ck_assert_int_eq(other.asked, 1);
+   mp_loops_add_line(l, 1, 0x140, "k.c:27", probe_scope, &own);
+   ck_assert_uint_eq(L->last_line, 27);
+   mp_loops_add_line(l, 1, 0x140, "k.c:27", probe_scope, &other);
+   ck_assert_int_eq(other.asked, 1);                /* inside: not asked */
+   mp_loops_add_line(l, 1, 0x150, "k.c:25", probe_scope, &none);   /* unknown: kept */
+   ck_assert_uint_eq(L->first_line, 25);
    mp_loops_free(l);
 }
 END_TEST
@@ -407,10 +457,10 @@ START_TEST(test_trace_nest_call_and_exits)
    g_l = new_loops(_i);
    mp_loops_set_exit_hook(g_l, log_exit, &x);
    /* the adapter reports back edges at instrumentation, inner ones first */
-   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
-   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
-   G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL);
-   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL, NULL, NULL);
+   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL, NULL, NULL);
 
    at(1, 0x100);
    ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), MP_LOOP_NONE);
@@ -500,8 +550,8 @@ START_TEST(test_trace_early_return_without_caller_loop)
       uint32_t G;
       const mp_loop *L;
       g_l = new_loops(_i);
-      G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL);
-      mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+      G = mp_loops_add_back_edge(g_l, 2, 0x1030, 0x1010, NULL, NULL, NULL, NULL);
+      mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
       at(1, 0x100);
       run_g(G, 2, 0);
       if (with_return)
@@ -528,7 +578,7 @@ START_TEST(test_trace_jump_to_condition_layout)
    uint32_t L, n;
    uint64_t v[1];
    g_l = new_loops(_i);
-   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL);
+   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL, NULL, NULL);
    at(1, 0x2f0);                               /* init; jmp 0x330 */
    at(1, 0x330);                               /* cond */
    ck_assert_uint_eq(mp_loops_get(g_l, L)->entries, 1);
@@ -555,7 +605,7 @@ START_TEST(test_trace_coarse_and_late_discovery)
 {
    uint32_t L, M, N;
    g_l = new_loops(_i);
-   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL);
+   L = mp_loops_add_back_edge(g_l, 1, 0x340, 0x300, NULL, NULL, NULL, NULL);
    at(1, 0x2f8);                               /* superblock 0x2f8..0x340 */
    back(L);
    ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), L);
@@ -568,7 +618,7 @@ START_TEST(test_trace_coarse_and_late_discovery)
    /* now a loop around the code of 0x400..0x480, found mid-way */
    at(1, 0x400);
    at(1, 0x440);
-   M = mp_loops_add_back_edge(g_l, 1, 0x480, 0x400, NULL, NULL);
+   M = mp_loops_add_back_edge(g_l, 1, 0x480, 0x400, NULL, NULL, NULL, NULL);
    at(1, 0x460);
    ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), M);
    back(M);
@@ -581,7 +631,7 @@ START_TEST(test_trace_coarse_and_late_discovery)
    at(1, 0x4f0);
    at(1, 0x500);
    ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), MP_LOOP_NONE);
-   N = mp_loops_add_back_edge(g_l, 1, 0x540, 0x500, NULL, NULL);
+   N = mp_loops_add_back_edge(g_l, 1, 0x540, 0x500, NULL, NULL, NULL, NULL);
    at(1, 0x4f0);
    at(1, 0x500);
    ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), N);
@@ -599,9 +649,9 @@ START_TEST(test_carrier)
    uint32_t O, I, E;
    uint64_t before, in_o, in_i, in_e;
    g_l = new_loops(0);
-   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
-   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
-   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   E = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL, NULL, NULL);
    at(1, 0x100);
    before = *mp_loops_epoch(g_l);                 /* outside any loop */
    at(1, 0x110);
@@ -648,8 +698,8 @@ START_TEST(test_threads)
    uint32_t O, I;
    uint64_t a, b, v[2];
    g_l = mp_loops_new();
-   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
-   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
    mp_loops_at(g_l, 1, 1, 0x130);              /* enters O and I at once */
    mp_loops_at(g_l, 300, 1, 0x110);
    mp_loops_back_edge_taken(g_l, 1, I);
@@ -680,7 +730,7 @@ START_TEST(test_recursion_limit)
 {
    uint32_t L;
    g_l = mp_loops_new();
-   L = mp_loops_add_back_edge(g_l, 1, 0x140, 0x110, NULL, NULL);
+   L = mp_loops_add_back_edge(g_l, 1, 0x140, 0x110, NULL, NULL, NULL, NULL);
    at(1, 0x100);
    at(1, 0x110);
    back(L);
@@ -746,9 +796,9 @@ static void run_unwind(uint64_t seed, int corrupt)
    rng_state = seed;
    for (f = 0; f < N_FNS; f++) {
       loops[f][1] = mp_loops_add_back_edge(l, f, fn_base(f) + 0x180, fn_base(f) + 0x140,
-                                           NULL, NULL);
+                                           NULL, NULL, NULL, NULL);
       loops[f][0] = mp_loops_add_back_edge(l, f, fn_base(f) + 0x1f0, fn_base(f) + 0x100,
-                                           NULL, NULL);
+                                           NULL, NULL, NULL, NULL);
    }
    act[0].fn = 0;
    act[0].depth = 0;
@@ -822,9 +872,9 @@ START_TEST(test_unwind_stub_loop)
 {
    uint32_t O, I, S, k;
    g_l = mp_loops_new();
-   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL);
-   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL);
-   S = mp_loops_add_back_edge(g_l, 3, 0x3010, 0x3000, NULL, NULL);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   S = mp_loops_add_back_edge(g_l, 3, 0x3010, 0x3000, NULL, NULL, NULL, NULL);
    mp_loops_unwind(g_l, g_tid, 0x8000);
    at(1, 0x100);
    for (k = 0; k < 1000; k++) {
@@ -858,6 +908,7 @@ int main(void)
    tcase_add_test(tc, test_forest_mismatch_is_detected);
    tcase_add_test(tc, test_forest_by_hand);
    tcase_add_test(tc, test_source_lines);
+   tcase_add_test(tc, test_source_lines_scope);
    tcase_add_loop_test(tc, test_trace_nest_call_and_exits, 0, 2);
    tcase_add_loop_test(tc, test_trace_early_return_without_caller_loop, 0, 2);
    tcase_add_loop_test(tc, test_trace_jump_to_condition_layout, 0, 2);

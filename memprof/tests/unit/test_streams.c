@@ -65,10 +65,10 @@ START_TEST(test_twenty_arrays_and_fission)
    const mp_streams_loop *d;
    mp_loops_set_exit_hook(l, end_hook, s);
    /* for t < 3 { for i { a1[i] .. a20[i] }   for i { a1..a10 }  for i { a11..a20 } } */
-   one = mp_loops_add_back_edge(l, 1, 0x1100 + 4 * 20, 0x1100, NULL, NULL);
-   a = mp_loops_add_back_edge(l, 1, 0x1200 + 4 * 10, 0x1200, NULL, NULL);
-   b = mp_loops_add_back_edge(l, 1, 0x1300 + 4 * 10, 0x1300, NULL, NULL);
-   T = mp_loops_add_back_edge(l, 1, 0x1400, 0x1000, NULL, NULL);
+   one = mp_loops_add_back_edge(l, 1, 0x1100 + 4 * 20, 0x1100, NULL, NULL, NULL, NULL);
+   a = mp_loops_add_back_edge(l, 1, 0x1200 + 4 * 10, 0x1200, NULL, NULL, NULL, NULL);
+   b = mp_loops_add_back_edge(l, 1, 0x1300 + 4 * 10, 0x1300, NULL, NULL, NULL, NULL);
+   T = mp_loops_add_back_edge(l, 1, 0x1400, 0x1000, NULL, NULL, NULL, NULL);
    for (t = 0; t < 3; t++) {
       mp_loops_at(l, 1, 1, 0x1000);
       run_array_loop(l, s, one, 0, 20);

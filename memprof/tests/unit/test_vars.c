@@ -681,10 +681,10 @@ START_TEST(test_results_runtime_loop_no_advice)
    /* The loops' functions, as the adapter names them: location ids. */
    for (k = 0; k < 3; k++)
       mp_vars_location(vs, NULL, k == 2 ? "memcpy" : k ? "walk" : "main");
-   mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5");
-   theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL);
-   once = mp_loops_add_back_edge(lp, 1, 0x1900, 0x1800, "p.c:30", "p.c:25");
-   flat = mp_loops_add_back_edge(lp, 1, 0x1d00, 0x1c00, "p.c:40", "p.c:35");
+   mine = mp_loops_add_back_edge(lp, 1, 0x1100, 0x1000, "p.c:9", "p.c:5", NULL, NULL);
+   theirs = mp_loops_add_back_edge(lp, 2, 0x2100, 0x2000, NULL, NULL, NULL, NULL);
+   once = mp_loops_add_back_edge(lp, 1, 0x1900, 0x1800, "p.c:30", "p.c:25", NULL, NULL);
+   flat = mp_loops_add_back_edge(lp, 1, 0x1d00, 0x1c00, "p.c:40", "p.c:35", NULL, NULL);
    for (loop = 0; loop < 2; loop++) {
       uint32_t id = loop ? theirs : mine;
       for (i = 0; i < 8; i++)
