@@ -18,6 +18,7 @@
 */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -93,13 +94,54 @@ static HChar *where_of(Addr a)
    return mp_asprintf("%s:%u", file, line);
 }
 
+/* The function whose code each source line is, by "file:line": a line
+   is one function's text, so the inline information (read through the
+   core's description of an address, microseconds each) is read once per
+   line, not per instruction.  Lines whose hashes collide with a cached
+   one are looked up each time. */
+typedef struct {
+   VgHashNode node;     /* key: the hash of loc */
+   HChar *loc;
+   HChar *fn;           /* NULL: not known */
+} line_scope;
+static VgHashTable *line_scopes;
+
+static UWord hash_loc(const HChar *s)
+{
+   UWord h = 5381;
+   while (*s)
+      h = h * 33 + (UChar)*s++;
+   return h;
+}
+
+static const HChar *scope_at(Addr a, const HChar *loc)
+{
+   static HChar uncached[128];
+   HChar fn[128];
+   line_scope *ls;
+   UWord h;
+   if (loc == NULL)
+      return NULL;
+   h = hash_loc(loc);
+   if (line_scopes == NULL)
+      line_scopes = VG_(HT_construct)("mp.loopnest.scopes");
+   ls = VG_(HT_lookup)(line_scopes, h);
+   if (ls != NULL)
+      return VG_(strcmp)(ls->loc, loc) == 0 ? ls->fn
+             : mp_sites_code_fn(a, uncached, sizeof uncached) ? uncached : NULL;
+   ls = VG_(malloc)("mp.loopnest.scope", sizeof *ls);
+   ls->node.key = h;
+   ls->loc = VG_(strdup)("mp.loopnest.scope.loc", loc);
+   ls->fn = mp_sites_code_fn(a, fn, sizeof fn) ? VG_(strdup)("mp.loopnest.scope.fn", fn) : NULL;
+   VG_(HT_add_node)(line_scopes, ls);
+   return ls->fn;
+}
+
 UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
 {
    HChar *bw = where_of(branch), *tw = where_of(target);
-   HChar bs[128], ts[128];
    UInt loop = mp_loops_add_back_edge(mp_g_loops, fn, branch, target, bw, tw,
-                                      mp_sites_code_fn(branch, bs, sizeof bs) ? bs : NULL,
-                                      mp_sites_code_fn(target, ts, sizeof ts) ? ts : NULL);
+                                      scope_at(branch, bw), scope_at(target, tw));
    if (bw)
       VG_(free)(bw);
    if (tw)
@@ -107,33 +149,26 @@ UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
    return loop;
 }
 
-/* The function whose code an instruction is, looked up once, and only
-   if a loop's line range would take its line (the inline information
-   is read per call). */
+/* An instruction, for the loops' question of whose code its line is. */
 typedef struct {
    Addr a;
-   Bool asked, known;
-   HChar fn[128];
-} code_scope;
+   const HChar *loc;
+} code_line;
 
 static const char *scope_of(void *arg)
 {
-   code_scope *cs = arg;
-   if (!cs->asked) {
-      cs->known = mp_sites_code_fn(cs->a, cs->fn, sizeof cs->fn);
-      cs->asked = True;
-   }
-   return cs->known ? cs->fn : NULL;
+   const code_line *cl = arg;
+   return scope_at(cl->a, cl->loc);
 }
 
 void mp_loopnest_note_line(UInt fn, Addr a)
 {
    HChar *loc = where_of(a);
    if (loc) {
-      code_scope cs;
-      cs.a = a;
-      cs.asked = cs.known = False;
-      mp_loops_add_line(mp_g_loops, fn, a, loc, scope_of, &cs);
+      code_line cl;
+      cl.a = a;
+      cl.loc = loc;
+      mp_loops_add_line(mp_g_loops, fn, a, loc, scope_of, &cl);
       VG_(free)(loc);
    }
 }
