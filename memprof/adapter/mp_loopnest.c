@@ -94,14 +94,17 @@ static HChar *where_of(Addr a)
    return mp_asprintf("%s:%u", file, line);
 }
 
-/* The function whose code each source line is, by "file:line": a line
-   is one function's text, so the inline information (read through the
+/* The function whose code each source line is, by "file:line" and the
+   function the instruction is in: a line of one function's code is
+   that function's text, so the inline information (read through the
    core's description of an address, microseconds each) is read once per
-   line, not per instruction.  Lines whose hashes collide with a cached
-   one are looked up each time. */
+   line and function, not per instruction.  The function is part of the
+   key because one line may hold two functions' code (a lambda's body
+   and the statement that makes it).  Keys whose hashes collide with a
+   cached one are looked up each time. */
 typedef struct {
    VgHashNode node;     /* key: the hash of loc */
-   HChar *loc;
+   HChar *loc;          /* "file:line@function" */
    HChar *fn;           /* NULL: not known */
 } line_scope;
 static VgHashTable *line_scopes;
@@ -117,21 +120,27 @@ static UWord hash_loc(const HChar *s)
 static const HChar *scope_at(Addr a, const HChar *loc)
 {
    static HChar uncached[128];
-   HChar fn[128];
+   const HChar *outer;
+   HChar fn[128], *key;
    line_scope *ls;
    UWord h;
    if (loc == NULL)
       return NULL;
-   h = hash_loc(loc);
+   if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &outer))
+      outer = "";
+   key = mp_asprintf("%s@%s", loc, outer);
+   h = hash_loc(key);
    if (line_scopes == NULL)
       line_scopes = VG_(HT_construct)("mp.loopnest.scopes");
    ls = VG_(HT_lookup)(line_scopes, h);
-   if (ls != NULL)
-      return VG_(strcmp)(ls->loc, loc) == 0 ? ls->fn
-             : mp_sites_code_fn(a, uncached, sizeof uncached) ? uncached : NULL;
+   if (ls != NULL) {
+      Bool same = VG_(strcmp)(ls->loc, key) == 0;
+      VG_(free)(key);
+      return same ? ls->fn : mp_sites_code_fn(a, uncached, sizeof uncached) ? uncached : NULL;
+   }
    ls = VG_(malloc)("mp.loopnest.scope", sizeof *ls);
    ls->node.key = h;
-   ls->loc = VG_(strdup)("mp.loopnest.scope.loc", loc);
+   ls->loc = key;
    ls->fn = mp_sites_code_fn(a, fn, sizeof fn) ? VG_(strdup)("mp.loopnest.scope.fn", fn) : NULL;
    VG_(HT_add_node)(line_scopes, ls);
    return ls->fn;
