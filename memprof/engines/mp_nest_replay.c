@@ -111,7 +111,7 @@ static uint64_t padded(const mp_nest_pad *pad, uint64_t origin, uint64_t a)
 static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
                       const uint32_t *latency, uint32_t n_levels, mp_whatif_run *out)
 {
-   uint32_t r, k;
+   uint32_t r;
    for (r = 0; r < n->n_refs; r++) {
       if (n->limit && out->accesses >= n->limit)
          return 0;
@@ -120,13 +120,7 @@ static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
                                                : addr[r];
       mp_cache_access(cache, 0, a, n->refs[r].size ? n->refs[r].size : 1,
                       n->refs[r].is_write, 0, n->refs[r].pc, &o);
-      for (k = 0; k < n_levels && o.missed[k]; k++) {
-         out->misses[k]++;
-         if (o.cause[k] == MP_MISS_COHERENCE)
-            out->coherence[k]++;
-      }
-      out->cycles += latency[o.served_by];
-      out->accesses++;
+      mp_whatif_count(out, &o, n_levels, latency);
    }
    return 1;
 }
@@ -134,19 +128,14 @@ static int access_all(mp_cache *cache, const mp_nest *n, const uint64_t *addr,
 int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *latency,
                    mp_whatif_run *out)
 {
-   mp_cache_cfg c = *cfg;
    mp_cache *cache;
-   const char *err = NULL;
    uint64_t count[MP_NEST_MAX_LOOPS + MP_NEST_MAX_TILED], *addr;
    uint32_t r, p;
    mp_memset(out, 0, sizeof *out);
    if (n->n_refs == 0 || n->n_loops == 0 || n->n_loops > MP_NEST_MAX_LOOPS
        || !is_permutation(n) || mp_nest_accesses(n) == 0)
       return 0;
-   c.on_retire = NULL;
-   c.on_invalidate = NULL;
-   c.retire_arg = NULL;
-   cache = mp_cache_new(&c, &err);
+   cache = mp_whatif_new_cache(cfg);
    if (cache == NULL)
       return 0;
    addr = mp_malloc("mp.nest.addr", n->n_refs * sizeof *addr);
@@ -154,7 +143,7 @@ int mp_nest_replay(const mp_nest *n, const mp_cache_cfg *cfg, const uint32_t *la
       addr[r] = n->refs[r].base;
    mp_memset(count, 0, sizeof count);
    for (;;) {
-      if (in_nest(n, count) && !access_all(cache, n, addr, latency, c.n_levels, out))
+      if (in_nest(n, count) && !access_all(cache, n, addr, latency, cfg->n_levels, out))
          break;
       /* The next iteration: the innermost position moves; one that
          wraps goes back to its first iteration and moves the next. */

@@ -126,24 +126,41 @@ uint64_t mp_whatif_bytes(const mp_whatif *w)
    return w->bytes + w->n_vars * sizeof(var_trace);
 }
 
+mp_cache *mp_whatif_new_cache(const mp_cache_cfg *cfg)
+{
+   mp_cache_cfg c = *cfg;
+   const char *err = NULL;
+   c.on_retire = NULL;
+   c.on_invalidate = NULL;
+   c.retire_arg = NULL;
+   return mp_cache_new(&c, &err);
+}
+
+void mp_whatif_count(mp_whatif_run *out, const mp_cache_outcome *o, uint32_t n_levels,
+                     const uint32_t *latency)
+{
+   uint32_t k;
+   for (k = 0; k < n_levels && o->missed[k]; k++) {
+      out->misses[k]++;
+      if (o->cause[k] == MP_MISS_COHERENCE)
+         out->coherence[k]++;
+   }
+   out->cycles += latency[o->served_by];
+   out->accesses++;
+}
+
 int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,
                      const uint32_t *latency, mp_whatif_map map, void *arg,
                      mp_whatif_run *out)
 {
-   mp_cache_cfg c = *cfg;
    mp_cache *cache;
-   const char *err = NULL;
    const var_trace *t;
    uint64_t i;
-   uint32_t k;
    mp_memset(out, 0, sizeof *out);
    if (var >= w->n_vars || w->vars[var].n == 0)
       return 0;
    t = &w->vars[var];
-   c.on_retire = NULL;
-   c.on_invalidate = NULL;
-   c.retire_arg = NULL;
-   cache = mp_cache_new(&c, &err);
+   cache = mp_whatif_new_cache(cfg);
    if (cache == NULL)
       return 0;
    for (i = 0; i < t->n; i++) {
@@ -154,20 +171,14 @@ int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,
       a.is_write = (int)(t->recs[i].addr_kind >> 56 & 1);
       a.block = t->recs[i].block_core & ADDR_MASK;
       a.core = (uint32_t)(t->recs[i].block_core >> 48);
-      if (a.core >= c.cores)
-         a.core %= c.cores;
+      if (a.core >= cfg->cores)
+         a.core %= cfg->cores;
       /* No instruction address is recorded: a stride prefetcher keys
          its streams by region here. */
       mp_cache_access(cache, a.core, map ? map(arg, &a) : a.addr, a.size, a.is_write,
                       var, 0, &o);
-      for (k = 0; k < c.n_levels && o.missed[k]; k++) {
-         out->misses[k]++;
-         if (o.cause[k] == MP_MISS_COHERENCE)
-            out->coherence[k]++;
-      }
-      out->cycles += latency[o.served_by];
+      mp_whatif_count(out, &o, cfg->n_levels, latency);
    }
-   out->accesses = t->n;
    mp_cache_free(cache);
    return 1;
 }

@@ -72,6 +72,14 @@ int mp_whatif_replay(const mp_whatif *w, uint32_t var, const mp_cache_cfg *cfg,
                      const uint32_t *latency, mp_whatif_map map, void *arg,
                      mp_whatif_run *out);
 
+/* The pieces every replay shares (this one, and the loop nests' of
+   mp_nest_replay.h): a new cache built from cfg without its callbacks
+   (a replay's lines belong to no variable's records), NULL if cfg is
+   bad; and one replayed access's outcome added to a run. */
+mp_cache *mp_whatif_new_cache(const mp_cache_cfg *cfg);
+void mp_whatif_count(mp_whatif_run *out, const mp_cache_outcome *o, uint32_t n_levels,
+                     const uint32_t *latency);
+
 uint64_t mp_whatif_bytes(const mp_whatif *w);
 
 #endif /* MP_WHATIF_H */
