@@ -466,17 +466,19 @@ void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_held_counts 
 
 static mp_cache_counts *cache_counts(mp_var *v);
 
+static void add_held(mp_counts *c, const mp_held_counts *h)
+{
+   c->reads += h->reads;
+   c->writes += h->writes;
+   c->read_bytes += h->read_bytes;
+   c->write_bytes += h->write_bytes;
+}
+
 void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_counts *h)
 {
    mp_var *v = mp_vars_get(vs, var);
-   v->c.reads += h->reads;
-   v->c.writes += h->writes;
-   v->c.read_bytes += h->read_bytes;
-   v->c.write_bytes += h->write_bytes;
-   lc->c.reads += h->reads;
-   lc->c.writes += h->writes;
-   lc->c.read_bytes += h->read_bytes;
-   lc->c.write_bytes += h->write_bytes;
+   add_held(&v->c, h);
+   add_held(&lc->c, h);
    if (h->l1_hits) {
       mp_cache_counts *cc = cache_counts(v);
       cc->hits[0] += h->l1_hits;
