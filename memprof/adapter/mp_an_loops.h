@@ -55,9 +55,11 @@ static inline void mp_an_loops_thread_exit(UInt serial)
    mp_loopnest_thread_exit(serial);
 }
 
-/* The loop nests the threads were in were not followed during the
-   sampling gap: their open instances end here. */
-static inline void mp_an_loops_window_start(void) { mp_loopnest_window_start(); }
+/* A sampling window begins (mp_loopnest_window_start). */
+static inline void mp_an_loops_window_start(Bool followed)
+{
+   mp_loopnest_window_start(followed);
+}
 
 static inline void mp_an_loops_reset(void)
 {

@@ -88,12 +88,12 @@ void mp_analyses_free(Addr a, SizeT len)
       mp_an_sharing_free(a, len);
 }
 
-void mp_analyses_window_start(void)
+void mp_analyses_window_start(Bool loops_followed)
 {
    if (mp_an_stride_on())
       mp_an_stride_window_start();
    if (mp_an_loops_on())
-      mp_an_loops_window_start();
+      mp_an_loops_window_start(loops_followed);
 }
 
 void mp_analyses_reset(void)

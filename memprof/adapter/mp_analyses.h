@@ -184,8 +184,9 @@ void mp_analyses_free(Addr a, SizeT len);
    detail analyses, the others having seen the gap; with
    --sample=periodic|windows everyone's.  Only the detail analyses have
    a window step (the others keep no state a gap breaks), so both are
-   this one function. */
-void mp_analyses_window_start(void);
+   this one function.  'loops_followed': the loop hooks ran in the gap
+   (--sample=detail). */
+void mp_analyses_window_start(Bool loops_followed);
 void mp_analyses_reset(void);
 /* At exit: every finish step, then every flush step. */
 void mp_analyses_finish(void);

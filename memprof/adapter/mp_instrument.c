@@ -129,7 +129,7 @@ static VG_REGPARM(0) void mp_window_boundary(void)
    Bool begins = mp_window_switch(&schedule, mp_g_instructions);
    update_analysing();
    if (begins)
-      mp_analyses_window_start();
+      mp_analyses_window_start(detailed);
 }
 
 ULong mp_instructions_observed(void)
@@ -302,10 +302,12 @@ static void declare_unwind_regs(IRDirty *d)
    d->nFxState = n;
 }
 
-/* With sampling windows, the superblock's copy of 'analysing' (of
-   mp_g_detailing when detailed) as an Ity_I1 temporary, tested by
-   every helper call (by the loop hooks' calls alone when detailed);
-   IRTemp_INVALID when every call runs unconditionally. */
+/* With sampling windows, the superblock's copy of 'analysing' as an
+   Ity_I1 temporary, tested by every helper call; when detailed, by the
+   loop hooks' calls alone, which follow the loops in the gaps too (so
+   that the loops' counters, and the access formulas fitted on them, are
+   exact across windows).  IRTemp_INVALID when every call runs
+   unconditionally. */
 static IRTemp window_open;
 
 /* guard AND the window being open, as an atom (NULL: unconditional). */
@@ -363,9 +365,8 @@ static void add_instruction_count(IRSB *sb, UInt *pending)
 }
 
 /* At a superblock's start, with sampling windows: crosses the schedule's
-   boundary if the instruction count reached it, then reads whether the
-   window is open into window_open ('analysing', or mp_g_detailing when
-   detailed). */
+   boundary if the instruction count reached it, then reads 'analysing'
+   into window_open. */
 static void add_window_check(IRSB *sb)
 {
    IRTemp now = newIRTemp(sb->tyenv, Ity_I64);
@@ -384,7 +385,7 @@ static void add_window_check(IRSB *sb)
    d->guard = IRExpr_RdTmp(due);
    /* The helper writes 'analysing', read just below. */
    d->mFx = Ifx_Write;
-   d->mAddr = mkIRExpr_HWord((HWord)(detailed ? &mp_g_detailing : &analysing));
+   d->mAddr = mkIRExpr_HWord((HWord)&analysing);
    d->mSize = sizeof analysing;
    addStmtToIRSB(sb, IRStmt_Dirty(d));
    addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I64,

@@ -26,6 +26,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
+#include "mp_an_ctx.h"
 #include "mp_clo.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
@@ -46,11 +47,17 @@ static UInt n_instr_ids, instr_ids_cap;
 static Addr *first_block;
 static UInt n_first_block;
 
+/* The streams are counted per instance in the detail windows.  In a
+   sampling gap the loops are followed but their accesses are not: an
+   instance ending there is counted, with what the window before saw of
+   it, at the next window's start (mp_loopnest_window_start) or at the
+   exit. */
 static void streams_exit(void *arg, uint32_t tid, uint32_t loop,
                          uint64_t instance, uint64_t iterations)
 {
    (void)iterations;
-   mp_streams_loop_end(arg, tid, loop, instance);
+   if (mp_g_detailing)
+      mp_streams_loop_end(arg, tid, loop, instance);
 }
 
 void mp_loopnest_init(void)
@@ -228,9 +235,17 @@ void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt 
       mp_carriers_add(cs, var, loop, d);
 }
 
-void mp_loopnest_window_start(void)
+void mp_loopnest_window_start(Bool followed)
 {
-   mp_loops_flush(mp_g_loops);
+   if (!followed) {
+      mp_loops_flush(mp_g_loops);
+      return;
+   }
+   /* The instances go on, their counters exact; what the gap did is
+      unseen by the carriers (no tags there) and by the streams, whose
+      instances end at the last access they saw. */
+   mp_loops_forget(mp_g_loops);
+   mp_streams_flush(mp_g_streams);
 }
 
 static void note_first_block(UInt var, Addr start)
@@ -285,11 +300,13 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    if (ii->loop_accesses++ >= MP_FORMULA_FULL && (ii->loop_accesses & (MP_FORMULA_EVERY - 1)))
       return;
    own = mp_loops_get(mp_g_loops, loop)->depth;
-   /* After a window's start, the loops the thread is found in count
-      from there, not from their entries: its accesses would refute a
-      formula found before.  An instruction with a formula from before
-      the first window's end keeps it, unchecked; one first seen later
-      is fitted in its windows (right for nests begun inside one). */
+   /* With --sample=periodic|windows the loops are not followed in the
+      gaps: after a window's start, the loops the thread is found in
+      count from there, not from their entries, and its accesses would
+      refute a formula found before.  An instruction with a formula from
+      before the first window's end keeps it, unchecked; one first seen
+      later is fitted in its windows (right for nests begun inside one).
+      --sample=detail follows them throughout: nothing is flushed. */
    if (ii->formula_before_flush && mp_loops_last_flush(mp_g_loops) != 0)
       return;
    depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);

@@ -56,9 +56,11 @@ void mp_loopnest_thread_exit(UInt serial);
    or as unseen when the earlier access came before the window. */
 void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt then,
                            ULong d);
-/* A sampling window begins: the loop nests the threads were in were not
-   followed during the gap, so their open instances end here. */
-void mp_loopnest_window_start(void);
+/* A sampling window begins.  'followed': the loop hooks ran in the gap
+   (--sample=detail), so the instances go on; otherwise the nests the
+   threads were in were not followed, and their open instances end
+   here. */
+void mp_loopnest_window_start(Bool followed);
 
 /* Ends the open loop instances (before the report); forgets the counts
    (a forked child). */

@@ -66,7 +66,7 @@ typedef struct {
    UInt     loop, loops_known;
    ULong    loop_accesses;   /* accesses inside its innermost loop (formula sampling) */
    Bool     formula_before_flush;  /* its formula was fitted before the
-                                      first detail window's end */
+                                      loops were first flushed */
    mp_loops_site at_site;    /* mp_loop_at's memo, when the thread's loop
                                 position is checked here */
    UInt     fn;         /* location id of the function alone, for stack:fn */

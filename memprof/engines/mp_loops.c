@@ -139,6 +139,7 @@ struct mp_loops {
    uint32_t deepest;         /* the most frames one thread has had at once */
    uint64_t epoch;           /* instances begun, plus flushes (mp_loops_epoch) */
    uint64_t flushed;         /* the epoch of the last flush */
+   uint64_t unseen_before;   /* the epoch of the last flush or forget */
    uint32_t *chain;          /* scratch: a loop and its ancestors */
    uint32_t cap_chain;
    mp_loops_exit_fn exit_fn;
@@ -667,7 +668,12 @@ void mp_loops_flush(mp_loops *l)
    /* What was accessed before this flush was accessed in frames that
       are gone from every stack; a later reuse of it cannot name the
       loop that carried it. */
-   l->flushed = ++l->epoch;
+   l->flushed = l->unseen_before = ++l->epoch;
+}
+
+void mp_loops_forget(mp_loops *l)
+{
+   l->unseen_before = ++l->epoch;
 }
 
 const uint64_t *mp_loops_epoch(const mp_loops *l)
@@ -684,7 +690,7 @@ uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    uint32_t i;
-   if (then < l->flushed)
+   if (then < l->unseen_before)
       return MP_LOOP_UNSEEN;
    for (i = t ? t->n : 0; i-- > 0;)
       if (t->frames[i].begun <= then)

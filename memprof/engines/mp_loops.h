@@ -198,6 +198,11 @@ void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn);
    thread (before the report). */
 void mp_loops_thread_exit(mp_loops *l, uint32_t tid);
 void mp_loops_flush(mp_loops *l);
+/* The accesses made so far were not followed by the caller's tags (a
+   sampling gap in which the loops themselves were followed): a reuse of
+   them is MP_LOOP_UNSEEN to mp_loops_carrier.  The active instances and
+   their counters go on. */
+void mp_loops_forget(mp_loops *l);
 /* Ends every active instance and zeroes the counts of every loop (a
    forked child counts its own); the loops themselves stay. */
 void mp_loops_reset_counts(mp_loops *l);
@@ -210,7 +215,7 @@ uint32_t mp_loops_current(const mp_loops *l, uint32_t tid, uint64_t *instance);
 uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **frames);
 
 /* The epoch: the number of loop instances begun so far, by every
-   thread, plus one at every flush.  It orders an access against the
+   thread, plus one at every flush and forget.  It orders an access against the
    entries of the loops active now: an access made at epoch E happened
    inside every active frame whose 'begun' is <= E.  The pointer stays
    valid for the engine's life, so that a caller on the access path can
@@ -225,8 +230,8 @@ uint64_t mp_loops_last_flush(const mp_loops *l);
    innermost loop of thread tid active both now and at the earlier
    access to the data, made at epoch 'then'; MP_LOOP_NONE if no active
    loop was (the two accesses lie in separate loop nests, or outside
-   loops); MP_LOOP_UNSEEN if 'then' precedes the last flush (the loops
-   were not followed at the earlier access).  O(depth). */
+   loops); MP_LOOP_UNSEEN if 'then' precedes the last flush or forget
+   (the earlier access was not followed).  O(depth). */
 uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then);
 
 /* Copies the iteration vector (the counters of the active frames,

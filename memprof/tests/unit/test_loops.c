@@ -693,6 +693,41 @@ START_TEST(test_carrier)
 }
 END_TEST
 
+/* A forget (a detail window's start, the loops followed in the gap)
+   keeps the stacks and their counters: earlier accesses have no known
+   carrier, later ones are carried by the loops begun before it too. */
+START_TEST(test_forget)
+{
+   uint32_t O, I;
+   uint64_t in_i, after, v[2];
+   g_l = new_loops(0);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   at(1, 0x110);
+   at(1, 0x130);
+   in_i = *mp_loops_epoch(g_l);
+   back(I);
+   back(I);
+   mp_loops_forget(g_l);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), I);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, v, 2), 2);
+   ck_assert(v[0] == 0 && v[1] == 2);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->exits, 0);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, in_i), MP_LOOP_UNSEEN);
+   after = *mp_loops_epoch(g_l);
+   back(I);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, after), I);
+   /* the next pass of O: I begins again, after the access */
+   at(1, 0x160);
+   back(O);
+   at(1, 0x130);
+   ck_assert_uint_eq(mp_loops_carrier(g_l, g_tid, after), O);
+   ck_assert_uint_eq(mp_loops_iteration_vector(g_l, g_tid, v, 2), 2);
+   ck_assert(v[0] == 1 && v[1] == 0);
+   mp_loops_free(g_l);
+}
+END_TEST
+
 START_TEST(test_threads)
 {
    uint32_t O, I;
@@ -915,6 +950,7 @@ int main(void)
    tcase_add_loop_test(tc, test_trace_coarse_and_late_discovery, 0, 2);
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
+   tcase_add_test(tc, test_forget);
    tcase_add_test(tc, test_recursion_limit);
    tcase_add_loop_test(tc, test_unwind_random, 0, 20);
    tcase_add_test(tc, test_unwind_mismatch_is_detected);
