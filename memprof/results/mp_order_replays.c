@@ -15,10 +15,10 @@
 #include "mp_util.h"
 
 /* The back edges of l's longest execution.  Not the mean: with the
-   loop analysis sampled in windows (--sample=detail), an execution
-   open at a window's edge is cut there, and the mean of an outer loop
-   is of the pieces; a whole execution inside a window has the nest's
-   extent.  A triangular nest is so replayed as its square. */
+   whole analysis sampled in windows (--sample=periodic|windows), an
+   execution open at a window's edge is cut there, and the mean of an
+   outer loop is of the pieces; a whole execution inside a window has
+   the nest's extent.  A triangular nest is so replayed as its square. */
 static uint64_t back_edges(const mp_loop *l)
 {
    uint64_t mean = l->entries ? (l->iterations + l->entries / 2) / l->entries : 0;
@@ -196,11 +196,14 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       mp_free(body);
       return NULL;
    }
-   /* The counters start where the walk's first access found them (1 for
-      a loop entered at its test, 0 for a rotated one); a loop runs from
+   /* A counter starts at 0 in a rotated loop, whose body runs before
+      its first back edge, and at 1 in a loop entered at its test: the
+      walk's first access seen tells which, unless it came later in the
+      execution (a nest first seen in a later detail window), when 1 is
+      taken, the replay losing at most one iteration.  A loop runs from
       there to its most back edges in one execution. */
    for (k = 0; k < dom->depth && k < MP_FORMULA_MAX_DEPTH; k++)
-      start[k] = dom->ref[k];
+      start[k] = dom->ref[k] < 1 ? dom->ref[k] : 1;
    for (k = 0; k < nest->n_loops; k++) {
       const mp_loop *l = mp_loops_get(an->loops, chain[k]);
       uint64_t b = back_edges(l), s = start[l->depth - 1];
@@ -260,25 +263,25 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    mp_free(refs);
 }
 
-/* The loop around inner whose iterations come back to what one
-   execution of inner walked with instruction instr: the nearest whose
-   step moves the access by no more than that walk's extent (a sweep
-   repeated: 0; the next row of a stencil: one row).  MP_LOOP_NONE if
-   none, or no formula says. */
-static uint32_t carrier_of(const mp_finished *an, uint32_t instr, uint32_t inner)
+/* The loop around 'from' (inner or a loop around it) whose iterations
+   come back to what one execution of 'from' walked with instruction
+   instr, whose innermost loop is inner: the nearest whose step moves
+   the access by no more than that walk's extent (a sweep repeated: 0;
+   the next row of a stencil: one row).  MP_LOOP_NONE if none, or no
+   formula says. */
+static uint32_t returning_loop(const mp_finished *an, uint32_t instr, uint32_t inner,
+                               uint32_t from)
 {
-   const mp_loop *in = mp_loops_get(an->loops, inner);
+   const mp_loop *in = mp_loops_get(an->loops, inner), *fl = mp_loops_get(an->loops, from);
    const mp_formula_instr *fi = mp_formula_get(an->formula,
                                                (uint64_t)in->depth << 32 | instr);
    uint64_t extent;
-   uint32_t p;
-   if (fi == NULL || fi->coef == NULL || !mp_formula_fits(fi, NULL)
-       || !(fi->known >> (in->depth - 1) & 1))
+   uint32_t p, df = fl->depth - 1;
+   if (fi == NULL || fi->coef == NULL || !mp_formula_fits(fi, NULL) || df >= fi->depth
+       || !(fi->known >> df & 1))
       return MP_LOOP_NONE;
-   extent = (back_edges(in) + 1) * (uint64_t)(fi->coef[in->depth - 1] < 0
-                                              ? -fi->coef[in->depth - 1]
-                                              : fi->coef[in->depth - 1]);
-   for (p = in->parent; p != MP_LOOP_NONE; p = mp_loops_get(an->loops, p)->parent) {
+   extent = (back_edges(fl) + 1) * (uint64_t)(fi->coef[df] < 0 ? -fi->coef[df] : fi->coef[df]);
+   for (p = fl->parent; p != MP_LOOP_NONE; p = mp_loops_get(an->loops, p)->parent) {
       uint32_t d = mp_loops_get(an->loops, p)->depth - 1;
       int64_t s = fi->coef[d];
       if (d < fi->depth && (fi->known >> d & 1)
@@ -371,17 +374,20 @@ static int square_tiles(const mp_nest *n, uint64_t half, uint64_t line, uint64_t
    return *ta < trips_a || *tb < trips_b;
 }
 
-/* The tiling replayed: the inner loop in tiles of tile[0], and, if
-   tile[1], the loop around it in tiles of tile[1]; the loops over the
-   tiles outermost. */
+/* The tiling replayed: loop 'first' of the nest (the innermost, or the
+   one around it) in tiles of tile[0], and, if tile[1], the loop around
+   that in tiles of tile[1]; the loops over the tiles outermost. */
 static void tile_nest(const mp_finished *an, uint32_t inner, const mp_nest *nest,
-                      const uint64_t *tile, mp_order_replay *out)
+                      uint32_t first, const uint64_t *tile, mp_order_replay *out)
 {
    mp_nest after = *nest;
-   uint32_t t, p, n_t = tile[1] ? 2 : 1;
-   char b[2][32], *w = mp_facts_loop_where(an, inner);
+   uint32_t t, p, n_t = tile[1] ? 2 : 1, tiled = inner;
+   char b[2][32], *w;
+   for (p = first + 1; p < nest->n_loops; p++)
+      tiled = mp_loops_get(an->loops, tiled)->parent;
+   w = mp_facts_loop_where(an, tiled);
    for (t = 0; t < n_t; t++) {
-      after.tiled[t] = nest->n_loops - 1 - t;
+      after.tiled[t] = first - t;
       after.tile[t] = out->tile[t] = tile[t];
       /* The outer loop's tiles outside the inner's. */
       after.order[n_t - 1 - t] = nest->n_loops + t;
@@ -393,7 +399,7 @@ static void tile_nest(const mp_finished *an, uint32_t inner, const mp_nest *nest
                              "over its tiles outermost", w,
                              mp_commas(tile[0], b[0], sizeof b[0]));
    } else {
-      char *wa = mp_facts_loop_where(an, mp_loops_get(an->loops, inner)->parent);
+      char *wa = mp_facts_loop_where(an, mp_loops_get(an->loops, tiled)->parent);
       out->how = mp_asprintf("with the loops at %s and %s in tiles of %s x %s "
                              "iterations, the loops over the tiles outermost", wa, w,
                              mp_commas(tile[1], b[1], sizeof b[1]),
@@ -402,6 +408,57 @@ static void tile_nest(const mp_finished *an, uint32_t inner, const mp_nest *nest
    }
    mp_free(w);
    mp_order_replay_both(an, nest, &after, out);
+}
+
+/* One execution of the inner loop fits the level, so the reuses that
+   miss are carried further out: by the loop that comes back to what
+   the carrier's whole execution walked (2mm's C[k][j] under i, j and
+   k: j's walk is the whole of C, and i comes back to it).  The loop
+   just around the inner one is tiled so that a tile of it, with the
+   inner loop whole, fills half the level, and the loop over its tiles
+   goes outermost. */
+static void tile_around(const mp_run *run, const mp_finished *an, uint32_t instr,
+                       uint32_t inner, uint32_t carrier, uint64_t half, uint64_t line,
+                       mp_order_replay *out)
+{
+   uint32_t outer = returning_loop(an, instr, inner, carrier), a;
+   uint64_t lo = 1, hi, tile[MP_NEST_MAX_TILED] = { 0, 0 };
+   mp_nest nest;
+   mp_nest_ref *refs;
+   refs = mp_order_nest(run, an, instr, inner, outer, &nest, out, NULL);
+   if (refs == NULL)
+      return;
+   a = nest.n_loops - 2;
+   hi = nest.trips[a];
+   /* The bytes grow with the tile: the last that fits. */
+   while (lo < hi) {
+      uint64_t mid = lo + (hi - lo + 1) / 2;
+      if (tile_bytes(&nest, mid, nest.trips[a + 1], line) <= half)
+         lo = mid;
+      else
+         hi = mid - 1;
+   }
+   if (lo < 2) {
+      char *w = mp_facts_loop_where(an, mp_loops_get(an->loops, inner)->parent);
+      out->why_not = mp_asprintf("no replay: two iterations of the loop at %s fill more "
+                                 "than half of %s: no tile of it fits", w,
+                                 mp_report_level_name(out->level));
+      mp_free(w);
+      mp_free(refs);
+      return;
+   }
+   if (lo >= nest.trips[a]) {
+      char *w = mp_facts_loop_where(an, outer);
+      out->why_not = mp_asprintf("no replay: one iteration of the loop at %s fills less "
+                                 "than half of %s: what it comes back to is already "
+                                 "there", w, mp_report_level_name(out->level));
+      mp_free(w);
+      mp_free(refs);
+      return;
+   }
+   tile[0] = lo;
+   tile_nest(an, inner, &nest, a, tile, out);
+   mp_free(refs);
 }
 
 void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
@@ -425,7 +482,8 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       the walk; else the formula's guess: the nearest loop around that
       comes back to the walk's data. */
    carrier = carried_by != MP_LOOP_NONE && carried_by != inner
-             && inside(an, inner, carried_by) ? carried_by : carrier_of(an, instr, inner);
+             && inside(an, inner, carried_by) ? carried_by
+                                              : returning_loop(an, instr, inner, inner);
    /* Without a formula, mp_order_nest says which access lacks one. */
    refs = mp_order_nest(run, an, instr, inner,
                         carrier != MP_LOOP_NONE ? carrier
@@ -460,8 +518,14 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
    if (tile[0] < 2 && per_iter && square_tiles(&nest, half, line, &ta, &tb)) {
       tile[0] = tb;
       tile[1] = ta;
-      tile_nest(an, inner, &nest, tile, out);
+      tile_nest(an, inner, &nest, nest.n_loops - 1, tile, out);
       mp_free(refs);
+      return;
+   }
+   if (tile[0] >= nest.trips[nest.n_loops - 1] && nest.n_loops == 2
+       && returning_loop(an, instr, inner, carrier) != MP_LOOP_NONE) {
+      mp_free(refs);
+      tile_around(run, an, instr, inner, carrier, half, line, out);
       return;
    }
    /* A tile of one iteration is no tile: the inner loop moved out. */
@@ -482,7 +546,7 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       mp_free(refs);
       return;
    }
-   tile_nest(an, inner, &nest, tile, out);
+   tile_nest(an, inner, &nest, nest.n_loops - 1, tile, out);
    mp_free(refs);
 }
 
