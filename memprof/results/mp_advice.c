@@ -945,8 +945,9 @@ static int programs_loop(uint32_t loop, void *arg)
 
 /* The tiling's replay (mp_order_replays) for blocking a at level k, of
    the nest of the dominant instruction of its busiest line, appended
-   to its evidence; the reason to reject a if it refutes it, else
-   NULL. */
+   to its evidence; the reason to reject a if it refutes it, or if it
+   could not be made (the tile sizes, and whether any tile pays, are
+   the replay's), else NULL. */
 static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
 {
    const mp_line_counts *lc = a->n_where ? var_line(ad, a->var, a->where[0]) : NULL;
@@ -954,10 +955,21 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
    int64_t s;
    uint64_t sure;
    uint32_t instr;
+   char *refuted;
    if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
       return NULL;
    mp_replay_tiling(ad->run, ad->an, instr, k, a->loop, &o);
-   return take_order_replay(ad, a, &o, "of the tiling");
+   if (!o.r.made && o.why_not != NULL) {
+      char *why = mp_asprintf("no tiling was replayed: %s",
+                              mp_strncmp(o.why_not, "no replay: ", 11) == 0
+                              ? o.why_not + 11 : o.why_not);
+      refuted = take_order_replay(ad, a, &o, "of the tiling");
+      if (refuted)
+         mp_free(refuted);
+      return why;
+   }
+   refuted = take_order_replay(ad, a, &o, "of the tiling");
+   return refuted;
 }
 
 /* What the carriers (mp_carriers.h) say of a variable's reuses beyond a

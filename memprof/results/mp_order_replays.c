@@ -65,6 +65,68 @@ static uint32_t count_in(const mp_finished *an, uint32_t loop)
    return n;
 }
 
+/* Whether loop l lies inside loop outer (or is it). */
+static int inside(const mp_finished *an, uint32_t l, uint32_t outer)
+{
+   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
+      if (l == outer)
+         return 1;
+   return 0;
+}
+
+/* Whether instruction id's formula stays on the same data through the
+   iterations of the loop at depth index d (its coefficient there is
+   known and 0): a sweep repeated by a time loop. */
+static int same_data_each(const mp_formula_instr *fi, uint32_t d)
+{
+   return fi != NULL && fi->coef != NULL && d < fi->depth && (fi->known >> d & 1)
+          && fi->coef[d] == 0;
+}
+
+/* A loop that the nest's outermost loop (chain[0]) runs beside the nest
+   and that depends on it across its iterations, or MP_LOOP_NONE: one
+   of its instructions and one of the nest's (in any loop of the chain)
+   access the same variable, one of them storing, and both the same
+   data in every iteration of chain[0] (their coefficient along it is
+   0): a time loop's sweeps, each reading what the other wrote in the
+   step before.  Reordering chain[0]'s iterations against the inner
+   loops (tiling across it, interchanging it) then moves accesses past
+   ones they depend on, which is legal only with skewing; the replay,
+   which checks no dependence, is not made.  A loop beside the nest
+   that walks its own part of the data per iteration (gemm's row of C
+   scaled before the product, gramschmidt's columns) is not such a
+   loop: the loops can be split apart first.  *var_out: the variable. */
+static uint32_t dependent_sibling(const mp_finished *an, const uint32_t *chain, uint32_t n,
+                                  uint32_t *var_out)
+{
+   const mp_loop *top = mp_loops_get(an->loops, chain[0]);
+   uint32_t d = top->depth - 1, id, nid, k;
+   for (id = 0; id < an->n_instrs; id++) {
+      uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
+      const mp_formula_instr *fs;
+      if (l == MP_LOOP_NONE || !inside(an, l, chain[0]))
+         continue;
+      for (k = 0; k < n && chain[k] != l; k++)
+         ;
+      fs = k == n ? formula_in(an, id, l, mp_loops_get(an->loops, l)) : NULL;
+      if (!same_data_each(fs, d) || an->instrs[id].var == UINT32_MAX)
+         continue;
+      for (nid = 0; nid < an->n_instrs; nid++) {
+         uint32_t m = an->instrs[nid].known ? mp_facts_instr_loop(an, nid) : MP_LOOP_NONE;
+         const mp_formula_instr *fn = NULL;
+         for (k = 0; k < n && m != MP_LOOP_NONE; k++)
+            if (chain[k] == m)
+               fn = formula_in(an, nid, m, mp_loops_get(an->loops, m));
+         if (fn != NULL && an->instrs[nid].var == an->instrs[id].var
+             && (fs->stores || fn->stores) && same_data_each(fn, d)) {
+            *var_out = an->instrs[id].var;
+            return l;
+         }
+      }
+   }
+   return MP_LOOP_NONE;
+}
+
 typedef struct {
    uint64_t pc;
    uint32_t id;
@@ -159,7 +221,7 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
                            mp_order_replay *out, uint32_t **ids)
 {
    uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
-   uint32_t n_refs = 0;
+   uint32_t n_refs = 0, sib, sib_var = 0;
    const mp_formula_instr *dom;
    body_instr *body = NULL;
    mp_nest_ref *refs;
@@ -169,6 +231,20 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
    if (nest->n_loops == 0) {
       out->why_not = mp_asprintf("no replay: the loops are more than %u levels apart",
                                  MP_NEST_MAX_LOOPS - 1);
+      return NULL;
+   }
+   if (nest->n_loops > 1
+       && (sib = dependent_sibling(an, chain, nest->n_loops, &sib_var)) != MP_LOOP_NONE) {
+      char *wo = mp_facts_loop_where(an, chain[0]), *ws = mp_facts_loop_where(an, sib);
+      const mp_var *v = mp_vars_get(an->vars, sib_var);
+      out->why_not = mp_asprintf("no replay: the loop at %s also runs the loop at %s, "
+                                 "and both walk the same elements of %s in each of its "
+                                 "iterations, one of them storing: the change would "
+                                 "move accesses past ones they depend on (a time "
+                                 "loop's sweeps need skewing)", wo, ws,
+                                 v ? v->name : "a variable");
+      mp_free(wo);
+      mp_free(ws);
       return NULL;
    }
    dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
@@ -289,15 +365,6 @@ static uint32_t returning_loop(const mp_finished *an, uint32_t instr, uint32_t i
          return p;
    }
    return MP_LOOP_NONE;
-}
-
-/* Whether loop l lies inside loop outer (or is it). */
-static int inside(const mp_finished *an, uint32_t l, uint32_t outer)
-{
-   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
-      if (l == outer)
-         return 1;
-   return 0;
 }
 
 static uint64_t magnitude(int64_t s)
