@@ -614,6 +614,23 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       return;
    }
    tile_nest(an, inner, &nest, nest.n_loops - 1, tile, out);
+   /* With a loop between running whole in each tile, a tile of the
+      inner loop alone may be narrow (gemm's B[k][j] under i: 2 of j
+      times all of k, less than a line of each row): square tiles of it
+      and the loop around it are replayed too, and the tiling with the
+      fewer cycles kept. */
+   if (nest.n_loops >= 3 && square_tiles(&nest, half, line, &ta, &tb)) {
+      mp_order_replay sq = *out;
+      uint64_t square[MP_NEST_MAX_TILED] = { tb, ta };
+      sq.how = sq.also = sq.why_not = NULL;
+      tile_nest(an, inner, &nest, nest.n_loops - 1, square, &sq);
+      if (sq.r.made && (!out->r.made || sq.r.after.cycles < out->r.after.cycles)) {
+         mp_order_replay_clear(out);
+         *out = sq;
+      } else {
+         mp_order_replay_clear(&sq);
+      }
+   }
    mp_free(refs);
 }
 
