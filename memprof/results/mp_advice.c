@@ -95,7 +95,8 @@ static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
 static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
 static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache_misses[0]; }
 /* A line that only writes the variable is a fill (an initialisation):
-   its misses are the fill's, which no tiling of it saves. */
+   its misses are the fill's, which no tiling or padding of the kernel
+   saves. */
 static uint64_t by_l1_misses_read(const mp_line_counts *lc)
 {
    return lc->c.reads ? lc->cache_misses[0] : 0;
@@ -821,7 +822,7 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                   "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
                   "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
                   v->where ? ")" : "");
-      fill_where(ad->vs, a, by_l1_misses);
+      fill_where(ad->vs, a, by_l1_misses_read);
       refuted = replay_padding(ad, a, k, partner && mp_strcmp(partner, v->name) != 0);
       if (refuted)
          reject_last(ad, refuted);
@@ -909,7 +910,7 @@ static void fill_where_carried(advisor *ad, mp_advice *a, const mp_var *v,
       }
    }
    if (a->n_where == 0)
-      fill_where(ad->vs, a, by_l1_misses);
+      fill_where(ad->vs, a, by_l1_misses_read);
 }
 
 /* "4,096-8,191" (lines) for the median of the carrier's reuses at
