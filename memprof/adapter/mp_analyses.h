@@ -100,7 +100,9 @@
                                          (its memory stays mapped)
      void mp_an_<name>_window_start(void)
                                          a sampling window opens after
-                                         a gap nothing was seen in
+                                         a gap nothing was seen in (the
+                                         loops' takes whether their
+                                         hooks ran in the gap)
      void mp_an_<name>_reset(void)       in a forked child: its counts
                                          start from zero
      void mp_an_<name>_finish(void)      at exit only: what is still
