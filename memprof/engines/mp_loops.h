@@ -186,6 +186,46 @@ void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
    ended. */
 void mp_loops_unwind(mp_loops *l, uint32_t tid, uint64_t sp);
 
+/* mp_loops_unwind then mp_loops_at_site, in one call: a block begins.
+   Relies on mp_loops_unsettle at every change of running thread. */
+void mp_loops_enter_block(mp_loops *l, uint32_t tid, uint64_t sp, uint32_t fn,
+                          uint64_t addr, mp_loops_site *site);
+
+/* What the generated code may check before calling in, so that the
+   calls of a loop's body repeated change nothing and cost nothing (the
+   adapter's fast path; Cachegrind counts inline the same way).  Of the
+   thread that called in last, while 'loop' is its innermost active
+   loop (MP_LOOP_NONE: no promise):
+   - a block of function 'fn' starting in [head, tail] with the stack
+     pointer at 'sp' changes nothing: mp_loops_unwind and
+     mp_loops_at_site would return at once (head > tail when the loop
+     has a loop inside it);
+   - a back edge of 'loop' only adds one to *loop_iterations and
+     *frame_iterations (what mp_loops_back_edge_taken would do);
+   - while 'valid', a return from a function other than 'fn' (the
+     innermost frame's, MP_LOOPS_NO_FN without frames) changes nothing;
+   - while 'valid', with the stack pointer at 'sp', a block of another
+     function than 'fn', at an address in no loop as the forest of
+     generation 'gen' knew it, changes nothing (rule R2).
+   Any call in may change it; mp_loops_unsettle before another thread
+   runs.  The pointer stays valid for the engine's life. */
+typedef struct {
+   uint64_t head, tail, sp;
+   uint64_t *loop_iterations, *frame_iterations;
+   uint32_t loop, fn, valid;
+   uint32_t gen;             /* the forest's generation (mp_loops_site) */
+   /* The engine's own: the thread's frames, and mp_loops_at's memo
+      (the innermost loop of its last placement, the forest's generation
+      and the frames then), so that mp_loops_enter_block answers from
+      this one record. */
+   uint32_t n, memo_inner, memo_gen, memo_n;
+} mp_loops_settled;
+#define MP_LOOPS_NO_FN UINT32_MAX
+
+const mp_loops_settled *mp_loops_settled_state(const mp_loops *l);
+/* Another thread than the last caller's is about to run. */
+void mp_loops_unsettle(mp_loops *l);
+
 /* Thread tid took the back edge of loop (the adapter knows the id from
    mp_loops_add_back_edge).  If the loop is not the innermost active
    one, the thread is first placed at the loop's tail. */

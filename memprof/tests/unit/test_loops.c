@@ -728,6 +728,134 @@ START_TEST(test_forget)
 }
 END_TEST
 
+/* The fast path (mp_loops_settled) against calling in every time: two
+   engines with one forest, one called at every event (unwind, then
+   at_site), the other (through mp_loops_enter_block) only
+   where the settled state does not answer (counting a back edge
+   through its pointers, as the generated code does), over random
+   blocks, back edges, returns, stack pointers and thread switches.
+   The counts and the threads' stacks must agree. */
+static void settled_event(mp_loops *l, int fast, uint32_t tid, int kind, uint32_t fn,
+                          uint64_t a, uint64_t sp, uint32_t loop, mp_loops_site *site,
+                          uint64_t *skipped)
+{
+   const mp_loops_settled *st = mp_loops_settled_state(l);
+   switch (kind) {
+   case 0:
+      if (fast && st->fn == fn && st->head <= a && a <= st->tail && st->sp == sp) {
+         (*skipped)++;
+         return;
+      }
+      /* a block in no loop (as translated now), of another function
+         than the innermost frame's */
+      if (fast && st->valid && st->sp == sp && st->fn != fn
+          && mp_loops_innermost(l, fn, a) == MP_LOOP_NONE) {
+         (*skipped)++;
+         return;
+      }
+      if (fast) {               /* as the tool calls it */
+         mp_loops_enter_block(l, tid, sp, fn, a, site);
+      } else {
+         mp_loops_unwind(l, tid, sp);
+         mp_loops_at_site(l, tid, fn, a, site);
+      }
+      return;
+   case 1:
+      if (fast && st->loop == loop) {
+         (*st->loop_iterations)++;
+         (*st->frame_iterations)++;
+         (*skipped)++;
+         return;
+      }
+      mp_loops_back_edge_taken(l, tid, loop);
+      return;
+   default:
+      if (fast && st->valid && st->fn != fn) {
+         (*skipped)++;
+         return;
+      }
+      mp_loops_return(l, tid, fn);
+   }
+}
+
+START_TEST(test_settled_fast_path)
+{
+   mp_loops *l[2];
+   mp_loops_site site[2][0x60];
+   uint32_t loops[2][4], k, step, tid = 1, n;
+   uint64_t skipped = 0, ignore = 0, sps[3] = { 0x8000, 0x7f00, 0x7e00 };
+   rng_state = 0x5e771edULL + (uint64_t)_i;
+   memset(site, 0, sizeof site);
+   for (k = 0; k < 2; k++) {
+      l[k] = mp_loops_new();
+      loops[k][1] = mp_loops_add_back_edge(l[k], 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+      loops[k][2] = mp_loops_add_back_edge(l[k], 2, 0x240, 0x200, NULL, NULL, NULL, NULL);
+   }
+   for (step = 0; step < 20000; step++) {
+      uint64_t r = rng(), a = 0x100 + 4 * (r % 0x58), sp = sps[(r >> 8) % 3];
+      uint32_t fn = a < 0x1f0 ? 1 : a < 0x248 ? 2 : 3, kind = (uint32_t)((r >> 12) % 8), which;
+      uint32_t loop = (uint32_t)((r >> 16) % 3);
+      /* the inner loop is found half way: the outer one has a loop
+         inside it from then on */
+      if (step == 10000)
+         for (k = 0; k < 2; k++) {
+            /* in the outer loop, settled on it, when the inner one is
+               found; then a block inside the inner one */
+            settled_event(l[k], (int)k, tid, 0, 1, 0x118, sps[0], 0, &site[k][6], &ignore);
+            loops[k][0] = mp_loops_add_back_edge(l[k], 1, 0x150, 0x130, NULL, NULL, NULL,
+                                                 NULL);
+            settled_event(l[k], (int)k, tid, 0, 1, 0x138, sps[0], 0, &site[k][14], &ignore);
+         }
+      if (step < 10000 && loop == 0)
+         loop = 1;
+      if ((r >> 20) % 64 == 0) {              /* another thread runs */
+         tid = tid == 1 ? 2 : 1;
+         mp_loops_unsettle(l[1]);
+      }
+      which = kind < 5 ? 0 : kind < 7 ? 1 : 2;
+      if (which == 2)
+         fn = 1 + (uint32_t)((r >> 24) % 3);   /* 3: a function with no loop */
+      for (k = 0; k < 2; k++)
+         settled_event(l[k], (int)k, tid, (int)which, fn, a, sp, loops[k][loop],
+                       &site[k][(a - 0x100) / 4], k ? &skipped : &ignore);
+      {
+         uint64_t vx[4], vy[4];
+         uint32_t nx = mp_loops_iteration_vector(l[0], tid, vx, 4);
+         ck_assert_uint_eq(mp_loops_iteration_vector(l[1], tid, vy, 4), nx);
+         ck_assert_uint_eq(mp_loops_current(l[0], tid, NULL), mp_loops_current(l[1], tid, NULL));
+         for (k = 0; k < nx && k < 4; k++)
+            ck_assert_uint_eq(vx[k], vy[k]);
+      }
+   }
+   for (k = 0; k < 3; k++) {
+      const mp_loop *x = mp_loops_get(l[0], loops[0][k]), *y = mp_loops_get(l[1], loops[1][k]);
+      ck_assert_uint_eq(x->entries, y->entries);
+      ck_assert_uint_eq(x->iterations, y->iterations);
+   }
+   for (tid = 1; tid <= 2; tid++) {
+      const mp_loop_frame *fx, *fy;
+      uint32_t i;
+      n = mp_loops_active(l[0], tid, &fx);
+      ck_assert_uint_eq(mp_loops_active(l[1], tid, &fy), n);
+      for (i = 0; i < n; i++) {
+         ck_assert_uint_eq(fx[i].loop, fy[i].loop);
+         ck_assert_uint_eq(fx[i].iterations, fy[i].iterations);
+      }
+   }
+   for (k = 0; k < 2; k++)
+      mp_loops_flush(l[k]);
+   for (k = 0; k < 3; k++) {
+      const mp_loop *x = mp_loops_get(l[0], loops[0][k]), *y = mp_loops_get(l[1], loops[1][k]);
+      ck_assert_uint_eq(x->exits, y->exits);
+      ck_assert_uint_eq(x->max_iterations, y->max_iterations);
+   }
+   /* the fast path must have answered a good part of the events */
+   ck_assert_uint_gt(skipped, 1000);
+   mp_loops_free(l[0]);
+   mp_loops_free(l[1]);
+}
+END_TEST
+
 START_TEST(test_threads)
 {
    uint32_t O, I;
@@ -951,6 +1079,7 @@ int main(void)
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
    tcase_add_test(tc, test_forget);
+   tcase_add_loop_test(tc, test_settled_fast_path, 0, 8);
    tcase_add_test(tc, test_recursion_limit);
    tcase_add_loop_test(tc, test_unwind_random, 0, 20);
    tcase_add_test(tc, test_unwind_mismatch_is_detected);
