@@ -153,11 +153,39 @@ static const HChar *scope_at(Addr a, const HChar *loc)
    return ls->fn;
 }
 
+/* A counter per function, bumped whenever its loops change (a loop
+   found, or grown by another back edge): the generated code's promise
+   that a block lies in no loop of its function holds while the counter
+   is what it was at translation (mp_loopnest_fn_loops_changes).  In
+   chunks that never move, since the code holds their addresses. */
+#define FN_CHUNK 4096
+static UInt **fn_changes;
+static UInt n_fn_chunks;
+
+const UInt *mp_loopnest_fn_loops_changes(UInt fn)
+{
+   UInt c = fn / FN_CHUNK;
+   if (c >= n_fn_chunks) {
+      UInt n = n_fn_chunks ? 2 * n_fn_chunks : 16;
+      while (n <= c)
+         n *= 2;
+      fn_changes = VG_(realloc)("mp.loopnest.fnch", fn_changes, n * sizeof *fn_changes);
+      VG_(memset)(fn_changes + n_fn_chunks, 0, (n - n_fn_chunks) * sizeof *fn_changes);
+      n_fn_chunks = n;
+   }
+   if (fn_changes[c] == NULL)
+      fn_changes[c] = VG_(calloc)("mp.loopnest.fnch", FN_CHUNK, sizeof(UInt));
+   return &fn_changes[c][fn % FN_CHUNK];
+}
+
 UInt mp_loopnest_back_edge(Addr branch, Addr target, UInt fn)
 {
    HChar *bw = where_of(branch), *tw = where_of(target);
+   UInt before = mp_loops_settled_state(mp_g_loops)->gen;
    UInt loop = mp_loops_add_back_edge(mp_g_loops, fn, branch, target, bw, tw,
                                       scope_at(branch, bw), scope_at(target, tw));
+   if (mp_loops_settled_state(mp_g_loops)->gen != before)
+      (*(UInt *)mp_loopnest_fn_loops_changes(fn))++;
    if (bw)
       VG_(free)(bw);
    if (tw)
@@ -193,13 +221,27 @@ void mp_loopnest_note_line(UInt fn, Addr a)
 /*--- Called from the generated code                       ---*/
 /*------------------------------------------------------------*/
 
+const mp_loops_settled *mp_loopnest_settled(void)
+{
+   return mp_loops_settled_state(mp_g_loops);
+}
+
+/* The promise is of the thread that called last: another thread's
+   blocks must call. */
+void mp_loopnest_thread_runs(ThreadId tid)
+{
+   static ThreadId last = VG_INVALID_THREADID;
+   if (mp_g_loops && tid != last)
+      mp_loops_unsettle(mp_g_loops);
+   last = tid;
+}
+
 /* sp is the guest's stack pointer there: frames of activations that
    returned or were unwound end first (R0 of mp_loops.h). */
 VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp)
 {
-   UInt tid = mp_thread_serial(VG_(get_running_tid)());
-   mp_loops_unwind(mp_g_loops, tid, sp);
-   mp_loops_at_site(mp_g_loops, tid, ii->fn, ii->iaddr, &ii->at_site);
+   mp_loops_enter_block(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), sp, ii->fn,
+                        ii->iaddr, &ii->at_site);
 }
 
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop)
@@ -319,6 +361,15 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    mp_formula_access_sized(mp_g_formula, (uint64_t)own << 32 | ii->id,
                            iters + (depth - own), own, e->addr, e->size, e->is_write,
                            start ? start : MP_FORMULA_NO_BLOCK);
+}
+
+mp_block_place mp_loopnest_block_place(UInt fn, Addr a)
+{
+   UInt loop = mp_loops_innermost(mp_g_loops, fn, a);
+   if (loop == MP_LOOP_NONE)
+      return MP_BLOCK_NO_LOOP;
+   return mp_loops_get(mp_g_loops, loop)->n_children == 0 ? MP_BLOCK_LEAF_LOOP
+                                                           : MP_BLOCK_OUTER_LOOP;
 }
 
 /* Is a the head of a known loop (a branch target going back)? */

@@ -37,6 +37,12 @@ void mp_loopnest_note_line(UInt fn, Addr a);
    ii, or ii is a loop head (ii keeps the memo of its innermost loop); a
    back edge of loop is taken; fn returns.  sp is the guest stack
    pointer at ii. */
+/* The loop engine's promise after its last call, which the generated
+   code checks before calling the hooks below (mp_instrument.c). */
+const mp_loops_settled *mp_loopnest_settled(void);
+/* The scheduler runs thread tid (VG_(track_start_client_code)). */
+void mp_loopnest_thread_runs(ThreadId tid);
+
 VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
@@ -45,6 +51,14 @@ VG_REGPARM(1) void mp_loop_return(UWord fn);
    start of its block (0: unknown, the stack). */
 void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start);
+/* The count of changes to fn's loops so far, at an address that stays
+   valid (the generated code reads it). */
+const UInt *mp_loopnest_fn_loops_changes(UInt fn);
+/* Where a block of fn starting at a lies, as the loops known now say
+   (instrumentation time): in no loop, in a loop with no loop inside
+   it, or in one with loops inside. */
+typedef enum { MP_BLOCK_NO_LOOP, MP_BLOCK_LEAF_LOOP, MP_BLOCK_OUTER_LOOP } mp_block_place;
+mp_block_place mp_loopnest_block_place(UInt fn, Addr a);
 /* Is a the head of a known loop of fn (instrumentation time)? */
 Bool mp_loopnest_is_head(UInt fn, Addr a);
 void mp_loopnest_thread_exit(UInt serial);

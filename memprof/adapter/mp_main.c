@@ -861,6 +861,12 @@ static void mp_post_clo_init(void)
    mp_instrument_init();
 }
 
+static void mp_start_client_code(ThreadId tid, ULong blocks_done)
+{
+   (void)blocks_done;
+   mp_loopnest_thread_runs(tid);
+}
+
 static void mp_pre_clo_init(void)
 {
    VG_(details_name)("memprof");
@@ -886,6 +892,7 @@ static void mp_pre_clo_init(void)
    VG_(track_die_mem_brk)(mp_die_mem_brk);
    VG_(track_pre_thread_ll_create)(mp_pre_thread_ll_create);
    VG_(track_pre_thread_ll_exit)(mp_pre_thread_ll_exit);
+   VG_(track_start_client_code)(mp_start_client_code);
    VG_(atfork)(NULL, NULL, mp_atfork_child);
    VG_(needs_syscall_wrapper)(mp_pre_syscall, mp_post_syscall);
 }
