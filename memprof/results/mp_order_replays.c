@@ -221,7 +221,7 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
                            mp_order_replay *out, uint32_t **ids)
 {
    uint32_t chain[MP_NEST_MAX_LOOPS], depth[MP_NEST_MAX_LOOPS], n_body, bad = 0, k;
-   uint32_t n_refs = 0, sib, sib_var = 0;
+   uint32_t n_refs = 0;
    const mp_formula_instr *dom;
    body_instr *body = NULL;
    mp_nest_ref *refs;
@@ -231,20 +231,6 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
    if (nest->n_loops == 0) {
       out->why_not = mp_asprintf("no replay: the loops are more than %u levels apart",
                                  MP_NEST_MAX_LOOPS - 1);
-      return NULL;
-   }
-   if (nest->n_loops > 1
-       && (sib = dependent_sibling(an, chain, nest->n_loops, &sib_var)) != MP_LOOP_NONE) {
-      char *wo = mp_facts_loop_where(an, chain[0]), *ws = mp_facts_loop_where(an, sib);
-      const mp_var *v = mp_vars_get(an->vars, sib_var);
-      out->why_not = mp_asprintf("no replay: the loop at %s also runs the loop at %s, "
-                                 "and both walk the same elements of %s in each of its "
-                                 "iterations, one of them storing: the change would "
-                                 "move accesses past ones they depend on (a time "
-                                 "loop's sweeps need skewing)", wo, ws,
-                                 v ? v->name : "a variable");
-      mp_free(wo);
-      mp_free(ws);
       return NULL;
    }
    dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
@@ -319,6 +305,32 @@ void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
       out->why_not = mp_asprintf("no replay: the nest makes no access");
 }
 
+/* A change of loop order from outer down to inner (an interchange, a
+   tiling) that would move accesses past a loop beside the nest they
+   depend on (dependent_sibling): 1, with out->why_not saying so.  A
+   padding keeps the order and is not asked. */
+static int reorders_dependence(const mp_finished *an, uint32_t inner, uint32_t outer,
+                               mp_order_replay *out)
+{
+   uint32_t chain[MP_NEST_MAX_LOOPS], n = chain_of(an->loops, inner, outer, chain);
+   uint32_t sib, var = 0;
+   char *wo, *ws;
+   const mp_var *v;
+   if (n < 2 || (sib = dependent_sibling(an, chain, n, &var)) == MP_LOOP_NONE)
+      return 0;
+   wo = mp_facts_loop_where(an, chain[0]);
+   ws = mp_facts_loop_where(an, sib);
+   v = mp_vars_get(an->vars, var);
+   out->why_not = mp_asprintf("no replay: the loop at %s also runs the loop at %s, and "
+                              "both walk the same elements of %s in each of its "
+                              "iterations, one of them storing: the change would move "
+                              "accesses past ones they depend on (a time loop's sweeps "
+                              "need skewing)", wo, ws, v ? v->name : "a variable");
+   mp_free(wo);
+   mp_free(ws);
+   return 1;
+}
+
 void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
                            uint32_t inner, uint32_t with, mp_order_replay *out)
 {
@@ -331,6 +343,10 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    refs = mp_order_nest(run, an, instr, inner, with, &nest, out, NULL);
    if (refs == NULL)
       return;
+   if (reorders_dependence(an, inner, with, out)) {
+      mp_free(refs);
+      return;
+   }
    after = nest;
    after.order[0] = nest.n_loops - 1;
    after.order[nest.n_loops - 1] = 0;
@@ -495,6 +511,10 @@ static void tile_around(const mp_run *run, const mp_finished *an, uint32_t instr
    refs = mp_order_nest(run, an, instr, inner, outer, &nest, out, NULL);
    if (refs == NULL)
       return;
+   if (reorders_dependence(an, inner, outer, out)) {
+      mp_free(refs);
+      return;
+   }
    a = nest.n_loops - 2;
    hi = nest.trips[a];
    /* The bytes grow with the tile: the last that fits. */
@@ -564,6 +584,10 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
    }
    if (refs == NULL)
       return;
+   if (reorders_dependence(an, inner, carrier, out)) {
+      mp_free(refs);
+      return;
+   }
    /* The tile: the iterations of the inner loop whose lines, in one
       iteration of the carrier (the loops between it and the inner loop
       run whole in it), fill half the level, so that the carrier reuses
