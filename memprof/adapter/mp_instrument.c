@@ -499,7 +499,10 @@ static void add_loop_at(IRSB *sb, mp_instr *ii, Addr ia)
    const mp_loops_settled *st = mp_loopnest_settled();
    IRExpr *sp = guest_sp(sb), *stays;
    mp_block_place place = mp_loopnest_block_place(ii->fn, ia);
-   if (place == MP_BLOCK_OUTER_LOOP) {
+   /* With --sample=periodic|windows the hooks run in the windows
+      alone, 1% of the run: the checks would cost more in the gaps than
+      they save in the windows. */
+   if (place == MP_BLOCK_OUTER_LOOP || windowed) {
       add_loop_call(sb, "mp_loop_at", mp_loop_at, 2,
                     mkIRExprVec_2(mkIRExpr_HWord((HWord)ii), sp), NULL);
       return;
@@ -543,8 +546,14 @@ static void count_inline(IRSB *sb, IRExpr *fast, uint64_t *const *field)
 static void add_back_edge(IRSB *sb, UInt loop, IRExpr *guard)
 {
    const mp_loops_settled *st = mp_loopnest_settled();
-   IRExpr *same = cmp32(sb, Iop_CmpEQ32, &st->loop, loop);
-   IRExpr *fast = window_guard(sb, both(sb, guard, same));
+   IRExpr *same, *fast;
+   if (windowed) {           /* as in add_loop_at */
+      add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(loop)), guard);
+      return;
+   }
+   same = cmp32(sb, Iop_CmpEQ32, &st->loop, loop);
+   fast = window_guard(sb, both(sb, guard, same));
    count_inline(sb, fast, &st->loop_iterations);
    count_inline(sb, fast, &st->frame_iterations);
    add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
@@ -557,8 +566,14 @@ static void add_back_edge(IRSB *sb, UInt loop, IRExpr *guard)
 static void add_loop_return(IRSB *sb, const mp_instr *ii)
 {
    const mp_loops_settled *st = mp_loopnest_settled();
-   IRExpr *unsure = cmp32(sb, Iop_CmpEQ32, &st->valid, 0);
-   IRExpr *same = cmp32(sb, Iop_CmpEQ32, &st->fn, ii->fn);
+   IRExpr *unsure, *same;
+   if (windowed) {           /* as in add_loop_at */
+      add_loop_call(sb, "mp_loop_return", mp_loop_return, 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(ii->fn)), NULL);
+      return;
+   }
+   unsure = cmp32(sb, Iop_CmpEQ32, &st->valid, 0);
+   same = cmp32(sb, Iop_CmpEQ32, &st->fn, ii->fn);
    add_loop_call(sb, "mp_loop_return", mp_loop_return, 1,
                  mkIRExprVec_1(mkIRExpr_HWord(ii->fn)),
                  bit(sb, IRExpr_Binop(Iop_Or1, unsure, same)));
