@@ -665,10 +665,10 @@ void mp_loops_at(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr)
    settle(l, t);
 }
 
-void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
-                      mp_loops_site *site)
+/* mp_loops_at_site's work, settled. */
+static void place_at_site(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
+                          uint64_t addr, mp_loops_site *site)
 {
-   thread_state *t = thread_for(l, tid);
    if (!stays(l, t, fn, addr)) {
       if (site->gen != l->gen) {
          site->loop = mp_loops_innermost(l, fn, addr);
@@ -677,6 +677,12 @@ void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
       at_slow(l, t, tid, fn, site->loop);
    }
    settle(l, t);
+}
+
+void mp_loops_at_site(mp_loops *l, uint32_t tid, uint32_t fn, uint64_t addr,
+                      mp_loops_site *site)
+{
+   place_at_site(l, thread_for(l, tid), tid, fn, addr, site);
 }
 
 /* mp_loops_unwind's work; 1 if frames ended.  Every frame was begun at
@@ -728,14 +734,7 @@ void mp_loops_enter_block(mp_loops *l, uint32_t tid, uint64_t sp, uint32_t fn,
    }
    t = thread_for(l, tid);
    unwind(l, t, tid, sp);
-   if (!stays(l, t, fn, addr)) {
-      if (site->gen != l->gen) {
-         site->loop = mp_loops_innermost(l, fn, addr);
-         site->gen = l->gen;
-      }
-      at_slow(l, t, tid, fn, site->loop);
-   }
-   settle(l, t);
+   place_at_site(l, t, tid, fn, addr, site);
 }
 
 void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
