@@ -956,21 +956,17 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
    int64_t s;
    uint64_t sure;
    uint32_t instr;
-   char *refuted;
+   char *unmade = NULL, *refuted;
    if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
       return NULL;
    mp_replay_tiling(ad->run, ad->an, instr, k, a->loop, &o);
-   if (!o.r.made && o.why_not != NULL) {
-      char *why = mp_asprintf("no tiling was replayed: %s",
-                              mp_strncmp(o.why_not, "no replay: ", 11) == 0
-                              ? o.why_not + 11 : o.why_not);
-      refuted = take_order_replay(ad, a, &o, "of the tiling");
-      if (refuted)
-         mp_free(refuted);
-      return why;
-   }
+   if (!o.r.made && o.why_not != NULL)
+      unmade = mp_asprintf("no tiling was replayed: %s",
+                           mp_strncmp(o.why_not, "no replay: ", 11) == 0
+                           ? o.why_not + 11 : o.why_not);
+   /* NULL when no replay was made */
    refuted = take_order_replay(ad, a, &o, "of the tiling");
-   return refuted;
+   return unmade ? unmade : refuted;
 }
 
 /* What the carriers (mp_carriers.h) say of a variable's reuses beyond a

@@ -331,6 +331,20 @@ static int reorders_dependence(const mp_finished *an, uint32_t inner, uint32_t o
    return 1;
 }
 
+/* mp_order_nest for a change of loop order: NULL also when the change
+   would reorder accesses past a dependence (reorders_dependence). */
+static mp_nest_ref *nest_to_reorder(const mp_run *run, const mp_finished *an, uint32_t instr,
+                                    uint32_t inner, uint32_t outer, mp_nest *nest,
+                                    mp_order_replay *out)
+{
+   mp_nest_ref *refs = mp_order_nest(run, an, instr, inner, outer, nest, out, NULL);
+   if (refs != NULL && reorders_dependence(an, inner, outer, out)) {
+      mp_free(refs);
+      return NULL;
+   }
+   return refs;
+}
+
 void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,
                            uint32_t inner, uint32_t with, mp_order_replay *out)
 {
@@ -340,13 +354,9 @@ void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t in
    if (!run->whatif_interchange || an->loops == NULL || an->formula == NULL
        || an->cache == NULL)
       return;
-   refs = mp_order_nest(run, an, instr, inner, with, &nest, out, NULL);
+   refs = nest_to_reorder(run, an, instr, inner, with, &nest, out);
    if (refs == NULL)
       return;
-   if (reorders_dependence(an, inner, with, out)) {
-      mp_free(refs);
-      return;
-   }
    after = nest;
    after.order[0] = nest.n_loops - 1;
    after.order[nest.n_loops - 1] = 0;
@@ -508,13 +518,9 @@ static void tile_around(const mp_run *run, const mp_finished *an, uint32_t instr
    uint64_t lo = 1, hi, tile[MP_NEST_MAX_TILED] = { 0, 0 };
    mp_nest nest;
    mp_nest_ref *refs;
-   refs = mp_order_nest(run, an, instr, inner, outer, &nest, out, NULL);
+   refs = nest_to_reorder(run, an, instr, inner, outer, &nest, out);
    if (refs == NULL)
       return;
-   if (reorders_dependence(an, inner, outer, out)) {
-      mp_free(refs);
-      return;
-   }
    a = nest.n_loops - 2;
    hi = nest.trips[a];
    /* The bytes grow with the tile: the last that fits. */
