@@ -116,7 +116,7 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
       } else {
          kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
       }
-      mp_vars_reuse(c->lc, kind, d);
+      mp_vars_reuse(&c->lc->reuse, kind, d);
    }
 }
 

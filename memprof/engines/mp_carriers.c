@@ -99,6 +99,22 @@ const mp_var_carriers *mp_carriers_of(const mp_carriers *c, uint32_t var)
    return var < c->n_vars ? c->vars[var] : NULL;
 }
 
+uint32_t mp_carriers_var_bound(const mp_carriers *c)
+{
+   return c->n_vars;
+}
+
+void mp_carriers_take(mp_carriers *c, uint32_t var, const mp_var_carriers *vc)
+{
+   *var_table(c, var) = *vc;
+}
+
+void mp_carriers_take_counts(mp_carriers *c, uint64_t added, uint64_t unseen)
+{
+   c->added = added;
+   c->unseen = unseen;
+}
+
 uint64_t mp_carrier_beyond(const mp_carrier *k, uint64_t lines)
 {
    uint64_t n = 0, lo, hi;

@@ -68,6 +68,12 @@ void mp_carriers_unseen(mp_carriers *c, uint32_t var);
 
 /* var's carriers, NULL if it has had no far reuse. */
 const mp_var_carriers *mp_carriers_of(const mp_carriers *c, uint32_t var);
+/* The variables that may have carriers are those below this bound. */
+uint32_t mp_carriers_var_bound(const mp_carriers *c);
+/* What a copy counted in another process (the reuse helper,
+   mp_helper.h) becomes this one's: var's table, and the -v counts. */
+void mp_carriers_take(mp_carriers *c, uint32_t var, const mp_var_carriers *vc);
+void mp_carriers_take_counts(mp_carriers *c, uint64_t added, uint64_t unseen);
 
 /* Of a carrier's reuses, those at a distance of at least 'lines'
    (whole bins only: a bin straddling 'lines' is left out). */

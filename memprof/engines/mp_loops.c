@@ -140,6 +140,8 @@ struct mp_loops {
    uint64_t epoch;           /* instances begun, plus flushes (mp_loops_epoch) */
    uint64_t flushed;         /* the epoch of the last flush */
    uint64_t unseen_before;   /* the epoch of the last flush or forget */
+   uint64_t changes;         /* the carrier's view changed: frames pushed or
+                                popped, flushes, forgets (mp_loops_changes) */
    uint32_t *chain;          /* scratch: a loop and its ancestors */
    uint32_t cap_chain;
    mp_loops_exit_fn exit_fn;
@@ -549,6 +551,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    fr->iterations = 0;
    fr->sp = t->sp;
    fr->begun = ++l->epoch;
+   l->changes++;
 }
 
 /* Ends the instances above stack index n (exclusive). */
@@ -557,6 +560,7 @@ static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
    while (t->n > n) {
       mp_loop_frame *fr = &t->frames[--t->n];
       mp_loop *L = &l->loops[fr->loop];
+      l->changes++;
       L->exits++;
       if (fr->iterations > L->max_iterations)
          L->max_iterations = fr->iterations;
@@ -779,11 +783,38 @@ void mp_loops_flush(mp_loops *l)
       are gone from every stack; a later reuse of it cannot name the
       loop that carried it. */
    l->flushed = l->unseen_before = ++l->epoch;
+   l->changes++;
 }
 
 void mp_loops_forget(mp_loops *l)
 {
    l->unseen_before = ++l->epoch;
+   l->changes++;
+}
+
+const uint64_t *mp_loops_changes(const mp_loops *l)
+{
+   return &l->changes;
+}
+
+uint64_t mp_loops_unseen_before(const mp_loops *l)
+{
+   return l->unseen_before;
+}
+
+void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uint32_t n,
+                     uint64_t epoch, uint64_t unseen_before)
+{
+   thread_state *t = thread_for(l, tid);
+   if (n > t->cap) {
+      t->cap = n;
+      t->frames = mp_realloc("mp.loops.frames", t->frames, t->cap * sizeof(mp_loop_frame));
+   }
+   if (n)
+      mp_memcpy(t->frames, frames, n * sizeof(mp_loop_frame));
+   t->n = n;
+   l->epoch = epoch;
+   l->unseen_before = unseen_before;
 }
 
 const uint64_t *mp_loops_epoch(const mp_loops *l)

@@ -274,6 +274,18 @@ uint64_t mp_loops_last_flush(const mp_loops *l);
    (the earlier access was not followed).  O(depth). */
 uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then);
 
+/* What mp_loops_carrier reads, for a copy of the loops that answers it
+   in another process (the reuse analysis's helper, mp_helper.h): a
+   counter that moves whenever the answer for some (tid, then) may have
+   changed (a frame pushed or popped, a flush, a forget), the epoch
+   before which earlier accesses are unseen, and a setter that makes
+   tid's active frames (loop and begun are read), the epoch and that
+   bound what another copy had. */
+const uint64_t *mp_loops_changes(const mp_loops *l);
+uint64_t mp_loops_unseen_before(const mp_loops *l);
+void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uint32_t n,
+                     uint64_t epoch, uint64_t unseen_before);
+
 /* Copies the iteration vector (the counters of the active frames,
    outermost first) into iters[0 .. max-1]; returns the full depth. */
 uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,

@@ -952,6 +952,11 @@ void mp_reuse_get_stats(const mp_reuse *r, mp_reuse_stats *st)
    *st = r->st;
 }
 
+void mp_reuse_take_stats(mp_reuse *r, const mp_reuse_stats *st)
+{
+   r->st = *st;
+}
+
 /*------------------------------------------------------------*/
 /*--- Bins                                                 ---*/
 /*------------------------------------------------------------*/

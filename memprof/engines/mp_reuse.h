@@ -161,6 +161,10 @@ void mp_reuse_thread_exit(mp_reuse *r, uint32_t tid);
 uint64_t mp_reuse_bytes(const mp_reuse *r);
 
 void mp_reuse_get_stats(const mp_reuse *r, mp_reuse_stats *st);
+/* The counts of a copy that ran in another process (the reuse
+   helper, mp_helper.h) become this one's: mp_reuse_weight then answers
+   as the copy would have (the configuration is the same). */
+void mp_reuse_take_stats(mp_reuse *r, const mp_reuse_stats *st);
 
 /* Bin of a distance, and the bounds [lo, hi] of a bin. */
 uint32_t mp_reuse_bin(uint64_t d);

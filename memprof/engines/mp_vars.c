@@ -138,8 +138,8 @@ void mp_vars_free(mp_vars *vs)
    for (i = 0; i < vs->n_chunks; i++) {
       uint32_t n = (vs->chunks[i] == vs->lc_chunk) ? vs->lc_chunk_used : LC_CHUNK;
       for (k = 0; k < n; k++)
-         if (vs->chunks[i][k].reuse_bins)
-            mp_free(vs->chunks[i][k].reuse_bins);
+         if (vs->chunks[i][k].reuse.bins)
+            mp_free(vs->chunks[i][k].reuse.bins);
       mp_free(vs->chunks[i]);
    }
    if (vs->chunks) mp_free(vs->chunks);
@@ -320,6 +320,7 @@ mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc)
       if (lc->var == var && lc->loc == loc)
          return lc;
    lc = lc_alloc(vs);
+   lc->id = (vs->n_chunks - 1) * LC_CHUNK + vs->lc_chunk_used - 1;
    lc->var = var;
    lc->loc = loc;
    lc->hash_next = vs->lc_heads[b];
@@ -632,25 +633,49 @@ void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
       cc->reused_fills[level]++;
 }
 
-void mp_vars_reuse(mp_line_counts *lc, int kind, uint64_t distance)
+void mp_vars_reuse(mp_line_reuse *lr, int kind, uint64_t distance)
 {
    switch (kind) {
    case MP_REUSE_COLD:
-      lc->reuse_cold++;
+      lr->cold++;
       break;
    case MP_REUSE_PRIVATE:
    case MP_REUSE_SHARED: {
       uint32_t bin = mp_reuse_bin(distance), shared = kind == MP_REUSE_SHARED;
-      if (!lc->reuse_bins)
-         lc->reuse_bins = mp_calloc("mp.vars.lreuse", 2, sizeof *lc->reuse_bins);
-      lc->reuse_bins[shared][bin]++;
-      lc->reuse_sum[shared] += distance;
-      lc->reuse_n[shared]++;
+      if (!lr->bins)
+         lr->bins = mp_calloc("mp.vars.lreuse", 2, sizeof *lr->bins);
+      lr->bins[shared][bin]++;
+      lr->sum[shared] += distance;
+      lr->n[shared]++;
       break;
    }
    default:   /* sampled out */
       break;
    }
+}
+
+void mp_vars_reuse_set(mp_line_reuse *dst, const mp_line_reuse *src)
+{
+   uint64_t (*bins)[MP_REUSE_N_BINS] = dst->bins;
+   if (src->bins && !bins)
+      bins = mp_calloc("mp.vars.lreuse", 2, sizeof *bins);
+   if (bins) {
+      if (src->bins)
+         mp_memcpy(bins, src->bins, 2 * sizeof *bins);
+      else
+         mp_memset(bins, 0, 2 * sizeof *bins);
+   }
+   *dst = *src;
+   dst->bins = bins;
+}
+
+mp_line_counts *mp_vars_line_by_id(const mp_vars *vs, uint32_t id)
+{
+   uint32_t chunk = id / LC_CHUNK, k = id % LC_CHUNK;
+   if (chunk >= vs->n_chunks
+       || (vs->chunks[chunk] == vs->lc_chunk && k >= vs->lc_chunk_used))
+      return NULL;
+   return &vs->chunks[chunk][k];
 }
 
 static void add_line_reuse(const mp_line_counts *lc, void *arg)
@@ -659,17 +684,18 @@ static void add_line_reuse(const mp_line_counts *lc, void *arg)
    mp_var *v = vs->vars[lc->var];
    mp_reuse_counts *rc = v->reuse;
    uint32_t b;
-   if (lc->reuse_cold == 0 && lc->reuse_bins == NULL)
+   const mp_line_reuse *lr = &lc->reuse;
+   if (lr->cold == 0 && lr->bins == NULL)
       return;
    if (!rc)
       rc = v->reuse = mp_calloc("mp.vars.reuse", 1, sizeof *rc);
-   rc->cold += lc->reuse_cold;
-   rc->private_sum += lc->reuse_sum[0];
-   rc->shared_sum += lc->reuse_sum[1];
-   if (lc->reuse_bins)
+   rc->cold += lr->cold;
+   rc->private_sum += lr->sum[0];
+   rc->shared_sum += lr->sum[1];
+   if (lr->bins)
       for (b = 0; b < MP_REUSE_N_BINS; b++) {
-         rc->private_bins[b] += lc->reuse_bins[0][b];
-         rc->shared_bins[b] += lc->reuse_bins[1][b];
+         rc->private_bins[b] += lr->bins[0][b];
+         rc->shared_bins[b] += lr->bins[1][b];
       }
 }
 
@@ -711,14 +737,14 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].cache_misses, 0,
                    sizeof vs->chunks[i][k].cache_misses);
          vs->chunks[i][k].cycles = 0;
-         mp_memset(vs->chunks[i][k].reuse_sum, 0, sizeof vs->chunks[i][k].reuse_sum);
-         mp_memset(vs->chunks[i][k].reuse_n, 0, sizeof vs->chunks[i][k].reuse_n);
-         vs->chunks[i][k].reuse_cold = 0;
+         mp_memset(vs->chunks[i][k].reuse.sum, 0, sizeof vs->chunks[i][k].reuse.sum);
+         mp_memset(vs->chunks[i][k].reuse.n, 0, sizeof vs->chunks[i][k].reuse.n);
+         vs->chunks[i][k].reuse.cold = 0;
          vs->chunks[i][k].invalidations = 0;
          vs->chunks[i][k].coherence_misses = 0;
          vs->chunks[i][k].transfers = 0;
-         if (vs->chunks[i][k].reuse_bins)
-            mp_memset(vs->chunks[i][k].reuse_bins, 0, 2 * sizeof *vs->chunks[i][k].reuse_bins);
+         if (vs->chunks[i][k].reuse.bins)
+            mp_memset(vs->chunks[i][k].reuse.bins, 0, 2 * sizeof *vs->chunks[i][k].reuse.bins);
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));

@@ -72,9 +72,19 @@ typedef struct {
    uint64_t private_sum, shared_sum;   /* lines, for the means */
 } mp_reuse_counts;
 
+/* Reuse distances of one variable's accesses at one source location:
+   [0] private, [1] shared (sum, count), cold, and their histograms
+   (owned, made on the first reuse).  Its own record so that an analysis
+   helper process (mp_helper.h) can count it apart and hand it back. */
+typedef struct {
+   uint64_t sum[2], n[2], cold;
+   uint64_t (*bins)[MP_REUSE_N_BINS];   /* [2][MP_REUSE_N_BINS] */
+} mp_line_reuse;
+
 /* Counts of one variable at one source location. */
 typedef struct mp_line_counts {
    uint32_t var, loc;
+   uint32_t id;                      /* 0, 1, ... in the order made */
    mp_counts c;
    /* first-histogram stride classes of the accesses here (mp_stride) */
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
@@ -83,10 +93,7 @@ typedef struct mp_line_counts {
    /* misses per cache level and estimated cycles of the accesses here */
    uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
    uint64_t cycles;
-   /* reuse distances here: [0] private, [1] shared (sum, count), cold,
-      and their histograms (owned, made on the first reuse) */
-   uint64_t reuse_sum[2], reuse_n[2], reuse_cold;
-   uint64_t (*reuse_bins)[MP_REUSE_N_BINS];   /* [2][MP_REUSE_N_BINS] */
+   mp_line_reuse reuse;              /* reuse distances here */
    /* between threads: copies its writes invalidated, its L1 misses on
       lines another core's write had invalidated, and its accesses that
       were a thread's first touch of a line after another's write */
@@ -311,7 +318,11 @@ void mp_vars_numa_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
    records', made by mp_vars_reuse_totals.  Counting them per access
    too would touch the variable's 1 KiB of bins, a host cache miss on
    scattered accesses, for the same numbers. */
-void mp_vars_reuse(mp_line_counts *lc, int kind, uint64_t distance);
+void mp_vars_reuse(mp_line_reuse *lr, int kind, uint64_t distance);
+/* dst becomes a copy of src (bins included); for counts made apart. */
+void mp_vars_reuse_set(mp_line_reuse *dst, const mp_line_reuse *src);
+/* The line record of that id (mp_line_counts.id), NULL if none. */
+mp_line_counts *mp_vars_line_by_id(const mp_vars *vs, uint32_t id);
 
 /* Sets every variable's reuse counts (mp_var.reuse) to the sum of its
    per-location records' (before the report reads them; again later

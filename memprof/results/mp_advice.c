@@ -870,12 +870,12 @@ static uint64_t far_reuses_at(const mp_line_counts *lc, uint64_t from)
 {
    uint64_t n = 0, lo, hi;
    uint32_t b;
-   if (!lc->reuse_bins)
+   if (!lc->reuse.bins)
       return 0;
    for (b = 0; b < MP_REUSE_N_BINS; b++) {
       mp_reuse_bin_bounds(b, &lo, &hi);
       if (lo >= from)
-         n += lc->reuse_bins[0][b];
+         n += lc->reuse.bins[0][b];
    }
    return n;
 }

@@ -856,6 +856,69 @@ START_TEST(test_settled_fast_path)
 }
 END_TEST
 
+/* A copy of the loops in another process (the reuse helper's) answers
+   mp_loops_carrier as the original does when it is mirrored each time
+   mp_loops_changes has moved since the thread's last mirror, as the
+   producer does (mp_helper.c).  Random blocks, back edges, returns,
+   thread switches, forgets and flushes; earlier accesses' epochs are
+   kept and their carriers asked of both at every step. */
+static void check_mirror(int on_epoch_only)
+{
+   mp_loops *l = mp_loops_new(), *m = mp_loops_new();
+   mp_loops_site site[0x60];
+   uint64_t thens[64], sent[3] = { 0, 0, 0 }, sent_epoch[3] = { 0, 0, 0 };
+   uint64_t sps[3] = { 0x8000, 0x7f00, 0x7e00 }, ignore = 0, mismatches = 0;
+   uint32_t loops[3], step, tid = 1, n_thens = 0, k;
+   memset(site, 0, sizeof site);
+   loops[0] = mp_loops_add_back_edge(l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   loops[1] = mp_loops_add_back_edge(l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   loops[2] = mp_loops_add_back_edge(l, 2, 0x240, 0x200, NULL, NULL, NULL, NULL);
+   for (step = 0; step < 20000; step++) {
+      uint64_t r = rng(), a = 0x100 + 4 * (r % 0x58), sp = sps[(r >> 8) % 3];
+      uint32_t fn = a < 0x1f0 ? 1 : a < 0x248 ? 2 : 3, kind = (uint32_t)((r >> 12) % 8);
+      uint32_t which = kind < 5 ? 0 : kind < 7 ? 1 : 2;
+      if ((r >> 20) % 64 == 0)
+         tid = tid == 1 ? 2 : 1;
+      if ((r >> 26) % 997 == 0)
+         mp_loops_forget(l);
+      if ((r >> 36) % 4999 == 0)
+         mp_loops_flush(l);
+      if (which == 2)
+         fn = 1 + (uint32_t)((r >> 24) % 3);
+      settled_event(l, 0, tid, (int)which, fn, a, sp, loops[(r >> 16) % 3],
+                    &site[(a - 0x100) / 4], &ignore);
+      /* an access: the producer's check, then the mirror's answers */
+      {
+         uint64_t now = *mp_loops_epoch(l);
+         int stale = on_epoch_only ? sent_epoch[tid] != now
+                                   : sent[tid] != *mp_loops_changes(l);
+         if (stale) {
+            const mp_loop_frame *f;
+            uint32_t n = mp_loops_active(l, tid, &f);
+            mp_loops_mirror(m, tid, f, n, now, mp_loops_unseen_before(l));
+            sent[tid] = *mp_loops_changes(l);
+            sent_epoch[tid] = now;
+         }
+         thens[n_thens++ % 64] = now;
+         for (k = 0; k < 64 && k < n_thens; k++)
+            mismatches += mp_loops_carrier(l, tid, thens[k])
+                          != mp_loops_carrier(m, tid, thens[k]);
+      }
+   }
+   if (on_epoch_only)
+      ck_assert_uint_gt(mismatches, 0);
+   else
+      ck_assert_uint_eq(mismatches, 0);
+   mp_loops_free(l);
+   mp_loops_free(m);
+}
+
+START_TEST(test_mirror) { rng_state = 0x3177a5ULL + (uint64_t)_i; check_mirror(0); }
+END_TEST
+/* Mirroring only when the epoch moves misses the pops: the test sees it. */
+START_TEST(test_mirror_on_epoch_is_detected) { rng_state = 0x3177a5ULL; check_mirror(1); }
+END_TEST
+
 START_TEST(test_threads)
 {
    uint32_t O, I;
@@ -1078,6 +1141,8 @@ int main(void)
    tcase_add_loop_test(tc, test_trace_coarse_and_late_discovery, 0, 2);
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
+   tcase_add_loop_test(tc, test_mirror, 0, 4);
+   tcase_add_test(tc, test_mirror_on_epoch_is_detected);
    tcase_add_test(tc, test_forget);
    tcase_add_loop_test(tc, test_settled_fast_path, 0, 8);
    tcase_add_test(tc, test_recursion_limit);

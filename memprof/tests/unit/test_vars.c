@@ -758,11 +758,11 @@ START_TEST(test_reuse_totals_from_lines)
    mp_line_counts *l1 = mp_vars_line_counts(vs, a->id, mp_vars_location(vs, "r.c:1", "f"));
    mp_line_counts *l2 = mp_vars_line_counts(vs, a->id, mp_vars_location(vs, "r.c:2", "f"));
    int round;
-   mp_vars_reuse(l1, MP_REUSE_COLD, 0);
-   mp_vars_reuse(l1, MP_REUSE_PRIVATE, 5);          /* bin 3: 4-7 */
-   mp_vars_reuse(l2, MP_REUSE_PRIVATE, 6);
-   mp_vars_reuse(l2, MP_REUSE_SHARED, 100);         /* bin 7: 64-127 */
-   mp_vars_reuse(l2, MP_REUSE_SKIPPED, 0);
+   mp_vars_reuse(&l1->reuse, MP_REUSE_COLD, 0);
+   mp_vars_reuse(&l1->reuse, MP_REUSE_PRIVATE, 5);          /* bin 3: 4-7 */
+   mp_vars_reuse(&l2->reuse, MP_REUSE_PRIVATE, 6);
+   mp_vars_reuse(&l2->reuse, MP_REUSE_SHARED, 100);         /* bin 7: 64-127 */
+   mp_vars_reuse(&l2->reuse, MP_REUSE_SKIPPED, 0);
    for (round = 0; round < 2; round++) {
       mp_vars_reuse_totals(vs);
       ck_assert_ptr_nonnull(a->reuse);
@@ -773,6 +773,45 @@ START_TEST(test_reuse_totals_from_lines)
       ck_assert_uint_eq(a->reuse->shared_bins[7], 1);
       ck_assert_uint_eq(a->reuse->shared_sum, 100);
    }
+   mp_vars_free(vs);
+}
+END_TEST
+
+/* Line records are found again by their id, and a record counted
+   apart (an analysis helper's) replaces a line's reuses whole. */
+START_TEST(test_reuse_set_by_id)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *a = mp_vars_add(vs, MP_VAR_GLOBAL, "a", NULL, 4096);
+   mp_line_counts *l[1500];
+   mp_line_reuse apart;
+   uint32_t i;
+   for (i = 0; i < 1500; i++) {
+      char loc[32];
+      snprintf(loc, sizeof loc, "r.c:%u", i + 1);
+      l[i] = mp_vars_line_counts(vs, a->id, mp_vars_location(vs, loc, "f"));
+      ck_assert_uint_eq(l[i]->id, i);
+   }
+   for (i = 0; i < 1500; i++)
+      ck_assert_ptr_eq(mp_vars_line_by_id(vs, i), l[i]);
+   ck_assert_ptr_null(mp_vars_line_by_id(vs, 1500));
+   ck_assert_ptr_null(mp_vars_line_by_id(vs, 4096));
+   memset(&apart, 0, sizeof apart);
+   mp_vars_reuse(&apart, MP_REUSE_PRIVATE, 5);
+   mp_vars_reuse(&apart, MP_REUSE_COLD, 0);
+   mp_vars_reuse(&l[7]->reuse, MP_REUSE_SHARED, 100);   /* replaced */
+   mp_vars_reuse_set(&l[7]->reuse, &apart);
+   mp_vars_reuse_set(&l[8]->reuse, &apart);
+   ck_assert_ptr_ne(l[8]->reuse.bins, apart.bins);      /* a copy */
+   memset(&apart, 0, sizeof apart);                     /* no bins */
+   mp_vars_reuse(&apart, MP_REUSE_COLD, 0);
+   mp_vars_reuse_set(&l[9]->reuse, &apart);
+   mp_vars_reuse_totals(vs);
+   ck_assert_uint_eq(a->reuse->cold, 3);
+   ck_assert_uint_eq(a->reuse->private_bins[3], 2);
+   ck_assert_uint_eq(a->reuse->private_sum, 10);
+   ck_assert_uint_eq(a->reuse->shared_bins[7], 0);
+   ck_assert_uint_eq(a->reuse->shared_sum, 0);
    mp_vars_free(vs);
 }
 END_TEST
@@ -1079,6 +1118,7 @@ int main(void)
    tcase_add_test(tc, test_results_split_replayed_once);
    tcase_add_test(tc, test_results_runtime_loop_no_advice);
    tcase_add_test(tc, test_reuse_totals_from_lines);
+   tcase_add_test(tc, test_reuse_set_by_id);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
