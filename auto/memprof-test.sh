@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
-# regression tests (vg_regtest on memprof/tests), the unit tests of the
+# regression tests (vg_regtest on memprof/tests), the same programs run
+# inline and with the analysis helper and compared, the unit tests of the
 # reader of the JSON output (Python unittest), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), an MPI program's ranks
@@ -77,6 +78,10 @@ fi
 echo "== regression tests (vg_regtest)"
 python3 memprof/tests/vg_regtest --valgrind="$PWD/vg-in-place" memprof/tests/*.vgtest >regtest.log 2>&1
 count regtest.log $?
+
+echo "== the analysis helper: each regression program inline and with the helper"
+python3 memprof/tests/helper_exact.py --valgrind="$PWD/vg-in-place" >helper-exact.log 2>&1
+count helper-exact.log $?
 
 echo "== cross-check of the cache model against Cachegrind"
 mkdir -p build-crosscheck

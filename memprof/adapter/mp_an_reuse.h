@@ -40,13 +40,11 @@
 #include "mp_an_ctx.h"
 #include "mp_clo.h"
 #include "mp_loopnest.h"
+#include "mp_helper.h"
+#include "mp_reuse_step.h"
 #include "mp_hierarchy.h"
 #include "mp_reuse.h"
 
-extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
-extern mp_carriers *mp_g_carriers; /* NULL unless loops, exact reuse, a cache */
-extern const uint64_t *mp_g_loop_epoch;   /* mp_loops_epoch, with the carriers */
-extern uint64_t mp_g_carrier_far;    /* the carriers' far distance, in lines */
 /* The oracle, while the main thread (serial 1) is the only one that
    has run. */
 static inline int mp_an_reuse_l1_verdict(void *arg, uint32_t core, uint64_t first,
@@ -83,11 +81,16 @@ static inline void mp_an_reuse_create(void)
    rc.tags = rc.mode == MP_REUSE_EXACT && mp_g_loops != NULL && mp_g_hier.cache != NULL;
    mp_g_reuse = mp_reuse_new(&rc, &err);
    tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
-   mp_an_reuse_lend_history(rc.mode);
+   /* The helper's history is in another process: the cache steps its
+      own L1 shadows, which hold the same lines. */
+   mp_g_reuse_apart = mp_helper_wanted();
+   if (!mp_g_reuse_apart)
+      mp_an_reuse_lend_history(rc.mode);
    if (rc.tags) {
       mp_g_carrier_far = mp_cache_l1_lines(mp_g_hier.cache);
       mp_g_carriers = mp_carriers_new(mp_g_carrier_far);
       mp_g_loop_epoch = mp_loops_epoch(mp_g_loops);
+      mp_g_loop_changes = mp_loops_changes(mp_g_loops);
    }
 }
 
@@ -95,29 +98,20 @@ static inline void mp_an_reuse_create(void)
    simulated. */
 static inline void mp_an_reuse_prefetch(const mp_an_ctx *c)
 {
-   mp_reuse_prefetch(mp_g_reuse, c->e->tid, c->e->addr >> mp_g_line_shift);
+   if (!mp_g_reuse_apart)
+      mp_reuse_prefetch(mp_g_reuse, c->e->tid, c->e->addr >> mp_g_line_shift);
 }
 
 static inline void mp_an_reuse_access(mp_an_ctx *c)
 {
-   ULong line = mp_event_first_line(c->e, mp_g_line_shift);
-   ULong last = mp_event_last_line(c->e, mp_g_line_shift);
-   UInt group = mp_g_thread_group[c->tid];
-   for (; line <= last; line++) {
-      uint64_t d;
-      int kind;
-      if (mp_g_carriers && mp_g_detailing) {
-         uint64_t now = *mp_g_loop_epoch;
-         uint32_t then;
-         kind = mp_reuse_access_tagged(mp_g_reuse, c->e->tid, group, line, c->e->is_write,
-                                       (uint32_t)now, &d, &then);
-         if (UNLIKELY(kind == MP_REUSE_PRIVATE && d >= mp_g_carrier_far))
-            mp_loopnest_far_reuse(mp_g_carriers, c->e->tid, c->e->var, now, then, d);
-      } else {
-         kind = mp_reuse_access(mp_g_reuse, c->e->tid, group, line, c->e->is_write, &d);
-      }
-      mp_vars_reuse(&c->lc->reuse, kind, d);
+   Bool tagged = mp_g_carriers != NULL && mp_g_detailing;
+   if (mp_g_reuse_apart) {
+      mp_helper_access(c->e->addr, c->e->size, c->e->is_write, c->ii->lc_id, c->e->tid,
+                       mp_g_thread_group[c->tid], tagged);
+      if (LIKELY(!mp_clo_helper_check))
+         return;
    }
+   mp_an_reuse_lines(c->e, mp_g_thread_group[c->tid], &c->lc->reuse, tagged);
 }
 
 /* A second thread: the L1 shadows come back, filled as the history
@@ -138,7 +132,10 @@ static inline void mp_an_reuse_thread_start(UInt serial)
 /* Its private reuse stream goes. */
 static inline void mp_an_reuse_thread_exit(UInt serial)
 {
-   mp_reuse_thread_exit(mp_g_reuse, serial);
+   if (mp_g_reuse_apart)
+      mp_helper_thread_exit(serial);
+   if (!mp_g_reuse_apart || mp_clo_helper_check)
+      mp_reuse_thread_exit(mp_g_reuse, serial);
 }
 
 static inline void mp_an_reuse_reset(void)
@@ -147,10 +144,22 @@ static inline void mp_an_reuse_reset(void)
    if (mp_g_carriers)
       mp_carriers_reset(mp_g_carriers);
 }
-/* The variables' reuse histograms, from their lines' records. */
+/* At the end, the helper's counts become the lines' (and it stops). */
+static inline void mp_an_reuse_finish(void)
+{
+   if (mp_g_reuse_apart)
+      mp_helper_end();
+}
+
+/* The variables' reuse histograms, from their lines' records; the
+   helper's counts so far first, if it still runs (an execve's output).
+   A helper that died took the analysis with it. */
 static inline void mp_an_reuse_flush(void)
 {
-   mp_vars_reuse_totals(mp_g_vars);
+   if (mp_g_reuse_apart)
+      mp_helper_sync();
+   if (mp_g_reuse != NULL)
+      mp_vars_reuse_totals(mp_g_vars);
 }
 
 static inline void mp_an_reuse_stats(void)
@@ -160,7 +169,9 @@ static inline void mp_an_reuse_stats(void)
    VG_(dmsg)("memprof: reuse: %llu lines accessed, %llu analysed, %llu "
              "compactions, %llu bytes of metadata\n", (ULong)st.accesses,
              (ULong)st.analysed, (ULong)st.compactions,
-             (ULong)mp_reuse_bytes(mp_g_reuse));
+             (ULong)(mp_helper_ran() ? mp_helper_reuse_bytes()
+                                     : mp_reuse_bytes(mp_g_reuse)));
+   mp_helper_stats();
    if (mp_g_carriers) {
       uint64_t added, unseen;
       mp_carriers_counts(mp_g_carriers, &added, &unseen);

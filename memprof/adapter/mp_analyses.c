@@ -154,6 +154,8 @@ void mp_analyses_finish(void)
 {
    if (mp_an_cache_on())
       mp_an_cache_finish();
+   if (mp_an_reuse_on())
+      mp_an_reuse_finish();
    if (mp_an_loops_on())
       mp_an_loops_finish();
    mp_analyses_flush();

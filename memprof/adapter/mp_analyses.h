@@ -23,7 +23,8 @@
      tlb        mp_an_hier.h       every    reset
      cache      mp_an_hier.h       every    create reset finish flush stats
      reuse      mp_an_reuse.h      every    create prefetch thread_start
-                                            thread_exit reset flush stats
+                                            thread_exit reset finish flush
+                                            stats
      numa       mp_an_numa.h       every    create unmap reset stats
      whatif     mp_an_whatif.h     every    create reset stats
      loops      mp_an_loops.h      detail   create thread_exit window_start
@@ -39,6 +40,11 @@
    a sample of the run estimates well; the others give the counts the
    variables are ranked by (accesses, hits, misses, cycles, reuse
    distances, sharing), which stay exact.
+
+   The reuse analysis may run in a helper process instead
+   (--analysis-procs, mp_helper.h): its access step then appends the
+   access to the helper's ring, and its finish and flush steps take the
+   helper's counts back, before anything reads them.
 
    The order matters on the access path:
    - cache before reuse: while one thread runs, the cache's L1 miss

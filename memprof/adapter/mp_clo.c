@@ -45,6 +45,8 @@ UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2];
 Int          mp_clo_n_thread_map = 0;
 const HChar *mp_clo_thread_map_arg = NULL;
 Bool         mp_clo_reuse = True;
+Int          mp_clo_analysis_procs = -1;
+Bool         mp_clo_helper_check = False;
 Bool         mp_clo_sharing = True;
 Bool         mp_clo_strides = True;
 Bool         mp_clo_loops = True;
@@ -480,6 +482,16 @@ Bool mp_clo_process(const HChar *arg)
                               "(threads numbered from 1 in creation order)\n");
    }
    else if VG_BOOL_CLO(arg, "--reuse", mp_clo_reuse) {}
+   else if VG_XACT_CLO(arg, "--analysis-procs=auto", mp_clo_analysis_procs, -1) {}
+   else if VG_BOOL_CLO(arg, "--helper-check", mp_clo_helper_check) {}
+   else if VG_STR_CLO(arg, "--analysis-procs", tmp_str) {
+      const HChar *p = tmp_str;
+      ULong n = 0;
+      if (!parse_u64(&p, &n) || *p != '\0' || n > 64)
+         VG_(fmsg_bad_option)(arg, "expected auto or a number of helper processes, "
+                              "0 to 64\n");
+      mp_clo_analysis_procs = (Int)n;
+   }
    else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) {}
    else if VG_BOOL_CLO(arg, "--strides", mp_clo_strides) {}
    else if VG_BOOL_CLO(arg, "--loops", mp_clo_loops) {}
@@ -598,6 +610,12 @@ void mp_clo_print_usage(void)
 "                               order) on core c [thread t on core (t-1) mod\n"
 "                               cores]\n"
 "    --reuse=yes|no             multicore reuse distances per variable [yes]\n"
+"    --analysis-procs=auto|<n>  helper processes that run analyses beside the\n"
+"                               program, on other cores: 0 runs every\n"
+"                               analysis in Valgrind's process; 1 or more\n"
+"                               runs the reuse distances in one helper (the\n"
+"                               one analysis that runs apart); auto: 1 when\n"
+"                               this process may use two cores or more [auto]\n"
 "    --sharing=yes|no           false/true sharing and communication between\n"
 "                               threads, from the program's second thread on\n"
 "                               [yes]\n"
@@ -667,7 +685,13 @@ void mp_clo_print_usage(void)
 
 void mp_clo_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --helper-check=no|yes      with an analysis helper process, run its\n"
+"                               analyses in Valgrind's process as well and\n"
+"                               compare the two at the end, every count, on\n"
+"                               stderr (the tests' proof that the helper\n"
+"                               changes nothing) [no]\n"
+   );
 }
 
 /* The value of the core's option NAME (e.g. "--trace-children") as the

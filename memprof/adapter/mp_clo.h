@@ -43,6 +43,8 @@ extern UInt         mp_clo_thread_map[MP_MAX_THREAD_MAP][2]; /* --thread-map: th
 extern Int          mp_clo_n_thread_map;
 extern const HChar *mp_clo_thread_map_arg;    /* its value, for messages */
 extern Bool         mp_clo_reuse;             /* --reuse */
+extern Int          mp_clo_analysis_procs;    /* --analysis-procs, -1: auto */
+extern Bool         mp_clo_helper_check;      /* --helper-check (debug) */
 extern Bool         mp_clo_sharing;           /* --sharing */
 extern Bool         mp_clo_strides;           /* --strides */
 extern Bool         mp_clo_loops;             /* --loops */

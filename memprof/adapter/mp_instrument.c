@@ -244,6 +244,9 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
          mp_vars_flush_held(mp_g_vars, ii->lc_var, ii->lc, &ii->held);
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
+      ii->lc_id = ii->lc->id;
+      if (mp_g_reuse_apart)
+         mp_helper_line_record(ii->lc);
    }
    c.e = &e;
    c.ii = ii;

@@ -305,6 +305,7 @@ static void mp_atfork_child(ThreadId tid)
                 VG_(getpid)(), path);
       VG_(free)(path);
    }
+   mp_helper_fork_child();
    mp_analyses_reset();
    mp_instrument_fork_child();
 }
@@ -859,6 +860,8 @@ static void mp_post_clo_init(void)
    mp_analyses_create();
    mp_registry_init();
    mp_instrument_init();
+   /* Last: the helper is a copy of this process, every analysis made. */
+   mp_helper_start();
 }
 
 static void mp_start_client_code(ThreadId tid, ULong blocks_done)

@@ -27,6 +27,15 @@
         past a wrapper inlined into its caller, so it sets the default
         before the options are read (--read-inline-info=no still wins).
         Tests: heap_inlined, heap_vector_O2.
+     VG_(am_shared_mmap_file_float_valgrind): memory that stays shared
+        across a fork, for the ring that carries the accesses to the
+        analysis helper (mp_helper.c); the API maps private memory only.
+        Tests: helper_exact, the robustness suite's helper cases.
+     VG_(safe_fd): moves a descriptor into Valgrind's reserved range,
+        close-on-exec, where the program cannot see or close it (the
+        helper's pipes); the API's VG_(pipe) gives the lowest free ones.
+        Tests: the robustness suite's helper cases (family: the
+        program's own descriptors and children are as without memprof).
      VG_(print_preamble): wrapped at link time, so that the option
         checks that need every option run before the banner; the API
         calls no tool function between the last option and the banner.
@@ -151,6 +160,16 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
 /* Whether the debug information's inlined calls are read (the core's
    --read-inline-info). */
 extern Bool VG_(clo_read_inline_info);
+
+/* A shared mapping of fd (here /dev/zero: shared anonymous memory) that
+   the address space manager knows as Valgrind's, so that the program is
+   never given its addresses; a fork keeps it shared.  Valgrind's
+   gdbserver maps its shared memory with it. */
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot,
+                                                      Int fd, Off64T offset);
+/* fd moved above the program's descriptors, close-on-exec; -1 on
+   failure. */
+extern Int VG_(safe_fd)(Int oldfd);
 
 /* Valgrind prints its banner after the options are parsed and before
    the tool's post_clo_init, and calls no tool function in between: a
