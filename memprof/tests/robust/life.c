@@ -58,6 +58,10 @@
                          kill(0, SIGUSR1) to its own process group, with
                          a handler counting it; then writes
                          before_signal and exits 0
+     usr1                writes before_signal, prints "ready", waits for
+                         SIGUSR1 (run.py first kills the analysis helper
+                         with SIGKILL), then writes before_signal again
+                         (512 writes in all), prints "done", exits 0
 */
 #include <pthread.h>
 #include <signal.h>
@@ -151,6 +155,24 @@ int main(int argc, char **argv)
       fflush(stdout);
       for (;;)
          pause();
+   }
+   if (strcmp(mode, "usr1") == 0) {
+      struct sigaction sa;
+      sigset_t usr1, old;
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = count_usr1;
+      sigaction(SIGUSR1, &sa, NULL);
+      sigemptyset(&usr1);
+      sigaddset(&usr1, SIGUSR1);
+      sigprocmask(SIG_BLOCK, &usr1, &old);
+      write_before_signal();
+      printf("ready\n");
+      fflush(stdout);
+      while (!usr1_caught)
+         sigsuspend(&old);
+      write_before_signal();
+      printf("done\n");
+      return 0;
    }
    if (strcmp(mode, "_exit") == 0) {
       write_before_signal();

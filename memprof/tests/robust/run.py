@@ -148,9 +148,10 @@ class Run:
     subprocess does), out and err (bytes), secs (wall clock), rss_kb (peak
     resident size, ru_maxrss of wait4)."""
 
-    def __init__(self, pid, rc, out, err, secs, rss_kb, timed_out):
+    def __init__(self, pid, rc, out, err, secs, rss_kb, timed_out, left_behind=()):
         self.pid, self.rc, self.out, self.err = pid, rc, out, err
         self.secs, self.rss_kb, self.timed_out = secs, rss_kb, timed_out
+        self.left_behind = left_behind   # (pid, name) still running in its group
 
 
 def no_core():
@@ -198,11 +199,30 @@ def run(argv, cwd, env=None, stdin_path=None, timeout=RUN_TIMEOUT,
             time.sleep(0.02)
         secs = time.monotonic() - start
         p.returncode = os.waitstatus_to_exitcode(status)
+        left = group_members(p.pid)
         kill_group(p.pid)          # what the process left behind
         fo.seek(0)
         fe.seek(0)
         out, err = fo.read(), fe.read()
-    return Run(p.pid, p.returncode, out, err, secs, usage.ru_maxrss, timed_out)
+    return Run(p.pid, p.returncode, out, err, secs, usage.ru_maxrss, timed_out, left)
+
+
+def group_members(pgid):
+    """(pid, name) of the live (not zombie) processes of group pgid."""
+    found = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append((int(d), name))
+    return found
 
 
 def kill_group(pgid):
@@ -427,6 +447,11 @@ class Suite:
     def memprof(self, opts, argv, cwd, **kw):
         return run([self.vg, "--tool=memprof"] + opts + argv, cwd, **kw)
 
+    def memprof_helper(self, opts, argv, cwd, **kw):
+        """memprof with the reuse distances in a helper process, whatever the
+        machine's cores: the program must not see it."""
+        return self.memprof(["--analysis-procs=1"] + opts, argv, cwd, **kw)
+
     # -- building the clients --------------------------------------------
 
     def build_clients(self):
@@ -599,7 +624,7 @@ class Suite:
         for sig, signame in (("term", "SIGTERM"), ("segv", "SIGSEGV"), ("abort", "SIGABRT")):
             clean()
             native = run([life, "raise", sig], d)
-            mp = self.memprof(["--memprof-out-file=out.json"], [life, "raise", sig], d)
+            mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "raise", sig], d)
             self.signal_case("killed by %s (raised)" % signame, native, mp, d)
 
         def send_term(pid, out):
@@ -609,14 +634,14 @@ class Suite:
             return True
         clean()
         native = run([life, "wait"], d, when_ready=send_term, timeout=60)
-        mp = self.memprof(["--memprof-out-file=out.json"], [life, "wait"], d,
+        mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "wait"], d,
                           when_ready=send_term, timeout=120)
         self.signal_case("killed by SIGTERM (sent by another process)", native, mp, d)
 
         # _exit: no atexit handlers, no stdio flush; the file is written.
         clean()
         native = run([life, "_exit"], d)
-        mp = self.memprof(["--memprof-out-file=out.json"], [life, "_exit"], d)
+        mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "_exit"], d)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
         self.r.check(mp.rc == native.rc == 3 and mp.out == native.out and v and v.writes == 256,
@@ -630,16 +655,25 @@ class Suite:
         # as natively, and the file is written.
         clean()
         native = run([life, "family"], d)
-        mp = self.memprof(["--memprof-out-file=out.json"], [life, "family"], d)
+        mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "family"], d)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
         self.r.check(mp.rc == native.rc == 0 and mp.out == native.out
                      and b"reaped 3 children, statuses summing to 6" in mp.out
-                     and v and v.writes == 256,
+                     and v and v.writes == 256 and not mp.left_behind
+                     and b"analysis helper" not in mp.err,
                      "the client's wait loop, system(), vfork+exec and kill(0, ...): as "
-                     "natively, the file written",
-                     "native %s %r, memprof %s %r, %s" % (describe_rc(native.rc), native.out,
-                                                        describe_rc(mp.rc), mp.out, why or v))
+                     "natively, the file written, the analysis helper unharmed, no process "
+                     "of memprof's left behind",
+                     "native %s %r, memprof %s %r, %s, left %s"
+                     % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
+                        why or v, mp.left_behind))
+
+        # The analysis helper killed with SIGKILL while the program runs:
+        # one message, no hang, the program as natively, the file
+        # written without reuse distances.
+        clean()
+        self.helper_killed(life, d)
 
         # The client changes directory: a relative output name is
         # relative to the directory memprof started in (where the
@@ -647,7 +681,7 @@ class Suite:
         clean()
         sub = os.path.join(d, "elsewhere")
         os.makedirs(sub)
-        mp = self.memprof(["--memprof-out-file=out.json"], [life, "chdir", sub], d)
+        mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "chdir", sub], d)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
         self.r.check(mp.rc == 0 and mp.out == b"moved\n" and v and v.writes == 256
@@ -661,7 +695,7 @@ class Suite:
         for trace in ("no", "yes"):
             clean()
             native = run([life, "exec"], d)
-            mp = self.memprof(["--trace-children=" + trace, "--memprof-out-file=ex.%p.json"],
+            mp = self.memprof_helper(["--trace-children=" + trace, "--memprof-out-file=ex.%p.json"],
                               [life, "exec"], d)
             files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
             doc, why = load_json(os.path.join(d, files[0])) if len(files) == 1 else (None, files)
@@ -699,7 +733,7 @@ class Suite:
         # fork: one file per process through %p.
         clean()
         native = run([life, "fork", "3"], d)
-        mp = self.memprof(["--memprof-out-file=fk.%p.json"], [life, "fork", "3"], d)
+        mp = self.memprof_helper(["--memprof-out-file=fk.%p.json"], [life, "fork", "3"], d)
         files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
         problems = []
         kinds = {"parent": 0, "child": 0}
@@ -731,7 +765,7 @@ class Suite:
         clean()
         n = 8
         native = run([life, "fork", str(n)], d)
-        mp = self.memprof(["--memprof-out-file=fixed.json", "--summary=0"],
+        mp = self.memprof_helper(["--memprof-out-file=fixed.json", "--summary=0"],
                           [life, "fork", str(n)], d)
         err = mp.err.decode("utf-8", "replace")
         files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
@@ -777,7 +811,7 @@ class Suite:
         # fork's <name>.<pid>, not the shell's file.
         clean()
         shell = "%s ok; %s ok; :" % (life, life)
-        mp = self.memprof(["--trace-children=yes", "--memprof-out-file=fixed.json",
+        mp = self.memprof_helper(["--trace-children=yes", "--memprof-out-file=fixed.json",
                            "--summary=0"], ["/bin/sh", "-c", shell], d)
         files = sorted(f for f in os.listdir(d) if f.startswith("fixed.json"))
         problems = []
@@ -810,6 +844,40 @@ class Suite:
         else:
             self.r.skip("pipeline under --trace-children=yes", "gzip or cksum not installed")
         self.threads_and_memory(life, d, clean)
+
+    def helper_killed(self, life, d):
+        killed = []
+
+        def kill_helper(pid, out):
+            if b"ready" not in out:
+                return False
+            helpers = [p for p, name in group_members(pid) if name == "memprof-helper"]
+            for h in helpers:
+                os.kill(h, signal.SIGKILL)
+                killed.append(h)
+            os.kill(pid, signal.SIGUSR1)
+            return True
+        native = run([life, "usr1"], d, when_ready=lambda pid, out: b"ready" in out
+                     and os.kill(pid, signal.SIGUSR1) is None, timeout=60)
+        mp = self.memprof_helper(["--memprof-out-file=out.json"], [life, "usr1"], d,
+                                 when_ready=kill_helper, timeout=120)
+        err = mp.err.decode("utf-8", "replace")
+        said = re.findall(r"memprof: the analysis helper process (\d+) ended before the "
+                          r"program did: the output has no reuse distances", err)
+        doc, why = load_json(os.path.join(d, "out.json"))
+        v = doc and one_var(doc, "before_signal")
+        ok = (not mp.timed_out and mp.rc == native.rc == 0 and mp.out == native.out
+              == b"ready\ndone\n" and len(killed) == 1 and said == [str(killed[0])]
+              and doc is not None and not json_problems(doc) and v is not None
+              and v.writes == 512 and not [x for x in doc.variables if x.reuse]
+              and not mp.left_behind)
+        self.r.check(ok, "the analysis helper killed with SIGKILL: the program as natively, "
+                     "no hang, one message naming it, the file written (before_signal "
+                     "writes 512) without reuse distances, no process left behind",
+                     "native %s %r, memprof %s %r%s, killed %s, said %s, %s, left %s\n%s"
+                     % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
+                        " (timed out)" if mp.timed_out else "", killed, said, why or v,
+                        mp.left_behind, tail(mp.err)))
 
     def pipeline(self, d):
         shutil.copy(self.path("small.txt"), os.path.join(d, "data"))
@@ -913,13 +981,13 @@ class Suite:
         leftovers = [f for f in os.listdir(d) if f != "out.json"]
         ok = (mp.rc == native.rc < 0 and mp.out == native.out and doc is not None
               and not json_problems(doc) and v is not None and v.writes == 256
-              and not leftovers)
+              and not leftovers and not mp.left_behind)
         self.r.check(ok, "%s: %s and stdout as natively; the file is written whole "
-                     "(before_signal writes 256), no core, no temporary file"
-                     % (what, describe_rc(native.rc)),
-                     "memprof %s %r (native %s %r), %s, left %s\n%s"
+                     "(before_signal writes 256), no core, no temporary file, no process "
+                     "left behind" % (what, describe_rc(native.rc)),
+                     "memprof %s %r (native %s %r), %s, left %s %s\n%s"
                      % (describe_rc(mp.rc), mp.out, describe_rc(native.rc), native.out,
-                        why or v, leftovers, tail(mp.err)))
+                        why or v, leftovers, mp.left_behind, tail(mp.err)))
         # The file says how the process ended: killed by a signal, so
         # its counts are partial.
         if doc is not None:
@@ -956,6 +1024,7 @@ class Suite:
                        "L1:-4", "L1:4,L1:5", "mem:200,L2:12,mem:300"]),
         ("--thread-map", ["", "0:1", "1:", "1:100001", "1-2", "1:0,,", "1:9999"]),
         ("--reuse", ["maybe", "1"]),
+        ("--analysis-procs", ["x", "-1", "65", "", "1x", "autox"]),
         ("--sharing", ["1", "maybe"]),
         ("--page-size", ["511", "3000", "2147483648", "x", "4096x"]),
         ("--sample", ["foo", "shards:0", "shards:1.5", "shards:", "shards:x", "bursty:0",
@@ -1021,6 +1090,7 @@ class Suite:
         "--cores-per-socket=3": "not a multiple",
         "--L2-shared-by=3": "does not divide",
         "--L3-shared-by=3": "does not divide",
+        "--analysis-procs=65": "0 to 64",
     }
 
     def bad_options(self, cases=None, label="bad option"):
