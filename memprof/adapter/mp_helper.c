@@ -60,6 +60,8 @@ static Int helper_pid;
 static Bool ran;               /* its counts were taken at least once */
 static ULong reuse_bytes;      /* its history's, at the last counts */
 static ULong waits;            /* the producer waited for room */
+static ULong helper_ticks;     /* its CPU time, 1/100 s, at the last counts */
+static ULong helper_peak_kb;   /* its peak resident memory then */
 static UChar *announced;       /* line record ids the helper knows */
 static UInt n_announced;
 
@@ -67,25 +69,31 @@ static UInt n_announced;
 /*--- Whether to run it                                    ---*/
 /*------------------------------------------------------------*/
 
+/* The value after key in this process's /proc/self/status, or NULL. */
+static const HChar *own_status(const HChar *key)
+{
+   static HChar buf[8192];
+   const HChar *p;
+   Int fd = VG_(fd_open)("/proc/self/status", VKI_O_RDONLY, 0), n;
+   if (fd < 0)
+      return NULL;
+   n = VG_(read)(fd, buf, sizeof buf - 1);
+   VG_(close)(fd);
+   if (n <= 0)
+      return NULL;
+   buf[n] = '\0';
+   p = VG_(strstr)(buf, key);
+   return p ? p + VG_(strlen)(key) : NULL;
+}
+
 /* The CPUs this process may run on (its affinity: a container's or a
    batch job's share, not the machine's), 1 if unknown. */
 static UInt cpus_allowed(void)
 {
-   static HChar buf[8192];
-   const HChar *key = "Cpus_allowed_list:", *p;
-   Int fd = VG_(fd_open)("/proc/self/status", VKI_O_RDONLY, 0), n;
+   const HChar *p = own_status("Cpus_allowed_list:");
    UInt cpus = 0;
-   if (fd < 0)
-      return 1;
-   n = VG_(read)(fd, buf, sizeof buf - 1);
-   VG_(close)(fd);
-   if (n <= 0)
-      return 1;
-   buf[n] = '\0';
-   p = VG_(strstr)(buf, key);
    if (!p)
       return 1;
-   p += VG_(strlen)(key);
    while (*p && *p != '\n') {
       ULong lo, hi;
       while (*p == ' ' || *p == '\t' || *p == ',')
@@ -170,12 +178,37 @@ typedef struct {
    UInt magic, lines, carrier_vars, pad;
    mp_reuse_stats st;
    uint64_t bytes, carriers_added, carriers_unseen;
+   uint64_t cpu_ticks;        /* the helper's CPU time so far, 1/100 s */
+   uint64_t peak_kb;          /* and its peak resident memory */
 } counts_header;
 
 typedef struct {
    UInt id, has_bins;
    ULong sum[2], n[2], cold;
 } line_header;
+
+/* This process's user and system time, in /proc's ticks (1/100 s on
+   Linux whatever the kernel's HZ), 0 if unknown. */
+static uint64_t own_cpu_ticks(void)
+{
+   HChar buf[1024];
+   const HChar *p;
+   Int fd = VG_(fd_open)("/proc/self/stat", VKI_O_RDONLY, 0), n, field;
+   uint64_t ticks = 0;
+   if (fd < 0)
+      return 0;
+   n = VG_(read)(fd, buf, sizeof buf - 1);
+   VG_(close)(fd);
+   if (n <= 0)
+      return 0;
+   buf[n] = '\0';
+   p = VG_(strrchr)(buf, ')');     /* the name may hold spaces */
+   /* after it: field 3 (state) on; utime and stime are 14 and 15 */
+   for (field = 2; p && *p && field < 15; p++)
+      if (*p == ' ' && ++field >= 14)
+         ticks += VG_(strtoull10)(p + 1, NULL);
+   return ticks;
+}
 
 /* Every count so far, to the producer: the lines with a reuse, the
    carriers' tables, the engine's counts. */
@@ -193,6 +226,13 @@ static void send_counts(void)
    h.bytes = mp_reuse_bytes(mp_g_reuse);
    if (mp_g_carriers)
       mp_carriers_counts(mp_g_carriers, &h.carriers_added, &h.carriers_unseen);
+   h.cpu_ticks = own_cpu_ticks();
+   {
+      const HChar *hwm = own_status("VmHWM:");
+      while (hwm && (*hwm == ' ' || *hwm == '\t'))
+         hwm++;
+      h.peak_kb = hwm ? VG_(strtoull10)(hwm, NULL) : 0;
+   }
    out(&h, sizeof h);
    for (i = 0; i < n_lines; i++) {
       const mp_line_reuse *r = &lines[i].r;
@@ -646,6 +686,8 @@ static Bool take_counts(void)
    if (!ok)
       return False;
    reuse_bytes = h.bytes;
+   helper_ticks = h.cpu_ticks;
+   helper_peak_kb = h.peak_kb;
    ran = True;
    if (mp_clo_helper_check)
       check_totals(&h);
@@ -713,6 +755,8 @@ ULong mp_helper_reuse_bytes(void)
 void mp_helper_stats(void)
 {
    if (ran)
-      VG_(dmsg)("memprof: analysis helper: process %d, %llu records, the producer "
-                "waited %llu times for room\n", helper_pid, mp_g_stream.head, waits);
+      VG_(dmsg)("memprof: analysis helper: process %d, %llu.%02llu s of CPU, peak RSS "
+                "%llu kB, %llu records, the producer waited %llu times for room\n",
+                helper_pid, helper_ticks / 100, helper_ticks % 100, helper_peak_kb,
+                mp_g_stream.head, waits);
 }
