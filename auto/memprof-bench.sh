@@ -12,7 +12,10 @@
 #            --sharing=no (every access still attributed to its variable);
 #   sampled  the defaults with --sample=periodic (every analysis in windows
 #            of 1M instructions, one every 100M: the setting for long runs);
-# then memprof's ratios to cachegrind and none, and the sampled run's error
+# then memprof's ratios to cachegrind and none; the CPU seconds of each
+# process (Valgrind's, and the analysis helper's, which memprof -v
+# reports) and of the busiest one against Cachegrind's: the wall time a
+# machine with a free core per process would see; the sampled run's error
 # against the full one (auto/memprof-sample-error.py: misses per level,
 # top-10 variables, reuse histogram), the full run's against the exact
 # one (auto/memprof-detail-error.py); the full run's memory per touched
@@ -90,7 +93,22 @@ run() {
    /usr/bin/time -f "%e %U %S %M" -o $out/time.txt "$@" >/dev/null 2>&1 || true
    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' $out/time.txt >>$out/runs.$label
 }
-# best LABEL: the fastest run of LABEL by wall time, "wall cpu rss".
+# run_mp LABEL CMD...: as run, for memprof, with two more columns: the
+# analysis helper's CPU seconds and peak RSS in kB (0 without one), from
+# memprof -v.
+run_mp() {
+   label=$1; valgrind=$2; shift 2
+   rm -f $out/mp.log
+   /usr/bin/time -f "%e %U %S %M" -o $out/time.txt $valgrind -v --log-file=$out/mp.log "$@" \
+      >/dev/null 2>&1 || true
+   helper=$(sed -n 's/.*analysis helper: process [0-9]*, \([0-9.]*\) s of CPU, peak RSS \([0-9]*\) kB.*/\1 \2/p' \
+            $out/mp.log 2>/dev/null)
+   set -- ${helper:-0 0}
+   awk -v h="$1" -v hm="$2" '{ printf "%s %.2f %s %.2f %s\n", $1, $2 + $3, $4, h, hm }' \
+      $out/time.txt >>$out/runs.$label
+}
+# best LABEL: the fastest run of LABEL by wall time, "wall cpu rss"
+# (and memprof's helper's cpu).
 best() {
    sort -n $out/runs.$1 | head -1
 }
@@ -107,9 +125,9 @@ errors=""
 detail=""
 memory=""
 same=""
-printf '%-10s %6s %6s %6s %6s | %7s %7s %7s %7s | %5s %5s %5s %5s %5s | %6s %6s\n' workload \
-   native none cg clg full exact cache sampled full/cg exact/cg cache/cg samp/none \
-   full/none "RSS MB" "cg MB"
+printf '%-10s %6s %6s %6s %6s | %7s %7s %7s %7s %7s | %5s %5s %5s %5s %5s %5s | %6s %6s\n' \
+   workload native none cg clg full inline exact cache sampled full/cg inl/cg exact/cg \
+   cache/cg samp/none full/none "RSS MB" "cg MB"
 for prog in $workloads; do
    # the command: a benchmark binary, or gzip run directly (a shell
    # wrapper would start every tool twice)
@@ -126,11 +144,12 @@ for prog in $workloads; do
       run none $vg --tool=none $bin
       run cg $vg --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null $bin
       run clg $vg --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null $bin
-      run full $mp $bin
+      run_mp full $mp $bin
       [ $round = 1 ] && cp $out/memprof.out.bench $out/full.json
+      run_mp inline $mp --analysis-procs=0 $bin
       geometry=$(python3 auto/memprof-json.py geometry $out/full.json)
       run cgg $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin
-      run exact $mp --exact=yes $bin
+      run_mp exact $mp --exact=yes $bin
       [ $round = 1 ] && cp $out/memprof.out.bench $out/exact.json
       run cache $mp $cache_only $bin
       run sampled $mp --sample=periodic $bin
@@ -141,18 +160,24 @@ for prog in $workloads; do
    set -- $(best none); tn=$1; mn=$3
    set -- $(best cg); tc=$1; cc=$2; mc=$3
    set -- $(best clg); tk=$1
-   set -- $(best full); tf=$1; cf=$2; mf=$3
+   set -- $(best full); tf=$1; cf=$2; mf=$3; hf=$4; hm=$5
+   set -- $(best inline); ti=$1; ci=$2
    set -- $(best cgg); tg=$1
-   set -- $(best exact); te=$1; ce=$2
+   set -- $(best exact); te=$1; ce=$2; he=$4
    set -- $(best cache); to=$1; co=$2
    set -- $(best sampled); ts=$1
-   awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" \
+   awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" -v ti="$ti" \
        -v te="$te" -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
-      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
-         p, t0, tn, tc, tk, tf, te, to, ts, tf / tc, te / tc, to / tc, ts / tn, tf / tn,
-         mf / 1024, mc / 1024 }'
-   cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v ce="$ce" -v co="$co" 'BEGIN {
-      printf "%-10s %6.2f | %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f", p, cc, cf, ce, co, cf / cc, ce / cc, co / cc }')
+      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
+         p, t0, tn, tc, tk, tf, ti, te, to, ts, tf / tc, ti / tc, te / tc, to / tc, ts / tn,
+         tf / tn, mf / 1024, mc / 1024 }'
+   # Valgrind's process's CPU and the helper's, for full and exact; the
+   # busiest of the two against Cachegrind's CPU.
+   cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v hf="$hf" -v ci="$ci" -v ce="$ce" \
+                  -v he="$he" -v co="$co" 'BEGIN {
+      bf = cf > hf ? cf : hf; be = ce > he ? ce : he
+      printf "%-10s %6.2f | %7.2f %6.2f %7.2f | %7.2f %6.2f | %7.2f | %5.1f %5.1f %5.1f %5.1f",
+         p, cc, cf, hf, ci, ce, he, co, ci / cc, bf / cc, be / cc, co / cc }')
 "
    detail="$detail$prog: $(python3 auto/memprof-detail-error.py $out/exact.json $out/full.json)
 "
@@ -164,11 +189,12 @@ for prog in $workloads; do
    # Metadata per touched line: memprof's peak RSS above --tool=none's,
    # over the distinct cache lines the variables touched.
    lines=$(python3 auto/memprof-json.py lines $out/full.json)
-   memory="$memory$(awk -v p=$prog -v mf="$mf" -v mn="$mn" -v l="$lines" 'BEGIN {
-      printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0 }')
+   memory="$memory$(awk -v p=$prog -v mf="$mf" -v mn="$mn" -v l="$lines" -v hm="$hm" 'BEGIN {
+      printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line; the helper: peak %6.1f MB, %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0, hm / 1024, l ? hm * 1024 / l : 0 }')
 "
 done
-printf '\nCPU seconds (user + system) of the same fastest runs, and their ratios:\n%-10s %6s | %7s %7s %7s | %5s %5s %5s\n%s' workload cg full exact cache full/cg exact/cg cache/cg "$cpu"
+printf '\nCPU seconds (user + system) of the same fastest runs, per process (vg: Valgrind'"'"'s,\nhelper: the analysis helper'"'"'s), and the ratios to Cachegrind'"'"'s of the inline run and\nof the busiest process (the wall time with a free core per process):\n%-10s %6s | %7s %6s %7s | %7s %6s | %7s | %5s %5s %5s %5s\n%s' \
+   workload cg full:vg helper inline exact:vg helper cache inl/cg busy/cg busyX/cg cache/cg "$cpu"
 printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s %5s\n%s' workload cg= full/cg= exact/cg= cache/cg= "$same"
 printf '\nfull (--sample=detail) against exact (--exact=yes):\n%s' "$detail"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
