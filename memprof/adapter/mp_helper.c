@@ -351,18 +351,46 @@ static void __attribute__((noreturn)) helper_loop(Int life)
    }
 }
 
+/* Closes every descriptor of this process but results and life: the
+   program's (a pipe's reader would wait for the helper to let go of
+   its end), Valgrind's and the producer's ends of the pipes. */
+static void close_all_but(Int results, Int life)
+{
+   static UChar buf[4096];
+   Int dir = VG_(fd_open)("/proc/self/fd", VKI_O_RDONLY, 0), n, *fds = NULL;
+   UInt n_fds = 0, cap = 0, i;
+   if (dir < 0)
+      return;
+   while ((n = VG_(getdents64)(dir, (struct vki_dirent64 *)buf, sizeof buf)) > 0) {
+      Int off = 0;
+      while (off < n) {
+         const struct vki_dirent64 *d = (const struct vki_dirent64 *)(buf + off);
+         HChar *end;
+         Int fd = (Int)VG_(strtoll10)(d->d_name, &end);
+         off += d->d_reclen;
+         if (end == d->d_name || *end != '\0' || fd == dir || fd == results || fd == life)
+            continue;
+         if (n_fds == cap) {
+            cap = cap ? 2 * cap : 64;
+            fds = VG_(realloc)("mp.helper.fds", fds, cap * sizeof *fds);
+         }
+         fds[n_fds++] = fd;
+      }
+   }
+   VG_(close)(dir);
+   for (i = 0; i < n_fds; i++)
+      VG_(close)(fds[i]);
+   if (fds)
+      VG_(free)(fds);
+}
+
 /* The helper's process: out of the program's sight, then its loop. */
-static void __attribute__((noreturn)) helper_main(Int results, Int life, Int theirs[2])
+static void __attribute__((noreturn)) helper_main(Int results, Int life)
 {
    vki_sigset_t all;
-   Int fd;
    VG_(memset)(&all, 0xff, sizeof all);
    VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
-   for (fd = 0; fd <= 2; fd++)
-      if (fd != results && fd != life)
-         VG_(close)(fd);
-   VG_(close)(theirs[0]);
-   VG_(close)(theirs[1]);
+   close_all_but(results, life);
    VG_(prctl)(15 /* PR_SET_NAME */, (ULong)(Addr)"memprof-helper", 0, 0, 0);
    out_fd = results;
    helper_loop(life);
@@ -415,10 +443,9 @@ static Bool start(const HChar **why)
    /* Forked twice: the helper is not the program's child. */
    pid = VG_(fork)();
    if (pid == 0) {
-      Int mine[2] = { res[0], life[1] };
       Int h = VG_(fork)();
       if (h == 0)
-         helper_main(res[1], life[0], mine);
+         helper_main(res[1], life[0]);
       VG_(write)(res[1], &h, sizeof h);
       VG_(exit)(0);
    }

@@ -847,12 +847,18 @@ class Suite:
 
     def helper_killed(self, life, d):
         killed = []
+        held = []
 
         def kill_helper(pid, out):
             if b"ready" not in out:
                 return False
             helpers = [p for p, name in group_members(pid) if name == "memprof-helper"]
             for h in helpers:
+                try:   # what it holds: its two pipes, none of the program's files
+                    held.extend(os.readlink("/proc/%d/fd/%s" % (h, f))
+                                for f in os.listdir("/proc/%d/fd" % h))
+                except OSError:
+                    held.append("?")
                 os.kill(h, signal.SIGKILL)
                 killed.append(h)
             os.kill(pid, signal.SIGUSR1)
@@ -870,14 +876,17 @@ class Suite:
               == b"ready\ndone\n" and len(killed) == 1 and said == [str(killed[0])]
               and doc is not None and not json_problems(doc) and v is not None
               and v.writes == 512 and not [x for x in doc.variables if x.reuse]
-              and not mp.left_behind)
+              and not mp.left_behind and len(held) == 2
+              and all(h.startswith("pipe:") for h in held))
         self.r.check(ok, "the analysis helper killed with SIGKILL: the program as natively, "
                      "no hang, one message naming it, the file written (before_signal "
-                     "writes 512) without reuse distances, no process left behind",
-                     "native %s %r, memprof %s %r%s, killed %s, said %s, %s, left %s\n%s"
+                     "writes 512) without reuse distances, no process left behind; the "
+                     "helper held its two pipes and none of the program's files",
+                     "native %s %r, memprof %s %r%s, killed %s, said %s, %s, left %s, "
+                     "held %s\n%s"
                      % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
                         " (timed out)" if mp.timed_out else "", killed, said, why or v,
-                        mp.left_behind, tail(mp.err)))
+                        mp.left_behind, held, tail(mp.err)))
 
     def pipeline(self, d):
         shutil.copy(self.path("small.txt"), os.path.join(d, "data"))
