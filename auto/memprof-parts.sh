@@ -6,7 +6,10 @@
 # then what each part costs by subtraction, next to what the matching
 # part of Cachegrind costs.  This is the measurement behind "Where the
 # time goes" and "Why the targets are not met" in docs/performance.md.
-# Numbers are printed, never asserted.
+# Numbers are printed, never asserted.  memprof runs with
+# --analysis-procs=0, every analysis in Valgrind's process, so that each
+# part's cost is in the CPU time measured (a helper process is not
+# Valgrind's child, and its time would not be).
 #
 # Usage: sh auto/memprof-parts.sh [workload...]
 #   workloads (memprof-ab.sh's sizes): sqlite3 python3 gzip xz allocs;
@@ -72,7 +75,7 @@ cpu() {
 }
 
 vg=./vg-in-place
-mp="$vg --tool=memprof --memprof-out-file=$out/memprof.json"
+mp="$vg --tool=memprof --analysis-procs=0 --memprof-out-file=$out/memprof.json"
 off="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
 huge=1000000000000000
 
