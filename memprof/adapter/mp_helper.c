@@ -127,16 +127,24 @@ typedef struct {
 static line_slot *lines;     /* by line record id */
 static UInt n_lines;
 
+/* *table, of *n elements of elem bytes, grown by doubling (from 1024)
+   so that index i is in it, the new elements zero. */
+static void *grown(const HChar *cc, void *table, UInt *n, UInt i, SizeT elem)
+{
+   UInt m = *n ? *n : 1024;
+   UChar *t;
+   while (m <= i)
+      m *= 2;
+   t = VG_(realloc)(cc, table, m * elem);
+   VG_(memset)(t + *n * elem, 0, (m - *n) * elem);
+   *n = m;
+   return t;
+}
+
 static line_slot *line_of(UInt id)
 {
-   if (id >= n_lines) {
-      UInt n = n_lines ? n_lines : 1024;
-      while (n <= id)
-         n *= 2;
-      lines = VG_(realloc)("mp.helper.lines", lines, n * sizeof *lines);
-      VG_(memset)(lines + n_lines, 0, (n - n_lines) * sizeof *lines);
-      n_lines = n;
-   }
+   if (id >= n_lines)
+      lines = grown("mp.helper.lines", lines, &n_lines, id, sizeof *lines);
    return &lines[id];
 }
 
@@ -260,16 +268,25 @@ static void send_counts(void)
    out_flush();
 }
 
-/* Nothing to read: wait a little, or stop if the producer is gone. */
-static void wait_for_records(Int life)
+/* Waits up to WAIT_MS for fd, a pipe from the other process; whether
+   it is gone (its end closed: it ended, however). */
+static Bool peer_gone(Int fd)
 {
    struct vki_pollfd p;
    SysRes sr;
-   p.fd = life;
+   p.fd = fd;
    p.events = MP_POLLIN;
    p.revents = 0;
    sr = VG_(poll)(&p, 1, WAIT_MS);
-   if (!sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR | MP_POLLIN)))
+   return !sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR));
+}
+
+/* Nothing to read: wait a little, or stop if the producer is gone.
+   The producer never writes to that pipe: anything readable there is
+   its end. */
+static void wait_for_records(Int life)
+{
+   if (peer_gone(life))
       VG_(exit)(0);
 }
 
@@ -509,18 +526,6 @@ static void helper_died(void)
    from_helper = to_helper = -1;
 }
 
-/* Waits up to WAIT_MS for the helper; whether it is gone. */
-static Bool helper_gone(void)
-{
-   struct vki_pollfd p;
-   SysRes sr;
-   p.fd = from_helper;
-   p.events = MP_POLLIN;
-   p.revents = 0;
-   sr = VG_(poll)(&p, 1, WAIT_MS);
-   return !sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR));
-}
-
 void mp_helper_make_room(void)
 {
    publish();
@@ -533,7 +538,7 @@ void mp_helper_make_room(void)
          return;
       }
       waits++;
-      if (helper_gone()) {
+      if (peer_gone(from_helper)) {
          helper_died();
          /* The records in flight go to a ring nobody reads. */
          mp_g_stream.room = mp_g_stream.head + BATCH;
@@ -562,14 +567,8 @@ void mp_helper_frames(UInt serial)
 
 void mp_helper_line_record(const mp_line_counts *lc)
 {
-   if (lc->id >= n_announced) {
-      UInt n = n_announced ? n_announced : 4096;
-      while (n <= lc->id)
-         n *= 2;
-      announced = VG_(realloc)("mp.helper.announced", announced, n);
-      VG_(memset)(announced + n_announced, 0, n - n_announced);
-      n_announced = n;
-   }
+   if (lc->id >= n_announced)
+      announced = grown("mp.helper.announced", announced, &n_announced, lc->id, 1);
    if (!announced[lc->id]) {
       announced[lc->id] = 1;
       mp_helper_put(lc->var, lc->id, MP_REC_LINE);
