@@ -669,6 +669,22 @@ class Suite:
                      % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
                         why or v, mp.left_behind))
 
+        # --analysis-procs=auto follows the CPUs memprof may use: one
+        # (taskset, an MPI launcher's binding) runs inline, two a helper.
+        if shutil.which("taskset") and len(os.sched_getaffinity(0)) >= 2:
+            said = {}
+            for cpus in ("0", "0,1"):
+                clean()
+                mp = run(["taskset", "-c", cpus, self.vg, "--tool=memprof", "-v",
+                          "--memprof-out-file=out.json", life, "ok"], d)
+                said[cpus] = b"analysed in helper process" in mp.err and mp.rc == 0
+            self.r.check(said == {"0": False, "0,1": True},
+                         "--analysis-procs=auto: inline on one CPU (taskset -c 0), a helper "
+                         "process on two", "helper said %s" % said)
+        else:
+            self.r.skip("--analysis-procs=auto on one and two CPUs",
+                        "taskset missing or fewer than 2 CPUs")
+
         # The analysis helper killed with SIGKILL while the program runs:
         # one message, no hang, the program as natively, the file
         # written without reuse distances.
