@@ -54,8 +54,12 @@ mp_stream mp_g_stream;
 const uint64_t *mp_g_loop_changes;
 
 static ring_header *hdr;
-static Int from_helper = -1;   /* its counts; hangs up when it dies */
-static Int to_helper = -1;     /* never written: it hangs up when we die */
+/* The one pipe between the two processes, the helper writing: its
+   counts at a sync and at the end.  Each end also tells its process
+   when the other is gone, however it ended: the reader sees a hang-up,
+   the writer an error (poll reports both whatever it asks).  One
+   descriptor of Valgrind's reserved range, which has few to spare. */
+static Int from_helper = -1;
 static Int helper_pid;
 static Bool ran;               /* its counts were taken at least once */
 static ULong reuse_bytes;      /* its history's, at the last counts */
@@ -268,30 +272,30 @@ static void send_counts(void)
    out_flush();
 }
 
-/* Waits up to WAIT_MS for fd, a pipe from the other process; whether
-   it is gone (its end closed: it ended, however). */
+/* Waits up to WAIT_MS on fd, this process's end of the pipe; whether
+   the other process is gone (its end closed).  Nothing is asked for:
+   poll reports a hang-up (the reader's) and an error (the writer's)
+   anyway, and the counts sent are not read here. */
 static Bool peer_gone(Int fd)
 {
    struct vki_pollfd p;
    SysRes sr;
    p.fd = fd;
-   p.events = MP_POLLIN;
+   p.events = 0;
    p.revents = 0;
    sr = VG_(poll)(&p, 1, WAIT_MS);
    return !sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR));
 }
 
-/* Nothing to read: wait a little, or stop if the producer is gone.
-   The producer never writes to that pipe: anything readable there is
-   its end. */
-static void wait_for_records(Int life)
+/* Nothing to read: wait a little, or stop if the producer is gone. */
+static void wait_for_records(void)
 {
-   if (peer_gone(life))
+   if (peer_gone(out_fd))
       VG_(exit)(0);
 }
 
 /* The records in order, until the end. */
-static void __attribute__((noreturn)) helper_loop(Int life)
+static void __attribute__((noreturn)) helper_loop(void)
 {
    const mp_stream_rec *ring = mp_g_stream.ring;
    ULong tail = 0, mask = mp_g_stream.mask;
@@ -302,7 +306,7 @@ static void __attribute__((noreturn)) helper_loop(Int life)
    for (;;) {
       ULong head = __atomic_load_n(&hdr->head, __ATOMIC_ACQUIRE);
       if (head == tail) {
-         wait_for_records(life);
+         wait_for_records();
          continue;
       }
       for (; tail < head; tail++) {
@@ -368,10 +372,10 @@ static void __attribute__((noreturn)) helper_loop(Int life)
    }
 }
 
-/* Closes every descriptor of this process but results and life: the
+/* Closes every descriptor of this process but keep, its pipe: the
    program's (a pipe's reader would wait for the helper to let go of
    its end), Valgrind's and the producer's ends of the pipes. */
-static void close_all_but(Int results, Int life)
+static void close_all_but(Int keep)
 {
    static UChar buf[4096];
    Int dir = VG_(fd_open)("/proc/self/fd", VKI_O_RDONLY, 0), n, *fds = NULL;
@@ -385,7 +389,7 @@ static void close_all_but(Int results, Int life)
          HChar *end;
          Int fd = (Int)VG_(strtoll10)(d->d_name, &end);
          off += d->d_reclen;
-         if (end == d->d_name || *end != '\0' || fd == dir || fd == results || fd == life)
+         if (end == d->d_name || *end != '\0' || fd == dir || fd == keep)
             continue;
          if (n_fds == cap) {
             cap = cap ? 2 * cap : 64;
@@ -402,15 +406,15 @@ static void close_all_but(Int results, Int life)
 }
 
 /* The helper's process: out of the program's sight, then its loop. */
-static void __attribute__((noreturn)) helper_main(Int results, Int life)
+static void __attribute__((noreturn)) helper_main(Int results)
 {
    vki_sigset_t all;
    VG_(memset)(&all, 0xff, sizeof all);
    VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
-   close_all_but(results, life);
+   close_all_but(results);
    VG_(prctl)(15 /* PR_SET_NAME */, (ULong)(Addr)"memprof-helper", 0, 0, 0);
    out_fd = results;
-   helper_loop(life);
+   helper_loop();
 }
 
 /*------------------------------------------------------------*/
@@ -436,9 +440,30 @@ static void *shared_ring(SizeT bytes, const HChar **why)
    return (void *)sr_Res(sr);
 }
 
+/* VG_(fork), less the descriptor it leaks: Valgrind's fork makes a
+   pipe through which the child waits until the parent has noted its pid
+   (its SIGCHLD is then not the program's), and the parent closes only
+   the pipe's write end.  The read end would stay among the program's
+   descriptors (the lowest free one when the program starts).  The pipe
+   takes the two lowest free descriptors, which a pipe made and closed
+   just before finds; a Valgrind that makes no such pipe leaves the
+   number free, and closing it does nothing. */
+static Int fork_closing_leak(void)
+{
+   Int probe[2], pid;
+   if (VG_(pipe)(probe) != 0)
+      return VG_(fork)();
+   VG_(close)(probe[0]);
+   VG_(close)(probe[1]);
+   pid = VG_(fork)();
+   if (pid > 0)
+      VG_(close)(probe[0]);
+   return pid;
+}
+
 static Bool start(const HChar **why)
 {
-   Int res[2], life[2], pid, status, got;
+   Int res[2], pid, status, got;
    UChar *mem = shared_ring(HEADER_BYTES + RING_RECORDS * sizeof(mp_stream_rec), why);
    if (!mem)
       return False;
@@ -451,39 +476,26 @@ static Bool start(const HChar **why)
       *why = "no pipe";
       return False;
    }
-   if (VG_(pipe)(life) != 0) {
-      VG_(close)(res[0]);
-      VG_(close)(res[1]);
-      *why = "no pipe";
-      return False;
-   }
-   /* Forked twice: the helper is not the program's child. */
-   pid = VG_(fork)();
+   /* Forked twice: the helper is not the program's child.  The first
+      child says the helper's pid and exits. */
+   pid = fork_closing_leak();
    if (pid == 0) {
       Int h = VG_(fork)();
       if (h == 0)
-         helper_main(res[1], life[0]);
+         helper_main(res[1]);
       VG_(write)(res[1], &h, sizeof h);
       VG_(exit)(0);
    }
    VG_(close)(res[1]);
-   VG_(close)(life[0]);
-   if (pid < 0) {
-      VG_(close)(res[0]);
-      VG_(close)(life[1]);
-      *why = "fork failed";
-      return False;
-   }
-   VG_(waitpid)(pid, &status, 0);
-   got = VG_(read)(res[0], &helper_pid, sizeof helper_pid);
+   if (pid > 0)
+      VG_(waitpid)(pid, &status, 0);
+   got = pid > 0 ? VG_(read)(res[0], &helper_pid, sizeof helper_pid) : 0;
    if (got != sizeof helper_pid || helper_pid <= 0) {
       VG_(close)(res[0]);
-      VG_(close)(life[1]);
       *why = "fork failed";
       return False;
    }
    from_helper = VG_(safe_fd)(res[0]);
-   to_helper = VG_(safe_fd)(life[1]);
    return True;
 }
 
@@ -522,8 +534,7 @@ static void helper_died(void)
    mp_g_reuse = NULL;
    mp_g_carriers = NULL;
    VG_(close)(from_helper);
-   VG_(close)(to_helper);
-   from_helper = to_helper = -1;
+   from_helper = -1;
 }
 
 void mp_helper_make_room(void)
@@ -750,8 +761,7 @@ void mp_helper_end(void)
    while (VG_(read)(from_helper, &c, 1) > 0)
       ;
    VG_(close)(from_helper);
-   VG_(close)(to_helper);
-   from_helper = to_helper = -1;
+   from_helper = -1;
    mp_g_reuse_apart = False;
 }
 
@@ -762,8 +772,7 @@ void mp_helper_fork_child(void)
    /* The parent's helper and ring are the parent's: the child's copies
       of the pipes would keep the helper from seeing the parent go. */
    VG_(close)(from_helper);
-   VG_(close)(to_helper);
-   from_helper = to_helper = -1;
+   from_helper = -1;
    mp_g_reuse_apart = False;
    ran = False;
 }

@@ -35,17 +35,18 @@
    The ring: 2^18 records (4 MiB) and a header, shared; the producer
    publishes its position every 4,096 records and at sync and end, and
    the helper its own every 4,096.  A full ring makes the producer wait
-   (1 ms polls of the helper's pipe, which also tell it the helper
-   died); an empty one makes the helper wait the same way on the
-   producer's.  Cost per access on the producer's side: a 16-byte store
-   and a compare.
+   (1 ms polls of its end of the one pipe between the two, which also
+   tell it the helper died); an empty one makes the helper wait the
+   same way on its end.  Cost per access on the producer's side: a
+   16-byte store and a compare.
 
    The guest never sees the helper: it is forked twice (not the
    program's child: a wait loop never reaps it), blocks every signal (a
    kill(0, ...) or a terminal's ^C does not reach it), closes the
-   program's descriptors, and exits when the producer's pipe closes
-   (its end, or its death by any signal).  The producer's descriptors
-   live in Valgrind's reserved range, close-on-exec.  A forked child of
+   program's descriptors, and exits when the producer's end of the pipe
+   closes (its end, or its death by any signal).  The producer's end
+   lives in Valgrind's reserved range, close-on-exec, and the pipe that
+   Valgrind's fork leaves open is closed.  A forked child of
    the program analyses its own accesses inline.  A helper that dies
    is reported once, and the report then has no reuse distances.
 */

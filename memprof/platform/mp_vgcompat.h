@@ -33,9 +33,9 @@
         Tests: helper_exact, the robustness suite's helper cases.
      VG_(safe_fd): moves a descriptor into Valgrind's reserved range,
         close-on-exec, where the program cannot see or close it (the
-        helper's pipes); the API's VG_(pipe) gives the lowest free ones.
-        Tests: the robustness suite's helper cases (family: the
-        program's own descriptors and children are as without memprof).
+        helper's pipe); the API's VG_(pipe) gives the lowest free ones.
+        Tests: the robustness suite's helper cases (fds: the program's
+        descriptors as natively; family: its children).
      VG_(print_preamble): wrapped at link time, so that the option
         checks that need every option run before the banner; the API
         calls no tool function between the last option and the banner.

@@ -58,11 +58,14 @@
                          kill(0, SIGUSR1) to its own process group, with
                          a handler counting it; then writes
                          before_signal and exits 0
+     fds                 prints the descriptors it has open below 1000
+                         (run.py: the same under memprof as natively)
      usr1                writes before_signal, prints "ready", waits for
                          SIGUSR1 (run.py first kills the analysis helper
                          with SIGKILL), then writes before_signal again
                          (512 writes in all), prints "done", exits 0
 */
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -155,6 +158,21 @@ int main(int argc, char **argv)
       fflush(stdout);
       for (;;)
          pause();
+   }
+   if (strcmp(mode, "fds") == 0) {
+      DIR *dir = opendir("/proc/self/fd");
+      struct dirent *d;
+      int open_fds[64], n = 0, self = dir ? dirfd(dir) : -1;
+      while (dir && (d = readdir(dir)) != NULL && n < 64) {
+         int fd = atoi(d->d_name);
+         if (d->d_name[0] != '.' && fd != self && fd < 1000)
+            open_fds[n++] = fd;
+      }
+      if (dir)
+         closedir(dir);
+      for (i = 0; i < n; i++)
+         printf("fd %d\n", open_fds[i]);
+      return 0;
    }
    if (strcmp(mode, "usr1") == 0) {
       struct sigaction sa;
