@@ -107,7 +107,7 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    Bool tagged = mp_g_carriers != NULL && mp_g_detailing;
    if (mp_g_reuse_apart) {
       mp_helper_access(c->e->addr, c->e->size, c->e->is_write, c->ii->lc_id, c->e->tid,
-                       mp_g_thread_group[c->tid], tagged);
+                       c->tid, tagged);
       if (LIKELY(!mp_clo_helper_check))
          return;
    }

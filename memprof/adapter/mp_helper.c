@@ -23,6 +23,7 @@
 
 #include "mp_clo.h"
 #include "mp_helper.h"
+#include "mp_hostcache.h"
 #include "mp_loopnest.h"
 #include "mp_reuse_step.h"
 #include "mp_vgcompat.h"
@@ -73,50 +74,29 @@ static UInt n_announced;
 /*--- Whether to run it                                    ---*/
 /*------------------------------------------------------------*/
 
-/* The value after key in this process's /proc/self/status, or NULL. */
-static const HChar *own_status(const HChar *key)
+/* This process's peak resident memory, kB (VmHWM of /proc/self/status),
+   0 if unknown. */
+static uint64_t own_peak_kb(void)
 {
-   static HChar buf[8192];
+   HChar buf[8192];
    const HChar *p;
    Int fd = VG_(fd_open)("/proc/self/status", VKI_O_RDONLY, 0), n;
    if (fd < 0)
-      return NULL;
+      return 0;
    n = VG_(read)(fd, buf, sizeof buf - 1);
    VG_(close)(fd);
    if (n <= 0)
-      return NULL;
+      return 0;
    buf[n] = '\0';
-   p = VG_(strstr)(buf, key);
-   return p ? p + VG_(strlen)(key) : NULL;
-}
-
-/* The CPUs this process may run on (its affinity: a container's or a
-   batch job's share, not the machine's), 1 if unknown. */
-static UInt cpus_allowed(void)
-{
-   const HChar *p = own_status("Cpus_allowed_list:");
-   UInt cpus = 0;
-   if (!p)
-      return 1;
-   while (*p && *p != '\n') {
-      ULong lo, hi;
-      while (*p == ' ' || *p == '\t' || *p == ',')
-         p++;
-      if (*p < '0' || *p > '9')
-         break;
-      lo = hi = VG_(strtoull10)(p, (HChar **)&p);
-      if (*p == '-')
-         hi = VG_(strtoull10)(p + 1, (HChar **)&p);
-      cpus += hi >= lo ? (UInt)(hi - lo + 1) : 1;
-   }
-   return cpus ? cpus : 1;
+   p = VG_(strstr)(buf, "VmHWM:");
+   return p ? VG_(strtoull10)(p + 6, NULL) : 0;
 }
 
 Bool mp_helper_wanted(void)
 {
    if (!mp_clo_reuse || mp_clo_analysis_procs == 0)
       return False;
-   return mp_clo_analysis_procs > 0 || cpus_allowed() >= 2;
+   return mp_clo_analysis_procs > 0 || mp_host_cpus_allowed() >= 2;
 }
 
 /*------------------------------------------------------------*/
@@ -194,9 +174,11 @@ typedef struct {
    uint64_t peak_kb;          /* and its peak resident memory */
 } counts_header;
 
+/* A line's record as sent: its reuses, their bins following when
+   r.bins is not NULL (the pointer itself means nothing to the reader). */
 typedef struct {
-   UInt id, has_bins;
-   ULong sum[2], n[2], cold;
+   UInt id;
+   mp_line_reuse r;
 } line_header;
 
 /* This process's user and system time, in /proc's ticks (1/100 s on
@@ -239,12 +221,7 @@ static void send_counts(void)
    if (mp_g_carriers)
       mp_carriers_counts(mp_g_carriers, &h.carriers_added, &h.carriers_unseen);
    h.cpu_ticks = own_cpu_ticks();
-   {
-      const HChar *hwm = own_status("VmHWM:");
-      while (hwm && (*hwm == ' ' || *hwm == '\t'))
-         hwm++;
-      h.peak_kb = hwm ? VG_(strtoull10)(hwm, NULL) : 0;
-   }
+   h.peak_kb = own_peak_kb();
    out(&h, sizeof h);
    for (i = 0; i < n_lines; i++) {
       const mp_line_reuse *r = &lines[i].r;
@@ -252,10 +229,7 @@ static void send_counts(void)
       if (!r->cold && !r->bins)
          continue;
       lh.id = i;
-      lh.has_bins = r->bins != NULL;
-      VG_(memcpy)(lh.sum, r->sum, sizeof lh.sum);
-      VG_(memcpy)(lh.n, r->n, sizeof lh.n);
-      lh.cold = r->cold;
+      lh.r = *r;
       out(&lh, sizeof lh);
       if (r->bins)
          out(r->bins, 2 * sizeof *r->bins);
@@ -294,15 +268,28 @@ static void wait_for_records(void)
       VG_(exit)(0);
 }
 
+/* A thread's active loops as they arrive (a frames record, a bound
+   record, then one record per frame), given to the loops' copy once
+   whole. */
+typedef struct {
+   UInt serial, want, n, cap;
+   ULong epoch, unseen_before;
+   mp_loop_frame *f;
+} frames_in;
+
+static void frames_arrived(frames_in *fi)
+{
+   if (fi->n == fi->want)
+      mp_loops_mirror(mp_g_loops, fi->serial, fi->f, fi->n, fi->epoch, fi->unseen_before);
+}
+
 /* The records in order, until the end. */
 static void __attribute__((noreturn)) helper_loop(void)
 {
    const mp_stream_rec *ring = mp_g_stream.ring;
    ULong tail = 0, mask = mp_g_stream.mask;
-   UInt serial = 0, group = 0, n_frames = 0, want_frames = 0, frames_serial = 0;
-   ULong frames_epoch = 0, unseen_before = 0;
-   mp_loop_frame *frames = NULL;
-   UInt cap_frames = 0;
+   UInt serial = 0, group = 0;
+   frames_in fi = { 0 };
    for (;;) {
       ULong head = __atomic_load_n(&hdr->head, __ATOMIC_ACQUIRE);
       if (head == tail) {
@@ -331,27 +318,24 @@ static void __attribute__((noreturn)) helper_loop(void)
             line_of(r->b)->var = (UInt)r->a;
             break;
          case MP_REC_FRAMES:
-            frames_epoch = r->a;
-            frames_serial = r->b;
+            fi.epoch = r->a;
+            fi.serial = r->b;
             break;
          case MP_REC_BOUND:
-            unseen_before = r->a;
-            want_frames = r->b;
-            n_frames = 0;
-            if (want_frames > cap_frames) {
-               cap_frames = want_frames;
-               frames = VG_(realloc)("mp.helper.frames", frames, cap_frames * sizeof *frames);
+            fi.unseen_before = r->a;
+            fi.want = r->b;
+            fi.n = 0;
+            if (fi.want > fi.cap) {
+               fi.cap = fi.want;
+               fi.f = VG_(realloc)("mp.helper.frames", fi.f, fi.cap * sizeof *fi.f);
             }
-            if (want_frames == 0)
-               mp_loops_mirror(mp_g_loops, frames_serial, frames, 0, frames_epoch,
-                               unseen_before);
+            frames_arrived(&fi);
             break;
          case MP_REC_FRAME:
-            frames[n_frames].begun = r->a;
-            frames[n_frames].loop = r->b;
-            if (++n_frames == want_frames)
-               mp_loops_mirror(mp_g_loops, frames_serial, frames, n_frames, frames_epoch,
-                               unseen_before);
+            fi.f[fi.n].begun = r->a;
+            fi.f[fi.n].loop = r->b;
+            fi.n++;
+            frames_arrived(&fi);
             break;
          case MP_REC_EXIT:
             mp_reuse_thread_exit(mp_g_reuse, (UInt)r->a);
@@ -558,9 +542,9 @@ void mp_helper_make_room(void)
    }
 }
 
-void mp_helper_thread(UInt serial, UInt group)
+void mp_helper_thread(UInt serial, ThreadId tid)
 {
-   mp_helper_put(serial, group, MP_REC_THREAD);
+   mp_helper_put(serial, mp_g_thread_group[tid], MP_REC_THREAD);
    mp_g_stream.serial = serial;
 }
 
@@ -693,19 +677,16 @@ static Bool take_counts(void)
    Bool ok = read_all(&h, sizeof h) && h.magic == RESULTS_MAGIC;
    for (i = 0; ok && i < h.lines; i++) {
       line_header lh;
-      mp_line_reuse r;
       mp_line_counts *lc;
-      ok = read_all(&lh, sizeof lh) && (!lh.has_bins || read_all(bins, 2 * sizeof *bins));
+      ok = read_all(&lh, sizeof lh) && (!lh.r.bins || read_all(bins, 2 * sizeof *bins));
       lc = ok ? mp_vars_line_by_id(mp_g_vars, lh.id) : NULL;
       if (!lc)
          break;
-      VG_(memcpy)(r.sum, lh.sum, sizeof r.sum);
-      VG_(memcpy)(r.n, lh.n, sizeof r.n);
-      r.cold = lh.cold;
-      r.bins = lh.has_bins ? bins : NULL;
-      if (mp_clo_helper_check && (checked_lines++, !same_reuse(&lc->reuse, &r)))
+      if (lh.r.bins)
+         lh.r.bins = bins;
+      if (mp_clo_helper_check && (checked_lines++, !same_reuse(&lc->reuse, &lh.r)))
          mismatch("line record", lh.id);
-      mp_vars_reuse_set(&lc->reuse, &r);
+      mp_vars_reuse_set(&lc->reuse, &lh.r);
    }
    for (i = 0; ok && i < h.carrier_vars; i++) {
       UInt var;

@@ -98,7 +98,9 @@ extern mp_stream mp_g_stream;
 extern const uint64_t *mp_g_loop_changes;  /* mp_loops_changes, with the carriers */
 
 void mp_helper_make_room(void);
-void mp_helper_thread(UInt serial, UInt group);
+/* A thread's accesses follow: its serial, and the reuse group of
+   Valgrind's thread tid (looked up here, off the access path). */
+void mp_helper_thread(UInt serial, ThreadId tid);
 void mp_helper_frames(UInt serial);
 /* A line record the helper is to count for (its first use). */
 void mp_helper_line_record(const mp_line_counts *lc);
@@ -130,10 +132,10 @@ static inline void mp_helper_put(ULong a, UInt b, UInt meta)
 /* One access for the helper's reuse analysis: the thread, the loops if
    the carriers are counted, then the access. */
 static inline void mp_helper_access(Addr a, UInt size, Bool is_write, UInt lc_id,
-                                    UInt serial, UInt group, Bool tagged)
+                                    UInt serial, ThreadId tid, Bool tagged)
 {
    if (UNLIKELY(serial != mp_g_stream.serial))
-      mp_helper_thread(serial, group);
+      mp_helper_thread(serial, tid);
    if (tagged && UNLIKELY(*mp_g_loop_changes != mp_g_stream.frames_changes
                           || serial != mp_g_stream.frames_serial))
       mp_helper_frames(serial);

@@ -176,3 +176,20 @@ void mp_host_caches_detect(mp_host_caches *h)
       }
    h->source = SYS_CPU;
 }
+
+UInt mp_host_cpus_allowed(void)
+{
+   static const HChar key[] = "Cpus_allowed_list:";
+   HChar buf[8192];
+   HChar *p, *eol;
+   UInt n;
+   if (!read_text("/proc/self/status", buf, sizeof buf) || !(p = VG_(strstr)(buf, key)))
+      return 1;
+   p += sizeof key - 1;
+   while (*p == ' ' || *p == '\t')
+      p++;
+   if ((eol = VG_(strchr)(p, '\n')) != NULL)
+      *eol = '\0';
+   n = count_cpu_list(p);
+   return n ? n : 1;
+}

@@ -31,4 +31,9 @@ typedef struct {
 /* Fills *h; never fails (falls back, saying why). */
 void mp_host_caches_detect(mp_host_caches *h);
 
+/* The CPUs this process may run on (its affinity, as taskset, a
+   container or a batch job's binding set it: not the machine's), 1 if
+   unknown. */
+UInt mp_host_cpus_allowed(void);
+
 #endif /* MP_HOSTCACHE_H */

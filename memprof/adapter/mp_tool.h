@@ -49,7 +49,9 @@ typedef struct {
    /* The counts record of the last variable this instruction touched:
       most instructions touch one variable, so no hash lookup. */
    UInt     lc_var;
-   UInt     lc_id;      /* lc's id (mp_line_counts.id), for the helper */
+   UInt     lc_id;      /* lc->id, kept here so that an access's record
+                           for the analysis helper does not read lc,
+                           which the held counts spare the access path */
    Addr     cache_sp;   /* MP_STACK_SLOT: the stack pointer it holds at */
    mp_line_counts *lc;        /* counts of (lc_var, loc), or NULL */
    /* Its counts of lc_var not yet in lc's and the variable's records
