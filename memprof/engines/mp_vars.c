@@ -309,6 +309,7 @@ static mp_line_counts *lc_alloc(mp_vars *vs)
       vs->chunks[vs->n_chunks++] = vs->lc_chunk;
       vs->lc_chunk_used = 0;
    }
+   vs->lc_chunk[vs->lc_chunk_used].id = (vs->n_chunks - 1) * LC_CHUNK + vs->lc_chunk_used;
    return &vs->lc_chunk[vs->lc_chunk_used++];
 }
 
@@ -320,7 +321,6 @@ mp_line_counts *mp_vars_line_counts(mp_vars *vs, uint32_t var, uint32_t loc)
       if (lc->var == var && lc->loc == loc)
          return lc;
    lc = lc_alloc(vs);
-   lc->id = (vs->n_chunks - 1) * LC_CHUNK + vs->lc_chunk_used - 1;
    lc->var = var;
    lc->loc = loc;
    lc->hash_next = vs->lc_heads[b];
@@ -710,6 +710,7 @@ void mp_vars_reuse_totals(mp_vars *vs)
 
 void mp_vars_reset_counts(mp_vars *vs)
 {
+   static const mp_line_reuse no_reuse;
    uint32_t i;
    for (i = 0; i < vs->n_vars; i++) {
       mp_var *v = vs->vars[i];
@@ -737,14 +738,10 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].cache_misses, 0,
                    sizeof vs->chunks[i][k].cache_misses);
          vs->chunks[i][k].cycles = 0;
-         mp_memset(vs->chunks[i][k].reuse.sum, 0, sizeof vs->chunks[i][k].reuse.sum);
-         mp_memset(vs->chunks[i][k].reuse.n, 0, sizeof vs->chunks[i][k].reuse.n);
-         vs->chunks[i][k].reuse.cold = 0;
+         mp_vars_reuse_set(&vs->chunks[i][k].reuse, &no_reuse);
          vs->chunks[i][k].invalidations = 0;
          vs->chunks[i][k].coherence_misses = 0;
          vs->chunks[i][k].transfers = 0;
-         if (vs->chunks[i][k].reuse.bins)
-            mp_memset(vs->chunks[i][k].reuse.bins, 0, 2 * sizeof *vs->chunks[i][k].reuse.bins);
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));
