@@ -105,8 +105,9 @@ def differences(a, b, where="$", found=None):
 
 def run_once(vg, t, procs, out, check=False):
     """Runs the test's command with its own output file replaced by out
-    and --analysis-procs=procs; its exit status, the output and the
-    forked children's outputs (sorted, without their process ids)."""
+    and --analysis-procs=procs; its exit status, what is compared of the
+    output (comparable) and of the forked children's (sorted), and its
+    stderr."""
     opts = [o for o in shlex.split(" ".join(t["vgopts"]))
             if not o.startswith("--memprof-out-file=")]
     opts += ["--analysis-procs=%d" % procs, "--memprof-out-file=" + out]
@@ -155,7 +156,7 @@ def main():
             for f in glob.glob(out + "*"):
                 os.unlink(f)
             runs.append(run_once(a.valgrind, t, procs, out, check=procs > 0))
-        (rc0, d0, c0, e0), (rc1, d1, c1, e1) = runs
+        (rc0, d0, c0, _), (rc1, d1, c1, e1) = runs
         if d0 is None and d1 is None and rc0 == rc1:
             passed += 1     # a refused option, --help: refused the same way
             print("PASS %s (no output file either way, exit status %d)" % (name, rc0))
@@ -190,9 +191,9 @@ def main():
             print("FAIL %s: %s" % (name, "; ".join(problems)))
         else:
             passed += 1
-            print("PASS %s%s" % (name, " (%s %s line records, %s carrier tables)"
-                                 % ("checked", check.group(1).decode(),
-                                    check.group(2).decode()) if check else ""))
+            print("PASS %s%s" % (name, " (checked %s line records, %s carrier tables)"
+                                 % (check.group(1).decode(), check.group(2).decode())
+                                 if check else ""))
     if not a.dir:
         shutil.rmtree(work, ignore_errors=True)
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
