@@ -74,24 +74,6 @@ static UInt n_announced;
 /*--- Whether to run it                                    ---*/
 /*------------------------------------------------------------*/
 
-/* This process's peak resident memory, kB (VmHWM of /proc/self/status),
-   0 if unknown. */
-static uint64_t own_peak_kb(void)
-{
-   HChar buf[8192];
-   const HChar *p;
-   Int fd = VG_(fd_open)("/proc/self/status", VKI_O_RDONLY, 0), n;
-   if (fd < 0)
-      return 0;
-   n = VG_(read)(fd, buf, sizeof buf - 1);
-   VG_(close)(fd);
-   if (n <= 0)
-      return 0;
-   buf[n] = '\0';
-   p = VG_(strstr)(buf, "VmHWM:");
-   return p ? VG_(strtoull10)(p + 6, NULL) : 0;
-}
-
 Bool mp_helper_wanted(void)
 {
    if (!mp_clo_reuse || mp_clo_analysis_procs == 0)
@@ -187,21 +169,27 @@ static uint64_t own_cpu_ticks(void)
 {
    HChar buf[1024];
    const HChar *p;
-   Int fd = VG_(fd_open)("/proc/self/stat", VKI_O_RDONLY, 0), n, field;
+   Int field;
    uint64_t ticks = 0;
-   if (fd < 0)
+   if (!mp_host_read_text("/proc/self/stat", buf, sizeof buf))
       return 0;
-   n = VG_(read)(fd, buf, sizeof buf - 1);
-   VG_(close)(fd);
-   if (n <= 0)
-      return 0;
-   buf[n] = '\0';
    p = VG_(strrchr)(buf, ')');     /* the name may hold spaces */
    /* after it: field 3 (state) on; utime and stime are 14 and 15 */
    for (field = 2; p && *p && field < 15; p++)
       if (*p == ' ' && ++field >= 14)
          ticks += VG_(strtoull10)(p + 1, NULL);
    return ticks;
+}
+
+/* This process's peak resident memory, kB (VmHWM), 0 if unknown. */
+static uint64_t own_peak_kb(void)
+{
+   HChar buf[8192];
+   const HChar *p;
+   if (!mp_host_read_text("/proc/self/status", buf, sizeof buf))
+      return 0;
+   p = VG_(strstr)(buf, "VmHWM:");
+   return p ? VG_(strtoull10)(p + 6, NULL) : 0;
 }
 
 /* Every count so far, to the producer: the lines with a reuse, the

@@ -23,9 +23,7 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-/* Reads a small text file into buf (NUL-terminated, trailing newline
-   dropped); False if unreadable. */
-static Bool read_text(const HChar *path, HChar *buf, Int n)
+Bool mp_host_read_text(const HChar *path, HChar *buf, Int n)
 {
    SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
    Int fd, got;
@@ -46,7 +44,7 @@ static Bool read_index_field(UInt index, const HChar *field, HChar *buf, Int n)
 {
    HChar path[200];
    VG_(snprintf)(path, sizeof path, SYS_CPU "/cpu0/cache/index%u/%s", index, field);
-   return read_text(path, buf, n);
+   return mp_host_read_text(path, buf, n);
 }
 
 /* "32K", "1024K", "32M", "65536" -> bytes; 0 if malformed. */
@@ -146,7 +144,7 @@ void mp_host_caches_detect(mp_host_caches *h)
    UInt index, found = 0;
    const HChar *why = NULL;
    VG_(memset)(h, 0, sizeof *h);
-   h->cpus = read_text(SYS_CPU "/online", buf, sizeof buf) ? count_cpu_list(buf) : 1;
+   h->cpus = mp_host_read_text(SYS_CPU "/online", buf, sizeof buf) ? count_cpu_list(buf) : 1;
    if (h->cpus == 0)
       h->cpus = 1;
    for (index = 0; index < 8; index++) {
@@ -183,7 +181,7 @@ UInt mp_host_cpus_allowed(void)
    HChar buf[8192];
    HChar *p, *eol;
    UInt n;
-   if (!read_text("/proc/self/status", buf, sizeof buf) || !(p = VG_(strstr)(buf, key)))
+   if (!mp_host_read_text("/proc/self/status", buf, sizeof buf) || !(p = VG_(strstr)(buf, key)))
       return 1;
    p += sizeof key - 1;
    while (*p == ' ' || *p == '\t')

@@ -31,6 +31,10 @@ typedef struct {
 /* Fills *h; never fails (falls back, saying why). */
 void mp_host_caches_detect(mp_host_caches *h);
 
+/* Reads a small text file (of /sys or /proc) into buf, NUL-terminated,
+   trailing newlines and spaces dropped; False if unreadable. */
+Bool mp_host_read_text(const HChar *path, HChar *buf, Int n);
+
 /* The CPUs this process may run on (its affinity, as taskset, a
    container or a batch job's binding set it: not the machine's), 1 if
    unknown. */
