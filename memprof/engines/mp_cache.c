@@ -542,6 +542,12 @@ void mp_cache_get_raw_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
    *t = c->lv[k].tot;
 }
 
+void mp_cache_set_raw_totals(mp_cache *c, uint32_t k, const mp_cache_totals *t)
+{
+   mp_assert(k < c->n_levels);
+   c->lv[k].tot = *t;
+}
+
 void mp_cache_get_totals(const mp_cache *c, uint32_t k, mp_cache_totals *t)
 {
    mp_cache_get_raw_totals(c, k, t);

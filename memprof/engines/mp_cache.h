@@ -219,6 +219,10 @@ void mp_cache_get_totals(const mp_cache *c, uint32_t level, mp_cache_totals *t);
    cause[MP_MISS_UNCLASSIFIED]. */
 void mp_cache_get_raw_totals(const mp_cache *c, uint32_t level, mp_cache_totals *t);
 
+/* Replaces level's raw totals with *t: those an analysis helper
+   process (mp_helper.h), which simulated the accesses, counted. */
+void mp_cache_set_raw_totals(mp_cache *c, uint32_t level, const mp_cache_totals *t);
+
 /* The configuration's sample_shift, and the shift in effect at level
    (0: its causes are exact). */
 uint32_t mp_cache_sample_shift(const mp_cache *c);

@@ -167,3 +167,29 @@ uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out
    }
    return have;
 }
+
+int64_t mp_setdiag_next(const mp_setdiag *d, uint32_t level, int64_t after,
+                        mp_setdiag_set *out)
+{
+   uint64_t s;
+   mp_assert(level < d->n_levels);
+   for (s = (uint64_t)(after + 1); s < d->sets[level]; s++) {
+      if (!mp_set_groups_used(d->seen[level], s)) {
+         s |= MP_SET_GROUP - 1;
+         continue;
+      }
+      if (d->level[level][s].conflicts != 0) {
+         *out = d->level[level][s];
+         out->set = (uint32_t)s;
+         return (int64_t)s;
+      }
+   }
+   return -1;
+}
+
+void mp_setdiag_put(mp_setdiag *d, uint32_t level, const mp_setdiag_set *st)
+{
+   mp_assert(level < d->n_levels && st->set < d->sets[level]);
+   mp_set_groups_mark(d->seen[level], st->set);
+   d->level[level][st->set] = *st;
+}

@@ -57,4 +57,15 @@ void mp_setdiag_scale(mp_setdiag *d, uint32_t level, uint64_t num, uint64_t den)
 uint32_t mp_setdiag_top(const mp_setdiag *d, uint32_t level, mp_setdiag_set *out,
                         uint32_t n);
 
+/* The record of level's first set after set 'after' (-1: from the
+   first) with a conflict miss, into *out (its set field set, its counts
+   unscaled); returns its set, or -1 when there is none.  With
+   mp_setdiag_put, how an analysis helper process (mp_helper.h) hands
+   its diagnosis back: O(sets) in all, at exit. */
+int64_t mp_setdiag_next(const mp_setdiag *d, uint32_t level, int64_t after,
+                        mp_setdiag_set *out);
+
+/* Level's set st->set becomes *st, as mp_setdiag_next gave it. */
+void mp_setdiag_put(mp_setdiag *d, uint32_t level, const mp_setdiag_set *st);
+
 #endif /* MP_SETDIAG_H */

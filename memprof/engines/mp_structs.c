@@ -166,9 +166,9 @@ static uint32_t find_stream(mp_structs *s, uint32_t instr, uint32_t var, uint32_
    return i;
 }
 
-void mp_structs_access(mp_structs *s, uint32_t instr, uint32_t var,
-                       uint64_t addr, uint64_t block_start, uint32_t size,
-                       uint32_t loop, uint64_t cycles)
+uint32_t mp_structs_access(mp_structs *s, uint32_t instr, uint32_t var,
+                           uint64_t addr, uint64_t block_start, uint32_t size,
+                           uint32_t loop, uint64_t cycles)
 {
    uint64_t off = addr - block_start, d;
    uint32_t h;
@@ -199,6 +199,24 @@ void mp_structs_access(mp_structs *s, uint32_t instr, uint32_t var,
    st->cycles += cycles;
    if (size > st->size)
       st->size = size;
+   return h;
+}
+
+uint32_t mp_structs_streams(const mp_structs *s)
+{
+   return s->n_streams;
+}
+
+uint64_t mp_structs_stream_cycles(const mp_structs *s, uint32_t i)
+{
+   mp_assert(i < s->n_streams);
+   return s->streams[i].cycles;
+}
+
+void mp_structs_set_stream_cycles(mp_structs *s, uint32_t i, uint64_t cycles)
+{
+   mp_assert(i < s->n_streams);
+   s->streams[i].cycles = cycles;
 }
 
 /*------------------------------------------------------------*/

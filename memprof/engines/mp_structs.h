@@ -111,10 +111,19 @@ void        mp_structs_reset(mp_structs *s);
    instruction's most recent stream; another (var, loop) of the same
    instruction walks a short move-to-front chain.  One division per
    access; Euclid's GCD only when the stride shrinks, which at least
-   halves it, so at most log2(stride) times per stream. */
-void mp_structs_access(mp_structs *s, uint32_t instr, uint32_t var,
-                       uint64_t addr, uint64_t block_start, uint32_t size,
-                       uint32_t loop, uint64_t cycles);
+   halves it, so at most log2(stride) times per stream.
+   Returns the stream's index (0, 1, ... in the order made). */
+uint32_t mp_structs_access(mp_structs *s, uint32_t instr, uint32_t var,
+                           uint64_t addr, uint64_t block_start, uint32_t size,
+                           uint32_t loop, uint64_t cycles);
+
+/* The streams made so far, and the cycles of stream i: what an analysis
+   helper process (mp_helper.h) that simulates the cache counts per
+   stream index and hands back, as the accesses' cycles are known only
+   there. */
+uint32_t mp_structs_streams(const mp_structs *s);
+uint64_t mp_structs_stream_cycles(const mp_structs *s, uint32_t i);
+void     mp_structs_set_stream_cycles(mp_structs *s, uint32_t stream, uint64_t cycles);
 
 /* StructSlim's inference for var.  Returns 1 and fills *out (which it
    first clears; release it with mp_struct_layout_clear) when var looks

@@ -485,7 +485,7 @@ void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_c
       cc->hits[0] += h->l1_hits;
       cc->served[0] += h->l1_hits;
       cc->cycles += h->l1_cycles;
-      lc->cycles += h->l1_cycles;
+      lc->cache.cycles += h->l1_cycles;
    }
    mp_memset(h, 0, sizeof *h);
 }
@@ -497,11 +497,10 @@ static mp_cache_counts *cache_counts(mp_var *v)
    return v->cache;
 }
 
-void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
-                          const mp_cache_outcome *o, uint32_t n_levels,
-                          const uint32_t *latency)
+void mp_cache_counts_outcome(mp_cache_counts *cc, mp_line_cache *lc,
+                             const mp_cache_outcome *o, uint32_t n_levels,
+                             const uint32_t *latency)
 {
-   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, e->var));
    uint32_t k;
    /* An L1 hit, most accesses, evicted nothing: no write-back or miss
       to count. */
@@ -534,7 +533,7 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       }
       cc->misses[k]++;
       cc->cause[k][o->cause[k]]++;
-      lc->cache_misses[k]++;
+      lc->misses[k]++;
    }
    cc->served[o->served_by]++;
    cc->invalidations += o->invalidations;
@@ -545,24 +544,41 @@ void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       lc->coherence_misses++;
 }
 
-void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
-                                const uint64_t level_cause[][MP_MISS_N_CAUSES])
+void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
+                          const mp_cache_outcome *o, uint32_t n_levels,
+                          const uint32_t *latency)
 {
-   uint32_t i, k;
-   for (i = 0; i < vs->n_vars; i++) {
-      mp_cache_counts *cc = vs->vars[i]->cache;
-      if (cc)
-         for (k = 0; k < n_levels; k++) {
-            mp_cache_split_unclassified(cc->cause[k], level_cause[k]);
-            mp_cache_split_unclassified(cc->covered[k], level_cause[k]);
-         }
+   mp_cache_counts_outcome(cache_counts(mp_vars_get(vs, e->var)), &lc->cache, o, n_levels,
+                           latency);
+}
+
+void mp_cache_counts_split(mp_cache_counts *cc, uint32_t n_levels,
+                           const uint64_t level_cause[][MP_MISS_N_CAUSES])
+{
+   uint32_t k;
+   for (k = 0; k < n_levels; k++) {
+      mp_cache_split_unclassified(cc->cause[k], level_cause[k]);
+      mp_cache_split_unclassified(cc->covered[k], level_cause[k]);
    }
 }
 
-void mp_vars_cache_invalidated(mp_vars *vs, uint32_t level, uint32_t owner)
+void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
+                                const uint64_t level_cause[][MP_MISS_N_CAUSES])
 {
-   (void)level;
-   cache_counts(mp_vars_get(vs, owner))->invalidations_suffered++;
+   uint32_t i;
+   for (i = 0; i < vs->n_vars; i++)
+      if (vs->vars[i]->cache)
+         mp_cache_counts_split(vs->vars[i]->cache, n_levels, level_cause);
+}
+
+mp_cache_counts *mp_vars_cache_counts(mp_vars *vs, uint32_t var)
+{
+   return cache_counts(mp_vars_get(vs, var));
+}
+
+void mp_vars_cache_set(mp_vars *vs, uint32_t var, const mp_cache_counts *cc)
+{
+   *cache_counts(mp_vars_get(vs, var)) = *cc;
 }
 
 void mp_vars_sharing(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
@@ -610,23 +626,20 @@ void mp_vars_numa_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
       nc->remote_memory++;
       if (v->cache)
          v->cache->cycles += extra_cycles;
-      lc->cycles += extra_cycles;
+      lc->cache.cycles += extra_cycles;
    }
 }
 
-void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed)
+void mp_cache_counts_tlb(mp_cache_counts *cc, int missed)
 {
-   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, e->var));
    if (missed)
       cc->tlb_misses++;
    else
       cc->tlb_hits++;
 }
 
-void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
-                          uint64_t hits)
+void mp_cache_counts_retire(mp_cache_counts *cc, uint32_t level, uint64_t hits)
 {
-   mp_cache_counts *cc = cache_counts(mp_vars_get(vs, owner));
    cc->fills[level]++;
    cc->fill_hits[level] += hits;
    if (hits > 0)
@@ -735,12 +748,8 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(vs->chunks[i][k].stride_classes, 0,
                    sizeof vs->chunks[i][k].stride_classes);
          mp_memset(&vs->chunks[i][k].lstride, 0, sizeof vs->chunks[i][k].lstride);
-         mp_memset(vs->chunks[i][k].cache_misses, 0,
-                   sizeof vs->chunks[i][k].cache_misses);
-         vs->chunks[i][k].cycles = 0;
+         mp_memset(&vs->chunks[i][k].cache, 0, sizeof vs->chunks[i][k].cache);
          mp_vars_reuse_set(&vs->chunks[i][k].reuse, &no_reuse);
-         vs->chunks[i][k].invalidations = 0;
-         vs->chunks[i][k].coherence_misses = 0;
          vs->chunks[i][k].transfers = 0;
       }
    }

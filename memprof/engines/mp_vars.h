@@ -81,6 +81,18 @@ typedef struct {
    uint64_t (*bins)[MP_REUSE_N_BINS];   /* [2][MP_REUSE_N_BINS] */
 } mp_line_reuse;
 
+/* What the simulated cache did for one variable at one source location:
+   misses per level, estimated cycles (NUMA's remote cost included),
+   copies its writes invalidated in other cores' caches, and its L1
+   misses on lines another core's write had invalidated.  Its own
+   record so that an analysis helper process (mp_helper.h) can count it
+   apart and hand it back. */
+typedef struct {
+   uint64_t misses[MP_CACHE_MAX_LEVELS];
+   uint64_t cycles;
+   uint64_t invalidations, coherence_misses;
+} mp_line_cache;
+
 /* Counts of one variable at one source location. */
 typedef struct mp_line_counts {
    uint32_t var, loc;
@@ -90,14 +102,11 @@ typedef struct mp_line_counts {
    uint64_t stride_classes[MP_STRIDE_N_CLASSES];
    /* its instructions' own strides (mp_istride) */
    mp_line_stride lstride;
-   /* misses per cache level and estimated cycles of the accesses here */
-   uint64_t cache_misses[MP_CACHE_MAX_LEVELS];
-   uint64_t cycles;
+   mp_line_cache cache;              /* what the cache did here */
    mp_line_reuse reuse;              /* reuse distances here */
-   /* between threads: copies its writes invalidated, its L1 misses on
-      lines another core's write had invalidated, and its accesses that
-      were a thread's first touch of a line after another's write */
-   uint64_t invalidations, coherence_misses, transfers;
+   /* its accesses that were a thread's first touch of a line after
+      another thread's write (mp_sharing) */
+   uint64_t transfers;
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 
@@ -224,9 +233,16 @@ void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_c
    cache miss, which then overlaps with theirs. */
 void mp_vars_prefetch(const mp_vars *vs, const mp_event *e, const mp_held_counts *h);
 
-/* Accounts the cache outcome of access e (counted by mp_vars_access,
-   before or after): latency[k] is the cost in cycles of an access served by
-   level k, latency[n_levels] of memory. */
+/* Counts outcome o of one access into cc (its variable's) and lc (its
+   (variable, location)'s): latency[k] is the cost in cycles of an
+   access served by level k, latency[n_levels] of memory.  The inline
+   path and the analysis helper process (which keeps its own records,
+   by variable and line record id) count with this one function. */
+void mp_cache_counts_outcome(mp_cache_counts *cc, mp_line_cache *lc,
+                             const mp_cache_outcome *o, uint32_t n_levels,
+                             const uint32_t *latency);
+
+/* The same into the records of access e's variable and lc. */
 void mp_vars_cache_access(mp_vars *vs, const mp_event *e, mp_line_counts *lc,
                           const mp_cache_outcome *o, uint32_t n_levels,
                           const uint32_t *latency);
@@ -245,6 +261,18 @@ static inline void mp_vars_cache_access_held(mp_vars *vs, const mp_event *e,
       mp_vars_cache_access(vs, e, lc, o, n_levels, latency);
    }
 }
+
+/* Variable var's cache counts, made (zero) if it had none. */
+mp_cache_counts *mp_vars_cache_counts(mp_vars *vs, uint32_t var);
+/* Replaces them with *cc (counted by the analysis helper process). */
+void mp_vars_cache_set(mp_vars *vs, uint32_t var, const mp_cache_counts *cc);
+
+/* The data-TLB outcome of one access: missed or not. */
+void mp_cache_counts_tlb(mp_cache_counts *cc, int missed);
+
+/* A line the counts' variable filled left level 'level' after 'hits'
+   hits: the reuse factor's data (mp_cache's on_retire). */
+void mp_cache_counts_retire(mp_cache_counts *cc, uint32_t level, uint64_t hits);
 
 /* For the advice, which must blame what the program, not the
    prefetcher, leaves to fix: the misses cc would have had at level k
@@ -284,21 +312,12 @@ static inline uint64_t mp_cache_counts_uncovered_cause(const mp_cache_counts *cc
    in the proportion of its own classified ones, or of the level's
    (level_cause[k]: mp_cache_get_raw_totals) when it has none; see
    mp_cache_split_unclassified.  Called before the counts are reported;
-   calling it again splits only what was counted since. */
+   calling it again splits only what was counted since.
+   mp_cache_counts_split: the same for one variable's counts. */
 void mp_vars_split_unclassified(mp_vars *vs, uint32_t n_levels,
                                 const uint64_t level_cause[][MP_MISS_N_CAUSES]);
-
-/* Accounts the data-TLB outcome of access e: missed or not. */
-void mp_vars_tlb_access(mp_vars *vs, const mp_event *e, int missed);
-
-/* A line filled by variable 'owner' left level 'level' of the cache
-   after 'hits' hits: the reuse factor's data (mp_cache's on_retire). */
-void mp_vars_cache_retire(mp_vars *vs, uint32_t level, uint32_t owner,
-                          uint64_t hits);
-
-/* A line filled by variable 'owner' was invalidated at level 'level' by
-   another core's write. */
-void mp_vars_cache_invalidated(mp_vars *vs, uint32_t level, uint32_t owner);
+void mp_cache_counts_split(mp_cache_counts *cc, uint32_t n_levels,
+                           const uint64_t level_cause[][MP_MISS_N_CAUSES]);
 
 /* Accounts the transfers access e made (mp_sharing_access). */
 void mp_vars_sharing(mp_vars *vs, const mp_event *e, mp_line_counts *lc,

@@ -93,13 +93,13 @@ static void consider_line(const mp_line_counts *lc, void *arg)
 static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
 
 static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
-static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache_misses[0]; }
+static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache.misses[0]; }
 /* A line that only writes the variable is a fill (an initialisation):
    its misses are the fill's, which no tiling or padding of the kernel
    saves. */
 static uint64_t by_l1_misses_read(const mp_line_counts *lc)
 {
-   return lc->c.reads ? lc->cache_misses[0] : 0;
+   return lc->c.reads ? lc->cache.misses[0] : 0;
 }
 
 static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
@@ -293,7 +293,7 @@ static uint64_t misses_in_fixed_walks(const advisor *ad, const mp_var *v, uint32
       for (f = 0; f < ad->n_fixed; f++)
          if (ad->fixed_loop[f] != MP_LOOP_NONE ? ad->fixed_loop[f] == l
                                                : ad->fixed_loc[f] == lc->loc) {
-            n += lc->cache_misses[k];
+            n += lc->cache.misses[k];
             break;
          }
    }
@@ -626,9 +626,9 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
           || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MIN_EVENTS
           || 2 * sure < lc->lstride.total)
          continue;
-      if (an->cache && (lc->cache_misses[0] < MIN_EVENTS || 2 * lc->cache_misses[0] < acc))
+      if (an->cache && (lc->cache.misses[0] < MIN_EVENTS || 2 * lc->cache.misses[0] < acc))
          continue;
-      cost = an->cache ? lc->cycles : acc;
+      cost = an->cache ? lc->cache.cycles : acc;
       score = (double)cost / (double)ad->total;
       if (score < MP_ADVICE_MIN_SHARE)
          continue;
@@ -640,9 +640,9 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
       }
       misses = an->cache && cc
          ? mp_asprintf("; %s L1 misses in its %s accesses, %.0f%% of %s's",
-                       mp_commas(lc->cache_misses[0], b1, sizeof b1),
+                       mp_commas(lc->cache.misses[0], b1, sizeof b1),
                        mp_commas(acc, b2, sizeof b2),
-                       cc->misses[0] ? 100.0 * (double)lc->cache_misses[0]
+                       cc->misses[0] ? 100.0 * (double)lc->cache.misses[0]
                                        / (double)cc->misses[0] : 0.0, v->name)
          : mp_strdup("mp.advice.m", "");
       inner_w = inner != MP_LOOP_NONE ? mp_facts_loop_where(an, inner) : NULL;
@@ -1353,8 +1353,8 @@ static void busiest_code(const advisor *ad, const mp_var *v, const char **fn,
    uint32_t i;
    for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
       const mp_line_counts *lc = ad->lines[i];
-      uint64_t c = ad->by_cycles ? lc->cycles : mp_counts_accesses(&lc->c);
-      if (top == NULL || c > (ad->by_cycles ? top->cycles : mp_counts_accesses(&top->c)))
+      uint64_t c = ad->by_cycles ? lc->cache.cycles : mp_counts_accesses(&lc->c);
+      if (top == NULL || c > (ad->by_cycles ? top->cache.cycles : mp_counts_accesses(&top->c)))
          top = lc;
    }
    *fn = top ? mp_vars_location_fn(ad->vs, top->loc) : NULL;

@@ -146,13 +146,13 @@ static void gather_line(const mp_line_counts *lc, void *arg)
    mp_memcpy(g->recs[g->n].stride_classes, lc->stride_classes,
              sizeof lc->stride_classes);
    g->recs[g->n].lstride = lc->lstride;
-   mp_memcpy(g->recs[g->n].cache_misses, lc->cache_misses, sizeof lc->cache_misses);
-   g->recs[g->n].cycles = lc->cycles;
+   mp_memcpy(g->recs[g->n].cache_misses, lc->cache.misses, sizeof lc->cache.misses);
+   g->recs[g->n].cycles = lc->cache.cycles;
    mp_memcpy(g->recs[g->n].reuse_sum, lc->reuse.sum, sizeof lc->reuse.sum);
    mp_memcpy(g->recs[g->n].reuse_n, lc->reuse.n, sizeof lc->reuse.n);
    g->recs[g->n].reuse_cold = lc->reuse.cold;
-   g->recs[g->n].invalidations = lc->invalidations;
-   g->recs[g->n].coherence_misses = lc->coherence_misses;
+   g->recs[g->n].invalidations = lc->cache.invalidations;
+   g->recs[g->n].coherence_misses = lc->cache.coherence_misses;
    g->recs[g->n].transfers = lc->transfers;
    g->recs[g->n].reuse_bins = (const uint64_t (*)[MP_REUSE_N_BINS])lc->reuse.bins;
    g->recs[g->n].has_strides = 0;
