@@ -42,11 +42,16 @@ static inline void mp_an_loops_create(void)
    denominator of a loop's share of the accesses (config.detail). */
 extern ULong mp_g_loops_accesses;
 
-/* With the access's cycles, remote memory included. */
+/* With the access's cycles, remote memory included; with the
+   hierarchy in a helper, which alone knows them, a record naming the
+   structure stream the helper is to add them to. */
 static inline void mp_an_loops_access(mp_an_ctx *c)
 {
+   UInt stream;
    mp_g_loops_accesses++;
-   mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles, mp_an_block_start(c));
+   stream = mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles, mp_an_block_start(c));
+   if (mp_g_hier_apart && stream != MP_NO_STREAM)
+      mp_helper_put(0, stream, MP_REC_STRUCT);
 }
 
 /* A finished thread's open loop instances end with it. */

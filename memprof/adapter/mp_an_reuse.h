@@ -81,10 +81,10 @@ static inline void mp_an_reuse_create(void)
    rc.tags = rc.mode == MP_REUSE_EXACT && mp_g_loops != NULL && mp_g_hier.cache != NULL;
    mp_g_reuse = mp_reuse_new(&rc, &err);
    tl_assert2(mp_g_reuse != NULL, "%s", err);   /* --sample was range-checked */
-   /* The helper's history is in another process: the cache steps its
-      own L1 shadows, which hold the same lines. */
-   mp_g_reuse_apart = mp_helper_wanted();
-   if (!mp_g_reuse_apart)
+   /* With either in a helper process, the history and the cache are not
+      in one: the cache steps its own L1 shadows, which hold the same
+      lines. */
+   if (!mp_g_reuse_apart && !mp_g_hier_apart)
       mp_an_reuse_lend_history(rc.mode);
    if (rc.tags) {
       mp_g_carrier_far = mp_cache_l1_lines(mp_g_hier.cache);
@@ -102,16 +102,13 @@ static inline void mp_an_reuse_prefetch(const mp_an_ctx *c)
       mp_reuse_prefetch(mp_g_reuse, c->e->tid, c->e->addr >> mp_g_line_shift);
 }
 
+/* In a helper, the access's record (mp_an_stream_access) is all. */
 static inline void mp_an_reuse_access(mp_an_ctx *c)
 {
-   Bool tagged = mp_g_carriers != NULL && mp_g_detailing;
-   if (mp_g_reuse_apart) {
-      mp_helper_access(c->e->addr, c->e->size, c->e->is_write, c->ii->lc_id, c->e->tid,
-                       c->tid, tagged);
-      if (LIKELY(!mp_clo_helper_check))
-         return;
-   }
-   mp_an_reuse_lines(c->e, mp_g_thread_group[c->tid], &c->lc->reuse, tagged);
+   if (mp_g_reuse_apart && LIKELY(!mp_clo_helper_check))
+      return;
+   mp_an_reuse_lines(c->e, mp_g_thread_group[c->tid], &c->lc->reuse,
+                     mp_g_carriers != NULL && mp_g_detailing);
 }
 
 /* A second thread: the L1 shadows come back, filled as the history
@@ -144,20 +141,11 @@ static inline void mp_an_reuse_reset(void)
    if (mp_g_carriers)
       mp_carriers_reset(mp_g_carriers);
 }
-/* At the end, the helper's counts become the lines' (and it stops). */
-static inline void mp_an_reuse_finish(void)
-{
-   if (mp_g_reuse_apart)
-      mp_helper_end();
-}
-
-/* The variables' reuse histograms, from their lines' records; the
-   helper's counts so far first, if it still runs (an execve's output).
+/* The variables' reuse histograms, from their lines' records (the
+   helper's counts, if it ran, are theirs already: mp_helper_collect).
    A helper that died took the analysis with it. */
 static inline void mp_an_reuse_flush(void)
 {
-   if (mp_g_reuse_apart)
-      mp_helper_sync();
    if (mp_g_reuse != NULL)
       mp_vars_reuse_totals(mp_g_vars);
 }

@@ -40,6 +40,7 @@ UInt mp_g_line_shift;
    analysis is made later, at the second thread. */
 void mp_analyses_create(void)
 {
+   mp_helper_plan();
    mp_an_stride_create();
    mp_an_cache_create();
    /* The loops before the reuse analysis, which tags each access with
@@ -139,7 +140,7 @@ void mp_an_footprint_flush(void)
 
 /* The held counts first: the other flush steps may read the counts
    (the cache's estimate of the miss causes reads its hits). */
-void mp_analyses_flush(void)
+static void flush_steps(void)
 {
    mp_an_footprint_flush();
    if (mp_an_stride_on())
@@ -150,15 +151,20 @@ void mp_analyses_flush(void)
       mp_an_reuse_flush();
 }
 
+void mp_analyses_flush(void)
+{
+   mp_helper_collect(False);
+   flush_steps();
+}
+
 void mp_analyses_finish(void)
 {
+   mp_helper_collect(True);
    if (mp_an_cache_on())
       mp_an_cache_finish();
-   if (mp_an_reuse_on())
-      mp_an_reuse_finish();
    if (mp_an_loops_on())
       mp_an_loops_finish();
-   mp_analyses_flush();
+   flush_steps();
 }
 
 /* The variables' number is printed with the tool's own counters, not

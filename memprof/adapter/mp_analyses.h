@@ -17,14 +17,15 @@
    The list, in its order (the order of the access path):
 
      analysis   adapter            sees     steps besides access
+     (stream)   mp_helper.h        every    the access's record for the
+                                            helper processes, if any
      stride     mp_an_stride.h     detail   create window_start reset flush
      sharing    mp_an_sharing.h    every    thread_start thread_joined
                                             unmap free reset stats
      tlb        mp_an_hier.h       every    reset
      cache      mp_an_hier.h       every    create reset finish flush stats
      reuse      mp_an_reuse.h      every    create prefetch thread_start
-                                            thread_exit reset finish flush
-                                            stats
+                                            thread_exit reset flush stats
      numa       mp_an_numa.h       every    create unmap reset stats
      whatif     mp_an_whatif.h     every    create reset stats
      loops      mp_an_loops.h      detail   create thread_exit window_start
@@ -41,10 +42,12 @@
    variables are ranked by (accesses, hits, misses, cycles, reuse
    distances, sharing), which stay exact.
 
-   The reuse analysis may run in a helper process instead
-   (--analysis-procs, mp_helper.h): its access step then appends the
-   access to the helper's ring, and its finish and flush steps take the
-   helper's counts back, before anything reads them.
+   The reuse analysis and the hierarchy (tlb, cache) may run in helper
+   processes instead (--analysis-procs, mp_helper.h): the stream step
+   then appends the access to the helpers' ring, their access steps do
+   nothing, and the helpers' counts come back at the start of the finish
+   and flush steps (mp_helper_collect), the hierarchy's taken by the
+   cache's flush step.
 
    The order matters on the access path:
    - cache before reuse: while one thread runs, the cache's L1 miss
@@ -156,9 +159,19 @@ static inline void mp_analyses_prefetch(const mp_an_ctx *c)
    mp_an_footprint_prefetch(c);
 }
 
+/* The access's record for the helper processes (mp_helper.h); the
+   carriers are counted by the reuse helper in the detail windows. */
+static inline void mp_an_stream_access(const mp_an_ctx *c)
+{
+   mp_helper_access(c->e->addr, c->e->size, c->e->is_write, c->ii->lc_id, c->e->tid, c->tid,
+                    mp_g_reuse_apart && mp_g_carriers != NULL && mp_g_detailing);
+}
+
 /* One access through every analysis, in the list's order. */
 static inline void mp_analyses_access(mp_an_ctx *c)
 {
+   if (mp_g_stream_on)
+      mp_an_stream_access(c);
    if (mp_an_stride_on() && mp_g_detailing)
       mp_an_stride_access(c);
    if (mp_an_sharing_on())
@@ -196,9 +209,11 @@ void mp_analyses_free(Addr a, SizeT len);
    (--sample=detail). */
 void mp_analyses_window_start(Bool loops_followed);
 void mp_analyses_reset(void);
-/* At exit: every finish step, then every flush step. */
+/* At exit: the helpers' counts, every finish step, then every flush
+   step. */
 void mp_analyses_finish(void);
-/* Before an output written while the run goes on (an execve). */
+/* Before an output written while the run goes on (an execve): the
+   helpers' counts so far, then every flush step. */
 void mp_analyses_flush(void);
 void mp_analyses_stats(void);
 

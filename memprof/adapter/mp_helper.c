@@ -5,9 +5,9 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   The helper's life (fork, wait, death), the producer's side of the
+   The helpers' life (fork, wait, death), the producer's side of the
    ring (room, the records that are not accesses, the counts handed
-   back) and the helper's loop.  The design, the records and the guest's
+   back) and a helper's loop.  The design, the records and the guest's
    view are in mp_helper.h.
 */
 #include "pub_tool_basics.h"
@@ -22,6 +22,7 @@
 #include "pub_tool_options.h"
 
 #include "mp_clo.h"
+#include "mp_hier_step.h"
 #include "mp_helper.h"
 #include "mp_hostcache.h"
 #include "mp_loopnest.h"
@@ -31,7 +32,12 @@
 #define RING_RECORDS (1u << 18)   /* 4 MiB of records */
 #define BATCH        4096u        /* records between two publications */
 #define WAIT_MS      1            /* a wait's poll */
-#define RESULTS_MAGIC 0x6d707231u /* "mpr1" */
+#define RESULTS_MAGIC 0x6d707232u /* "mpr2" */
+#define MAX_HELPERS  2
+
+/* What a helper analyses. */
+#define ROLE_REUSE 1u
+#define ROLE_HIER  2u
 
 /* Linux's poll bits (the vki headers name the struct only). */
 #define MP_POLLIN  0x001
@@ -39,46 +45,87 @@
 #define MP_POLLHUP 0x010
 
 /* The ring's positions, each on its own host cache line: the producer
-   writes head, the helper tail.  Records [tail, head) are the helper's
-   to read; the producer may write up to tail + RING_RECORDS. */
+   writes head, helper i tail[i].  Records [tail[i], head) are helper
+   i's to read; the producer may write up to the slowest live helper's
+   tail + RING_RECORDS. */
 typedef struct {
-   volatile ULong head;
-   UChar pad1[56];
-   volatile ULong tail;
-   UChar pad2[56];
+   volatile ULong v;
+   UChar pad[56];
+} ring_position;
+
+typedef struct {
+   ring_position head;
+   ring_position tail[MAX_HELPERS];
 } ring_header;
 
 #define HEADER_BYTES 4096
 
 Bool mp_g_reuse_apart;
+Bool mp_g_hier_apart;
+Bool mp_g_stream_on;
 mp_stream mp_g_stream;
 const uint64_t *mp_g_loop_changes;
 
 static ring_header *hdr;
-/* The one pipe between the two processes, the helper writing: its
+
+/* A helper as the producer sees it.  Its pipe, the helper writing: its
    counts at a sync and at the end.  Each end also tells its process
    when the other is gone, however it ended: the reader sees a hang-up,
    the writer an error (poll reports both whatever it asks).  One
-   descriptor of Valgrind's reserved range, which has few to spare. */
-static Int from_helper = -1;
-static Int helper_pid;
-static Bool ran;               /* its counts were taken at least once */
+   descriptor of Valgrind's reserved range each, which has few to
+   spare. */
+typedef struct {
+   UInt roles;
+   Int fd;                 /* -1: gone, or stopped at the end */
+   Int pid;
+   ULong ticks;            /* its CPU time, 1/100 s, at the last counts */
+   ULong peak_kb;          /* its peak resident memory then */
+} helper_info;
+
+static helper_info helpers[MAX_HELPERS];
+static UInt n_helpers;
+static Bool ran;               /* the reuse helper's counts were taken */
 static ULong reuse_bytes;      /* its history's, at the last counts */
+static ULong cache_bytes;      /* the hierarchy's, at the last counts */
 static ULong waits;            /* the producer waited for room */
-static ULong helper_ticks;     /* its CPU time, 1/100 s, at the last counts */
-static ULong helper_peak_kb;   /* its peak resident memory then */
-static UChar *announced;       /* line record ids the helper knows */
+static UChar *announced;       /* line record ids the helpers know */
 static UInt n_announced;
 
 /*------------------------------------------------------------*/
 /*--- Whether to run it                                    ---*/
 /*------------------------------------------------------------*/
 
-Bool mp_helper_wanted(void)
+/* The hierarchy can run apart when nothing on the access path reads
+   what it decides (mp_helper.h). */
+static Bool hierarchy_separable(void)
 {
-   if (!mp_clo_reuse || mp_clo_analysis_procs == 0)
-      return False;
-   return mp_clo_analysis_procs > 0 || mp_host_cpus_allowed() >= 2;
+   return mp_g_hier.cache != NULL && mp_clo_prefetch.kind == MP_PREFETCH_NONE
+          && mp_g_hier.cores / mp_g_hier.cores_per_socket < 2;
+}
+
+void mp_helper_plan(void)
+{
+   Int procs = mp_clo_analysis_procs;
+   UInt cpus;
+   if (procs < 0) {
+      cpus = mp_host_cpus_allowed();
+      procs = cpus >= 3 ? MAX_HELPERS : cpus == 2 ? 1 : 0;
+   }
+   if (procs == 0)
+      return;
+   mp_g_reuse_apart = mp_clo_reuse;
+   mp_g_hier_apart = hierarchy_separable();
+   if (!mp_g_reuse_apart && !mp_g_hier_apart)
+      return;
+   mp_g_stream_on = True;
+   if (procs >= 2 && mp_g_reuse_apart && mp_g_hier_apart) {
+      helpers[0].roles = ROLE_REUSE;
+      helpers[1].roles = ROLE_HIER;
+      n_helpers = 2;
+   } else {
+      helpers[0].roles = (mp_g_reuse_apart ? ROLE_REUSE : 0) | (mp_g_hier_apart ? ROLE_HIER : 0);
+      n_helpers = 1;
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -87,11 +134,18 @@ Bool mp_helper_wanted(void)
 
 typedef struct {
    mp_line_reuse r;
+   mp_line_cache cache;
    UInt var;
 } line_slot;
 
+static UInt roles;           /* in a helper: its analyses */
+static UInt self;            /* and its index */
 static line_slot *lines;     /* by line record id */
 static UInt n_lines;
+static mp_cache_counts **var_cache;   /* by variable id */
+static UInt n_var_cache;
+static uint64_t *struct_cycles;       /* by structure stream */
+static UInt n_struct_cycles, structs_used;
 
 /* *table, of *n elements of elem bytes, grown by doubling (from 1024)
    so that index i is in it, the new elements zero. */
@@ -112,6 +166,16 @@ static line_slot *line_of(UInt id)
    if (id >= n_lines)
       lines = grown("mp.helper.lines", lines, &n_lines, id, sizeof *lines);
    return &lines[id];
+}
+
+/* The helper's own cache counts of variable var (mp_g_hier_counts_of). */
+static mp_cache_counts *helper_counts_of(UInt var)
+{
+   if (var >= n_var_cache)
+      var_cache = grown("mp.helper.vars", var_cache, &n_var_cache, var, sizeof *var_cache);
+   if (!var_cache[var])
+      var_cache[var] = VG_(calloc)("mp.helper.cc", 1, sizeof **var_cache);
+   return var_cache[var];
 }
 
 /* Buffered writes to the producer; a failed write (the producer is
@@ -148,13 +212,30 @@ static void out(const void *p, UInt n)
    }
 }
 
+/* What a helper sends at a sync and at the end: this, then the reuse
+   section if it analyses the reuse distances (the lines with reuses,
+   each a line_header and its bins if any, then the carriers' tables),
+   then the hierarchy's (hier_header, the variables' counts, the lines',
+   each level's conflict sets, the structure streams' cycles), then
+   ~RESULTS_MAGIC. */
 typedef struct {
-   UInt magic, lines, carrier_vars, pad;
-   mp_reuse_stats st;
-   uint64_t bytes, carriers_added, carriers_unseen;
+   UInt magic, roles;
    uint64_t cpu_ticks;        /* the helper's CPU time so far, 1/100 s */
    uint64_t peak_kb;          /* and its peak resident memory */
 } counts_header;
+
+typedef struct {
+   UInt lines, carrier_vars;
+   mp_reuse_stats st;
+   uint64_t bytes, carriers_added, carriers_unseen;
+} reuse_header;
+
+typedef struct {
+   UInt vars, lines, structs, pad;
+   UInt sets[MP_CACHE_MAX_LEVELS];
+   mp_cache_totals raw[MP_CACHE_MAX_LEVELS];
+   uint64_t bytes;
+} hier_header;
 
 /* A line's record as sent: its reuses, their bins following when
    r.bins is not NULL (the pointer itself means nothing to the reader). */
@@ -162,6 +243,16 @@ typedef struct {
    UInt id;
    mp_line_reuse r;
 } line_header;
+
+typedef struct {
+   UInt id;
+   mp_line_cache cache;
+} line_cache_rec;
+
+typedef struct {
+   UInt var;
+   mp_cache_counts cc;
+} var_cache_rec;
 
 /* This process's user and system time, in /proc's ticks (1/100 s on
    Linux whatever the kernel's HZ), 0 if unknown. */
@@ -192,14 +283,11 @@ static uint64_t own_peak_kb(void)
    return p ? VG_(strtoull10)(p + 6, NULL) : 0;
 }
 
-/* Every count so far, to the producer: the lines with a reuse, the
-   carriers' tables, the engine's counts. */
-static void send_counts(void)
+static void send_reuse(void)
 {
-   counts_header h;
+   reuse_header h;
    UInt i, vars = mp_g_carriers ? mp_carriers_var_bound(mp_g_carriers) : 0;
    VG_(memset)(&h, 0, sizeof h);
-   h.magic = RESULTS_MAGIC;
    for (i = 0; i < n_lines; i++)
       h.lines += lines[i].r.cold || lines[i].r.bins;
    for (i = 0; i < vars; i++)
@@ -208,8 +296,6 @@ static void send_counts(void)
    h.bytes = mp_reuse_bytes(mp_g_reuse);
    if (mp_g_carriers)
       mp_carriers_counts(mp_g_carriers, &h.carriers_added, &h.carriers_unseen);
-   h.cpu_ticks = own_cpu_ticks();
-   h.peak_kb = own_peak_kb();
    out(&h, sizeof h);
    for (i = 0; i < n_lines; i++) {
       const mp_line_reuse *r = &lines[i].r;
@@ -229,9 +315,89 @@ static void send_counts(void)
          out(vc, sizeof *vc);
       }
    }
-   h.magic = ~RESULTS_MAGIC;
-   out(&h.magic, sizeof h.magic);
+}
+
+static Bool line_cache_used(const mp_line_cache *c)
+{
+   static const mp_line_cache zero;
+   return VG_(memcmp)(c, &zero, sizeof zero) != 0;
+}
+
+static void send_hierarchy(void)
+{
+   hier_header h;
+   mp_setdiag_set st;
+   UInt i, k;
+   Long set;
+   VG_(memset)(&h, 0, sizeof h);
+   for (i = 0; i < n_var_cache; i++)
+      h.vars += var_cache[i] != NULL;
+   for (i = 0; i < n_lines; i++)
+      h.lines += line_cache_used(&lines[i].cache);
+   h.structs = structs_used;
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_get_raw_totals(mp_g_hier.cache, k, &h.raw[k]);
+      for (set = -1; (set = mp_setdiag_next(mp_g_hier.conflicts, k, set, &st)) >= 0; )
+         h.sets[k]++;
+   }
+   h.bytes = mp_cache_bytes(mp_g_hier.cache);
+   out(&h, sizeof h);
+   for (i = 0; i < n_var_cache; i++)
+      if (var_cache[i]) {
+         var_cache_rec r;
+         r.var = i;
+         r.cc = *var_cache[i];
+         out(&r, sizeof r);
+      }
+   for (i = 0; i < n_lines; i++)
+      if (line_cache_used(&lines[i].cache)) {
+         line_cache_rec r;
+         r.id = i;
+         r.cache = lines[i].cache;
+         out(&r, sizeof r);
+      }
+   for (k = 0; k < mp_g_hier.n_levels; k++)
+      for (set = -1; (set = mp_setdiag_next(mp_g_hier.conflicts, k, set, &st)) >= 0; )
+         out(&st, sizeof st);
+   if (structs_used)
+      out(struct_cycles, structs_used * sizeof *struct_cycles);
+}
+
+/* Every count so far, to the producer. */
+static void send_counts(void)
+{
+   counts_header h;
+   UInt magic = ~RESULTS_MAGIC;
+   VG_(memset)(&h, 0, sizeof h);
+   h.magic = RESULTS_MAGIC;
+   h.roles = roles;
+   h.cpu_ticks = own_cpu_ticks();
+   h.peak_kb = own_peak_kb();
+   out(&h, sizeof h);
+   if (roles & ROLE_REUSE)
+      send_reuse();
+   if (roles & ROLE_HIER)
+      send_hierarchy();
+   out(&magic, sizeof magic);
    out_flush();
+}
+
+/* After a sync the producer splits the sampled miss causes it was
+   handed (mp_hierarchy_estimate_causes): so does the helper, so that
+   the counts it hands at the end are split as the inline run's. */
+static void hierarchy_synced(void)
+{
+   uint64_t raw[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
+   UInt k, c, i;
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_totals t;
+      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
+      for (c = 0; c < MP_MISS_N_CAUSES; c++)
+         raw[k][c] = t.cause[c];
+   }
+   for (i = 0; i < n_var_cache; i++)
+      if (var_cache[i])
+         mp_cache_counts_split(var_cache[i], mp_g_hier.n_levels, raw);
 }
 
 /* Waits up to WAIT_MS on fd, this process's end of the pipe; whether
@@ -271,15 +437,38 @@ static void frames_arrived(frames_in *fi)
       mp_loops_mirror(mp_g_loops, fi->serial, fi->f, fi->n, fi->epoch, fi->unseen_before);
 }
 
+/* The hierarchy's step on one access, counted in the helper's
+   records; the cycles, for a struct record that may follow. */
+static UInt hierarchy_access(const mp_event *e, UInt core, line_slot *ls)
+{
+   mp_cache_outcome o;
+   if (mp_g_hier.tlb)
+      mp_an_tlb_simulate(core, e);
+   mp_an_cache_simulate(core, e, &o);
+   mp_cache_counts_outcome(helper_counts_of(e->var), &ls->cache, &o, mp_g_hier.n_levels,
+                           mp_g_hier.latency);
+   return mp_g_hier.latency[o.served_by];
+}
+
+static void struct_access(UInt stream, UInt cycles)
+{
+   if (stream >= n_struct_cycles)
+      struct_cycles = grown("mp.helper.structs", struct_cycles, &n_struct_cycles, stream,
+                            sizeof *struct_cycles);
+   if (stream >= structs_used)
+      structs_used = stream + 1;
+   struct_cycles[stream] += cycles;
+}
+
 /* The records in order, until the end. */
 static void __attribute__((noreturn)) helper_loop(void)
 {
    const mp_stream_rec *ring = mp_g_stream.ring;
    ULong tail = 0, mask = mp_g_stream.mask;
-   UInt serial = 0, group = 0;
+   UInt serial = 0, group = 0, core = 0, cycles = 0;
    frames_in fi = { 0 };
    for (;;) {
-      ULong head = __atomic_load_n(&hdr->head, __ATOMIC_ACQUIRE);
+      ULong head = __atomic_load_n(&hdr->head.v, __ATOMIC_ACQUIRE);
       if (head == tail) {
          wait_for_records();
          continue;
@@ -295,15 +484,24 @@ static void __attribute__((noreturn)) helper_loop(void)
             e.is_write = (r->meta & MP_REC_WRITE) != 0;
             e.tid = serial;
             e.var = ls->var;
-            mp_an_reuse_lines(&e, group, &ls->r, (r->meta & MP_REC_TAGGED) != 0);
+            e.iaddr = 0;   /* read by a prefetcher only, which keeps the hierarchy inline */
+            if (roles & ROLE_HIER)
+               cycles = hierarchy_access(&e, core, ls);
+            if (roles & ROLE_REUSE)
+               mp_an_reuse_lines(&e, group, &ls->r, (r->meta & MP_REC_TAGGED) != 0);
             break;
          }
          case MP_REC_THREAD:
             serial = (UInt)r->a;
             group = r->b;
+            core = r->meta >> 8;
             break;
          case MP_REC_LINE:
             line_of(r->b)->var = (UInt)r->a;
+            break;
+         case MP_REC_STRUCT:
+            if (roles & ROLE_HIER)
+               struct_access(r->b, cycles);
             break;
          case MP_REC_FRAMES:
             fi.epoch = r->a;
@@ -317,30 +515,38 @@ static void __attribute__((noreturn)) helper_loop(void)
                fi.cap = fi.want;
                fi.f = VG_(realloc)("mp.helper.frames", fi.f, fi.cap * sizeof *fi.f);
             }
-            frames_arrived(&fi);
+            if (roles & ROLE_REUSE)
+               frames_arrived(&fi);
             break;
          case MP_REC_FRAME:
             fi.f[fi.n].begun = r->a;
             fi.f[fi.n].loop = r->b;
             fi.n++;
-            frames_arrived(&fi);
+            if (roles & ROLE_REUSE)
+               frames_arrived(&fi);
             break;
          case MP_REC_EXIT:
-            mp_reuse_thread_exit(mp_g_reuse, (UInt)r->a);
+            if (roles & ROLE_REUSE)
+               mp_reuse_thread_exit(mp_g_reuse, (UInt)r->a);
             break;
          case MP_REC_SYNC:
             send_counts();
+            if (roles & ROLE_HIER)
+               hierarchy_synced();
             break;
          case MP_REC_END:
+            /* Lines still resident count for the reuse factor too. */
+            if (roles & ROLE_HIER)
+               mp_cache_finish(mp_g_hier.cache);
             send_counts();
             VG_(exit)(0);
          default:
             VG_(exit)(2);
          }
          if ((tail & (BATCH - 1)) == 0)
-            __atomic_store_n(&hdr->tail, tail, __ATOMIC_RELEASE);
+            __atomic_store_n(&hdr->tail[self].v, tail, __ATOMIC_RELEASE);
       }
-      __atomic_store_n(&hdr->tail, tail, __ATOMIC_RELEASE);
+      __atomic_store_n(&hdr->tail[self].v, tail, __ATOMIC_RELEASE);
    }
 }
 
@@ -377,8 +583,8 @@ static void close_all_but(Int keep)
       VG_(free)(fds);
 }
 
-/* The helper's process: out of the program's sight, then its loop. */
-static void __attribute__((noreturn)) helper_main(Int results)
+/* Helper i's process: out of the program's sight, then its loop. */
+static void __attribute__((noreturn)) helper_main(UInt i, Int results)
 {
    vki_sigset_t all;
    VG_(memset)(&all, 0xff, sizeof all);
@@ -386,6 +592,10 @@ static void __attribute__((noreturn)) helper_main(Int results)
    close_all_but(results);
    VG_(prctl)(15 /* PR_SET_NAME */, (ULong)(Addr)"memprof-helper", 0, 0, 0);
    out_fd = results;
+   self = i;
+   roles = helpers[i].roles;
+   if (roles & ROLE_HIER)
+      mp_g_hier_counts_of = helper_counts_of;
    helper_loop();
 }
 
@@ -433,9 +643,9 @@ static Int fork_closing_leak(void)
    return pid;
 }
 
-static Bool start(const HChar **why)
+/* The ring, shared with the helpers forked after. */
+static Bool make_ring(const HChar **why)
 {
-   Int res[2], pid, status, got;
    UChar *mem = shared_ring(HEADER_BYTES + RING_RECORDS * sizeof(mp_stream_rec), why);
    if (!mem)
       return False;
@@ -444,17 +654,23 @@ static Bool start(const HChar **why)
    mp_g_stream.mask = RING_RECORDS - 1;
    mp_g_stream.head = 0;
    mp_g_stream.room = BATCH;
+   return True;
+}
+
+/* Forks helper i, twice: it is not the program's child.  The first
+   child says the helper's pid and exits. */
+static Bool start(UInt i, const HChar **why)
+{
+   Int res[2], pid, status, got, helper_pid = 0;
    if (VG_(pipe)(res) != 0) {
       *why = "no pipe";
       return False;
    }
-   /* Forked twice: the helper is not the program's child.  The first
-      child says the helper's pid and exits. */
    pid = fork_closing_leak();
    if (pid == 0) {
       Int h = VG_(fork)();
       if (h == 0)
-         helper_main(res[1]);
+         helper_main(i, res[1]);
       VG_(write)(res[1], &h, sizeof h);
       VG_(exit)(0);
    }
@@ -467,24 +683,56 @@ static Bool start(const HChar **why)
       *why = "fork failed";
       return False;
    }
-   from_helper = VG_(safe_fd)(res[0]);
+   helpers[i].pid = helper_pid;
+   helpers[i].fd = VG_(safe_fd)(res[0]);
    return True;
+}
+
+/* What a helper of these roles analyses, for messages. */
+static const HChar *analyses_of(UInt roles_of)
+{
+   return roles_of == ROLE_REUSE ? "the reuse distances"
+        : roles_of == ROLE_HIER ? "the cache simulation"
+        : "the reuse distances and the cache simulation";
+}
+
+static const HChar *are(UInt roles_of)
+{
+   return roles_of == ROLE_HIER ? "is" : "are";
+}
+
+/* Helper i's analyses run here from now on (it could not start) or not
+   at all (it died): neither is apart any more. */
+static void roles_back(UInt i)
+{
+   if (helpers[i].roles & ROLE_REUSE)
+      mp_g_reuse_apart = False;
+   if (helpers[i].roles & ROLE_HIER)
+      mp_g_hier_apart = False;
+   helpers[i].roles = 0;
+   helpers[i].fd = -1;
+   mp_g_stream_on = mp_g_reuse_apart || mp_g_hier_apart;
 }
 
 void mp_helper_start(void)
 {
    const HChar *why = NULL;
-   if (!mp_g_reuse_apart)
+   UInt i;
+   if (!mp_g_stream_on)
       return;
-   if (!start(&why)) {
-      VG_(umsg)("memprof: no analysis helper process (%s): the reuse distances are "
-                "analysed in this one\n", why);
-      mp_g_reuse_apart = False;
-      return;
+   for (i = 0; i < MAX_HELPERS; i++)
+      helpers[i].fd = -1;
+   for (i = 0; i < n_helpers; i++) {
+      if ((i == 0 && !make_ring(&why)) || (hdr && !start(i, &why))) {
+         VG_(umsg)("memprof: no analysis helper process (%s): %s %s analysed in this one\n",
+                   why, analyses_of(helpers[i].roles), are(helpers[i].roles));
+         roles_back(i);
+         continue;
+      }
+      if (VG_(clo_verbosity) > 1)
+         VG_(dmsg)("memprof: %s %s analysed in helper process %d\n",
+                   analyses_of(helpers[i].roles), are(helpers[i].roles), helpers[i].pid);
    }
-   if (VG_(clo_verbosity) > 1)
-      VG_(dmsg)("memprof: the reuse distances are analysed in helper process %d\n",
-                helper_pid);
 }
 
 /*------------------------------------------------------------*/
@@ -493,46 +741,61 @@ void mp_helper_start(void)
 
 static void publish(void)
 {
-   __atomic_store_n(&hdr->head, mp_g_stream.head, __ATOMIC_RELEASE);
+   __atomic_store_n(&hdr->head.v, mp_g_stream.head, __ATOMIC_RELEASE);
 }
 
-/* The helper is gone (it answers nothing more): said once, and the
-   reuse analysis goes with it. */
-static void helper_died(void)
+/* Helper i is gone (it answers nothing more): said once, and its
+   analyses go with it. */
+static void helper_died(UInt i)
 {
+   UInt r = helpers[i].roles;
    VG_(umsg)("memprof: the analysis helper process %d ended before the program did: "
-             "the output has no reuse distances\n", helper_pid);
-   mp_g_reuse_apart = False;
-   mp_g_reuse = NULL;
-   mp_g_carriers = NULL;
-   VG_(close)(from_helper);
-   from_helper = -1;
+             "the output has no %s\n", helpers[i].pid,
+             r == ROLE_REUSE ? "reuse distances" : r == ROLE_HIER ? "cache simulation"
+                             : "reuse distances and no cache simulation");
+   if (r & ROLE_REUSE) {
+      mp_g_reuse = NULL;
+      mp_g_carriers = NULL;
+   }
+   if (r & ROLE_HIER) {
+      mp_g_hier.cache = NULL;
+      mp_g_hier.tlb = NULL;
+      mp_g_hier.conflicts = NULL;
+   }
+   VG_(close)(helpers[i].fd);
+   roles_back(i);
 }
 
 void mp_helper_make_room(void)
 {
    publish();
    for (;;) {
-      ULong tail = __atomic_load_n(&hdr->tail, __ATOMIC_ACQUIRE);
-      ULong limit = tail + RING_RECORDS;
+      ULong limit = ~0ULL;
+      UInt i, slowest = 0;
+      for (i = 0; i < n_helpers; i++)
+         if (helpers[i].fd >= 0) {
+            ULong t = __atomic_load_n(&hdr->tail[i].v, __ATOMIC_ACQUIRE) + RING_RECORDS;
+            if (t < limit) {
+               limit = t;
+               slowest = i;
+            }
+         }
       if (limit > mp_g_stream.head) {
+         /* With every helper gone, the records go to a ring nobody
+            reads until the stream stops. */
          mp_g_stream.room = mp_g_stream.head + BATCH < limit ? mp_g_stream.head + BATCH
                                                              : limit;
          return;
       }
       waits++;
-      if (peer_gone(from_helper)) {
-         helper_died();
-         /* The records in flight go to a ring nobody reads. */
-         mp_g_stream.room = mp_g_stream.head + BATCH;
-         return;
-      }
+      if (peer_gone(helpers[slowest].fd))
+         helper_died(slowest);
    }
 }
 
 void mp_helper_thread(UInt serial, ThreadId tid)
 {
-   mp_helper_put(serial, mp_g_thread_group[tid], MP_REC_THREAD);
+   mp_helper_put(serial, mp_g_thread_group[tid], MP_REC_THREAD | (mp_g_thread_core[tid] << 8));
    mp_g_stream.serial = serial;
 }
 
@@ -562,6 +825,9 @@ void mp_helper_thread_exit(UInt serial)
 {
    mp_helper_put(serial, 0, MP_REC_EXIT);
 }
+
+/* The helper being read. */
+static Int from_helper = -1;
 
 /* Reads n bytes from the helper; False if it hung up first. */
 static Bool read_all(void *p, SizeT n)
@@ -628,7 +894,7 @@ static void count_counted_line(const mp_line_counts *lc, void *arg)
 }
 
 /* What the inline copies counted that the helper did not send. */
-static void check_totals(const counts_header *h)
+static void check_reuse_totals(const reuse_header *h)
 {
    mp_reuse_stats st;
    UInt inline_lines = 0, inline_tables = 0, i;
@@ -653,23 +919,25 @@ static void check_totals(const counts_header *h)
 
 /*--- The counts handed back ---*/
 
-/* The helper's counts become the producer's (with --helper-check, once
-   compared with the producer's own: the output is the helper's, so a
-   test comparing it with an inline run's sees the handing back too);
-   False if the helper died first. */
-static Bool take_counts(void)
+/* The reuse helper's counts become the producer's (with --helper-check,
+   once compared with the producer's own: the output is the helper's,
+   so a test comparing it with an inline run's sees the handing back
+   too); False if the helper died first. */
+static Bool take_reuse(void)
 {
-   counts_header h;
+   reuse_header h;
    uint64_t (*bins)[MP_REUSE_N_BINS] = VG_(malloc)("mp.helper.bins", 2 * sizeof *bins);
-   UInt i, magic;
-   Bool ok = read_all(&h, sizeof h) && h.magic == RESULTS_MAGIC;
+   UInt i;
+   Bool ok = read_all(&h, sizeof h);
    for (i = 0; ok && i < h.lines; i++) {
       line_header lh;
       mp_line_counts *lc;
       ok = read_all(&lh, sizeof lh) && (!lh.r.bins || read_all(bins, 2 * sizeof *bins));
       lc = ok ? mp_vars_line_by_id(mp_g_vars, lh.id) : NULL;
-      if (!lc)
+      if (!lc) {
+         ok = False;
          break;
+      }
       if (lh.r.bins)
          lh.r.bins = bins;
       if (mp_clo_helper_check && (checked_lines++, !same_reuse(&lc->reuse, &lh.r)))
@@ -687,63 +955,227 @@ static Bool take_counts(void)
          mismatch("carrier table of variable", var);
       mp_carriers_take(mp_g_carriers, var, &vc);
    }
-   ok = ok && read_all(&magic, sizeof magic) && magic == ~RESULTS_MAGIC;
    VG_(free)(bins);
    if (!ok)
       return False;
    reuse_bytes = h.bytes;
-   helper_ticks = h.cpu_ticks;
-   helper_peak_kb = h.peak_kb;
    ran = True;
    if (mp_clo_helper_check)
-      check_totals(&h);
+      check_reuse_totals(&h);
    mp_reuse_take_stats(mp_g_reuse, &h.st);
    if (mp_g_carriers)
       mp_carriers_take_counts(mp_g_carriers, h.carriers_added, h.carriers_unseen);
    return True;
 }
 
-static void ask_counts(UInt kind)
+/* The hierarchy's counts as handed, until the cache's flush step takes
+   them (mp_helper_take_hierarchy). */
+static struct {
+   Bool pending;
+   hier_header h;
+   var_cache_rec *vars;
+   line_cache_rec *lines;
+   mp_setdiag_set *sets[MP_CACHE_MAX_LEVELS];
+   uint64_t *structs;
+} handed;
+
+static void *read_array(const HChar *cc, UInt n, SizeT elem, Bool *ok)
 {
-   mp_helper_put(0, 0, kind);
-   publish();
-   if (!take_counts())
-      helper_died();
+   void *p;
+   if (!*ok || n == 0)
+      return NULL;
+   p = VG_(malloc)(cc, n * elem);
+   *ok = read_all(p, n * elem);
+   return p;
 }
 
-void mp_helper_sync(void)
+static void drop_handed(void)
 {
-   ask_counts(MP_REC_SYNC);
+   UInt k;
+   if (handed.vars)
+      VG_(free)(handed.vars);
+   if (handed.lines)
+      VG_(free)(handed.lines);
+   for (k = 0; k < MP_CACHE_MAX_LEVELS; k++)
+      if (handed.sets[k])
+         VG_(free)(handed.sets[k]);
+   if (handed.structs)
+      VG_(free)(handed.structs);
+   VG_(memset)(&handed, 0, sizeof handed);
 }
 
-void mp_helper_end(void)
+static Bool read_hierarchy(void)
 {
-   UChar c;
-   ask_counts(MP_REC_END);
-   if (!mp_g_reuse_apart)
+   Bool ok;
+   UInt k;
+   drop_handed();
+   ok = read_all(&handed.h, sizeof handed.h);
+   handed.vars = read_array("mp.helper.hv", handed.h.vars, sizeof *handed.vars, &ok);
+   handed.lines = read_array("mp.helper.hl", handed.h.lines, sizeof *handed.lines, &ok);
+   for (k = 0; k < mp_g_hier.n_levels; k++)
+      handed.sets[k] = read_array("mp.helper.hs", handed.h.sets[k], sizeof(mp_setdiag_set), &ok);
+   handed.structs = read_array("mp.helper.hst", handed.h.structs, sizeof *handed.structs, &ok);
+   handed.pending = ok;
+   return ok;
+}
+
+static UInt checked_vars, checked_cache_lines;
+static Bool check_said = True;   /* or to be said when the hierarchy's are taken */
+
+static void say_check(void)
+{
+   if (mp_clo_helper_check)
+      VG_(umsg)("memprof: helper check: %u line records' reuses, %u carrier tables, %u "
+                "variables' and %u line records' cache counts compared, %u differ\n",
+                checked_lines, checked_tables, checked_vars, checked_cache_lines, differ);
+}
+
+/* The inline copy's counts against the handed ones (--helper-check). */
+static void check_hierarchy(void)
+{
+   static const mp_cache_counts zero_cc;
+   static const mp_line_cache zero_lc;
+   UInt i, k, inline_vars = 0;
+   for (i = 0; i < handed.h.vars; i++) {
+      const mp_var *v = mp_vars_get(mp_g_vars, handed.vars[i].var);
+      checked_vars++;
+      if (VG_(memcmp)(v->cache ? v->cache : &zero_cc, &handed.vars[i].cc, sizeof zero_cc))
+         mismatch("cache counts of variable", handed.vars[i].var);
+   }
+   for (i = 0; i < mp_vars_count(mp_g_vars); i++)
+      inline_vars += mp_vars_get(mp_g_vars, i)->cache != NULL;
+   if (inline_vars != handed.h.vars)
+      mismatch("number of variables with cache counts, inline", inline_vars);
+   for (i = 0; i < handed.h.lines; i++) {
+      const mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, handed.lines[i].id);
+      checked_cache_lines++;
+      if (!lc || VG_(memcmp)(&lc->cache, &handed.lines[i].cache, sizeof zero_lc))
+         mismatch("cache counts of line record", handed.lines[i].id);
+   }
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_totals t;
+      mp_setdiag_set st;
+      Long set = -1;
+      UInt n = 0;
+      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
+      if (VG_(memcmp)(&t, &handed.h.raw[k], sizeof t))
+         mismatch("totals of level", k + 1);
+      while ((set = mp_setdiag_next(mp_g_hier.conflicts, k, set, &st)) >= 0) {
+         if (n >= handed.h.sets[k] || VG_(memcmp)(&st, &handed.sets[k][n], sizeof st))
+            mismatch("conflict set of level", k + 1);
+         n++;
+      }
+      if (n != handed.h.sets[k])
+         mismatch("number of conflict sets of level", k + 1);
+   }
+   if (mp_g_structs)
+      for (i = 0; i < mp_structs_streams(mp_g_structs); i++)
+         if (mp_structs_stream_cycles(mp_g_structs, i)
+             != (i < handed.h.structs ? handed.structs[i] : 0))
+            mismatch("cycles of structure stream", i);
+}
+
+void mp_helper_take_hierarchy(void)
+{
+   UInt i, k;
+   if (!handed.pending || !mp_g_hier.cache)
       return;
    if (mp_clo_helper_check)
-      VG_(umsg)("memprof: helper check: %u line records and %u carrier tables compared, "
-                "%u differ\n", checked_lines, checked_tables, differ);
-   /* It exits now: once its end of the pipe is closed, it is gone, and
-      no process of ours outlives the run. */
-   while (VG_(read)(from_helper, &c, 1) > 0)
+      check_hierarchy();
+   for (i = 0; i < handed.h.vars; i++)
+      mp_vars_cache_set(mp_g_vars, handed.vars[i].var, &handed.vars[i].cc);
+   for (i = 0; i < handed.h.lines; i++) {
+      mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, handed.lines[i].id);
+      if (lc)
+         lc->cache = handed.lines[i].cache;
+   }
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_set_raw_totals(mp_g_hier.cache, k, &handed.h.raw[k]);
+      for (i = 0; i < handed.h.sets[k]; i++)
+         mp_setdiag_put(mp_g_hier.conflicts, k, &handed.sets[k][i]);
+   }
+   for (i = 0; mp_g_structs && i < handed.h.structs; i++)
+      mp_structs_set_stream_cycles(mp_g_structs, i, handed.structs[i]);
+   cache_bytes = handed.h.bytes;
+   drop_handed();
+   if (!check_said) {
+      check_said = True;
+      say_check();
+   }
+}
+
+/* Helper i's counts; False if it died first. */
+static Bool take_counts(UInt i)
+{
+   counts_header h;
+   UInt magic;
+   from_helper = helpers[i].fd;
+   if (!read_all(&h, sizeof h) || h.magic != RESULTS_MAGIC || h.roles != helpers[i].roles)
+      return False;
+   if ((h.roles & ROLE_REUSE) && !take_reuse())
+      return False;
+   if ((h.roles & ROLE_HIER) && !read_hierarchy())
+      return False;
+   if (!read_all(&magic, sizeof magic) || magic != ~RESULTS_MAGIC)
+      return False;
+   helpers[i].ticks = h.cpu_ticks;
+   helpers[i].peak_kb = h.peak_kb;
+   return True;
+}
+
+/* It exits now: once its end of the pipe is closed, it is gone, and no
+   process of ours outlives the run. */
+static void helper_stopped(UInt i)
+{
+   UChar c;
+   while (VG_(read)(helpers[i].fd, &c, 1) > 0)
       ;
-   VG_(close)(from_helper);
-   from_helper = -1;
-   mp_g_reuse_apart = False;
+   VG_(close)(helpers[i].fd);
+   helpers[i].fd = -1;
+}
+
+void mp_helper_collect(Bool end)
+{
+   UInt i;
+   if (!mp_g_stream_on)
+      return;
+   mp_helper_put(0, 0, end ? MP_REC_END : MP_REC_SYNC);
+   publish();
+   for (i = 0; i < n_helpers; i++) {
+      if (helpers[i].fd < 0)
+         continue;
+      if (!take_counts(i)) {
+         if (helpers[i].roles & ROLE_HIER)
+            drop_handed();
+         helper_died(i);
+         continue;
+      }
+      if (end)
+         helper_stopped(i);
+   }
+   if (end) {
+      mp_g_stream_on = False;
+      check_said = !handed.pending;
+      if (check_said)
+         say_check();
+   }
 }
 
 void mp_helper_fork_child(void)
 {
-   if (!mp_g_reuse_apart)
+   UInt i;
+   if (!mp_g_stream_on)
       return;
-   /* The parent's helper and ring are the parent's: the child's copies
-      of the pipes would keep the helper from seeing the parent go. */
-   VG_(close)(from_helper);
-   from_helper = -1;
-   mp_g_reuse_apart = False;
+   /* The parent's helpers and ring are the parent's: the child's copies
+      of the pipes would keep a helper from seeing the parent go. */
+   for (i = 0; i < n_helpers; i++)
+      if (helpers[i].fd >= 0) {
+         VG_(close)(helpers[i].fd);
+         helpers[i].fd = -1;
+      }
+   mp_g_reuse_apart = mp_g_hier_apart = mp_g_stream_on = False;
    ran = False;
+   drop_handed();
 }
 
 Bool mp_helper_ran(void)
@@ -756,11 +1188,21 @@ ULong mp_helper_reuse_bytes(void)
    return reuse_bytes;
 }
 
+ULong mp_helper_cache_bytes(void)
+{
+   return cache_bytes;
+}
+
 void mp_helper_stats(void)
 {
-   if (ran)
-      VG_(dmsg)("memprof: analysis helper: process %d, %llu.%02llu s of CPU, peak RSS "
-                "%llu kB, %llu records, the producer waited %llu times for room\n",
-                helper_pid, helper_ticks / 100, helper_ticks % 100, helper_peak_kb,
-                mp_g_stream.head, waits);
+   UInt i;
+   for (i = 0; i < n_helpers; i++)
+      if (helpers[i].pid > 0 && (helpers[i].ticks || helpers[i].peak_kb))
+         VG_(dmsg)("memprof: analysis helper: process %d (%s), %llu.%02llu s of CPU, peak "
+                   "RSS %llu kB\n", helpers[i].pid,
+                   analyses_of(helpers[i].roles ? helpers[i].roles : ROLE_REUSE),
+                   helpers[i].ticks / 100, helpers[i].ticks % 100, helpers[i].peak_kb);
+   if (n_helpers)
+      VG_(dmsg)("memprof: analysis helpers: %llu records, the producer waited %llu times "
+                "for room\n", mp_g_stream.head, waits);
 }

@@ -9,46 +9,62 @@
    needs only the stream of accesses can run on another core.  With
    --analysis-procs (auto: when this process may use two cores or
    more), the reuse-distance analysis (mp_an_reuse.h, with the carriers
-   of its far reuses) runs in a helper process forked before the
-   program starts: Valgrind's process, the producer, resolves each
+   of its far reuses) and the simulated hierarchy (mp_an_hier.h: the
+   caches, the TLB, the conflict sets) run in helper processes forked
+   before the program starts, one each, or both in one helper with
+   --analysis-procs=1.  Valgrind's process, the producer, resolves each
    access as before and appends one 16-byte record to a ring in memory
-   both processes share; the helper reads the records in order and runs
-   the same code the inline path runs (mp_an_reuse_lines), on its copy
-   of the engines made before the fork.  At the end (and before an
-   execve) it hands its counts back through a pipe, and they become the
-   producer's (mp_vars_reuse_set, mp_reuse_take_stats,
-   mp_carriers_take): the report is built as without a helper, and
-   every number is the same.
+   every process shares; each helper reads every record in order and
+   runs, for its analyses, the same code the inline path runs
+   (mp_an_reuse_lines, mp_an_cache_simulate), on its copy of the engines
+   made before the fork.  At the end (and before an execve) each hands
+   its counts back through a pipe of its own, and they become the
+   producer's (mp_vars_reuse_set, mp_carriers_take, mp_vars_cache_set,
+   mp_cache_set_raw_totals, mp_setdiag_put, ...): the report is built
+   as without a helper, and every number is the same.
+
+   The hierarchy runs apart only where nothing on the access path reads
+   what it decides: without NUMA (whose remote cost needs the level that
+   served the access) and without a prefetcher (trained on the
+   instruction's address, which the record does not carry).  The
+   loops' structure analysis (mp_structs) adds each access's cycles to
+   its stream: a struct record after the access names the stream, and
+   the helper adds the cycles there.  In Valgrind's process an L1 hit no
+   longer spares the footprint its probe, and no instruction is marked
+   scattered: speed only.
 
    The records, in the producer's order:
      access      address, line record id, size, load or store, and
                  whether the carriers are counted (a detail window)
-     thread      the thread (serial, reuse group) of the accesses after
+     thread      the thread (serial, reuse group, core) of the accesses
+                 after
      line        a line record's id and its variable (once per record)
      frames      a thread's active loops, the loop epoch and the epoch
                  before which accesses were unseen, when they changed
                  since that thread's last (mp_loops_changes): all the
                  carriers read of the loops
+     struct      the structure stream the last access counted in
      exit        a thread ended (its private reuse stream goes)
      sync, end   hand the counts back; end: and stop
 
    The ring: 2^18 records (4 MiB) and a header, shared; the producer
    publishes its position every 4,096 records and at sync and end, and
-   the helper its own every 4,096.  A full ring makes the producer wait
-   (1 ms polls of its end of the one pipe between the two, which also
-   tell it the helper died); an empty one makes the helper wait the
-   same way on its end.  Cost per access on the producer's side: a
-   16-byte store and a compare.
+   each helper its own every 4,096.  The producer may write until it
+   would overwrite a record the slowest helper has not read: then it
+   waits (1 ms polls of its end of the helper's pipe, which also tell it
+   the helper died); an empty ring makes a helper wait the same way on
+   its end.  Cost per access on the producer's side: a 16-byte store and
+   a compare.
 
-   The guest never sees the helper: it is forked twice (not the
+   The guest never sees a helper: it is forked twice (not the
    program's child: a wait loop never reaps it), blocks every signal (a
    kill(0, ...) or a terminal's ^C does not reach it), closes the
-   program's descriptors, and exits when the producer's end of the pipe
-   closes (its end, or its death by any signal).  The producer's end
-   lives in Valgrind's reserved range, close-on-exec, and the pipe that
+   program's descriptors, and exits when the producer's end of its pipe
+   closes (its end, or its death by any signal).  The producer's ends
+   live in Valgrind's reserved range, close-on-exec, and the pipe that
    Valgrind's fork leaves open is closed.  A forked child of
    the program analyses its own accesses inline.  A helper that dies
-   is reported once, and the report then has no reuse distances.
+   is reported once, and the report then has none of its analyses.
 */
 #ifndef MP_HELPER_H
 #define MP_HELPER_H
@@ -57,15 +73,18 @@
 
 #include "mp_vars.h"
 
-/* True while the reuse analysis runs in the helper. */
+/* True while the reuse analysis, the hierarchy, runs in a helper; the
+   producer writes the records while either does. */
 extern Bool mp_g_reuse_apart;
+extern Bool mp_g_hier_apart;
+extern Bool mp_g_stream_on;
 
-/* Whether the options and the machine ask for the helper; decided
+/* Decides from the options and the machine which analyses run apart,
    before the analyses are made (the reuse history lends the cache its
-   L1 shadow only inline). */
-Bool mp_helper_wanted(void);
-/* Forks the helper, after the analyses are made; on failure says why
-   and leaves the reuse analysis inline. */
+   L1 shadow only when both run here). */
+void mp_helper_plan(void);
+/* Forks the helpers, after the analyses are made; on failure says why
+   and leaves the analyses inline. */
 void mp_helper_start(void);
 
 /*--- The producer's side ---*/
@@ -78,7 +97,7 @@ typedef struct {
 
 enum {
    MP_REC_ACCESS, MP_REC_THREAD, MP_REC_LINE, MP_REC_FRAMES, MP_REC_BOUND,
-   MP_REC_FRAME, MP_REC_EXIT, MP_REC_SYNC, MP_REC_END
+   MP_REC_FRAME, MP_REC_STRUCT, MP_REC_EXIT, MP_REC_SYNC, MP_REC_END
 };
 #define MP_REC_KIND   0x0fu
 #define MP_REC_WRITE  0x10u
@@ -98,23 +117,27 @@ extern mp_stream mp_g_stream;
 extern const uint64_t *mp_g_loop_changes;  /* mp_loops_changes, with the carriers */
 
 void mp_helper_make_room(void);
-/* A thread's accesses follow: its serial, and the reuse group of
-   Valgrind's thread tid (looked up here, off the access path). */
+/* A thread's accesses follow: its serial, and the reuse group and core
+   of Valgrind's thread tid (looked up here, off the access path). */
 void mp_helper_thread(UInt serial, ThreadId tid);
 void mp_helper_frames(UInt serial);
 /* A line record the helper is to count for (its first use). */
 void mp_helper_line_record(const mp_line_counts *lc);
 void mp_helper_thread_exit(UInt serial);
-/* The helper's counts so far become the producer's (an execve's
-   output); mp_helper_end: and the helper stops (the run's end). */
-void mp_helper_sync(void);
-void mp_helper_end(void);
+/* Every helper's counts so far: the reuse distances' become the
+   producer's at once, the hierarchy's at the cache's flush step
+   (mp_helper_take_hierarchy), after the instructions' held counts
+   reached their records (--helper-check compares them there).  end: the
+   run's end, after which the helpers stop; else an execve's output. */
+void mp_helper_collect(Bool end);
+void mp_helper_take_hierarchy(void);
 /* A forked child of the program: it analyses inline. */
 void mp_helper_fork_child(void);
-/* The helper ran and handed its counts back; the bytes its reuse
-   history took (for -v). */
+/* The reuse helper ran and handed its counts back; the bytes its
+   history took, the hierarchy's (for -v). */
 Bool  mp_helper_ran(void);
 ULong mp_helper_reuse_bytes(void);
+ULong mp_helper_cache_bytes(void);
 void  mp_helper_stats(void);
 
 static inline void mp_helper_put(ULong a, UInt b, UInt meta)
@@ -129,8 +152,8 @@ static inline void mp_helper_put(ULong a, UInt b, UInt meta)
    mp_g_stream.head++;
 }
 
-/* One access for the helper's reuse analysis: the thread, the loops if
-   the carriers are counted, then the access. */
+/* One access for the helpers: the thread, the loops if the carriers
+   are counted, then the access. */
 static inline void mp_helper_access(Addr a, UInt size, Bool is_write, UInt lc_id,
                                     UInt serial, ThreadId tid, Bool tagged)
 {

@@ -77,14 +77,21 @@ static void check_address_space(const mp_cache_cfg *cfg)
    mp_bad_option(opt, mp_clo_level[failed], "%s", why);
 }
 
+static mp_cache_counts *vars_counts(UInt var)
+{
+   return mp_vars_cache_counts(mp_g_vars, var);
+}
+
+mp_cache_counts *(*mp_g_hier_counts_of)(UInt var) = vars_counts;
+
 static void retire(void *arg, uint32_t level, uint32_t owner, uint64_t hits)
 {
-   mp_vars_cache_retire(mp_g_vars, level, owner, hits);
+   mp_cache_counts_retire(mp_g_hier_counts_of(owner), level, hits);
 }
 
 static void invalidated(void *arg, uint32_t level, uint32_t owner)
 {
-   mp_vars_cache_invalidated(mp_g_vars, level, owner);
+   mp_g_hier_counts_of(owner)->invalidations_suffered++;
 }
 
 /* Level k's geometry from --L<k+1>= if given, else the host's; False if

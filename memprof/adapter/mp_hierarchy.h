@@ -27,6 +27,13 @@ typedef struct {
 
 extern mp_hierarchy mp_g_hier;
 
+/* The cache counts of variable var, where the hierarchy counts them:
+   its record in the variable table, or in an analysis helper process
+   (mp_helper.h) the helper's own.  The fills' and invalidations' counts
+   (made off the access path, in the cache's callbacks) and the TLB's go
+   through it. */
+extern mp_cache_counts *(*mp_g_hier_counts_of)(UInt var);
+
 /* Builds the hierarchy from the options and the host; a bad geometry
    exits 1 with a message naming the option, before the client runs. */
 void mp_hierarchy_init(void);

@@ -245,7 +245,7 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       ii->lc = mp_vars_line_counts(mp_g_vars, e.var, ii->loc);
       ii->lc_var = e.var;
       ii->lc_id = ii->lc->id;
-      if (mp_g_reuse_apart)
+      if (mp_g_stream_on)
          mp_helper_line_record(ii->lc);
    }
    c.e = &e;

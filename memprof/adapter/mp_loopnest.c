@@ -316,31 +316,32 @@ static UInt static_loop(mp_instr *ii)
    return ii->loop;
 }
 
-void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
+UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start)
 {
    uint64_t instance, iters[MP_FORMULA_MAX_DEPTH];
    uint32_t loop = mp_loops_current(mp_g_loops, tid, &instance), depth, own;
+   UInt stream = MP_NO_STREAM;
 
    if (start != 0) {
       note_first_block(e->var, start);
-      mp_structs_access(mp_g_structs, ii->id, e->var, e->addr, start, e->size,
-                        loop == MP_LOOP_NONE ? 0 : loop + 1, cycles);
+      stream = mp_structs_access(mp_g_structs, ii->id, e->var, e->addr, start, e->size,
+                                 loop == MP_LOOP_NONE ? 0 : loop + 1, cycles);
    }
    if (loop == MP_LOOP_NONE)
-      return;
+      return stream;
    mp_streams_access(mp_g_streams, tid, loop, instance, ii->id, e->var, e->addr);
    /* The formula is in the counters of the instruction's own function's
       loops, and only when the thread is known to be in the instruction's
       innermost loop: before a newly found loop's first back edge, code
       translated before it was found runs with an outer loop on top. */
    if (loop != static_loop(ii))
-      return;
+      return stream;
    /* A formula is found in the first accesses and then only verified:
       every access of the first MP_FORMULA_FULL, then one in MP_FORMULA_EVERY
       (the fit ratio is a ratio of the accesses looked at). */
    if (ii->loop_accesses++ >= MP_FORMULA_FULL && (ii->loop_accesses & (MP_FORMULA_EVERY - 1)))
-      return;
+      return stream;
    own = mp_loops_get(mp_g_loops, loop)->depth;
    /* With --sample=periodic|windows the loops are not followed in the
       gaps: after a window's start, the loops the thread is found in
@@ -350,10 +351,10 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
       later is fitted in its windows (right for nests begun inside one).
       --sample=detail follows them throughout: nothing is flushed. */
    if (ii->formula_before_flush && mp_loops_last_flush(mp_g_loops) != 0)
-      return;
+      return stream;
    depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);
    if (depth < own || depth > MP_FORMULA_MAX_DEPTH)
-      return;
+      return stream;
    if (mp_loops_last_flush(mp_g_loops) == 0)
       ii->formula_before_flush = True;
    /* Keyed by (depth, instruction): an enclosing loop found later
@@ -361,6 +362,7 @@ void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    mp_formula_access_sized(mp_g_formula, (uint64_t)own << 32 | ii->id,
                            iters + (depth - own), own, e->addr, e->size, e->is_write,
                            start ? start : MP_FORMULA_NO_BLOCK);
+   return stream;
 }
 
 mp_block_place mp_loopnest_block_place(UInt fn, Addr a)

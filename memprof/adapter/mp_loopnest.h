@@ -49,7 +49,10 @@ VG_REGPARM(1) void mp_loop_return(UWord fn);
 
 /* Every access (the list's loops entry, mp_an_loops.h), with its memory cycles and the
    start of its block (0: unknown, the stack). */
-void mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
+/* Returns the structure stream the access counted in (mp_structs_access),
+   or MP_NO_STREAM. */
+#define MP_NO_STREAM (~0u)
+UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start);
 /* The count of changes to fn's loops so far, at an address that stays
    valid (the generated code reads it). */

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The analysis helper changes no number.  Every regression test's program
+"""The analysis helpers change no number.  Every regression test's program
 is run as its .vgtest says, once with the analyses inline
-(--analysis-procs=0) and once with the reuse distances in a helper
-process (--analysis-procs=1) and --helper-check=yes, which runs the
-helper's analyses inline as well in the same run and compares every
-count at the end: that run must say "0 differ", whatever the threads'
+(--analysis-procs=0), then with the reuse distances and the cache
+simulation in one helper process (--analysis-procs=1) and in two
+(--analysis-procs=2), each with --helper-check=yes, which runs the
+helpers' analyses inline as well in the same run and compares every
+count at the end: those runs must say "0 differ", whatever the threads'
 interleaving.  For a program of one thread, the two output files are
 compared too: each variable of the program's (class "program"), field
 for field (the runtime's and the loader's are left out: the loader's
@@ -127,6 +128,44 @@ def run_once(vg, t, procs, out, check=False):
     return p.returncode, doc, children, p.stderr
 
 
+CHECK = re.compile(rb"helper check: (\d+) line records' reuses, (\d+) carrier tables, "
+                   rb"(\d+) variables' and (\d+) line records' cache counts compared, "
+                   rb"(\d+) differ")
+
+
+def compare(t, procs, rc0, d0, c0, rc1, d1, c1, e1, said):
+    """What differs between the inline run and the run with procs
+    helpers; the latter's check, if it said it, is added to said."""
+    problems = []
+    check = CHECK.search(e1)
+    reuse = "--reuse=no" not in " ".join(t["vgopts"])
+    if reuse and not check:
+        problems.append("the helpers' check said nothing: "
+                        + e1.decode("utf-8", "replace")[-300:])
+    elif check and int(check.group(5)):
+        problems.append("the helpers' check: %s" % check.group(0).decode())
+    elif check:
+        said.append("%s line records' reuses, %s variables' cache counts"
+                    % (check.group(1).decode(), check.group(3).decode()))
+    if rc0 != rc1:
+        problems.append("exit status %d inline, %d with %d helpers" % (rc0, rc1, procs))
+    if d0 is None or d1 is None:
+        problems.append("an output file only %s" % ("inline" if d1 is None else
+                                                    "with %d helpers" % procs))
+    else:
+        diff = differences(d0, d1)
+        if diff:
+            k = sorted(diff)[0]
+            problems.append("%d fields differ, e.g. %s: %r inline, %r with %d helpers"
+                            % (len(diff), k, diff[k][0], diff[k][1], procs))
+    if c0 != c1:
+        problems.append("the forked children's files differ (%d inline, %d with %d helpers)"
+                        % (len(c0), len(c1), procs))
+    if b"analysis helper" in e1 and b"ended before" in e1:
+        problems.append("a helper died: " + e1.decode("utf-8", "replace")[-300:])
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--valgrind", required=True)
@@ -151,49 +190,25 @@ def main():
             skipped += 1
             continue
         runs = []
-        for procs, tag in ((0, "A"), (1, "B")):
+        for procs, tag in ((0, "A"), (1, "B"), (2, "C")):
             out = os.path.join(work, "%s.%s.json" % (name, tag))
             for f in glob.glob(out + "*"):
                 os.unlink(f)
             runs.append(run_once(a.valgrind, t, procs, out, check=procs > 0))
-        (rc0, d0, c0, _), (rc1, d1, c1, e1) = runs
-        if d0 is None and d1 is None and rc0 == rc1:
+        rc0, d0, c0, _ = runs[0]
+        if all(d is None and rc == rc0 for rc, d, _, _ in runs):
             passed += 1     # a refused option, --help: refused the same way
             print("PASS %s (no output file either way, exit status %d)" % (name, rc0))
             continue
-        problems = []
-        check = re.search(rb"helper check: (\d+) line records and (\d+) carrier tables "
-                          rb"compared, (\d+) differ", e1)
-        reuse = "--reuse=no" not in " ".join(t["vgopts"])
-        if reuse and not check:
-            problems.append("the helper's check said nothing: "
-                            + e1.decode("utf-8", "replace")[-300:])
-        elif check and int(check.group(3)):
-            problems.append("the helper's check: %s" % check.group(0).decode())
-        if rc0 != rc1:
-            problems.append("exit status %d inline, %d with the helper" % (rc0, rc1))
-        if d0 is None or d1 is None:
-            problems.append("an output file only %s" % ("inline" if d1 is None else
-                                                        "with the helper"))
-        else:
-            diff = differences(d0, d1)
-            if diff:
-                k = sorted(diff)[0]
-                problems.append("%d fields differ, e.g. %s: %r inline, %r with the helper"
-                                % (len(diff), k, diff[k][0], diff[k][1]))
-        if c0 != c1:
-            problems.append("the forked children's files differ (%d inline, %d with the "
-                            "helper)" % (len(c0), len(c1)))
-        if b"analysis helper" in e1 and b"ended before" in e1:
-            problems.append("the helper died: " + e1.decode("utf-8", "replace")[-300:])
+        problems, said = [], []
+        for procs, (rc1, d1, c1, e1) in ((1, runs[1]), (2, runs[2])):
+            problems += compare(t, procs, rc0, d0, c0, rc1, d1, c1, e1, said)
         if problems:
             failed += 1
             print("FAIL %s: %s" % (name, "; ".join(problems)))
         else:
             passed += 1
-            print("PASS %s%s" % (name, " (checked %s line records, %s carrier tables)"
-                                 % (check.group(1).decode(), check.group(2).decode())
-                                 if check else ""))
+            print("PASS %s%s" % (name, " (checked %s)" % said[0] if said else ""))
     if not a.dir:
         shutil.rmtree(work, ignore_errors=True)
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
