@@ -159,7 +159,6 @@ static inline void mp_an_reuse_stats(void)
              (ULong)st.analysed, (ULong)st.compactions,
              (ULong)(mp_helper_ran() ? mp_helper_reuse_bytes()
                                      : mp_reuse_bytes(mp_g_reuse)));
-   mp_helper_stats();
    if (mp_g_carriers) {
       uint64_t added, unseen;
       mp_carriers_counts(mp_g_carriers, &added, &unseen);

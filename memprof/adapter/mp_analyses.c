@@ -183,4 +183,5 @@ void mp_analyses_stats(void)
       mp_an_whatif_stats();
    if (mp_an_loops_on())
       mp_an_loops_stats();
+   mp_helper_stats();
 }

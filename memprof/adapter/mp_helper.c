@@ -132,15 +132,25 @@ void mp_helper_plan(void)
 /*--- The helper                                           ---*/
 /*------------------------------------------------------------*/
 
+/* A line record as the helper counts it: what every access reads (its
+   variable) and the hierarchy counts, in one host cache line.  Its L1
+   hits that counted nothing else are held here, as an instruction's
+   are in Valgrind's process (mp_held_counts), and reach the variable's
+   and the line's counts before they are sent (hold_flush): most
+   accesses then touch this line and the simulation only.  Its reuses
+   are apart, in reuses[], so that a helper of one analysis reads one
+   line of the other's. */
 typedef struct {
-   mp_line_reuse r;
-   mp_line_cache cache;
    UInt var;
+   UInt pad;
+   uint64_t l1_hits;
+   mp_line_cache cache;
 } line_slot;
 
 static UInt roles;           /* in a helper: its analyses */
 static UInt self;            /* and its index */
 static line_slot *lines;     /* by line record id */
+static mp_line_reuse *reuses;  /* and their reuses, n_lines too */
 static UInt n_lines;
 static mp_cache_counts **var_cache;   /* by variable id */
 static UInt n_var_cache;
@@ -163,8 +173,11 @@ static void *grown(const HChar *cc, void *table, UInt *n, UInt i, SizeT elem)
 
 static line_slot *line_of(UInt id)
 {
-   if (id >= n_lines)
+   if (id >= n_lines) {
+      UInt n = n_lines;
       lines = grown("mp.helper.lines", lines, &n_lines, id, sizeof *lines);
+      reuses = grown("mp.helper.reuses", reuses, &n, id, sizeof *reuses);
+   }
    return &lines[id];
 }
 
@@ -289,7 +302,7 @@ static void send_reuse(void)
    UInt i, vars = mp_g_carriers ? mp_carriers_var_bound(mp_g_carriers) : 0;
    VG_(memset)(&h, 0, sizeof h);
    for (i = 0; i < n_lines; i++)
-      h.lines += lines[i].r.cold || lines[i].r.bins;
+      h.lines += reuses[i].cold || reuses[i].bins;
    for (i = 0; i < vars; i++)
       h.carrier_vars += mp_carriers_of(mp_g_carriers, i) != NULL;
    mp_reuse_get_stats(mp_g_reuse, &h.st);
@@ -298,7 +311,7 @@ static void send_reuse(void)
       mp_carriers_counts(mp_g_carriers, &h.carriers_added, &h.carriers_unseen);
    out(&h, sizeof h);
    for (i = 0; i < n_lines; i++) {
-      const mp_line_reuse *r = &lines[i].r;
+      const mp_line_reuse *r = &reuses[i];
       line_header lh;
       if (!r->cold && !r->bins)
          continue;
@@ -323,12 +336,30 @@ static Bool line_cache_used(const mp_line_cache *c)
    return VG_(memcmp)(c, &zero, sizeof zero) != 0;
 }
 
+/* The L1 hits the lines hold reach their variables' and their own
+   counts, as mp_vars_flush_held adds an instruction's. */
+static void hold_flush(void)
+{
+   UInt i;
+   for (i = 0; i < n_lines; i++)
+      if (lines[i].l1_hits) {
+         mp_cache_counts *cc = helper_counts_of(lines[i].var);
+         uint64_t n = lines[i].l1_hits, cycles = n * mp_g_hier.latency[0];
+         cc->hits[0] += n;
+         cc->served[0] += n;
+         cc->cycles += cycles;
+         lines[i].cache.cycles += cycles;
+         lines[i].l1_hits = 0;
+      }
+}
+
 static void send_hierarchy(void)
 {
    hier_header h;
    mp_setdiag_set st;
    UInt i, k;
    Long set;
+   hold_flush();
    VG_(memset)(&h, 0, sizeof h);
    for (i = 0; i < n_var_cache; i++)
       h.vars += var_cache[i] != NULL;
@@ -445,8 +476,11 @@ static UInt hierarchy_access(const mp_event *e, UInt core, line_slot *ls)
    if (mp_g_hier.tlb)
       mp_an_tlb_simulate(core, e);
    mp_an_cache_simulate(core, e, &o);
-   mp_cache_counts_outcome(helper_counts_of(e->var), &ls->cache, &o, mp_g_hier.n_levels,
-                           mp_g_hier.latency);
+   if (!o.missed[0] && !o.prefetched[0] && !o.invalidations)
+      ls->l1_hits++;
+   else
+      mp_cache_counts_outcome(helper_counts_of(e->var), &ls->cache, &o, mp_g_hier.n_levels,
+                              mp_g_hier.latency);
    return mp_g_hier.latency[o.served_by];
 }
 
@@ -488,7 +522,7 @@ static void __attribute__((noreturn)) helper_loop(void)
             if (roles & ROLE_HIER)
                cycles = hierarchy_access(&e, core, ls);
             if (roles & ROLE_REUSE)
-               mp_an_reuse_lines(&e, group, &ls->r, (r->meta & MP_REC_TAGGED) != 0);
+               mp_an_reuse_lines(&e, group, &reuses[r->b], (r->meta & MP_REC_TAGGED) != 0);
             break;
          }
          case MP_REC_THREAD:
