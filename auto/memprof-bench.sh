@@ -93,18 +93,20 @@ run() {
    /usr/bin/time -f "%e %U %S %M" -o $out/time.txt "$@" >/dev/null 2>&1 || true
    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' $out/time.txt >>$out/runs.$label
 }
-# run_mp LABEL CMD...: as run, for memprof, with two more columns: the
-# analysis helper's CPU seconds and peak RSS in kB (0 without one), from
-# memprof -v.
+# run_mp LABEL CMD...: as run, for memprof, with three more columns, from
+# memprof -v: the busiest analysis helper's CPU seconds, the largest peak
+# RSS of a helper in kB, and the helpers' CPU seconds together (0 without
+# one).
 run_mp() {
    label=$1; valgrind=$2; shift 2
    rm -f $out/mp.log
    /usr/bin/time -f "%e %U %S %M" -o $out/time.txt $valgrind -v --log-file=$out/mp.log "$@" \
       >/dev/null 2>&1 || true
-   helper=$(sed -n 's/.*analysis helper: process [0-9]*, \([0-9.]*\) s of CPU, peak RSS \([0-9]*\) kB.*/\1 \2/p' \
-            $out/mp.log 2>/dev/null)
-   set -- ${helper:-0 0}
-   awk -v h="$1" -v hm="$2" '{ printf "%s %.2f %s %.2f %s\n", $1, $2 + $3, $4, h, hm }' \
+   helpers=$(sed -n 's/.*analysis helper: process [0-9]* ([^)]*), \([0-9.]*\) s of CPU, peak RSS \([0-9]*\) kB.*/\1 \2/p' \
+             $out/mp.log 2>/dev/null | awk '{ s += $1; if ($1 > h) h = $1; if ($2 > m) m = $2 }
+                                            END { printf "%.2f %d %.2f", h, m, s }')
+   set -- ${helpers:-0 0 0}
+   awk -v h="$1" -v hm="$2" -v hs="$3" '{ printf "%s %.2f %s %.2f %s %.2f\n", $1, $2 + $3, $4, h, hm, hs }' \
       $out/time.txt >>$out/runs.$label
 }
 # best LABEL: the fastest run of LABEL by wall time, "wall cpu rss"
@@ -151,7 +153,7 @@ for prog in $workloads; do
       run cgg $vg --tool=cachegrind --cache-sim=yes $geometry --cachegrind-out-file=/dev/null $bin
       run_mp exact $mp --exact=yes $bin
       [ $round = 1 ] && cp $out/memprof.out.bench $out/exact.json
-      run cache $mp $cache_only $bin
+      run_mp cache $mp $cache_only $bin
       run sampled $mp --sample=periodic $bin
       [ $round = 1 ] && cp $out/memprof.out.bench $out/sampled.json
       round=$((round + 1))
@@ -160,24 +162,24 @@ for prog in $workloads; do
    set -- $(best none); tn=$1; mn=$3
    set -- $(best cg); tc=$1; cc=$2; mc=$3
    set -- $(best clg); tk=$1
-   set -- $(best full); tf=$1; cf=$2; mf=$3; hf=$4; hm=$5
+   set -- $(best full); tf=$1; cf=$2; mf=$3; hf=$4; hm=$5; sf=$6
    set -- $(best inline); ti=$1; ci=$2
    set -- $(best cgg); tg=$1
    set -- $(best exact); te=$1; ce=$2; he=$4
-   set -- $(best cache); to=$1; co=$2
+   set -- $(best cache); to=$1; co=$2; ho=$4
    set -- $(best sampled); ts=$1
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" -v ti="$ti" \
        -v te="$te" -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
       printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
          p, t0, tn, tc, tk, tf, ti, te, to, ts, tf / tc, ti / tc, te / tc, to / tc, ts / tn,
          tf / tn, mf / 1024, mc / 1024 }'
-   # Valgrind's process's CPU and the helper's, for full and exact; the
-   # busiest of the two against Cachegrind's CPU.
-   cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v hf="$hf" -v ci="$ci" -v ce="$ce" \
-                  -v he="$he" -v co="$co" 'BEGIN {
-      bf = cf > hf ? cf : hf; be = ce > he ? ce : he
-      printf "%-10s %6.2f | %7.2f %6.2f %7.2f | %7.2f %6.2f | %7.2f | %5.1f %5.1f %5.1f %5.1f",
-         p, cc, cf, hf, ci, ce, he, co, ci / cc, bf / cc, be / cc, co / cc }')
+   # Valgrind's process's CPU and the busiest helper's, for full, exact
+   # and cache-only; the busiest process against Cachegrind's CPU.
+   cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v hf="$hf" -v sf="$sf" -v ci="$ci" \
+                  -v ce="$ce" -v he="$he" -v co="$co" -v ho="$ho" 'BEGIN {
+      bf = cf > hf ? cf : hf; be = ce > he ? ce : he; bo = co > ho ? co : ho
+      printf "%-10s %6.2f | %7.2f %6.2f %6.2f %7.2f | %7.2f %6.2f | %7.2f %6.2f | %5.1f %5.1f %5.1f %5.1f",
+         p, cc, cf, hf, cf + sf, ci, ce, he, co, ho, ci / cc, bf / cc, be / cc, bo / cc }')
 "
    detail="$detail$prog: $(python3 auto/memprof-detail-error.py $out/exact.json $out/full.json)
 "
@@ -193,8 +195,9 @@ for prog in $workloads; do
       printf "%-10s %10d lines touched, %6.1f MB above none: %6.0f B per line; the helper: peak %6.1f MB, %6.0f B per line", p, l, (mf - mn) / 1024, l ? (mf - mn) * 1024 / l : 0, hm / 1024, l ? hm * 1024 / l : 0 }')
 "
 done
-printf '\nCPU seconds (user + system) of the same fastest runs, per process (vg: Valgrind'"'"'s,\nhelper: the analysis helper'"'"'s), and the ratios to Cachegrind'"'"'s of the inline run and\nof the busiest process (the wall time with a free core per process):\n%-10s %6s | %7s %6s %7s | %7s %6s | %7s | %5s %5s %5s %5s\n%s' \
-   workload cg full:vg helper inline exact:vg helper cache inl/cg busy/cg busyX/cg cache/cg "$cpu"
+printf '\nCPU seconds (user + system) of the same fastest runs, per process (vg: Valgrind'"'"'s,\nhelper: the busiest analysis helper'"'"'s, all: every process'"'"'s), and the ratios to\nCachegrind'"'"'s of the inline run and of the busiest process of the full, exact and\ncache-only runs (the wall time with a free core per process):\n%-10s %6s | %7s %6s %6s %7s | %7s %6s | %7s %6s | %5s %5s %5s %5s\n%s' \
+   workload cg full:vg helper all inline exact:vg helper cache:vg helper inl/cg busy/cg \
+   busyX/cg busyC/cg "$cpu"
 printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s %5s\n%s' workload cg= full/cg= exact/cg= cache/cg= "$same"
 printf '\nfull (--sample=detail) against exact (--exact=yes):\n%s' "$detail"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"

@@ -107,9 +107,12 @@ void mp_helper_plan(void)
 {
    Int procs = mp_clo_analysis_procs;
    UInt cpus;
+   /* auto: a helper per analysis from two CPUs on.  Three processes
+      on two CPUs beat two whose helper does both (gzip -9 and xz -6,
+      where the hierarchy is heavy, it would be the slowest). */
    if (procs < 0) {
       cpus = mp_host_cpus_allowed();
-      procs = cpus >= 3 ? MAX_HELPERS : cpus == 2 ? 1 : 0;
+      procs = cpus >= 2 ? MAX_HELPERS : 0;
    }
    if (procs == 0)
       return;
@@ -150,7 +153,7 @@ typedef struct {
 static UInt roles;           /* in a helper: its analyses */
 static UInt self;            /* and its index */
 static line_slot *lines;     /* by line record id */
-static mp_line_reuse *reuses;  /* and their reuses, n_lines too */
+static mp_line_reuse *reuses;  /* and their reuses, n_lines too (reuse role) */
 static UInt n_lines;
 static mp_cache_counts **var_cache;   /* by variable id */
 static UInt n_var_cache;
@@ -176,7 +179,8 @@ static line_slot *line_of(UInt id)
    if (id >= n_lines) {
       UInt n = n_lines;
       lines = grown("mp.helper.lines", lines, &n_lines, id, sizeof *lines);
-      reuses = grown("mp.helper.reuses", reuses, &n, id, sizeof *reuses);
+      if (roles & ROLE_REUSE)
+         reuses = grown("mp.helper.reuses", reuses, &n, id, sizeof *reuses);
    }
    return &lines[id];
 }

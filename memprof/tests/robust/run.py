@@ -448,9 +448,10 @@ class Suite:
         return run([self.vg, "--tool=memprof"] + opts + argv, cwd, **kw)
 
     def memprof_helper(self, opts, argv, cwd, **kw):
-        """memprof with the reuse distances in a helper process, whatever the
-        machine's cores: the program must not see it."""
-        return self.memprof(["--analysis-procs=1"] + opts, argv, cwd, **kw)
+        """memprof with the reuse distances and the cache simulation in a
+        helper process each, whatever the machine's cores: the program must
+        see neither."""
+        return self.memprof(["--analysis-procs=2"] + opts, argv, cwd, **kw)
 
     # -- building the clients --------------------------------------------
 
@@ -695,9 +696,9 @@ class Suite:
             self.r.skip("--analysis-procs=auto on one and two CPUs",
                         "taskset missing or fewer than 2 CPUs")
 
-        # The analysis helper killed with SIGKILL while the program runs:
-        # one message, no hang, the program as natively, the file
-        # written without reuse distances.
+        # The analysis helpers killed with SIGKILL while the program runs:
+        # one message each, no hang, the program as natively, the file
+        # written without reuse distances and cache counts.
         clean()
         self.helper_killed(life, d)
 
@@ -895,19 +896,23 @@ class Suite:
                                  when_ready=kill_helper, timeout=120)
         err = mp.err.decode("utf-8", "replace")
         said = re.findall(r"memprof: the analysis helper process (\d+) ended before the "
-                          r"program did: the output has no reuse distances", err)
+                          r"program did: the output has no (reuse distances|cache simulation)\n",
+                          err)
         doc, why = load_json(os.path.join(d, "out.json"))
         v = doc and one_var(doc, "before_signal")
         ok = (not mp.timed_out and mp.rc == native.rc == 0 and mp.out == native.out
-              == b"ready\ndone\n" and len(killed) == 1 and said == [str(killed[0])]
-              and doc is not None and not json_problems(doc) and v is not None
-              and v.writes == 512 and not [x for x in doc.variables if x.reuse]
-              and not mp.left_behind and len(held) == 1
+              == b"ready\ndone\n" and len(killed) == 2
+              and sorted(int(p) for p, _ in said) == sorted(killed)
+              and sorted(w for _, w in said) == ["cache simulation", "reuse distances"]
+              and doc is not None and not json_problems(doc, cache=False) and v is not None
+              and v.writes == 512 and not [x for x in doc.variables if x.reuse or x.cache]
+              and not mp.left_behind and len(held) == 2
               and all(h.startswith("pipe:") for h in held))
-        self.r.check(ok, "the analysis helper killed with SIGKILL: the program as natively, "
-                     "no hang, one message naming it, the file written (before_signal "
-                     "writes 512) without reuse distances, no process left behind; the "
-                     "helper held its pipe and none of the program's files",
+        self.r.check(ok, "the analysis helpers killed with SIGKILL: the program as natively, "
+                     "no hang, one message naming each, the file written (before_signal "
+                     "writes 512) without reuse distances and cache counts, no process "
+                     "left behind; each helper held its pipe and none of the program's "
+                     "files",
                      "native %s %r, memprof %s %r%s, killed %s, said %s, %s, left %s, "
                      "held %s\n%s"
                      % (describe_rc(native.rc), native.out, describe_rc(mp.rc), mp.out,
