@@ -12,12 +12,16 @@
    moves to another variable or the flush step adds them to the
    records.  The table itself is
    made before the list's create steps, since every analysis reads its
-   line size; this entry only counts.
+   line size; this entry only counts.  With the hierarchy in a helper
+   process (mp_helper.h) the footprint is the helper's too: there the
+   cache's L1 hit on a line the variable filled spares its probe, as it
+   does here otherwise.
 */
 #ifndef MP_AN_FOOTPRINT_H
 #define MP_AN_FOOTPRINT_H
 
 #include "mp_an_ctx.h"
+#include "mp_an_hier.h"
 
 static inline void mp_an_footprint_create(void)
 {
@@ -35,7 +39,9 @@ static inline void mp_an_footprint_prefetch(const mp_an_ctx *c)
    cache found in the variable's own footprint needs no probe of it. */
 static inline void mp_an_footprint_access(mp_an_ctx *c)
 {
-   if (c->in_footprint)
+   if (!mp_an_hier_here())
+      mp_vars_access_counts(mp_g_vars, c->e, &c->ii->held);
+   else if (c->in_footprint)
       mp_vars_access_in_footprint(mp_g_vars, c->e, &c->ii->held);
    else
       mp_vars_access(mp_g_vars, c->e, &c->ii->held);

@@ -156,6 +156,7 @@ static line_slot *lines;     /* by line record id */
 static mp_line_reuse *reuses;  /* and their reuses, n_lines too (reuse role) */
 static UInt n_lines;
 static mp_cache_counts **var_cache;   /* by variable id */
+static uint64_t *var_lines;           /* and their footprints' lines */
 static UInt n_var_cache;
 static uint64_t *struct_cycles;       /* by structure stream */
 static UInt n_struct_cycles, structs_used;
@@ -188,8 +189,11 @@ static line_slot *line_of(UInt id)
 /* The helper's own cache counts of variable var (mp_g_hier_counts_of). */
 static mp_cache_counts *helper_counts_of(UInt var)
 {
-   if (var >= n_var_cache)
+   if (var >= n_var_cache) {
+      UInt n = n_var_cache;
       var_cache = grown("mp.helper.vars", var_cache, &n_var_cache, var, sizeof *var_cache);
+      var_lines = grown("mp.helper.vlines", var_lines, &n, var, sizeof *var_lines);
+   }
    if (!var_cache[var])
       var_cache[var] = VG_(calloc)("mp.helper.cc", 1, sizeof **var_cache);
    return var_cache[var];
@@ -267,7 +271,8 @@ typedef struct {
 } line_cache_rec;
 
 typedef struct {
-   UInt var;
+   UInt var, pad;
+   uint64_t lines;            /* its footprint's */
    mp_cache_counts cc;
 } var_cache_rec;
 
@@ -381,6 +386,8 @@ static void send_hierarchy(void)
       if (var_cache[i]) {
          var_cache_rec r;
          r.var = i;
+         r.pad = 0;
+         r.lines = var_lines[i];
          r.cc = *var_cache[i];
          out(&r, sizeof r);
       }
@@ -473,7 +480,8 @@ static void frames_arrived(frames_in *fi)
 }
 
 /* The hierarchy's step on one access, counted in the helper's
-   records; the cycles, for a struct record that may follow. */
+   records, and the variable's footprint; the cycles, for a struct
+   record that may follow. */
 static UInt hierarchy_access(const mp_event *e, UInt core, line_slot *ls)
 {
    mp_cache_outcome o;
@@ -485,6 +493,16 @@ static UInt hierarchy_access(const mp_event *e, UInt core, line_slot *ls)
    else
       mp_cache_counts_outcome(helper_counts_of(e->var), &ls->cache, &o, mp_g_hier.n_levels,
                               mp_g_hier.latency);
+   /* An L1 hit on a line the variable filled is in its footprint. */
+   if (!o.owner_hit) {
+      ULong l = mp_event_first_line(e, mp_g_line_shift);
+      ULong last = mp_event_last_line(e, mp_g_line_shift);
+      for (; l <= last; l++)
+         if (mp_vars_footprint_add(mp_g_vars, e->var, l)) {
+            helper_counts_of(e->var);
+            var_lines[e->var]++;
+         }
+   }
    return mp_g_hier.latency[o.served_by];
 }
 
@@ -1079,6 +1097,8 @@ static void check_hierarchy(void)
       checked_vars++;
       if (VG_(memcmp)(v->cache ? v->cache : &zero_cc, &handed.vars[i].cc, sizeof zero_cc))
          mismatch("cache counts of variable", handed.vars[i].var);
+      if (v->lines != handed.vars[i].lines)
+         mismatch("footprint of variable", handed.vars[i].var);
    }
    for (i = 0; i < mp_vars_count(mp_g_vars); i++)
       inline_vars += mp_vars_get(mp_g_vars, i)->cache != NULL;
@@ -1120,8 +1140,10 @@ void mp_helper_take_hierarchy(void)
       return;
    if (mp_clo_helper_check)
       check_hierarchy();
-   for (i = 0; i < handed.h.vars; i++)
+   for (i = 0; i < handed.h.vars; i++) {
       mp_vars_cache_set(mp_g_vars, handed.vars[i].var, &handed.vars[i].cc);
+      mp_vars_set_lines(mp_g_vars, handed.vars[i].var, handed.vars[i].lines);
+   }
    for (i = 0; i < handed.h.lines; i++) {
       mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, handed.lines[i].id);
       if (lc)

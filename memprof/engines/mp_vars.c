@@ -413,20 +413,30 @@ static void note_lines(mp_vars *vs, const mp_event *e, mp_held_counts *h)
       if (l + 1 == h->last_line_plus1)
          continue;
       h->last_line_plus1 = l + 1;
-      if ((l >> 44) == 0) {
-         /* One granule of the shadow per line. */
-         uint64_t slot = l << MP_GRANULE_SHIFT;
-         uint32_t owner = mp_granmap_get(vs->fp_owner, slot);
-         if (owner == e->var + 1)
-            continue;
-         if (owner == 0) {
-            mp_granmap_set(vs->fp_owner, slot, 1, e->var + 1);
-            mp_vars_get(vs, e->var)->lines++;
-            continue;
-         }
-      }
-      mp_vars_get(vs, e->var)->lines += fp_insert(vs, e->var, l);
+      if (mp_vars_footprint_add(vs, e->var, l))
+         mp_vars_get(vs, e->var)->lines++;
    }
+}
+
+int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line)
+{
+   if ((line >> 44) == 0) {
+      /* One granule of the shadow per line. */
+      uint64_t slot = line << MP_GRANULE_SHIFT;
+      uint32_t owner = mp_granmap_get(vs->fp_owner, slot);
+      if (owner == var + 1)
+         return 0;
+      if (owner == 0) {
+         mp_granmap_set(vs->fp_owner, slot, 1, var + 1);
+         return 1;
+      }
+   }
+   return fp_insert(vs, var, line);
+}
+
+void mp_vars_set_lines(mp_vars *vs, uint32_t var, uint64_t lines)
+{
+   mp_vars_get(vs, var)->lines = lines;
 }
 
 void mp_vars_prefetch(const mp_vars *vs, const mp_event *e, const mp_held_counts *h)
@@ -456,6 +466,11 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 {
    count_held(vs, e, h);
    note_lines(vs, e, h);
+}
+
+void mp_vars_access_counts(mp_vars *vs, const mp_event *e, mp_held_counts *h)
+{
+   count_held(vs, e, h);
 }
 
 void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_held_counts *h)

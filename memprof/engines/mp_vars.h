@@ -223,6 +223,16 @@ void mp_vars_access(mp_vars *vs, const mp_event *e, mp_held_counts *h);
    probe: on scattered accesses that probe is a host cache miss. */
 void mp_vars_access_in_footprint(mp_vars *vs, const mp_event *e, mp_held_counts *h);
 
+/* The same without the footprint, which an analysis helper process
+   keeps (mp_helper.h): the counts alone. */
+void mp_vars_access_counts(mp_vars *vs, const mp_event *e, mp_held_counts *h);
+
+/* Adds line to var's footprint: 1 if it was not in it yet.  The
+   variable's record is not touched (its lines count is the caller's). */
+int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line);
+/* Var's distinct lines become lines (counted by a helper). */
+void mp_vars_set_lines(mp_vars *vs, uint32_t var, uint64_t lines);
+
 /* Adds h's counts to the records of var and lc (the counts of (var,
    loc)) and empties h.  Cost: O(1). */
 void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_counts *h);
