@@ -77,6 +77,49 @@ START_TEST(test_random_against_reference)
 }
 END_TEST
 
+/* Handed over set by set (mp_setdiag_next, mp_setdiag_put: what an
+   analysis helper process does), a diagnosis lists every set with a
+   conflict, as the reference has them, and its copy answers as it. */
+START_TEST(test_next_put_copy)
+{
+   uint64_t sets[2] = { SETS0, SETS1 };
+   mp_setdiag *d = mp_setdiag_new(2, sets), *copy = mp_setdiag_new(2, sets);
+   int i, lv;
+   rng_state = 0x9E3779B97F4A7C15ULL;
+   memset(ref, 0, sizeof ref);
+   for (i = 0; i < 50000; i++) {
+      int l = (int)(rng() & 1);
+      uint64_t line = rng() % 3000;
+      uint32_t var = (uint32_t)(rng() % 6);   /* more than the slots */
+      mp_setdiag_conflict(d, (uint32_t)l, line, var);
+      ref[l][line & (sets[l] - 1)][var % VARS]++;
+   }
+   for (lv = 0; lv < 2; lv++) {
+      mp_setdiag_set st, a[8], b[8];
+      int64_t set = -1;
+      uint64_t listed = 0, s, with = 0;
+      uint32_t n, k;
+      while ((set = mp_setdiag_next(d, (uint32_t)lv, set, &st)) >= 0) {
+         ck_assert_uint_eq(st.set, (uint64_t)set);
+         ck_assert_uint_eq(st.conflicts, ref_set_total(lv, (uint64_t)set));
+         mp_setdiag_put(copy, (uint32_t)lv, &st);
+         listed++;
+      }
+      for (s = 0; s < sets[lv]; s++)
+         with += ref_set_total(lv, s) > 0;
+      ck_assert_uint_eq(listed, with);
+      mp_setdiag_scale(d, (uint32_t)lv, 3, 2);
+      mp_setdiag_scale(copy, (uint32_t)lv, 3, 2);
+      n = mp_setdiag_top(d, (uint32_t)lv, a, 8);
+      ck_assert_uint_eq(mp_setdiag_top(copy, (uint32_t)lv, b, 8), n);
+      for (k = 0; k < n; k++)
+         ck_assert_int_eq(memcmp(&a[k], &b[k], sizeof a[k]), 0);
+   }
+   mp_setdiag_free(d);
+   mp_setdiag_free(copy);
+}
+END_TEST
+
 /* More variables than slots: the hottest still wins its slot. */
 START_TEST(test_space_saving)
 {
@@ -163,6 +206,7 @@ int main(void)
    tcase_add_test(tc, test_space_saving);
    tcase_add_test(tc, test_far_sets);
    tcase_add_test(tc, test_scale);
+   tcase_add_test(tc, test_next_put_copy);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

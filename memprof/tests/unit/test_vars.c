@@ -777,6 +777,41 @@ END_TEST
 
 /* Line records are found again by their id, and a record counted
    apart (an analysis helper's) replaces a line's reuses whole. */
+static int cmp_u64(const void *a, const void *b)
+{
+   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* The footprint as an analysis helper process keeps it
+   (mp_vars_footprint_add): a (variable, line) pair is new exactly once,
+   however often and in whatever order it comes, lines beyond the
+   shadow's reach included; against a sorted list of the distinct
+   pairs. */
+START_TEST(test_footprint_add_distinct)
+{
+   enum { N = 200000 };
+   mp_vars *vs = mp_vars_new(64);
+   uint64_t *pairs = malloc(N * sizeof *pairs), distinct = 0, added = 0;
+   int i;
+   rng_state = 0x1234567887654321ULL;
+   for (i = 0; i < N; i++) {
+      uint32_t var = (uint32_t)(rng() % 8);
+      /* a few hot lines, shared between variables, and far ones */
+      uint64_t line = (rng() % 4) ? rng() % 5000 : (1ULL << 45) + rng() % 100;
+      pairs[i] = (line << 3 | var);
+      added += (uint64_t)mp_vars_footprint_add(vs, var, line);
+   }
+   qsort(pairs, N, sizeof *pairs, cmp_u64);
+   for (i = 0; i < N; i++)
+      distinct += i == 0 || pairs[i] != pairs[i - 1];
+   ck_assert_uint_eq(added, distinct);
+   ck_assert_uint_gt(distinct, 1000);
+   free(pairs);
+   mp_vars_free(vs);
+}
+END_TEST
+
 START_TEST(test_reuse_set_by_id)
 {
    mp_vars *vs = mp_vars_new(64);
@@ -1117,6 +1152,7 @@ int main(void)
    tcase_add_test(tc, test_results_runtime_loop_no_advice);
    tcase_add_test(tc, test_reuse_totals_from_lines);
    tcase_add_test(tc, test_reuse_set_by_id);
+   tcase_add_test(tc, test_footprint_add_distinct);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
