@@ -3,7 +3,7 @@
 # The README's second command, and what CI runs: builds memprof, then runs
 # every test: the Check unit tests and other 'make check' tests, the
 # regression tests (vg_regtest on memprof/tests), the same programs run
-# inline and with the analysis helper and compared, the unit tests of the
+# inline and with the analysis helpers and compared, the unit tests of the
 # reader of the JSON output (Python unittest), the cross-check of the
 # cache model against Cachegrind, the robustness suite (real programs,
 # process life cycle, bad input, hostile names), an MPI program's ranks
@@ -79,7 +79,7 @@ echo "== regression tests (vg_regtest)"
 python3 memprof/tests/vg_regtest --valgrind="$PWD/vg-in-place" memprof/tests/*.vgtest >regtest.log 2>&1
 count regtest.log $?
 
-echo "== the analysis helper: each regression program inline and with the helper"
+echo "== the analysis helpers: each regression program inline, with one helper and with two"
 python3 memprof/tests/helper_exact.py --valgrind="$PWD/vg-in-place" >helper-exact.log 2>&1
 count helper-exact.log $?
 
