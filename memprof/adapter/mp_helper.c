@@ -155,9 +155,15 @@ static UInt self;            /* and its index */
 static line_slot *lines;     /* by line record id */
 static mp_line_reuse *reuses;  /* and their reuses, n_lines too (reuse role) */
 static UInt n_lines;
-static mp_cache_counts **var_cache;   /* by variable id */
-static uint64_t *var_lines;           /* and their footprints' lines */
-static UInt n_var_cache;
+/* A variable as the cache helper counts it: its cache counts (made at
+   its first count) and its footprint's lines. */
+typedef struct {
+   mp_cache_counts *cc;
+   uint64_t lines;
+} var_slot;
+
+static var_slot *vars;       /* by variable id */
+static UInt n_vars;
 static uint64_t *struct_cycles;       /* by structure stream */
 static UInt n_struct_cycles, structs_used;
 
@@ -186,17 +192,19 @@ static line_slot *line_of(UInt id)
    return &lines[id];
 }
 
+static var_slot *var_of(UInt var)
+{
+   if (var >= n_vars)
+      vars = grown("mp.helper.vars", vars, &n_vars, var, sizeof *vars);
+   if (!vars[var].cc)
+      vars[var].cc = VG_(calloc)("mp.helper.cc", 1, sizeof *vars[var].cc);
+   return &vars[var];
+}
+
 /* The helper's own cache counts of variable var (mp_g_hier_counts_of). */
 static mp_cache_counts *helper_counts_of(UInt var)
 {
-   if (var >= n_var_cache) {
-      UInt n = n_var_cache;
-      var_cache = grown("mp.helper.vars", var_cache, &n_var_cache, var, sizeof *var_cache);
-      var_lines = grown("mp.helper.vlines", var_lines, &n, var, sizeof *var_lines);
-   }
-   if (!var_cache[var])
-      var_cache[var] = VG_(calloc)("mp.helper.cc", 1, sizeof **var_cache);
-   return var_cache[var];
+   return var_of(var)->cc;
 }
 
 /* Buffered writes to the producer; a failed write (the producer is
@@ -308,11 +316,11 @@ static uint64_t own_peak_kb(void)
 static void send_reuse(void)
 {
    reuse_header h;
-   UInt i, vars = mp_g_carriers ? mp_carriers_var_bound(mp_g_carriers) : 0;
+   UInt i, carrier_vars = mp_g_carriers ? mp_carriers_var_bound(mp_g_carriers) : 0;
    VG_(memset)(&h, 0, sizeof h);
    for (i = 0; i < n_lines; i++)
       h.lines += reuses[i].cold || reuses[i].bins;
-   for (i = 0; i < vars; i++)
+   for (i = 0; i < carrier_vars; i++)
       h.carrier_vars += mp_carriers_of(mp_g_carriers, i) != NULL;
    mp_reuse_get_stats(mp_g_reuse, &h.st);
    h.bytes = mp_reuse_bytes(mp_g_reuse);
@@ -330,7 +338,7 @@ static void send_reuse(void)
       if (r->bins)
          out(r->bins, 2 * sizeof *r->bins);
    }
-   for (i = 0; i < vars; i++) {
+   for (i = 0; i < carrier_vars; i++) {
       const mp_var_carriers *vc = mp_carriers_of(mp_g_carriers, i);
       if (vc) {
          out(&i, sizeof i);
@@ -352,12 +360,8 @@ static void hold_flush(void)
    UInt i;
    for (i = 0; i < n_lines; i++)
       if (lines[i].l1_hits) {
-         mp_cache_counts *cc = helper_counts_of(lines[i].var);
-         uint64_t n = lines[i].l1_hits, cycles = n * mp_g_hier.latency[0];
-         cc->hits[0] += n;
-         cc->served[0] += n;
-         cc->cycles += cycles;
-         lines[i].cache.cycles += cycles;
+         mp_cache_counts_l1_hits(helper_counts_of(lines[i].var), &lines[i].cache,
+                                 lines[i].l1_hits, lines[i].l1_hits * mp_g_hier.latency[0]);
          lines[i].l1_hits = 0;
       }
 }
@@ -370,8 +374,8 @@ static void send_hierarchy(void)
    Long set;
    hold_flush();
    VG_(memset)(&h, 0, sizeof h);
-   for (i = 0; i < n_var_cache; i++)
-      h.vars += var_cache[i] != NULL;
+   for (i = 0; i < n_vars; i++)
+      h.vars += vars[i].cc != NULL;
    for (i = 0; i < n_lines; i++)
       h.lines += line_cache_used(&lines[i].cache);
    h.structs = structs_used;
@@ -382,13 +386,13 @@ static void send_hierarchy(void)
    }
    h.bytes = mp_cache_bytes(mp_g_hier.cache);
    out(&h, sizeof h);
-   for (i = 0; i < n_var_cache; i++)
-      if (var_cache[i]) {
+   for (i = 0; i < n_vars; i++)
+      if (vars[i].cc) {
          var_cache_rec r;
          r.var = i;
          r.pad = 0;
-         r.lines = var_lines[i];
-         r.cc = *var_cache[i];
+         r.lines = vars[i].lines;
+         r.cc = *vars[i].cc;
          out(&r, sizeof r);
       }
    for (i = 0; i < n_lines; i++)
@@ -430,16 +434,11 @@ static void send_counts(void)
 static void hierarchy_synced(void)
 {
    uint64_t raw[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
-   UInt k, c, i;
-   for (k = 0; k < mp_g_hier.n_levels; k++) {
-      mp_cache_totals t;
-      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
-      for (c = 0; c < MP_MISS_N_CAUSES; c++)
-         raw[k][c] = t.cause[c];
-   }
-   for (i = 0; i < n_var_cache; i++)
-      if (var_cache[i])
-         mp_cache_counts_split(var_cache[i], mp_g_hier.n_levels, raw);
+   UInt i;
+   mp_hierarchy_raw_causes(raw);
+   for (i = 0; i < n_vars; i++)
+      if (vars[i].cc)
+         mp_cache_counts_split(vars[i].cc, mp_g_hier.n_levels, raw);
 }
 
 /* Waits up to WAIT_MS on fd, this process's end of the pipe; whether
@@ -494,15 +493,8 @@ static UInt hierarchy_access(const mp_event *e, UInt core, line_slot *ls)
       mp_cache_counts_outcome(helper_counts_of(e->var), &ls->cache, &o, mp_g_hier.n_levels,
                               mp_g_hier.latency);
    /* An L1 hit on a line the variable filled is in its footprint. */
-   if (!o.owner_hit) {
-      ULong l = mp_event_first_line(e, mp_g_line_shift);
-      ULong last = mp_event_last_line(e, mp_g_line_shift);
-      for (; l <= last; l++)
-         if (mp_vars_footprint_add(mp_g_vars, e->var, l)) {
-            helper_counts_of(e->var);
-            var_lines[e->var]++;
-         }
-   }
+   if (!o.owner_hit)
+      var_of(e->var)->lines += mp_vars_footprint_add_access(mp_g_vars, e);
    return mp_g_hier.latency[o.served_by];
 }
 
@@ -765,7 +757,6 @@ static void roles_back(UInt i)
       mp_g_reuse_apart = False;
    if (helpers[i].roles & ROLE_HIER)
       mp_g_hier_apart = False;
-   helpers[i].roles = 0;
    helpers[i].fd = -1;
    mp_g_stream_on = mp_g_reuse_apart || mp_g_hier_apart;
 }
@@ -779,7 +770,7 @@ void mp_helper_start(void)
    for (i = 0; i < MAX_HELPERS; i++)
       helpers[i].fd = -1;
    for (i = 0; i < n_helpers; i++) {
-      if ((i == 0 && !make_ring(&why)) || (hdr && !start(i, &why))) {
+      if (!(hdr || make_ring(&why)) || !start(i, &why)) {
          VG_(umsg)("memprof: no analysis helper process (%s): %s %s analysed in this one\n",
                    why, analyses_of(helpers[i].roles), are(helpers[i].roles));
          roles_back(i);
@@ -1260,7 +1251,7 @@ void mp_helper_stats(void)
       if (helpers[i].pid > 0 && (helpers[i].ticks || helpers[i].peak_kb))
          VG_(dmsg)("memprof: analysis helper: process %d (%s), %llu.%02llu s of CPU, peak "
                    "RSS %llu kB\n", helpers[i].pid,
-                   analyses_of(helpers[i].roles ? helpers[i].roles : ROLE_REUSE),
+                   analyses_of(helpers[i].roles),
                    helpers[i].ticks / 100, helpers[i].ticks % 100, helpers[i].peak_kb);
    if (n_helpers)
       VG_(dmsg)("memprof: analysis helpers: %llu records, the producer waited %llu times "

@@ -364,21 +364,30 @@ void mp_hierarchy_reset_tlb(void)
    tl_assert(mp_g_hier.tlb != NULL);   /* it was built once already */
 }
 
+void mp_hierarchy_raw_causes(uint64_t raw[][MP_MISS_N_CAUSES])
+{
+   UInt k, c;
+   for (k = 0; k < mp_g_hier.n_levels; k++) {
+      mp_cache_totals t;
+      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
+      for (c = 0; c < MP_MISS_N_CAUSES; c++)
+         raw[k][c] = t.cause[c];
+   }
+}
+
 void mp_hierarchy_estimate_causes(void)
 {
    uint64_t raw[MP_CACHE_MAX_LEVELS][MP_MISS_N_CAUSES];
-   UInt k, c;
+   UInt k;
    if (!mp_g_hier.cache)
       return;
+   mp_hierarchy_raw_causes(raw);
    for (k = 0; k < mp_g_hier.n_levels; k++) {
-      mp_cache_totals t, est;
-      mp_cache_get_raw_totals(mp_g_hier.cache, k, &t);
+      mp_cache_totals est;
       mp_cache_get_totals(mp_g_hier.cache, k, &est);
-      for (c = 0; c < MP_MISS_N_CAUSES; c++)
-         raw[k][c] = t.cause[c];
       /* The set diagnosis saw the sampled lines' conflicts only. */
       mp_setdiag_scale(mp_g_hier.conflicts, k, est.cause[MP_MISS_CONFLICT],
-                       t.cause[MP_MISS_CONFLICT]);
+                       raw[k][MP_MISS_CONFLICT]);
    }
    mp_vars_split_unclassified(mp_g_vars, mp_g_hier.n_levels, raw);
 }

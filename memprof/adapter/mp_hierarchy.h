@@ -50,6 +50,10 @@ void mp_hierarchy_reset_tlb(void);
    causes; calling it again splits only what was counted since. */
 void mp_hierarchy_estimate_causes(void);
 
+/* Each level's misses by cause as counted (mp_cache_get_raw_totals):
+   the proportions the sampled causes are split in. */
+void mp_hierarchy_raw_causes(uint64_t raw[][MP_MISS_N_CAUSES]);
+
 /* The core thread number 'thread' (1-based, creation order) runs on. */
 UInt mp_hierarchy_core_of(UInt thread);
 

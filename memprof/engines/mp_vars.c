@@ -434,6 +434,15 @@ int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line)
    return fp_insert(vs, var, line);
 }
 
+uint32_t mp_vars_footprint_add_access(mp_vars *vs, const mp_event *e)
+{
+   uint64_t l, last = mp_event_last_line(e, vs->line_shift);
+   uint32_t added = 0;
+   for (l = mp_event_first_line(e, vs->line_shift); l <= last; l++)
+      added += (uint32_t)mp_vars_footprint_add(vs, e->var, l);
+   return added;
+}
+
 void mp_vars_set_lines(mp_vars *vs, uint32_t var, uint64_t lines)
 {
    mp_vars_get(vs, var)->lines = lines;
@@ -495,14 +504,18 @@ void mp_vars_flush_held(mp_vars *vs, uint32_t var, mp_line_counts *lc, mp_held_c
    mp_var *v = mp_vars_get(vs, var);
    add_held(&v->c, h);
    add_held(&lc->c, h);
-   if (h->l1_hits) {
-      mp_cache_counts *cc = cache_counts(v);
-      cc->hits[0] += h->l1_hits;
-      cc->served[0] += h->l1_hits;
-      cc->cycles += h->l1_cycles;
-      lc->cache.cycles += h->l1_cycles;
-   }
+   if (h->l1_hits)
+      mp_cache_counts_l1_hits(cache_counts(v), &lc->cache, h->l1_hits, h->l1_cycles);
    mp_memset(h, 0, sizeof *h);
+}
+
+void mp_cache_counts_l1_hits(mp_cache_counts *cc, mp_line_cache *lc, uint64_t hits,
+                             uint64_t cycles)
+{
+   cc->hits[0] += hits;
+   cc->served[0] += hits;
+   cc->cycles += cycles;
+   lc->cycles += cycles;
 }
 
 static mp_cache_counts *cache_counts(mp_var *v)

@@ -230,6 +230,8 @@ void mp_vars_access_counts(mp_vars *vs, const mp_event *e, mp_held_counts *h);
 /* Adds line to var's footprint: 1 if it was not in it yet.  The
    variable's record is not touched (its lines count is the caller's). */
 int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line);
+/* The same for every line of access e: how many were new. */
+uint32_t mp_vars_footprint_add_access(mp_vars *vs, const mp_event *e);
 /* Var's distinct lines become lines (counted by a helper). */
 void mp_vars_set_lines(mp_vars *vs, uint32_t var, uint64_t lines);
 
@@ -271,6 +273,12 @@ static inline void mp_vars_cache_access_held(mp_vars *vs, const mp_event *e,
       mp_vars_cache_access(vs, e, lc, o, n_levels, latency);
    }
 }
+
+/* Adds hits L1 hits that counted nothing else, of cycles in all, to cc
+   and lc: what an instruction (mp_held_counts) or a helper's line
+   record held. */
+void mp_cache_counts_l1_hits(mp_cache_counts *cc, mp_line_cache *lc, uint64_t hits,
+                             uint64_t cycles);
 
 /* Variable var's cache counts, made (zero) if it had none. */
 mp_cache_counts *mp_vars_cache_counts(mp_vars *vs, uint32_t var);
