@@ -674,12 +674,12 @@ def merge_var_cache(m, c):
     every count summed, level by level."""
     if m is None:
         m = {"levels": {}, "served": {}, "cycles": None,
-             "invalidations": None}
+             "stall_cycles": None, "invalidations": None}
     for name, lv in c["levels"].items():
         m["levels"][name] = add_dicts(m["levels"].get(name), lv)
     m["served"] = add_dicts(m["served"], c["served"])
-    for k in ("cycles", "invalidations"):
-        m[k] = add_opt(m[k], c[k])
+    for k in ("cycles", "stall_cycles", "invalidations"):
+        m[k] = add_opt(m[k], c.get(k))
     return m
 
 

@@ -28,6 +28,18 @@ def var_cycles(v):
     return c["cycles"] if c is not None else None
 
 
+def var_stall(v):
+    """The memory stall cycles beyond an L1 hit: what a change of layout
+    can save."""
+    c = v.get("cache")
+    return c.get("stall_cycles") if c is not None else None
+
+
+def var_shown_name(v):
+    """The name a table shows: a C++ frame without its parameter list."""
+    return v.get("label") or v["name"]
+
+
 def var_cpa(v):
     cycles, n = var_cycles(v), accesses(v)
     return cycles / n if cycles is not None and n else None
@@ -98,7 +110,7 @@ def metric_fn(key, levels, tracked=False):
     """The function v -> number (None: not measured) of a sort key other
     than "name"; tracked: whether the file tracked sharing."""
     simple = {"accesses": accesses, "bytes": total_bytes,
-              "cycles": var_cycles, "cpa": var_cpa,
+              "cycles": var_cycles, "stall": var_stall, "cpa": var_cpa,
               "reuse": var_mean_reuse, "remote": var_remote}
     if key in simple:
         return simple[key]
@@ -122,7 +134,7 @@ def sort_variables(variables, key, levels=None, tracked=False):
                                                 -accesses(v)))
     metric = metric_fn(key, levels, tracked)
     second = ((lambda v: var_transfers(v, tracked)) if key == "sharing"
-              else (lambda v: None))
+              else var_cycles if key == "stall" else (lambda v: None))
 
     def k(v):
         m, s = metric(v), second(v)

@@ -54,7 +54,8 @@ def file_model(f):
                            if t.cache is not None else None)
         totals["prefetch"] = fields_of(t.prefetch, PREFETCH_KEYS)
     out["totals"] = totals
-    out["variables"] = [variable_model(v, levels) for v in f.variables]
+    l1 = f.config.levels[0].latency if levels else None
+    out["variables"] = [variable_model(v, levels, l1) for v in f.variables]
     out["communication"] = ([dict(pair_fields(c)) for c in f.communication]
                             if f.communication is not None else None)
     out["matrix"] = matrix_model(f.communication_matrix)
@@ -104,10 +105,10 @@ def resolve_loops(out, path):
 
 VAR_FIELDS = ("name", "kind", "where", "reads", "writes", "read_bytes",
               "write_bytes", "size", "threads", "lines", "blocks",
-              "alloc_bytes", "named_by", "function", "folded")
+              "alloc_bytes", "named_by", "function", "folded", "label")
 
 
-def variable_model(v, levels):
+def variable_model(v, levels, l1_latency=None):
     var = fields_of(v, VAR_FIELDS)
     var["alloc_stack"] = (list(v.alloc_stack) if v.alloc_stack is not None
                           else None)
@@ -116,7 +117,7 @@ def variable_model(v, levels):
     var["object"] = v.object
     var["per_line"] = ([row_model(r, levels) for r in v.per_line]
                        if v.per_line is not None else None)
-    var["cache"] = var_cache_model(v, levels) if levels else None
+    var["cache"] = var_cache_model(v, levels, l1_latency) if levels else None
     var["strides"] = strides_model(v.strides) if v.strides else None
     var["reuse"] = reuse_model(v.reuse) if v.reuse else None
     var["sharing"] = sharing_model(v.sharing) if v.sharing else None
@@ -148,7 +149,21 @@ def row_model(r, levels):
     return row
 
 
-def var_cache_model(v, levels):
+def stall_of(v, l1_latency):
+    """A variable's stall cycles: the file's, or for a file without them
+    (an older memprof's) its cycles less the L1 latency of each access
+    that reached L1 (all of them when the levels' counts are absent)."""
+    if v.stall_cycles is not None or v.cycles is None or l1_latency is None:
+        return v.stall_cycles
+    l1 = v.cache.get(next(iter(v.cache))) if v.cache else None
+    if l1 is not None and l1.hits is not None and l1.misses is not None:
+        n = l1.hits + l1.misses
+    else:
+        n = v.reads + v.writes
+    return max(v.cycles - l1_latency * n, 0)
+
+
+def var_cache_model(v, levels, l1_latency=None):
     """A variable's cache simulation data, or None: {"levels": {name:
     {count key: n, "fill_hits": x}}, "served": {name or "mem": n},
     "invalidations": n, "cycles": n}.  Rates are recomputed from the
@@ -156,6 +171,7 @@ def var_cache_model(v, levels):
     if v.cache is None:
         return None
     out = {"levels": {}, "served": {}, "cycles": v.cycles,
+           "stall_cycles": stall_of(v, l1_latency),
            "invalidations": v.invalidations}
     for name in levels:
         lv = v.cache[name]

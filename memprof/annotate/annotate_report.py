@@ -18,7 +18,8 @@ from annotate_text import (clean, config_lines, fit, fmt_mean, fmt_number,
 from annotate_metrics import (above_loops, accesses, numa_hit_ratio, pct,
                               report_totals, sharing_tracked, sort_columns,
                               sort_variables, total_bytes, var_cpa,
-                              var_cycles, var_misses, var_shared_lines)
+                              var_cycles, var_shown_name, var_misses,
+                              var_shared_lines, var_stall)
 from annotate_source import auto_section
 
 BAR_WIDTH = 40             # the width of a histogram's bars
@@ -68,9 +69,9 @@ def split_by_class(variables, show_runtime):
 
 
 def fold_by_object(variables, levels):
-    """One entry per (object, class) of variables: accesses, cycles
-    (None without a cache simulation) and how many; most cycles (or
-    accesses) first, then by object."""
+    """One entry per (object, class) of variables: accesses, cycles and
+    stall cycles (None without a cache simulation) and how many; most
+    stall cycles, then cycles (or accesses) first, then by object."""
     folds = {}
     for v in variables:
         f = folds.setdefault((v["object"], v["class"]),
@@ -80,8 +81,10 @@ def fold_by_object(variables, levels):
         f["count"] += 1
         if levels:
             f["cycles"] = add_opt(f["cycles"], var_cycles(v))
+            f["stall"] = add_opt(f.get("stall"), var_stall(v))
     return sorted(folds.values(),
-                  key=lambda f: (-(f["cycles"] or 0) if levels else 0,
+                  key=lambda f: (-(f.get("stall") or 0) if levels else 0,
+                                 -(f["cycles"] or 0) if levels else 0,
                                  -f["accesses"], f["object"] or "",
                                  f["class"]))
 
@@ -267,7 +270,8 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
     headers = [h for h, _ in extra]
     if levels:
         last = levels[-1]
-        headers += ["cycles", "%", "cpa", "%s misses" % clean(levels[0])]
+        headers += ["stall", "cycles", "%", "cpa",
+                    "%s misses" % clean(levels[0])]
         if len(levels) > 1:
             headers.append("%s misses" % clean(last))
         headers.append("accesses")
@@ -283,7 +287,7 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
         row = [f(v) for _, f in extra]
         if levels:
             cyc = var_cycles(v)
-            row += [num(cyc),
+            row += [num(var_stall(v)), num(cyc),
                     "%.1f" % pct(cyc, tot_cycles) if cyc is not None else "-",
                     fmt_cpa(var_cpa(v)), num(var_misses(v, levels[0]))]
             if len(levels) > 1:
@@ -296,7 +300,7 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
                 num(v["lines"]), num(v["size"]), clean(v["kind"])]
         if opts.show_runtime:
             row.append(clean(v["class"]))
-        row += [clean(v["name"]), var_where_text(v)]
+        row += [clean(var_shown_name(v)), var_where_text(v)]
         rows.append(row)
     left = 4 if opts.show_runtime else 3
     out.extend(render_table(headers, rows, set(range(len(headers) - left))))

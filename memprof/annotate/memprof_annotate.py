@@ -31,9 +31,10 @@ from annotate_callgrind import (CALLGRIND_EVENTS_HELP, CALLGRIND_VIEWS,
                                 callgrind_report)
 
 SORT_KEYS = ("accesses", "reads", "writes", "bytes", "lines", "size", "name")
-# With a cache simulation (config.levels): more sort keys.  "misses"
-# sorts by L1 misses, "ll-misses" by the last level's.
-CACHE_SORT_KEYS = ("cycles", "cpa", "misses", "ll-misses")
+# With a cache simulation (config.levels): more sort keys.  "stall"
+# sorts by the memory stall cycles beyond an L1 hit (then cycles),
+# "misses" by L1 misses, "ll-misses" by the last level's.
+CACHE_SORT_KEYS = ("stall", "cycles", "cpa", "misses", "ll-misses")
 # Sort keys of the thread analyses: the mean reuse distance, the shared
 # lines (then the transfers), the NUMA remote accesses.  A level's name
 # (L1, L2, L3) sorts by that level's misses.
@@ -96,9 +97,13 @@ count among the files' dominant strides.
 
 A file with a cache simulation (config.levels and totals.cache) gets the
 simulated levels in the header, the per-level accesses, misses and miss
-causes in the totals, and the columns cycles, %% (of all cycles), cpa
-(cycles per access), L1 misses and last-level misses in the variables
-table, which is then sorted by cycles by default; the threshold then
+causes in the totals, and the columns stall (the memory stall cycles:
+the cycles beyond an L1 hit, what a change of layout can save), cycles,
+%% (of all cycles), cpa (cycles per access), L1 misses and last-level
+misses in the variables table, which is then sorted by stall cycles,
+then cycles, by default: a variable whose accesses all hit L1 ranks
+after every one that misses.  The table shows a C++ function's name
+without its parameter list (the file's "label"); the threshold
 applies to the share of cycles.  Each variable's detail gives its
 cycles, where its accesses were served, and per level its hits, misses
 by cause, write-backs and reuse (hits per fill, share of fills reused);
@@ -242,8 +247,9 @@ def parse_args(argv):
                         "simulation also %s or a level's name (L1, L2, L3: "
                         "its misses); reuse (mean reuse distance), sharing "
                         "(true plus false shared lines, then transfers), "
-                        "remote (NUMA remote accesses) (default: cycles "
-                        "with a cache simulation, else accesses)"
+                        "remote (NUMA remote accesses) (default: stall, "
+                        "the memory stall cycles beyond an L1 hit, with a "
+                        "cache simulation, else accesses)"
                    % (", ".join(SORT_KEYS), ", ".join(CACHE_SORT_KEYS)))
     p.add_argument("--threshold", type=threshold_arg, default=None,
                    metavar="PCT",
@@ -372,7 +378,7 @@ def load_data(paths, rank_key=None):
 def run_report(opts):
     data = load_data(opts.files, opts.sort)
     if opts.sort is None:
-        opts.sort = "cycles" if data["levels"] else "accesses"
+        opts.sort = "stall" if data["levels"] else "accesses"
     check_sort(opts.sort, data, opts.files)
     return report(data, opts)
 

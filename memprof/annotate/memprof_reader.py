@@ -462,6 +462,7 @@ def _variable(v, where, names):
     var.update(_counts(v, _VAR_COUNTS, where))
     var["named_by"] = _opt(v, "named_by", where, "str")
     var["function"] = _opt(v, "function", where, "str")
+    var["label"] = _opt(v, "label", where, "str")
     var["folded"] = bool(_opt(v, "folded", where, "bool"))
     var["class_"] = _opt(v, "class", where, "str")
     var["object"] = _opt(v, "object", where, "str")
@@ -610,6 +611,7 @@ def _var_cache(v, where, names):
     if cache is None and cycles is None:
         return {}
     out = {"cycles": cycles,
+           "stall_cycles": _opt(v, "stall_cycles", where, "count"),
            "invalidations": _opt(v, "invalidations", where, "count"),
            "cache": dict((name, _opt_object(cache or {}, name,
                                             _sub(where, "cache"), _var_level))

@@ -443,6 +443,8 @@ class Variable:
     named_by: str | None = None
     function: str | None = None
     folded: bool = False
+    # The name a table shows (a C++ frame without its parameter list).
+    label: str | None = None
     # Whose code owns it (the key "class"; None in older files: the
     # program's) and that code's object.
     class_: str | None = None
@@ -453,6 +455,7 @@ class Variable:
     served: dict[str, int | None] | None = None
     invalidations: int | None = None
     cycles: int | None = None
+    stall_cycles: int | None = None
     cpa: float | None = None
     tlb: VarTlb | None = None
     # The analyses.

@@ -154,3 +154,85 @@ int mp_utf8_cut(char *s, size_t max)
    mp_memcpy(s + n, ellipsis, sizeof ellipsis);
    return 1;
 }
+
+/*------------------------------------------------------------*/
+/*--- A C++ function's name as a table shows it            ---*/
+/*------------------------------------------------------------*/
+
+static int is_name_char(char c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '_' || c == '>' || c == ')' || c == ']';
+}
+
+/* What may follow a parameter list: qualifiers, and the " [clone
+   .constprop.0]" of a specialised copy. */
+static int only_qualifiers(const char *s)
+{
+   static const char *const words[] = { "const", "volatile", "noexcept", "&&", "&" };
+   size_t k, n;
+   while (*s) {
+      if (*s == ' ') {
+         s++;
+         continue;
+      }
+      if (*s == '[') {
+         while (*s && *s != ']')
+            s++;
+         if (!*s)
+            return 0;
+         s++;
+         continue;
+      }
+      for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+         n = mp_strlen(words[k]);
+         if (mp_strncmp(s, words[k], n) == 0) {
+            s += n;
+            break;
+         }
+      }
+      if (k == sizeof words / sizeof words[0])
+         return 0;
+   }
+   return 1;
+}
+
+char *mp_short_name(const char *name)
+{
+   const char *body = name, *p, *group = NULL, *open = NULL, *close = NULL, *start;
+   int depth = 0;
+   mp_strbuf b = MP_STRBUF_INIT;
+   if (mp_strncmp(name, "stack:", 6) == 0)
+      body = name + 6;
+   else if (mp_strncmp(name, "heap@", 5) == 0)
+      body = name + 5;
+   /* the last parameter list at the top level, after a name */
+   for (p = body; *p; p++) {
+      if (*p == '(' || *p == '<' || *p == '[' || *p == '{') {
+         if (depth++ == 0)
+            group = p;
+      } else if ((*p == ')' || *p == '>' || *p == ']' || *p == '}') && depth > 0) {
+         if (--depth == 0 && *p == ')' && *group == '(' && group > body
+             && is_name_char(group[-1])) {
+            open = group;
+            close = p;
+         }
+      }
+   }
+   if (!open || !only_qualifiers(close + 1))
+      return NULL;
+   /* the return type before the name: up to its last top-level space */
+   start = body;
+   depth = 0;
+   for (p = body; p < open; p++) {
+      if (*p == '(' || *p == '<' || *p == '[' || *p == '{')
+         depth++;
+      else if ((*p == ')' || *p == '>' || *p == ']' || *p == '}') && depth > 0)
+         depth--;
+      else if (*p == ' ' && depth == 0)
+         start = p + 1;
+   }
+   mp_strbuf_add(&b, name, (size_t)(body - name));
+   mp_strbuf_add(&b, start, (size_t)(open - start));
+   return mp_strbuf_take(&b);
+}

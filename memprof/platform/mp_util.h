@@ -64,6 +64,15 @@ const char *mp_config_error(const char *fmt, ...)
    never inside a UTF-8 sequence; returns 1 if it cut. */
 int mp_utf8_cut(char *s, size_t max);
 
+/* The name a table shows for a variable named after a C++ function
+   (a frame, "stack:kernel(Domain&, int, int)", or heap@ one): without
+   its parameter list, the qualifiers after it, nor its return type:
+   "stack:double* Allocate<double>(unsigned long)" ->
+   "stack:Allocate<double>".  A new allocation (freed with mp_free), or
+   NULL when the name has no parameter list to drop; the output file
+   keeps the whole name. */
+char *mp_short_name(const char *name);
+
 /* MurmurHash3's 64-bit finalizer: every output bit depends on every
    input bit, so a strided run of keys (lines, ids) spreads evenly. */
 static inline uint64_t mp_mix64(uint64_t x)

@@ -56,6 +56,8 @@ static void build_var_results(mp_results *res, const mp_adapter_queries *ask)
       const mp_var *v = mp_vars_get(res->vs, i);
       mp_var_results *vr = &res->var[i];
       const mp_share_var *sv = mp_share_var_of(res->share, i);
+      if (v->name)
+         vr->label = mp_short_name(v->name);
       if (mp_counts_accesses(&v->c) >= MP_STRUCT_MIN_ACCESSES) {
          vr->structure = mp_facts_structure(res->an, ask, i);
          if (vr->structure)
@@ -119,7 +121,8 @@ mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
    res->an = an;
    res->vs = an->vars;
    res->by_cycles = an->cache != NULL;
-   res->rows = mp_report_rows(res->vs, run->min_var_size, res->by_cycles, &res->n_rows);
+   res->rows = mp_report_rows(res->vs, run->min_var_size, res->by_cycles,
+                              an->cache ? an->cache->latency[0] : 0, &res->n_rows);
    res->lines = mp_rows_lines(an, res->rows, res->n_rows, &res->n_lines);
    index_lines(res);
    build_totals(res);
@@ -151,8 +154,11 @@ void mp_results_free(mp_results *res)
    mp_free(res->program_objects);
    mp_advice_free(res->advice, res->n_advice);
    mp_advice_free(res->rejected, res->n_rejected);
-   for (i = 0; i < res->n_vars; i++)
+   for (i = 0; i < res->n_vars; i++) {
       mp_structure_free(res->var[i].structure);
+      if (res->var[i].label)
+         mp_free(res->var[i].label);
+   }
    mp_free(res->var);
    mp_loop_results_free(res);
    mp_share_free(res->share);

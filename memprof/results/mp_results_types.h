@@ -162,6 +162,11 @@ typedef struct {
    mp_counts c;
    uint64_t accesses;            /* reads + writes */
    mp_cache_counts cache;        /* zero without a cache simulation */
+   /* Memory stall cycles: what its accesses cost beyond an L1 hit,
+      cache.cycles less the L1 latency of every simulated access.  What
+      a change of layout can save, and so what the rows rank by: an
+      access that hits L1 costs its latency whatever the layout. */
+   uint64_t stall;
    uint64_t lines, size;
    uint32_t n_threads;
 } mp_report_row;
@@ -314,6 +319,9 @@ typedef struct mp_file_entry mp_file_entry;
 
 /* Per variable: what its sections and its advice read. */
 typedef struct {
+   /* The name a table shows (mp_short_name: a C++ frame without its
+      parameter list), or NULL: the name itself. */
+   char *label;
    mp_structure *structure;      /* inferred (enough accesses), or NULL */
    mp_replay split;              /* --what-if=split of that structure */
    mp_replay pad;                /* --what-if=pad of its falsely shared lines */

@@ -22,14 +22,18 @@ static const char *row_name(const mp_report_row *r)
 
 static int sort_by_cycles;
 
-/* Descending cycles (with a cache simulation) or accesses, then name,
-   then id: a total order, so the output does not depend on the sort's
-   stability. */
+/* Descending stall cycles then cycles (with a cache simulation) or
+   accesses, then name, then id: a total order, so the output does not
+   depend on the sort's stability.  Variables whose accesses all hit L1
+   (no stall) rank after every one that misses, among themselves by
+   cycles. */
 static int cmp_rows(const void *a_, const void *b_)
 {
    const mp_report_row *a = a_, *b = b_;
    uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
    int c;
+   if (sort_by_cycles && a->stall != b->stall)
+      return a->stall > b->stall ? -1 : 1;
    if (sort_by_cycles && a->cache.cycles != b->cache.cycles)
       return a->cache.cycles > b->cache.cycles ? -1 : 1;
    if (na != nb)
@@ -52,23 +56,30 @@ static int is_folded(const mp_var *v, uint64_t min_var_size)
    return v->kind == MP_VAR_OTHER || v->size < min_var_size;
 }
 
+/* Held L1 hits count in hits[0] with their cycles, so every access
+   the simulation saw is in hits[0] + misses[0]; the NUMA remote cost
+   is in the cycles and so in the stall. */
+uint64_t mp_report_stall(const mp_cache_counts *cc, uint32_t l1_latency)
+{
+   uint64_t at_l1 = (cc->hits[0] + cc->misses[0]) * (uint64_t)l1_latency;
+   return cc->cycles > at_l1 ? cc->cycles - at_l1 : 0;
+}
+
 /* What a row's writers print of it besides its counts; the fold mixes
    every class: unattributed. */
-static void name_row(mp_report_row *r)
+static void name_row(mp_report_row *r, uint32_t l1_latency)
 {
    r->kind = r->var ? mp_var_kind_name(r->var->kind) : "other";
    r->class_name = mp_class_name(r->var ? r->var->cls : MP_CLASS_OTHER);
    r->accesses = mp_counts_accesses(&r->c);
+   r->stall = mp_report_stall(&r->cache, l1_latency);
 }
-
-
-
 
 
 /* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
    the user asked to see them. */
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              int by_cycles, uint32_t *n_out)
+                              int by_cycles, uint32_t l1_latency, uint32_t *n_out)
 {
    uint32_t n = mp_vars_count(vs), i, k = 0;
    mp_report_row *rows = mp_calloc("mp.report.rows", n + 1, sizeof *rows);
@@ -107,7 +118,7 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       rows[k++] = fold;
    }
    for (i = 0; i < k; i++)
-      name_row(&rows[i]);
+      name_row(&rows[i], l1_latency);
    mp_report_sort_rows(rows, k, by_cycles);
    *n_out = k;
    return rows;

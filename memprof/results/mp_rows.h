@@ -15,12 +15,17 @@
 
 #include "mp_results_types.h"
 
-/* The rows to report (accessed variables, small ones folded), sorted by
-   estimated cycles when by_cycles, else by accesses, descending, then by
-   name; *n_out is their number.  The caller frees the array with
-   mp_free. */
+/* The rows to report (accessed variables, small ones folded), with
+   their stall cycles beyond an L1 hit of l1_latency cycles, sorted by
+   stall cycles, then estimated cycles when by_cycles, else by accesses,
+   descending, then by name; *n_out is their number.  The caller frees
+   the array with mp_free. */
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
-                              int by_cycles, uint32_t *n_out);
+                              int by_cycles, uint32_t l1_latency, uint32_t *n_out);
+
+/* The stall cycles of cache counts cc beyond an L1 hit of l1_latency
+   cycles: the cycles less l1_latency per access that reached L1. */
+uint64_t mp_report_stall(const mp_cache_counts *cc, uint32_t l1_latency);
 
 /* Sorts rows in that order. */
 void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles);

@@ -91,6 +91,7 @@ static void add_row(mp_report_row *to, const mp_report_row *from)
    mp_counts_add(&to->c, &from->c);
    to->accesses += from->accesses;
    mp_cache_counts_add(&to->cache, &from->cache);
+   to->stall += from->stall;
    /* as the annotator merges: the largest */
    if (from->lines > to->lines)
       to->lines = from->lines;
@@ -127,6 +128,8 @@ static int cmp_folds(const void *a_, const void *b_)
    const mp_summary_fold *a = a_, *b = b_;
    uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
    int c;
+   if (fold_by_cycles && a->stall != b->stall)
+      return a->stall > b->stall ? -1 : 1;
    if (fold_by_cycles && a->cycles != b->cycles)
       return a->cycles > b->cycles ? -1 : 1;
    if (na != nb)
@@ -176,6 +179,7 @@ static void fold_rows(mp_summary *s, const mp_report_row *rows, uint32_t n,
       mp_counts_add(&fo->c, &r->c);
       fo->accesses += r->accesses;
       fo->cycles += r->cache.cycles;
+      fo->stall += r->stall;
       if (i == 0 || !r->var || cmp_identity(&rest[i - 1], r) != 0)
          fo->n_vars++;
    }
@@ -249,6 +253,8 @@ static uint64_t entry_rank(const mp_file_entry *e)
 static int cmp_entries(const void *a_, const void *b_)
 {
    const mp_file_entry *a = a_, *b = b_;
+   if (entry_by_cycles && a->sum.stall != b->sum.stall)
+      return a->sum.stall > b->sum.stall ? -1 : 1;
    if (entry_rank(a) != entry_rank(b))
       return entry_rank(a) > entry_rank(b) ? -1 : 1;
    return a->row < b->row ? -1 : (a->row > b->row);

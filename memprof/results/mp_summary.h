@@ -32,6 +32,7 @@ typedef struct {
    mp_counts c;
    uint64_t accesses;
    uint64_t cycles;
+   uint64_t stall;         /* stall cycles beyond an L1 hit: the order */
    uint32_t n_vars;        /* variables folded here, twins as one */
    /* Its variable with the most cycles (accesses without a cache
       simulation): what the object spends them on. */
@@ -60,7 +61,7 @@ typedef struct {
 } mp_summary_shared;
 
 struct mp_summary {
-   mp_report_row *rows;    /* ranked, most cycles (or accesses) first */
+   mp_report_row *rows;    /* ranked, most stall cycles (or accesses) first */
    uint32_t n_rows;
    mp_summary_fold *folds; /* the same order */
    uint32_t n_folds;
@@ -88,7 +89,7 @@ struct mp_summary {
 };
 
 /* From the report's rows (mp_report_rows; they must outlive it), by
-   cycles when by_cycles, else by accesses. */
+   stall cycles then cycles when by_cycles, else by accesses. */
 mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
                             int show_runtime, int by_cycles);
 

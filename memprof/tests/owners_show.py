@@ -62,7 +62,7 @@ def table_rows(text):
     for line in text.splitlines():
         if line.startswith("-- Variables, by"):
             where = "head"
-        elif where == "head" and line.split()[:1] == ["cycles"]:
+        elif where == "head" and line.split()[:1] in (["stall"], ["cycles"]):
             where, header = "table", line
         elif where == "table":
             if not line.strip():

@@ -15,8 +15,8 @@
    (8 KiB) they fit in the L1, so each line misses once, cold, in L1
    and L2 (served by memory, 200 cycles); every other access hits the
    L1 (4 cycles):
-     a: 64 x 200 + 6,080 x 4 = 37,120 cycles, cpa 6.04 -> 6.0
-     b: 64 x 200 + 1,985 x 4 = 20,740 cycles, cpa 10.12 -> 10.1
+     a: 64 x 200 + 6,080 x 4 = 37,120 cycles, 64 x 196 = 12,544 stall
+     b: 64 x 200 + 1,985 x 4 = 20,740 cycles, 12,544 stall (a first)
    The dynamic linker reads the C library's symbol tables
    (libc.so.6:mapped, about 160,000 cycles here) and its own
    (ld-linux-x86-64.so.2:mapped, about 65,000): with every variable

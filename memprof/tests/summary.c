@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
 
    summary: the exit summary on stderr.  --summary=2 shows the two
-   variables with the most estimated memory cycles (the .vgtest fixes the
+   variables with the most memory stall cycles (the .vgtest fixes the
    geometry: L1 32 KiB 8-way, L2 1 MiB 16-way, no L3, one core; default
    latencies L1 4, L2 12, memory 200); this program makes them hot and
    warm, far above anything of the C library's start-up (a few thousand
@@ -19,9 +19,9 @@
    together (16,000 B) they fit in the L1, so each line misses once, cold,
    in L1 and L2 (served by memory, 200 cycles); every other access hits
    the L1 (4 cycles).
-   Summary lines (mp_main.c: print_summary, counts with commas):
-     Top 2 variables by estimated memory cycles:
-       cycles  accesses  cpa  L1 misses  kind  variable   (the header)
+   Summary lines, by stall (cycles beyond an L1 hit: 125 x 196 each):
+     Top 2 variables by memory stall cycles (beyond an L1 hit):
+       stall  cycles  accesses  cpa  L1 misses  kind  variable   (the header)
        hot:  125 x 200 + 149,875 x 4 = 624,500 cycles, cpa 4.16 -> 4.2
        warm: 125 x 200 +  49,876 x 4 = 224,504 cycles, cpa 4.49 -> 4.5
    The "Accesses:" line's numbers include the C library's start-up and

@@ -158,14 +158,17 @@ static void print_cache_totals(printer *p, const mp_cache_results *cr)
 /*------------------------------------------------------------*/
 
 /* One line of the ranked table. */
-static void print_row(printer *p, const mp_report_row *r, int by_cycles, int with_class)
+static void print_row(printer *p, const mp_results *res, const mp_report_row *r,
+                      int with_class)
 {
    const mp_var *v = r->var;
+   const char *label = v && res->var[v->id].label ? res->var[v->id].label : v ? v->name : NULL;
    uint64_t n = r->accesses;
-   char cols[128], b1[32], b2[32], b3[32], cls[16];
+   char cols[160], b0[32], b1[32], b2[32], b3[32], cls[16];
    mp_strbuf name = MP_STRBUF_INIT;
-   if (by_cycles)
-      mp_snprintf(cols, sizeof cols, "%15s %15s %6.1f %13s",
+   if (res->by_cycles)
+      mp_snprintf(cols, sizeof cols, "%15s %15s %15s %6.1f %13s",
+                  commas(r->stall, b0, sizeof b0),
                   commas(r->cache.cycles, b1, sizeof b1), commas(n, b2, sizeof b2),
                   n ? (double)r->cache.cycles / (double)n : 0.0,
                   commas(r->cache.misses[0], b3, sizeof b3));
@@ -177,7 +180,7 @@ static void print_row(printer *p, const mp_report_row *r, int by_cycles, int wit
    if (with_class)
       mp_snprintf(cls, sizeof cls, "%-8s ", r->class_name);
    say(p, "%s  %-6s %s%s%s%s%s\n", cols, r->kind, cls,
-       v ? printable(&name, v->name) : "other (folded)",
+       v ? printable(&name, label) : "other (folded)",
        v && v->where ? " (" : "", v && v->where ? v->where : "",
        v && v->where ? ")" : "");
    free_buf(&name);
@@ -192,14 +195,14 @@ static void print_top(printer *p, const mp_results *res)
    if (shown == 0)
       return;
    say(p, "Top %u variables by %s:\n", shown,
-       res->by_cycles ? "estimated memory cycles" : "accesses");
+       res->by_cycles ? "memory stall cycles (beyond an L1 hit)" : "accesses");
    if (res->by_cycles)
-      say(p, "%15s %15s %6s %13s  %-6s %svariable\n", "cycles", "accesses", "cpa",
-          "L1 misses", "kind", cls);
+      say(p, "%15s %15s %15s %6s %13s  %-6s %svariable\n", "stall", "cycles", "accesses",
+          "cpa", "L1 misses", "kind", cls);
    else
       say(p, "%15s %15s %15s  %-6s %svariable\n", "accesses", "reads", "writes", "kind", cls);
    for (i = 0; i < shown; i++)
-      print_row(p, &sum->rows[i], res->by_cycles, res->run->show_runtime);
+      print_row(p, res, &sum->rows[i], res->run->show_runtime);
 }
 
 #define FOLD_LINES 10   /* an MPI run folds sixty objects: the rest summed */

@@ -684,8 +684,10 @@ static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry
       mp_json_kv_string(j, "function", v->function);
    if (v->object)
       mp_json_kv_string(j, "object", v->object);
-   if (res->cache)
+   if (res->cache) {
       mp_json_kv_u64(j, "cycles", r->cache.cycles);
+      mp_json_kv_u64(j, "stall_cycles", r->stall);
+   }
    mp_json_kv_bool(j, "summary", 1);
    mp_json_end_object(j);
 }
@@ -698,6 +700,8 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
    uint64_t k;
    mp_json_begin_object(j);
    mp_json_kv_string(j, "name", row_name(r));
+   if (vr && vr->label)
+      mp_json_kv_string(j, "label", vr->label);
    mp_json_kv_string(j, "kind", r->kind);
    mp_json_kv_string(j, "class", r->class_name);
    mp_json_kv_string(j, "where", v ? v->where : NULL);
@@ -715,8 +719,10 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
       mp_json_kv_string(j, "object", v->object);
    if (!v)
       mp_json_kv_bool(j, "folded", 1);
-   if (res->cache)
+   if (res->cache) {
       write_var_cache(j, &r->cache, res->cache, r->accesses);
+      mp_json_kv_u64(j, "stall_cycles", r->stall);
+   }
    if (v && res->reuse) {
       static const mp_reuse_counts none;
       write_reuse(j, v->reuse ? v->reuse : &none, res->reuse);

@@ -123,6 +123,11 @@ run_case cache_fallback  cache_fallback.json
 run_case cache_ll        --sort=ll-misses --threshold=5 --show=0 cache_fallback.json
 run_case cache_mixed     cache.json normal.json
 run_case cache_sort      --sort=cycles normal.json
+# Ranked by stall cycles: a C++ frame whose accesses all hit L1 has the
+# most cycles but ranks last, under its label (no parameter list);
+# --sort=cycles ranks it first.
+run_case stall           stall.json
+run_case stall_cycles    --sort=cycles stall.json
 run_case reuse           reuse.json
 run_case reuse_merge     --show=2 reuse.json reuse_b.json
 run_case reuse_sampled   --show=2 reuse_sampled.json

@@ -7,6 +7,40 @@
 
 #include "mp_util.h"
 
+/* The names a table shows: C++ frames without parameter lists, the
+   rest untouched. */
+static void short_is(const char *name, const char *want)
+{
+   char *got = mp_short_name(name);
+   if (want == NULL)
+      ck_assert_msg(got == NULL, "%s -> %s, expected unchanged", name, got);
+   else {
+      ck_assert_msg(got != NULL, "%s unchanged, expected %s", name, want);
+      ck_assert_str_eq(got, want);
+   }
+   free(got);
+}
+
+START_TEST(test_short_name)
+{
+   short_is("stack:kernel(Domain&, int, int)", "stack:kernel");
+   short_is("stack:double* Allocate<double>(unsigned long)", "stack:Allocate<double>");
+   short_is("stack:std::vector<int, std::allocator<int> >::size() const",
+            "stack:std::vector<int, std::allocator<int> >::size");
+   short_is("stack:main::{lambda(int)#1}::operator()(int) const",
+            "stack:main::{lambda(int)#1}::operator()");
+   short_is("stack:(anonymous namespace)::f(int)", "stack:(anonymous namespace)::f");
+   short_is("heap@Domain::alloc(int) [clone .constprop.0]", "heap@Domain::alloc");
+   short_is("CalcForce(double*, double (*) [3]) &&", "CalcForce");
+   short_is("stack:main", NULL);
+   short_is("stack:(below main)", NULL);
+   short_is("dvdx", NULL);
+   short_is("grid[i]", NULL);
+   short_is("heap@alloc.h:2", NULL);
+   short_is("stack:f(int) trailing", NULL);
+}
+END_TEST
+
 START_TEST(test_asprintf_long)
 {
    char big[5001], *s;
@@ -60,6 +94,7 @@ int main(void)
    tcase_add_test(tc, test_asprintf_long);
    tcase_add_test(tc, test_strbuf);
    tcase_add_test(tc, test_utf8_cut);
+   tcase_add_test(tc, test_short_name);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

@@ -408,14 +408,14 @@ START_TEST(test_report_rows_fold)
    touch(vs, s2, 5, 2);
    touch(vs, named, 1, 1);
 
-   rows = mp_report_rows(vs, 0, 0, &n);
+   rows = mp_report_rows(vs, 0, 0, 0, &n);
    ck_assert_uint_eq(n, 4);              /* unused is not reported */
    ck_assert_str_eq(rows[0].var->name, "big");
    ck_assert_str_eq(rows[1].var->name, "s1");
    ck_assert_str_eq(rows[3].var->name, "pool");
    free(rows);
 
-   rows = mp_report_rows(vs, 100, 0, &n);   /* s1 and s2 fold; pool is named */
+   rows = mp_report_rows(vs, 100, 0, 0, &n);   /* s1 and s2 fold; pool is named */
    ck_assert_uint_eq(n, 3);
    ck_assert_str_eq(rows[0].var->name, "big");
    ck_assert_ptr_null(rows[1].var);
@@ -430,10 +430,26 @@ START_TEST(test_report_rows_fold)
    s2->cache->cycles = 1000;
    big->cache = calloc(1, sizeof *big->cache);
    big->cache->cycles = 80;
-   rows = mp_report_rows(vs, 0, 1, &n);
+   rows = mp_report_rows(vs, 0, 1, 0, &n);
    ck_assert_str_eq(rows[0].var->name, "s2");
    ck_assert_str_eq(rows[1].var->name, "big");
    ck_assert_uint_eq(rows[0].cache.cycles, 1000);
+   free(rows);
+
+   /* By stall cycles beyond a 4-cycle L1 hit: big's 2,000 accesses all
+      hit L1 (8,000 cycles, no stall) and rank after s2, whose 10
+      simulated accesses (4 hits, 6 misses) stall 1,000 - 10 * 4
+      cycles. */
+   s2->cache->hits[0] = 4;
+   s2->cache->misses[0] = 6;
+   big->cache->hits[0] = 2000;
+   big->cache->cycles = 8000;
+   rows = mp_report_rows(vs, 0, 1, 4, &n);
+   ck_assert_str_eq(rows[0].var->name, "s2");
+   ck_assert_uint_eq(rows[0].stall, 1000 - 40);
+   ck_assert_str_eq(rows[1].var->name, "big");
+   ck_assert_uint_eq(rows[1].stall, 0);
+   ck_assert_uint_eq(mp_report_stall(big->cache, 4), 0);
    free(rows);
    mp_vars_free(vs);
 }
@@ -1006,7 +1022,7 @@ START_TEST(test_summary)
    owned(vs, MP_VAR_HEAP, "a", "p.c:12", "/tmp/prog", 1, 650);
    /* unattributed memory */
    owned(vs, MP_VAR_OTHER, "other", NULL, NULL, 2, 2000)->cls = MP_CLASS_OTHER;
-   rows = mp_report_rows(vs, 0, 1, &n);
+   rows = mp_report_rows(vs, 0, 1, 0, &n);
    ck_assert_uint_eq(n, 12);
 
    sum = mp_summary_make(rows, n, 0, 1);
@@ -1052,7 +1068,7 @@ START_TEST(test_summary)
 
    /* By accesses, without a cache simulation: the fold order too. */
    free(rows);
-   rows = mp_report_rows(vs, 0, 0, &n);
+   rows = mp_report_rows(vs, 0, 0, 0, &n);
    sum = mp_summary_make(rows, n, 0, 0);
    ck_assert_str_eq(sum->rows[0].var->name, "grid");
    ck_assert_str_eq(sum->rows[1].var->where, "p.c:9");
@@ -1076,7 +1092,7 @@ START_TEST(test_summary_fold_and_owners)
    owned(vs, MP_VAR_GLOBAL, "small", NULL, "/tmp/prog", 4, 40);
    /* --min-var-size folds small into the report's fold, which mixes
       classes: unattributed, folded with "other" in the summary */
-   rows = mp_report_rows(vs, 9, 1, &n);
+   rows = mp_report_rows(vs, 9, 1, 0, &n);
    sum = mp_summary_make(rows, n, 0, 1);
    ck_assert_uint_eq(sum->n_rows, 0);
    ck_assert_uint_eq(sum->n_folds, 1);
@@ -1084,7 +1100,7 @@ START_TEST(test_summary_fold_and_owners)
    ck_assert_uint_eq(sum->folds[0].cycles, 150);
    mp_summary_free(sum);
    free(rows);
-   rows = mp_report_rows(vs, 0, 1, &n);
+   rows = mp_report_rows(vs, 0, 1, 0, &n);
    sum = mp_summary_make(rows, n, 1, 1);
    ck_assert_uint_eq(sum->n_rows, 3);
    ck_assert_str_eq(sum->rows[0].var->object, "prog");
