@@ -434,11 +434,14 @@ mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)
 /* The name of the field at 'offset' of var's structures, from the debug
    info (--read-var-info=yes): Valgrind describes an address inside a
    global or local as inside "a[0].b": the text after the last '.' of
-   that path names the field. */
-char *mp_loopnest_field_name(uint32_t var, uint64_t offset)
+   that path names the field.  A heap block has no type there: its
+   site's source line and the structure's definition name it. */
+char *mp_loopnest_field_name(uint32_t var, uint64_t offset, uint64_t size)
 {
    HChar *what, *file, *dot, *field = NULL;
    UInt line;
+   if (mp_vars_get(mp_g_vars, var)->kind == MP_VAR_HEAP)
+      return mp_sites_field_name(var, offset, size);
    if (var >= n_first_block || first_block[var] == 0
        || !mp_registry_describe(first_block[var] + offset, &what, &file, &line))
       return NULL;

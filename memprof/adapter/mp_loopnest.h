@@ -88,6 +88,6 @@ void mp_loopnest_reset(void);
    of them; freed by the caller), and the name of the field at offset
    of var's structures (mp_adapter_queries). */
 mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out);
-char *mp_loopnest_field_name(uint32_t var, uint64_t offset);
+char *mp_loopnest_field_name(uint32_t var, uint64_t offset, uint64_t size);
 
 #endif /* MP_LOOPNEST_H */

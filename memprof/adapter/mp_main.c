@@ -688,8 +688,10 @@ static void write_output(Bool summary)
       an.structs = mp_g_structs;
       an.instrs = mp_loopnest_instr_facts(&an.n_instrs);
       ask.field_name = mp_loopnest_field_name;
+      ask.declared_members = mp_sites_declared_members;
    }
 
+   mp_vars_name_static_locals(mp_g_vars);
    res = mp_results_build(&run, &an, &ask);
    j = mp_report_json(res);
    if (mp_clo_affinity_dot && an.structs)

@@ -56,6 +56,7 @@
 #include "pub_tool_xarray.h"
 
 #include "mp_granmap.h"
+#include "mp_naming.h"
 #include "mp_rangemap.h"
 #include "mp_tool.h"
 #include "mp_util.h"
@@ -125,6 +126,21 @@ static Bool object_known(const DebugInfo *di)
    return False;
 }
 
+/* A global named as the source names it: the symbol table keeps C++
+   data symbols mangled ("_ZZ4mainE5table" is main::table) and C's
+   with the compiler's suffixes ("u1.3", a static local of a function
+   found at exit: main::u1; "buf.lto_priv.0"). */
+static mp_var *add_global(const HChar *sym, UInt size)
+{
+   HChar *source = mp_demangle_data(sym);
+   mp_var *v = mp_vars_add(mp_g_vars, MP_VAR_GLOBAL, source ? source : sym, NULL, size);
+   if (source)
+      VG_(free)(source);
+   else
+      v->static_local = mp_strip_compiler_suffix(v->name) == 2;
+   return v;
+}
+
 static void register_symbols(const DebugInfo *di)
 {
    Int i, n = VG_(DebugInfo_syms_howmany)(di);
@@ -144,7 +160,7 @@ static void register_symbols(const DebugInfo *di)
       if (mp_rangemap_lookup(global_ranges, ad.main, NULL, NULL, NULL)
           || mp_rangemap_lookup(global_ranges, ad.main + size - 1, NULL, NULL, NULL))
          continue;
-      v = mp_vars_add(mp_g_vars, MP_VAR_GLOBAL, name, NULL, size);
+      v = add_global(name, size);
       mp_var_set_owner(v, VG_(DebugInfo_get_filename)(di));
       g = VG_(malloc)("mp.reg.global", sizeof *g);
       g->var = v->id;
@@ -497,6 +513,27 @@ Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line)
    return ok;
 }
 
+/* A static local's function: that of the code that first touches it,
+   the innermost of the calls inlined there (a static function inlined
+   into main keeps its own name).  mp_vars_name_static_locals names it
+   fn::name at exit; it falls back on the busiest location's function
+   when none is known here. */
+static void place_static_local(UInt var, Addr iaddr)
+{
+   mp_var *v = mp_vars_get(mp_g_vars, var);
+   HChar fn[128];
+   const HChar *sym;
+   if (!v->static_local || v->function)
+      return;
+   if (mp_sites_code_fn(iaddr, fn, sizeof fn))
+      v->function = VG_(strdup)("mp.reg.slfn", fn);
+   else if (VG_(get_fnname)(VG_(current_DiEpoch)(), iaddr, &sym)) {
+      /* code without line information: its symbol */
+      v->function = VG_(strdup)("mp.reg.slfn", sym);
+      mp_strip_compiler_suffix(v->function);
+   }
+}
+
 /* With --read-var-info=yes, a global's declaration file:line, once. */
 static void describe_global(global_sym *g, Addr a)
 {
@@ -681,8 +718,10 @@ static frame_info *frame_info_for(Addr ip)
       name = "???";
    fi = VG_(calloc)("mp.reg.frame", 1, sizeof *fi);
    fi->node.key = ip;
-   /* the core's name is overwritten by its next answer */
+   /* the core's name is overwritten by its next answer; a specialised
+      copy (kernel.constprop.0) is its source function's frame */
    fi->fn = VG_(strdup)("mp.reg.fn", name);
+   mp_strip_compiler_suffix(fi->fn);
    fi->frame_var = stack_var(fi->fn, ip);
    {
       Bool was = quiet_begin();
@@ -1064,8 +1103,10 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
    load_new_objects();
    if (mp_rangemap_lookup(global_ranges, a, &start, &len, &val)) {
       global_sym *g = val;
-      if (!g->described)
+      if (!g->described) {
          describe_global(g, a);
+         place_static_local(g->var, ii->iaddr);
+      }
       if (cacheable) cache_range(ii, start, len, g->var); else cache_nothing(ii);
       return g->var;
    }

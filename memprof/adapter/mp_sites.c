@@ -36,8 +36,8 @@
    called wrapper is, and the C++ library's templates inlined into
    main are passed over to main's line (std::vector<double> v(n)).
    An inlined wrapper's return cannot be watched: the wrapper is passed
-   over when its line keeps the block in a plain local and the line
-   that calls it names the block.
+   over when its line keeps the block in a plain local or returns the
+   call's value, and the line that calls it calls the wrapper.
 
    A site is named at once from its allocating frame; when the watched
    returns move it outward, it is named again.  A site whose wrapper
@@ -64,6 +64,7 @@
 
 #include "mp_clo.h"
 #include "mp_naming.h"
+#include "mp_srctype.h"
 #include "mp_tool.h"
 #include "mp_util.h"
 
@@ -102,15 +103,32 @@ typedef struct pending_site {
 
 static VgHashTable *call_sites;
 static pending_site *pending;
-static VgHashTable *line_sites;   /* key: location id; value: sites named there */
+static VgHashTable *line_sites;   /* key: location id; value: its calls */
 /* The sites named after the library call that kept their block (key:
    variable id): suffixed #2, #3 ... as the sites named after a
    function are. */
 static VgHashTable *library_sites;
 
+/* The type a site's naming line gives its blocks, and the file that
+   line is in, where the structure's definition is looked for at exit
+   (mp_sites_field_name); its members, once read. */
+typedef struct {
+   VgHashNode node;          /* key: variable id */
+   HChar *type, *path;       /* owned; type NULL: none */
+   mp_src_field *fields;     /* owned, once read */
+   mp_struct_unit *units;    /* owned: the fields' offsets and sizes */
+   uint32_t n_fields;
+   uint64_t size;
+   Bool read;
+} site_type;
+static VgHashTable *site_types;
+
+/* The allocating calls of one source line, by the address of the call
+   instruction, in the order the run first named a site at each. */
 typedef struct {
    VgHashNode node;
-   UInt count;
+   UInt n;
+   Addr *calls;
 } line_count;
 
 /*------------------------------------------------------------*/
@@ -218,18 +236,29 @@ static Bool is_system_source(const HChar *dir, const HChar *file)
 /*--- Names                                                ---*/
 /*------------------------------------------------------------*/
 
-/* How many sites were named on the source line 'where' before this
-   one (and counts this one). */
-static UInt sites_on_line(const HChar *where)
+/* Which of the allocating calls of the source line 'where' the call
+   at ip is, from 0, in the order the run reached them: "a = malloc(n);
+   b = malloc(n);" runs in that order, so the k-th call takes the
+   line's k-th allocating statement.  Keyed by the call's instruction,
+   not by the sites: a call reached from several call stacks makes a
+   site each, and each is the same statement; a site named again when
+   a wrapper's return moves it outward counts once. */
+static UInt call_on_line(const HChar *where, Addr ip)
 {
    UWord key = mp_vars_location(mp_g_vars, where, NULL);
    line_count *c = VG_(HT_lookup)(line_sites, key);
+   UInt k;
    if (!c) {
       c = VG_(calloc)("mp.sites.line", 1, sizeof *c);
       c->node.key = key;
       VG_(HT_add_node)(line_sites, c);
    }
-   return c->count++;
+   for (k = 0; k < c->n; k++)
+      if (c->calls[k] == ip)
+         return k;
+   c->calls = VG_(realloc)("mp.sites.calls", c->calls, (c->n + 1) * sizeof *c->calls);
+   c->calls[c->n] = ip;
+   return c->n++;
 }
 
 /* One level of the calls inlined at an instruction, innermost first:
@@ -333,21 +362,10 @@ static Bool is_ident_char(HChar c)
           || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* Whether line src calls function fn: "fn(" with fn a whole word. */
+/* Whether line src calls function fn (mp_line_calls). */
 static Bool calls(const HChar *src, const HChar *fn)
 {
-   SizeT n = VG_(strlen)(fn);
-   const HChar *p;
-   for (p = VG_(strstr)(src, fn); p; p = VG_(strstr)(p + 1, fn)) {
-      const HChar *after = p + n;
-      if (p > src && (is_ident_char(p[-1])))
-         continue;
-      while (*after == ' ')
-         after++;
-      if (*after == '(')
-         return True;
-   }
-   return False;
+   return mp_line_calls(src, fn) != 0;
 }
 
 /* A plain identifier: the block kept in a local, not stored away. */
@@ -370,7 +388,7 @@ typedef enum {
 
 /* The identifier line src gives the block. */
 static HChar *name_on_line(const HChar *src, const HChar *file,
-                           const HChar *where, arrival how)
+                           const HChar *where, Addr ip, arrival how)
 {
    Bool fortran = mp_is_fortran_file(file);
    HChar *ident = NULL;
@@ -383,12 +401,20 @@ static HChar *name_on_line(const HChar *src, const HChar *file,
       One statement reached from several call stacks (a function
       called from several places): each site takes its name. */
    if (!ident)
-      ident = mp_name_from_source_line_nth(src, fortran, sites_on_line(where));
+      ident = mp_name_from_source_line_nth(src, fortran, call_on_line(where, ip));
    if (!ident)
       ident = mp_name_from_source_line(src, fortran);
    if (!ident && how == BY_RETURN && !fortran)
       ident = mp_name_from_statement(src);
    return ident;
+}
+
+/* heap@fn, the function's compiler suffix dropped. */
+static HChar *heap_at_fn(const HChar *fn)
+{
+   HChar *name = mp_asprintf("heap@%s", fn);
+   mp_strip_compiler_suffix(name);
+   return name;
 }
 
 /* The name of a frame without a source line: its function's, or the
@@ -400,7 +426,7 @@ static HChar *name_without_source(const Addr *ips, UInt from, UInt n)
    UInt i;
    for (i = from; i < n; i++)
       if (VG_(get_fnname)(ep, ips[i], &fn) && !is_allocator_fn(fn))
-         return mp_asprintf("heap@%s", fn);
+         return heap_at_fn(fn);
    if (VG_(get_objname)(ep, ips[from], &obj)) {
       base = VG_(strrchr)(obj, '/');
       return mp_asprintf("heap@%s", base ? base + 1 : obj);
@@ -435,12 +461,36 @@ static HChar *level_source(DiEpoch ep, Addr ip, const inl_level *lv, UInt i,
    return read_source_line(dir, lv[i].file, lv[i].line);
 }
 
+/* Whether the line that calls an inlined wrapper takes what it
+   returns: assigns it ("double *a = alloc<double>(n);") or returns it
+   in turn.  A call as a statement ("kernel(d, n);", a function that
+   allocates into a local of its own and was inlined into its caller)
+   takes nothing: the block belongs to the callee's line. */
+static Bool takes_result(const HChar *line, const HChar *file)
+{
+   HChar *name;
+   if (mp_line_returns_call(line))
+      return True;
+   name = mp_name_from_source_line(line, mp_is_fortran_file(file));
+   if (name)
+      VG_(free)(name);
+   return name != NULL;
+}
+
+/* dir/file, or file when it is absolute or dir unknown. */
+static HChar *source_path(const HChar *dir, const HChar *file)
+{
+   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
+      return mp_asprintf("%s", file);
+   return mp_asprintf("%s/%s", dir, file);
+}
+
 /* The line of frame ip that names the block: of the calls inlined at
    ip, the innermost that is the program's, then out over the inlined
    wrappers.  *how says how the block reached the frame, and how it
    reached the line chosen.  False when no level is the program's. */
 static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
-                        HChar **name)
+                        HChar **name, site_type *st)
 {
    inl_level lv[MAX_INLINE];
    const HChar *file, *dir, *ldir;
@@ -480,11 +530,15 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
       return True;
    }
    /* An inlined wrapper keeps the block in a plain local and returns
-      it; the line that calls the wrapper names it. */
+      it, or returns the call's value directly (a template allocation
+      helper in a header: "{ return static_cast<T *>(malloc(...)); }");
+      the line that calls the wrapper names it. */
    while (i + 1 < k) {
+      Bool returns = mp_line_returns_call(src);
       probe = mp_name_from_source_line(src, mp_is_fortran_file(lv[i].file));
       outer = level_source(ep, ip, lv, i + 1, dir, &ldir);
-      if (!probe || !is_plain_local(probe) || !outer || !calls(outer, lv[i].fn)
+      if (!(returns || (probe && is_plain_local(probe))) || !outer
+          || !calls(outer, lv[i].fn) || !takes_result(outer, lv[i + 1].file)
           || (ldir && is_system_source(ldir, lv[i + 1].file))) {
          if (probe)
             VG_(free)(probe);
@@ -499,7 +553,11 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
       *how = BY_RETURN;
    }
    *where = mp_asprintf("%s:%u", lv[i].file, lv[i].line);
-   *name = name_on_line(src, lv[i].file, *where, *how);
+   *name = name_on_line(src, lv[i].file, *where, ip, *how);
+   if (*name && !mp_is_fortran_file(lv[i].file)) {
+      st->type = mp_src_pointee_type(src, *name);
+      st->path = st->type ? source_path(ldir, lv[i].file) : NULL;
+   }
    VG_(free)(src);
    return True;
 }
@@ -518,6 +576,123 @@ static Bool kept_by_library(DiEpoch ep, const Addr *ips, UInt r, UInt q)
    return VG_(strcmp)(receiver, program) != 0;
 }
 
+/*------------------------------------------------------------*/
+/*--- The fields of a site's structure                     ---*/
+/*------------------------------------------------------------*/
+
+/* Keeps what the naming line told of v's type (replacing what an
+   earlier naming told); st's strings are taken. */
+static void keep_site_type(UInt var, site_type *st)
+{
+   site_type *old = VG_(HT_remove)(site_types, var);
+   if (old) {
+      if (old->type)
+         VG_(free)(old->type);
+      if (old->path)
+         VG_(free)(old->path);
+      mp_src_fields_free(old->fields, old->n_fields);
+      if (old->units)
+         VG_(free)(old->units);
+      VG_(free)(old);
+   }
+   if (!st->type)
+      return;
+   old = VG_(calloc)("mp.sites.type", 1, sizeof *old);
+   old->node.key = var;
+   old->type = st->type;
+   old->path = st->path;
+   VG_(HT_add_node)(site_types, old);
+}
+
+/* The whole text of path appended to b; False if it cannot be read. */
+static Bool append_file(mp_strbuf *b, const HChar *path)
+{
+   HChar chunk[4096];
+   SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   Int fd, got;
+   if (sr_isError(sr))
+      return False;
+   fd = sr_Res(sr);
+   while ((got = VG_(read)(fd, chunk, sizeof chunk)) > 0)
+      mp_strbuf_add(b, chunk, got);
+   VG_(close)(fd);
+   mp_strbuf_add(b, "\n", 1);
+   return True;
+}
+
+/* The source file of path and the headers it includes with quotes
+   from its own directory (where a program defines its structures),
+   one text. */
+static HChar *source_with_headers(const HChar *path)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   const HChar *slash = VG_(strrchr)(path, '/');
+   HChar *own, *p;
+   if (!append_file(&b, path)) {
+      if (b.s)
+         VG_(free)(b.s);
+      return NULL;
+   }
+   own = mp_strbuf_take(&b);
+   mp_strbuf_add(&b, own, VG_(strlen)(own));
+   for (p = VG_(strstr)(own, "#include \""); p; p = VG_(strstr)(p + 1, "#include \"")) {
+      HChar *name = p + 10, *end = VG_(strchr)(name, '"'), *hdr;
+      if (!end || end - name > 200 || VG_(strchr)(name, '\n') < end)
+         continue;
+      {
+         mp_strbuf h = MP_STRBUF_INIT;
+         if (slash)
+            mp_strbuf_add(&h, path, (SizeT)(slash - path) + 1);
+         mp_strbuf_add(&h, name, (SizeT)(end - name));
+         hdr = mp_strbuf_take(&h);
+      }
+      append_file(&b, hdr);
+      VG_(free)(hdr);
+   }
+   VG_(free)(own);
+   return mp_strbuf_take(&b);
+}
+
+/* var's site record with its structure read, or NULL. */
+static site_type *site_structure(UInt var)
+{
+   site_type *st = VG_(HT_lookup)(site_types, var);
+   HChar *text;
+   UInt i;
+   if (!st || st->read)
+      return st;
+   st->read = True;
+   text = source_with_headers(st->path);
+   if (!text)
+      return st;
+   st->fields = mp_src_struct_fields(text, st->type, &st->n_fields, &st->size);
+   VG_(free)(text);
+   if (st->n_fields) {
+      st->units = VG_(malloc)("mp.sites.units", st->n_fields * sizeof *st->units);
+      for (i = 0; i < st->n_fields; i++) {
+         st->units[i].offset = st->fields[i].offset;
+         st->units[i].size = st->fields[i].size;
+      }
+   }
+   return st;
+}
+
+char *mp_sites_field_name(UInt var, ULong offset, ULong size)
+{
+   site_type *st = site_structure(var);
+   return st ? mp_src_field_name(st->fields, st->n_fields, st->size, offset, size) : NULL;
+}
+
+const mp_struct_unit *mp_sites_declared_members(uint32_t var, uint32_t *n, uint64_t *size)
+{
+   site_type *st = site_structure(var);
+   if (!st || !st->units)
+      return NULL;
+   *n = st->n_fields;
+   *size = st->size;
+   return st->units;
+}
+
 /* Names v after frame r, the receiver, which got the block as 'how'
    says: after the first line from r out, counting the calls inlined
    at each frame, that is the program's.  A block a library kept is
@@ -528,20 +703,22 @@ static void name_site(mp_var *v, const Addr *ips, UInt n, UInt r, arrival how)
    HChar *where = NULL, *name = NULL;
    const HChar *fn;
    VgHashNode *lib;
+   site_type st = { { NULL, 0 }, NULL, NULL, NULL, 0, 0, False };
    UInt q;
 
    own_site(v, ips, n, r);
    for (q = r; q < n; q++) {
       arrival h = q == r ? how : BY_RETURN;
-      if (naming_line(ep, ips[q], &h, &where, &name))
+      if (naming_line(ep, ips[q], &h, &where, &name, &st))
          break;
    }
+   keep_site_type(v->id, &st);
    lib = VG_(HT_remove)(library_sites, v->id);
    if (q < n && q > r && kept_by_library(ep, ips, r, q)
        && VG_(get_fnname)(ep, ips[q - 1], &fn)) {
       if (name)
          VG_(free)(name);
-      name = mp_asprintf("heap@%s", fn);
+      name = heap_at_fn(fn);
       if (!lib)
          lib = VG_(malloc)("mp.sites.lib", sizeof *lib);
       lib->key = v->id;
@@ -749,5 +926,6 @@ void mp_sites_init(void)
 {
    call_sites = VG_(HT_construct)("mp.sites.calls");
    line_sites = VG_(HT_construct)("mp.sites.lines");
+   site_types = VG_(HT_construct)("mp.sites.types");
    library_sites = VG_(HT_construct)("mp.sites.library");
 }

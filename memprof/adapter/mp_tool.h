@@ -22,6 +22,7 @@
 #include "mp_loops.h"
 #include "mp_numa.h"
 #include "mp_sharing.h"
+#include "mp_structs.h"
 #include "mp_whatif.h"
 #include "mp_vars.h"
 
@@ -213,6 +214,14 @@ void    mp_sites_finish(void);
    innermost function inlined there, else the function itself; False
    if ip has no source line.  Copied into buf (n bytes). */
 Bool    mp_sites_code_fn(Addr ip, HChar *buf, SizeT n);
+/* The source name of the bytes [offset, offset + size) of heap site
+   var's structure, from the type its naming line gives the blocks and
+   the structure's definition in that file or the headers it includes
+   (mp_srctype.h); NULL if unknown.  At exit. */
+char   *mp_sites_field_name(UInt var, ULong offset, ULong size);
+/* The members of heap site var's structure as declared there (the
+   results' declared_members query), or NULL. */
+const mp_struct_unit *mp_sites_declared_members(uint32_t var, uint32_t *n, uint64_t *size);
 
 /* mp_instrument.c */
 IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,

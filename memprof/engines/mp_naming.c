@@ -17,6 +17,7 @@
    never on the hot path.
 */
 #include "mp_naming.h"
+#include "mp_util.h"
 
 static int is_ident_start(char c)
 {
@@ -279,6 +280,23 @@ char *mp_name_from_source_line(const char *line, int is_fortran)
    return copy_out(start, (size_t)(end - start));
 }
 
+/* Whether the brace at p, outside parentheses, delimits a block (a
+   function's body on its declaration's line, "{ a = f(n); b = f(n); }")
+   rather than an initializer ("= {1, 2}", "T v{n}"): a closing one
+   always does, an opening one unless it follows '=', ',', '(' or a
+   name. */
+static int opens_block(const char *start, const char *p)
+{
+   const char *q = p;
+   if (*p == '}')
+      return 1;
+   while (q > start && (q[-1] == ' ' || q[-1] == '\t'))
+      q--;
+   if (q == start)
+      return 1;
+   return !(q[-1] == '=' || q[-1] == ',' || q[-1] == '(' || (q == p && is_ident_char(q[-1])));
+}
+
 /* The allocations of a line are its statements, separated by ';'
    outside parentheses, brackets and quotes ("for (i = 0; i < n; i++)"
    is one), and the declarators of a declaration, separated by ',' there
@@ -288,6 +306,7 @@ char *mp_name_from_source_line(const char *line, int is_fortran)
    or the line's end. */
 static const char *next_piece_end(const char *p)
 {
+   const char *start = p;
    int depth = 0;
    char quote = 0;
    for (; *p; p++) {
@@ -300,6 +319,8 @@ static const char *next_piece_end(const char *p)
       }
       if (*p == '"' || *p == '\'')
          quote = *p;
+      else if ((*p == '{' || *p == '}') && depth == 0 && opens_block(start, p))
+         return p;
       else if (*p == '(' || *p == '[' || *p == '{')
          depth++;
       else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
@@ -344,7 +365,7 @@ char *mp_name_from_source_line_nth(const char *line, int is_fortran, unsigned nt
          return name;
       if (name)
          mp_free(name);
-      p = *end == ';' ? end + 1 : end;
+      p = (*end == ';' || *end == '{' || *end == '}') ? end + 1 : end;
    }
    /* No piece allocates by its look (a wrapper's name without a call
       on a line of one statement): the line's first assignment. */
@@ -616,4 +637,250 @@ char *mp_name_from_statement(const char *line)
        || (name = constructed(p)) != NULL)
       return name;
    return address_argument(line);
+}
+
+int mp_line_returns_call(const char *line)
+{
+   const char *p;
+   for (p = mp_strstr(line, "return"); p; p = mp_strstr(p + 1, "return")) {
+      const char *q = p + 6;
+      if ((p > line && is_ident_char(p[-1])) || is_ident_char(*q))
+         continue;
+      for (; *q && *q != ';'; q++)
+         if (*q == '(')
+            return 1;
+   }
+   return 0;
+}
+
+/* A suffix the compiler appends to a symbol: ".constprop.0", ".isra.1",
+   ".part.2", ".cold", ".lto_priv.0", ".llvm.12345", ".localalias", and
+   the ".3" of a static local; its length at s (a '.'), or 0. */
+static size_t compiler_suffix(const char *s)
+{
+   static const char *const words[] = { "constprop", "isra", "part", "cold",
+                                        "lto_priv", "llvm", "localalias" };
+   const char *p = s + 1;
+   size_t k, n;
+   if (*s != '.')
+      return 0;
+   for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+      n = mp_strlen(words[k]);
+      if (mp_strncmp(p, words[k], n) == 0 && (p[n] == '\0' || p[n] == '.')) {
+         p += n;
+         break;
+      }
+   }
+   if (k == sizeof words / sizeof words[0] && !(*p >= '0' && *p <= '9'))
+      return 0;
+   if (*p == '.')
+      p++;
+   while (*p >= '0' && *p <= '9')
+      p++;
+   return *p == '\0' || *p == '.' ? (size_t)(p - s) : 0;
+}
+
+int mp_strip_compiler_suffix(char *name)
+{
+   char *p, *clone;
+   int numeric = 0, dropped = 0;
+   /* C++'s demangled specialised copies: "f(int) [clone .constprop.0]" */
+   while ((clone = mp_strstr(name, " [clone ")) != NULL) {
+      char *end = mp_strstr(clone, "]");
+      if (!end)
+         break;
+      for (p = end + 1; (*clone++ = *p) != '\0'; p++)
+         ;
+      dropped = 1;
+   }
+   /* A versioned symbol's dots are its version's ("sym@GLIBC_2.2.5") */
+   for (p = name; *p; p++)
+      if (*p == '@' && p[1] >= 'A' && p[1] <= 'Z')
+         return dropped;
+   /* C's: from the first '.' after the identifier that starts a suffix
+      run to the end */
+   for (p = name; *p; p++) {
+      size_t n, at;
+      if (*p != '.' || p == name || !is_ident_char(p[-1]))
+         continue;
+      for (at = 0; (n = compiler_suffix(p + at)) != 0; at += n)
+         numeric = p[at + 1] >= '0' && p[at + 1] <= '9';
+      if (at > 0 && p[at] == '\0') {
+         *p = '\0';
+         return numeric ? 2 : 1;
+      }
+   }
+   return dropped;
+}
+
+/*------------------------------------------------------------*/
+/*--- C++ data symbols                                     ---*/
+/*------------------------------------------------------------*/
+
+/* Reads a <source-name> (length, identifier) at *p into b; the
+   anonymous namespace's reads as such. */
+static int source_name(const char **p, mp_strbuf *b)
+{
+   size_t n = 0;
+   const char *s = *p;
+   if (!(*s >= '0' && *s <= '9'))
+      return 0;
+   while (*s >= '0' && *s <= '9')
+      n = n * 10 + (size_t)(*s++ - '0');
+   if (n == 0 || mp_strlen(s) < n)
+      return 0;
+   if (n > 10 && mp_strncmp(s, "_GLOBAL__N", 10) == 0)
+      mp_strbuf_add(b, "(anonymous namespace)", 21);
+   else
+      mp_strbuf_add(b, s, n);
+   *p = s + n;
+   return 1;
+}
+
+/* Skips a balanced template argument list "I...E" at *p. */
+static int skip_template_args(const char **p)
+{
+   int depth = 0;
+   const char *s = *p;
+   do {
+      if (*s == '\0')
+         return 0;
+      if (*s == 'I')
+         depth++;
+      else if (*s == 'E')
+         depth--;
+      else if (*s >= '0' && *s <= '9') {
+         size_t n = 0;
+         while (*s >= '0' && *s <= '9')
+            n = n * 10 + (size_t)(*s++ - '0');
+         if (mp_strlen(s) < n)
+            return 0;
+         s += n - 1;
+      }
+      s++;
+   } while (depth > 0);
+   *p = s;
+   return 1;
+}
+
+/* Reads a <name>: "L"? then a source name or "N" [rVK]* names "E",
+   joined by "::" into b (template arguments dropped). */
+static int mangled_name(const char **p, mp_strbuf *b)
+{
+   const char *s = *p;
+   int first = 1;
+   if (*s == 'L')
+      s++;
+   if (*s != 'N') {
+      if (!source_name(&s, b))
+         return 0;
+      if (*s == 'I' && !skip_template_args(&s))
+         return 0;
+      *p = s;
+      return 1;
+   }
+   s++;
+   while (*s == 'r' || *s == 'V' || *s == 'K')
+      s++;
+   while (*s != 'E') {
+      if (*s == 'I') {
+         if (!skip_template_args(&s))
+            return 0;
+         continue;
+      }
+      if (*s == 'L')
+         s++;
+      if (!first)
+         mp_strbuf_add(b, "::", 2);
+      if (!source_name(&s, b))
+         return 0;
+      first = 0;
+   }
+   *p = s + 1;
+   return 1;
+}
+
+char *mp_demangle_data(const char *sym)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   const char *p = sym + 2, *e, *ent = NULL;
+   if (mp_strncmp(sym, "_Z", 2) != 0)
+      return NULL;
+   if (*p != 'Z') {
+      /* a namespace's or a class's variable, or one of internal linkage */
+      if (!mangled_name(&p, &b) || *p != '\0') {
+         mp_free(mp_strbuf_take(&b));
+         return NULL;
+      }
+      return mp_strbuf_take(&b);
+   }
+   /* a static local: "Z" <function's encoding> "E" <entity>
+      [discriminator]; the parameter types between are skipped by
+      finding the entity from the end */
+   p++;
+   if (!mangled_name(&p, &b)) {
+      mp_free(mp_strbuf_take(&b));
+      return NULL;
+   }
+   for (e = p; *e; e++) {
+      const char *s = e + 1, *q;
+      mp_strbuf t = MP_STRBUF_INIT;
+      if (*e != 'E' || !(*s >= '0' && *s <= '9'))
+         continue;
+      q = s;
+      if (source_name(&q, &t)
+          && (*q == '\0' || (*q == '_' && q[1] != '\0'))) {
+         ent = s;
+         mp_free(mp_strbuf_take(&t));
+         break;
+      }
+      mp_free(mp_strbuf_take(&t));
+   }
+   if (!ent) {
+      mp_free(mp_strbuf_take(&b));
+      return NULL;
+   }
+   mp_strbuf_add(&b, "::", 2);
+   source_name(&ent, &b);
+   return mp_strbuf_take(&b);
+}
+
+int mp_line_calls(const char *line, const char *fn)
+{
+   const char *name = fn, *end, *p;
+   size_t n;
+   /* the function's own name: its last component, without template
+      arguments or parameters ("ns::Allocate<double>(unsigned long)") */
+   for (p = fn; *p && *p != '<' && *p != '('; p++)
+      if (p[0] == ':' && p[1] == ':')
+         name = p + 2;
+   end = p;
+   n = (size_t)(end - name);
+   if (n == 0)
+      return 0;
+   for (p = line; *p; p++) {
+      const char *after;
+      int depth = 0;
+      if (mp_strncmp(p, name, n) != 0 || (p > line && is_ident_char(p[-1]))
+          || is_ident_char(p[n]))
+         continue;
+      after = p + n;
+      while (*after == ' ')
+         after++;
+      /* the call's own template arguments: Allocate<Real_t>(n) */
+      if (*after == '<') {
+         do {
+            if (*after == '<')
+               depth++;
+            else if (*after == '>')
+               depth--;
+            after++;
+         } while (*after && depth > 0 && *after != ';');
+         while (*after == ' ')
+            after++;
+      }
+      if (*after == '(')
+         return 1;
+   }
+   return 0;
 }

@@ -57,6 +57,36 @@ char *mp_name_from_out_param(const char *line, const char *fn);
    none applies. */
 char *mp_name_from_statement(const char *line);
 
+/* 1 if the line calls the function fn, as a debug information names
+   it: by its own name, a whole word, its qualifiers, template arguments
+   and parameters dropped, the call's template arguments allowed:
+   "double *d = Allocate<Real_t>(n);" calls "Allocate<double>";
+   "dom.AllocateNodes(n)" calls "Domain::AllocateNodes(int)". */
+int mp_line_calls(const char *line, const char *fn);
+
+/* 1 if the line returns the value of a call, a wrapper handing the
+   block it allocated on to its caller:
+     return malloc(n);
+     template <class T> T *alloc(size_t n) { return static_cast<T *>(malloc(sizeof(T) * n)); }
+   0 for "return p;" and for lines without a return. */
+int mp_line_returns_call(const char *line);
+
+/* Drops in place the suffixes a compiler appends to a symbol, which
+   name nothing of the source: "kernel.constprop.0" -> "kernel",
+   "f(int) [clone .isra.0]" -> "f(int)", "buf.lto_priv.0" -> "buf",
+   "u1.3" -> "u1" (GCC's number of a static local).  Returns 0 if
+   nothing was dropped, 1 if a suffix was, 2 if the last was a plain
+   number: the symbol of a function's static local. */
+int mp_strip_compiler_suffix(char *name);
+
+/* The source name of a C++ data symbol, which the symbol table keeps
+   mangled: "_ZZ4mainE5table" -> "main::table" (a static local, its
+   function's parameters dropped), "_ZN6Domain5countE" ->
+   "Domain::count", "_ZN12_GLOBAL__N_13bufE" ->
+   "(anonymous namespace)::buf", "_ZL3buf" -> "buf".  A new allocation
+   (freed with mp_free), or NULL when sym is not such a symbol. */
+char *mp_demangle_data(const char *sym);
+
 /* 1 if the file name has a Fortran extension (.f, .f90, .F03, .for...). */
 int mp_is_fortran_file(const char *file);
 

@@ -306,10 +306,49 @@ static double affinity(const mp_struct_field *fi, const mp_struct_field *fj)
    return den ? (double)num / (double)den : 0.0;
 }
 
+/* Moves part p onto the declared members it covers: onto the one that
+   holds it, or split over several (a 16-byte store over two doubles),
+   its accesses and weight shared by the bytes each holds.  Appends the
+   pieces beyond the first at parts[*n_parts]. */
+static void onto_members(part *parts, uint32_t *n_parts, uint32_t p,
+                         const mp_struct_unit *units, uint32_t n_units)
+{
+   part whole = parts[p];
+   uint64_t end = whole.offset + whole.size, w_left = whole.weight, a_left = whole.accesses;
+   uint32_t u, pieces = 0;
+   for (u = 0; u < n_units; u++) {
+      uint64_t lo = units[u].offset, hi = units[u].offset + units[u].size, ov;
+      part *to;
+      if (hi <= whole.offset || lo >= end)
+         continue;
+      ov = (hi < end ? hi : end) - (lo > whole.offset ? lo : whole.offset);
+      to = pieces == 0 ? &parts[p] : &parts[(*n_parts)++];
+      *to = whole;
+      to->offset = lo;
+      to->size = (uint32_t)units[u].size;
+      to->weight = whole.weight * ov / whole.size;
+      to->accesses = whole.accesses * ov / whole.size;
+      w_left -= to->weight;
+      a_left -= to->accesses;
+      pieces++;
+   }
+   /* the rounding's remainder to the first piece */
+   if (pieces > 0) {
+      parts[p].weight += w_left;
+      parts[p].accesses += a_left;
+   }
+}
+
 int mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out)
 {
+   return mp_structs_infer_declared(s, var, NULL, 0, 0, out);
+}
+
+int mp_structs_infer_declared(const mp_structs *s, uint32_t var, const mp_struct_unit *units,
+                              uint32_t n_units, uint64_t declared_size, mp_struct_layout *out)
+{
    uint64_t S = 0, total_cycles = 0, total_acc = 0;
-   uint32_t i, j, n, n_parts = 0, nf;
+   uint32_t i, j, n, n_parts = 0, nf, n_whole;
    part *parts;
    mp_struct_layout *l = out;
 
@@ -331,12 +370,19 @@ int mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out)
       mp_memset(out, 0, sizeof *out);
       return 0;
    }
+   /* The declared structure, when the strides step by whole elements
+      of it: its members are the fields. */
+   if (units && n_units > 0 && declared_size > 0 && S % declared_size == 0)
+      S = declared_size;
+   else
+      units = NULL;
    l->size = S;
    l->by_count = total_cycles == 0;
    l->cycles = l->by_count ? total_acc : total_cycles;
 
    /* Eq. 6: a stream whose stride S divides lies on one field. */
-   parts = mp_malloc("mp.structs.parts.1", (size_t)l->n_streams * sizeof *parts);
+   parts = mp_malloc("mp.structs.parts.1",
+                     (size_t)l->n_streams * (units ? n_units : 1) * sizeof *parts);
    for (i = s->var_head[var]; i != NONE; i = s->streams[i].next_var) {
       const stream *st = &s->streams[i];
       uint64_t w = l->by_count ? st->accesses : st->cycles;
@@ -353,6 +399,8 @@ int mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out)
       parts[n_parts].weight = w;
       n_parts++;
    }
+   for (i = 0, n_whole = n_parts; units && i < n_whole; i++)
+      onto_members(parts, &n_parts, i, units, n_units);
    sort_parts(parts, n_parts);
 
    for (i = 0, nf = 0; i < n_parts; i++)

@@ -135,6 +135,22 @@ void     mp_structs_set_stream_cycles(mp_structs *s, uint32_t stream, uint64_t c
    Cost: O(streams of var * log) plus O(fields^3) for the grouping. */
 int  mp_structs_infer(const mp_structs *s, uint32_t var, mp_struct_layout *out);
 
+/* A member of the structure as the source declares it. */
+typedef struct {
+   uint64_t offset, size;   /* bytes */
+} mp_struct_unit;
+
+/* The same with the declared members (n_units of them, ascending, in a
+   structure of declared_size bytes) as the fields, when the strides
+   step by whole structures (their GCD a multiple of declared_size): an
+   access is counted on the member that holds it, and one that spans
+   members (an initialisation's 16-byte store over two doubles) on each,
+   by the bytes it covers, so that the groups are of members, not of
+   store widths.  Otherwise as mp_structs_infer. */
+int  mp_structs_infer_declared(const mp_structs *s, uint32_t var, const mp_struct_unit *units,
+                               uint32_t n_units, uint64_t declared_size,
+                               mp_struct_layout *out);
+
 /* Remakes the groups of l with another threshold (0..1]: complete-link
    agglomerative clustering of the affinity matrix.  Starting from one
    group per field, the two groups whose least pairwise affinity is the

@@ -343,6 +343,53 @@ void mp_vars_foreach_line(const mp_vars *vs,
    }
 }
 
+/* The busiest location of each static local, by variable id. */
+typedef struct {
+   const mp_vars *vs;
+   uint64_t *best;     /* accesses at the busiest location so far */
+   uint32_t *loc;
+} static_locals;
+
+static void busiest_location(const mp_line_counts *lc, void *arg)
+{
+   static_locals *sl = arg;
+   const mp_var *v = mp_vars_get(sl->vs, lc->var);
+   uint64_t n = mp_counts_accesses(&lc->c);
+   if (v && v->static_local && n > sl->best[lc->var]) {
+      sl->best[lc->var] = n;
+      sl->loc[lc->var] = lc->loc;
+   }
+}
+
+void mp_vars_name_static_locals(mp_vars *vs)
+{
+   uint32_t n = mp_vars_count(vs), i;
+   static_locals sl;
+   sl.vs = vs;
+   sl.best = mp_calloc("mp.vars.sl.best", n + 1, sizeof *sl.best);
+   sl.loc = mp_calloc("mp.vars.sl.loc", n + 1, sizeof *sl.loc);
+   mp_vars_foreach_line(vs, busiest_location, &sl);
+   for (i = 0; i < n; i++) {
+      mp_var *v = mp_vars_get(vs, i);
+      const char *fn = v->function ? v->function
+                       : sl.best[i] ? mp_vars_location_fn(vs, sl.loc[i]) : NULL;
+      char *shown, *name;
+      if (!v->static_local || !fn || mp_counts_accesses(&v->c) == 0)
+         continue;
+      shown = mp_short_name(fn);
+      name = mp_asprintf("%s::%s", shown ? shown : fn, v->name);
+      if (!v->function)
+         v->function = mp_asprintf("%s", fn);
+      mp_free(v->name);
+      v->name = name;
+      v->static_local = 0;   /* named once, if the report is made again */
+      if (shown)
+         mp_free(shown);
+   }
+   mp_free(sl.best);
+   mp_free(sl.loc);
+}
+
 /*------------------------------------------------------------*/
 /*--- Footprint: the set of (variable, line) pairs         ---*/
 /*------------------------------------------------------------*/

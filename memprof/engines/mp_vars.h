@@ -129,6 +129,10 @@ typedef struct mp_var {
    char *where;              /* owned; declaration or allocation site, or NULL */
    char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
    char *function;           /* owned; stack variables: their function */
+   /* A function's static local whose symbol carried the compiler's
+      number ("u1.3", now "u1"): mp_vars_name_static_locals names it
+      after the function whose code accesses it most, main::u1. */
+   int static_local;
    mp_var_class cls;         /* whose code owns it (mp_owner.h) */
    char *object;             /* owned; the owning object's file name, or NULL */
    uint64_t size;            /* bytes: symbol / range size, peak live bytes
@@ -370,6 +374,12 @@ void mp_vars_reuse_totals(mp_vars *vs);
 void mp_vars_foreach_line(const mp_vars *vs,
                           void (*fn)(const mp_line_counts *lc, void *arg),
                           void *arg);
+
+/* Names every accessed static local (static_local) fn::name, fn its
+   function (the parameter list dropped) as the adapter set it, else
+   that of its source location with the most accesses (then set as its
+   function).  Once, at exit, before the report is built. */
+void mp_vars_name_static_locals(mp_vars *vs);
 
 /* Forgets every count (a forked child starts from zero); variables,
    their sizes and heap bookkeeping stay. */

@@ -93,17 +93,24 @@ mp_structure *mp_facts_structure(const mp_finished *an, const mp_adapter_queries
 {
    mp_structure *s;
    uint32_t i;
+   const mp_struct_unit *units = NULL;
+   uint32_t n_units = 0;
+   uint64_t declared_size = 0;
    if (an->structs == NULL)
       return NULL;
+   if (ask && ask->declared_members)
+      units = ask->declared_members(var, &n_units, &declared_size);
    s = mp_calloc("mp.facts.struct", 1, sizeof *s);
-   if (!mp_structs_infer(an->structs, var, &s->layout)) {
+   if (!mp_structs_infer_declared(an->structs, var, units, n_units, declared_size,
+                                  &s->layout)) {
       mp_free(s);
       return NULL;
    }
    mp_structs_cover_overlaps(&s->layout);
    s->names = mp_calloc("mp.facts.fnames", s->layout.n_fields + 1, sizeof *s->names);
    for (i = 0; i < s->layout.n_fields && ask && ask->field_name; i++)
-      s->names[i] = ask->field_name(var, s->layout.fields[i].offset);
+      s->names[i] = ask->field_name(var, s->layout.fields[i].offset,
+                                    s->layout.fields[i].size);
    s->split = split_text(&s->layout, s->names);
    s->overlapping = mp_facts_fields_overlap(&s->layout);
    return s;

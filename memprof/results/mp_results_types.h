@@ -134,9 +134,15 @@ typedef struct {
    /* Where the block holding addr starts and its length; 0 if
       unknown. */
    int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
-   /* The name of the field at offset of var's structure (debug info),
-      allocated (freed with mp_free); NULL if unknown. */
-   char *(*field_name)(uint32_t var, uint64_t offset);
+   /* The name of the bytes [offset, offset + size) of var's structure
+      (the debug information, or the source's declaration of a heap
+      site's type), allocated (freed with mp_free); NULL if unknown. */
+   char *(*field_name)(uint32_t var, uint64_t offset, uint64_t size);
+   /* The members of var's structure as its source declares them
+      (ascending offsets), *n of them, in a structure of *size bytes;
+      NULL if unknown.  The adapter's, valid until the results are
+      built. */
+   const mp_struct_unit *(*declared_members)(uint32_t var, uint32_t *n, uint64_t *size);
    /* The file of the object whose code is at iaddr, or NULL; the
       adapter's string, valid until the results are built. */
    const char *(*code_object)(uint64_t iaddr);

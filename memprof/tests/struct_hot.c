@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An array of particles of 32 bytes (x, y, z, mass: doubles) on the
    heap.  The hot loop (100 passes) reads only mass; a cold loop, once,
-   reads all four fields.  Expected: size 32, fields 0, 8, 16, 24 (no
-   names: a heap block has no type in the debug info); mass (24) is in
-   both loops, x, y and z only in the cold one, so affinity(x,y) =
-   affinity(x,z) = affinity(y,z) = 1 and affinity(mass, x) = the cold
-   loop's share of the pair's cycles, small: the split { +0, +8, +16 } /
-   { +24 }, mass alone. */
+   reads all four fields.  Expected: size 32, fields x, y, z, mass at
+   0, 8, 16, 24 (named from line 19's type and line 15's definition);
+   mass is in both loops, x, y and z only in the cold one, so
+   affinity(x,y) = affinity(x,z) = affinity(y,z) = 1 and affinity(mass,
+   x) = the cold loop's share of the pair's cycles, small: the split
+   { x, y, z } / { mass }, mass alone. */
 #include <stdio.h>
 #include <stdlib.h>
 

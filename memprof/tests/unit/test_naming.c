@@ -198,6 +198,96 @@ START_TEST(test_nth_declarators)
 }
 END_TEST
 
+START_TEST(test_returns_call)
+{
+   /* the one-line template helpers of C++ proxy apps, and C wrappers */
+   ck_assert_int_eq(mp_line_returns_call("template <class T> T *Allocate(size_t n) "
+                                         "{ return static_cast<T *>(malloc(sizeof(T) * n)); }"), 1);
+   ck_assert_int_eq(mp_line_returns_call("   return malloc(n);"), 1);
+   ck_assert_int_eq(mp_line_returns_call("return(xmalloc(n));"), 1);
+   /* a block kept in a local, or no call returned */
+   ck_assert_int_eq(mp_line_returns_call("   return p;"), 0);
+   ck_assert_int_eq(mp_line_returns_call("   double *p = malloc(n);"), 0);
+   ck_assert_int_eq(mp_line_returns_call("   returned = malloc(n);"), 0);
+   ck_assert_int_eq(mp_line_returns_call("   int noreturn(void);"), 0);
+}
+END_TEST
+
+/* The compiler's suffixes, dropped: the names the source gives. */
+static void stripped_is(const char *name, const char *want, int how)
+{
+   char buf[128];
+   strcpy(buf, name);
+   ck_assert_int_eq(mp_strip_compiler_suffix(buf), how);
+   ck_assert_str_eq(buf, want);
+}
+
+START_TEST(test_compiler_suffix)
+{
+   stripped_is("kernel.constprop.0", "kernel", 1);
+   stripped_is("fft_z.isra.0.part.0", "fft_z", 1);
+   stripped_is("main.cold", "main", 1);
+   stripped_is("buf.lto_priv.0", "buf", 1);
+   stripped_is("helper.llvm.1234567", "helper", 1);
+   stripped_is("u1.3", "u1", 2);
+   stripped_is("CalcForce(double*) [clone .constprop.0]", "CalcForce(double*)", 1);
+   stripped_is("stack:kernel.constprop.0", "stack:kernel", 1);
+   /* names with dots that are not the compiler's */
+   stripped_is("main", "main", 0);
+   stripped_is("particles:GOT", "particles:GOT", 0);
+   stripped_is("libc.so.6:mapped", "libc.so.6:mapped", 0);
+   stripped_is("ld.so.cache", "ld.so.cache", 0);
+   stripped_is("s.v", "s.v", 0);
+   stripped_is("stack:(below main)", "stack:(below main)", 0);
+   stripped_is("heap@alloc.h:2", "heap@alloc.h:2", 0);
+   stripped_is("__ctype32_toupper@GLIBC_2.2.5", "__ctype32_toupper@GLIBC_2.2.5", 0);
+   stripped_is("heap@fill.constprop.0", "heap@fill", 1);
+}
+END_TEST
+
+static void demangled_is(const char *sym, const char *want)
+{
+   char *got = mp_demangle_data(sym);
+   if (want == NULL)
+      ck_assert_msg(got == NULL, "%s -> %s, expected none", sym, got);
+   else {
+      ck_assert_msg(got != NULL, "%s not demangled, expected %s", sym, want);
+      ck_assert_str_eq(got, want);
+   }
+   free(got);
+}
+
+START_TEST(test_demangle_data)
+{
+   demangled_is("_ZZ4mainE5table", "main::table");
+   demangled_is("_ZZ4mainE5table_0", "main::table");
+   demangled_is("_ZZL6kernelR6DomainiiE3buf", "kernel::buf");
+   demangled_is("_ZZN6Domain5allocEiE5count", "Domain::alloc::count");
+   demangled_is("_ZZ3runISt6vectorIiSaIiEEEvRT_E4seen", "run::seen");
+   demangled_is("_ZN6Domain5countE", "Domain::count");
+   demangled_is("_ZN12_GLOBAL__N_13bufE", "(anonymous namespace)::buf");
+   demangled_is("_ZL3buf", "buf");
+   demangled_is("_ZN2ns5inner4gridE", "ns::inner::grid");
+   demangled_is("grid", NULL);
+   demangled_is("_Z", NULL);
+   demangled_is("_ZZ4mainE", NULL);
+   demangled_is("_ZN6Domain5count", NULL);
+}
+END_TEST
+
+START_TEST(test_line_calls)
+{
+   ck_assert_int_eq(mp_line_calls("   Real_t *dvdx = Allocate<Real_t>(numElem8) ;", "Allocate<double>"), 1);
+   ck_assert_int_eq(mp_line_calls("   dom.AllocateNodes(n);", "Domain::AllocateNodes(int)"), 1);
+   ck_assert_int_eq(mp_line_calls("   tid_args = CALLOC(n, sizeof *tid_args);", "CALLOC"), 1);
+   ck_assert_int_eq(mp_line_calls("   p = std::vector<T, A<T> >::make (n);", "make"), 1);
+   /* another function whose name holds fn's, or no call */
+   ck_assert_int_eq(mp_line_calls("   x = ReAllocate<double>(n);", "Allocate<double>"), 0);
+   ck_assert_int_eq(mp_line_calls("   x = Allocated;", "Allocated"), 0);
+   ck_assert_int_eq(mp_line_calls("   kernel(d, n);", "main"), 0);
+}
+END_TEST
+
 START_TEST(test_fortran_files)
 {
    ck_assert(mp_is_fortran_file("a.f90"));
@@ -220,6 +310,10 @@ int main(void)
    tcase_add_test(tc, test_fortran_files);
    tcase_add_test(tc, test_nth);
    tcase_add_test(tc, test_nth_declarators);
+   tcase_add_test(tc, test_returns_call);
+   tcase_add_test(tc, test_line_calls);
+   tcase_add_test(tc, test_compiler_suffix);
+   tcase_add_test(tc, test_demangle_data);
    tcase_add_loop_test(tc, test_out_param, 0, (int)(sizeof out_params / sizeof out_params[0]));
    tcase_add_loop_test(tc, test_statement, 0, (int)(sizeof statements / sizeof statements[0]));
    suite_add_tcase(s, tc);

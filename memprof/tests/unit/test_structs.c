@@ -657,6 +657,59 @@ static mp_structs *figure1(trace *t)
    return s;
 }
 
+/* The declared members as the fields: particles of 4 doubles {x, y, z,
+   m} (32 bytes), initialised by 16-byte stores (x..y, z..m: loop 1, 10
+   cycles each), a hot loop reading x and z (loop 2, 40 cycles each).
+   By the store widths the fields would be +0 (16 B) and +16 (16 B),
+   each in both loops: no split.  By the members, each store counts 5
+   cycles on each member it covers: x and z are in loops 1 and 2, y and
+   m in loop 1 only, and the split is { x, z } / { y, m }. */
+START_TEST(test_declared_members)
+{
+   static const mp_struct_unit members[] = { { 0, 8 }, { 8, 8 }, { 16, 8 }, { 24, 8 } };
+   mp_structs *s = mp_structs_new();
+   const uint64_t p = 0x900000;
+   mp_struct_layout l;
+   uint32_t i;
+   for (i = 0; i < 64; i++) {
+      feed(s, NULL, 0, 0, p + 32 * i, p, 16, 1, 10);
+      feed(s, NULL, 1, 0, p + 32 * i + 16, p, 16, 1, 10);
+   }
+   for (i = 0; i < 64; i++) {
+      feed(s, NULL, 2, 0, p + 32 * i, p, 8, 2, 40);
+      feed(s, NULL, 3, 0, p + 32 * i + 16, p, 8, 2, 40);
+   }
+   /* by the widths: two 16-byte fields used together, one group */
+   ck_assert_int_eq(mp_structs_infer(s, 0, &l), 1);
+   ck_assert_uint_eq(l.n_fields, 2);
+   ck_assert_uint_eq(l.fields[0].size, 16);
+   ck_assert_uint_eq(l.n_groups, 1);
+   mp_struct_layout_clear(&l);
+   /* by the members */
+   ck_assert_int_eq(mp_structs_infer_declared(s, 0, members, 4, 32, &l), 1);
+   ck_assert_uint_eq(l.size, 32);
+   ck_assert_uint_eq(l.n_fields, 4);
+   for (i = 0; i < 4; i++) {
+      ck_assert_uint_eq(l.fields[i].offset, 8 * i);
+      ck_assert_uint_eq(l.fields[i].size, 8);
+   }
+   ck_assert_uint_eq(l.fields[0].cycles, 64 * (5 + 40));   /* x */
+   ck_assert_uint_eq(l.fields[1].cycles, 64 * 5);          /* y */
+   ck_assert_uint_eq(l.fields[0].accesses, 64 + 64 / 2);   /* its share of the stores */
+   ck_assert_uint_eq(l.cycles, l.field_cycles);            /* nothing lost to rounding */
+   ck_assert_uint_eq(l.n_groups, 2);
+   ck_assert_uint_eq(l.fields[0].group, l.fields[2].group);
+   ck_assert_uint_eq(l.fields[1].group, l.fields[3].group);
+   ck_assert_uint_ne(l.fields[0].group, l.fields[1].group);
+   mp_struct_layout_clear(&l);
+   /* a declared size the strides do not step by: the widths again */
+   ck_assert_int_eq(mp_structs_infer_declared(s, 0, members, 4, 24, &l), 1);
+   ck_assert_uint_eq(l.n_fields, 2);
+   mp_struct_layout_clear(&l);
+   mp_structs_free(s);
+}
+END_TEST
+
 START_TEST(test_figure1)
 {
    trace t = { NULL, 0, 0 };
@@ -953,6 +1006,7 @@ int main(void)
    tcase_add_test(tc, test_random_traces);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_figure1);
+   tcase_add_test(tc, test_declared_members);
    tcase_add_test(tc, test_cover_overlaps);
    tcase_add_test(tc, test_hot_field);
    tcase_add_test(tc, test_plain_arrays);

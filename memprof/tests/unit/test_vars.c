@@ -391,6 +391,45 @@ static void touch(mp_vars *vs, mp_var *v, uint32_t n, uint32_t tid)
       access_now(vs, &e);
 }
 
+/* Static locals named after their function: the one the adapter saw
+   first touch it, else that of their busiest location, once. */
+static void touch_in(mp_vars *vs, mp_var *v, uint32_t n, const char *where,
+                     const char *fn)
+{
+   mp_event e;
+   uint32_t i;
+   memset(&e, 0, sizeof e);
+   e.var = v->id; e.tid = 1; e.size = 4; e.addr = 0x1000;
+   e.loc = mp_vars_location(vs, where, fn);
+   for (i = 0; i < n; i++)
+      access_now(vs, &e);
+}
+
+START_TEST(test_static_locals)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *u1 = mp_vars_add(vs, MP_VAR_GLOBAL, "u1", NULL, 256);
+   mp_var *w = mp_vars_add(vs, MP_VAR_GLOBAL, "w", NULL, 800);
+   mp_var *g = mp_vars_add(vs, MP_VAR_GLOBAL, "grid", NULL, 800);
+   mp_var *idle = mp_vars_add(vs, MP_VAR_GLOBAL, "idle", NULL, 8);
+   u1->static_local = w->static_local = idle->static_local = 1;
+   u1->function = strdup("work");          /* inlined into main */
+   touch_in(vs, u1, 5, "s.c:2", "main");
+   touch_in(vs, w, 2, "s.c:9", "init(int)");
+   touch_in(vs, w, 7, "s.c:12", "main::{lambda(int)#1}::operator()(int) const");
+   touch_in(vs, g, 3, "s.c:4", "main");
+   mp_vars_name_static_locals(vs);
+   ck_assert_str_eq(u1->name, "work::u1");
+   ck_assert_str_eq(w->name, "main::{lambda(int)#1}::operator()::w");
+   ck_assert_str_eq(w->function, "main::{lambda(int)#1}::operator()(int) const");
+   ck_assert_str_eq(g->name, "grid");        /* not a static local */
+   ck_assert_str_eq(idle->name, "idle");     /* never accessed */
+   mp_vars_name_static_locals(vs);           /* a second report */
+   ck_assert_str_eq(u1->name, "work::u1");
+   mp_vars_free(vs);
+}
+END_TEST
+
 START_TEST(test_report_rows_fold)
 {
    mp_vars *vs = mp_vars_new(64);
@@ -1158,6 +1197,7 @@ int main(void)
    tcase_add_test(tc, test_straddle_and_locations);
    tcase_add_test(tc, test_footprint_grows);
    tcase_add_test(tc, test_report_rows_fold);
+   tcase_add_test(tc, test_static_locals);
    tcase_add_test(tc, test_report_json_has_required_keys);
    tcase_add_test(tc, test_summary);
    tcase_add_test(tc, test_file_entries);
