@@ -556,6 +556,27 @@ static void write_affinity_dot(const mp_results *res)
    VG_(free)(path);
 }
 
+/* The OpenMP runtime among the loaded objects (GCC's libgomp, LLVM's
+   libomp, Intel's libiomp5), by its file name, or NULL; *wait_set
+   whether the user chose how its threads wait, which the summary then
+   does not question. */
+static const char *openmp_runtime(int *wait_set)
+{
+   static const HChar *const runtimes[] = { "libgomp.so", "libomp.so", "libiomp5.so" };
+   const DebugInfo *di;
+   UInt k;
+   *wait_set = VG_(getenv)("OMP_WAIT_POLICY") != NULL || VG_(getenv)("GOMP_SPINCOUNT") != NULL
+               || VG_(getenv)("KMP_BLOCKTIME") != NULL;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      const HChar *path = VG_(DebugInfo_get_filename)(di), *base = VG_(strrchr)(path, '/');
+      base = base ? base + 1 : path;
+      for (k = 0; k < sizeof runtimes / sizeof runtimes[0]; k++)
+         if (VG_(strncmp)(base, runtimes[k], VG_(strlen)(runtimes[k])) == 0)
+            return base;
+   }
+   return NULL;
+}
+
 static const char *code_object(uint64_t iaddr)
 {
    return mp_code_object((Addr)iaddr);
@@ -649,6 +670,7 @@ static void write_output(Bool summary)
    run.whatif_pad_conflicts = mp_clo_whatif_pad_conflicts;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
    run.fair_sched = mp_clo_fair_sched();
+   run.openmp_runtime = openmp_runtime(&run.openmp_wait_set);
 
    an.vars = mp_g_vars;
    an.stride = mp_g_stride;

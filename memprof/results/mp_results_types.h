@@ -91,6 +91,11 @@ typedef struct {
       not advised. */
    uint32_t whatif_min_gain;
    int fair_sched;               /* Valgrind ran with --fair-sched=yes|try */
+   /* The OpenMP runtime the program loaded (its file name: libgomp,
+      LLVM's libomp), or NULL; and whether the user chose how its
+      threads wait (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME). */
+   const char *openmp_runtime;
+   int openmp_wait_set;
    /* How the process ended: "exit" (end_status its status), "signal"
       (killed: the counts are partial), "exec" (written before an
       execve), or NULL: not known (no "end" written). */

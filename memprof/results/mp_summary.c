@@ -385,6 +385,24 @@ static void false_sharing(mp_summary *s, const mp_results *res)
          s->serial_schedule = res->run->fair_sched ? 2 : 1;
 }
 
+/* Whether the OpenMP runtime spun its threads' waits: several threads
+   ran, the user set no wait policy.  Its accesses are those of the
+   variables it owns. */
+static void openmp_spin(mp_summary *s, const mp_results *res)
+{
+   uint32_t i;
+   const char *rt = res->run->openmp_runtime;
+   if (!rt || res->run->openmp_wait_set || res->totals.threads < 2)
+      return;
+   s->openmp_spin = rt;
+   s->all_accesses = s->reads + s->writes;
+   for (i = 0; i < res->n_rows; i++) {
+      const mp_var *v = res->rows[i].var;
+      if (v && v->object && mp_strcmp(v->object, rt) == 0)
+         s->openmp_accesses += res->rows[i].accesses;
+   }
+}
+
 /* The hit ratio over all accesses, the most remote variable. */
 static void numa(mp_summary *s, const mp_results *res)
 {
@@ -409,6 +427,7 @@ void mp_summary_threads(mp_summary *s, const mp_results *res)
       false_sharing(s, res);
    if (res->run->page_size)
       numa(s, res);
+   openmp_spin(s, res);
 }
 
 void mp_summary_free(mp_summary *s)

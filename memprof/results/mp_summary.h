@@ -79,6 +79,12 @@ struct mp_summary {
       apart (1: say so, with --fair-sched=yes; 2: so it did although it
       ran with --fair-sched). */
    int serial_schedule;
+   /* The OpenMP runtime spin-waited (several threads, no wait policy
+      set): its name and the accesses of its data (its fold's), which
+      Valgrind's one-thread-at-a-time schedule turns into long spins
+      that are no work of the program's. */
+   const char *openmp_spin;
+   uint64_t openmp_accesses, all_accesses;
    /* With NUMA simulated (numa): accesses local and remote to their
       page's socket, and the variable with the most remote ones (NULL:
       none of the program's). */
@@ -99,8 +105,8 @@ mp_summary *mp_summary_make(const mp_report_row *rows, uint32_t n_rows,
    other rather than interleaved. */
 int mp_summary_schedule_hid(uint64_t predicted_false, uint64_t seen);
 
-/* The false sharing and NUMA lines, from res's rows and sharing
-   summary. */
+/* The false sharing, NUMA and OpenMP lines, from res's rows and
+   sharing summary. */
 void mp_summary_threads(mp_summary *s, const mp_results *res);
 
 void mp_summary_free(mp_summary *s);

@@ -408,6 +408,19 @@ static void print_advice(printer *p, const mp_results *res)
           res->n_rejected);
 }
 
+/* The OpenMP runtime's spin-waiting, which Valgrind's serial schedule
+   stretches: say how much of the run it is and how to avoid it. */
+static void print_openmp(printer *p, const mp_summary *s)
+{
+   char b1[32];
+   say(p, "OpenMP: %s spin-waits at its barriers, and Valgrind runs one thread at a time, "
+       "so a waiting thread spins through its time slice: %s accesses (%.1f%%) are the "
+       "runtime's; rerun with OMP_WAIT_POLICY=passive (LLVM's runtime: KMP_BLOCKTIME=0) "
+       "for the accesses, windows and advice of the program's own work\n",
+       s->openmp_spin, commas(s->openmp_accesses, b1, sizeof b1),
+       percent(s->openmp_accesses, s->all_accesses));
+}
+
 void mp_exit_summary(const mp_results *res, const char *output, int written,
                      mp_exit_print_fn print, void *arg)
 {
@@ -427,6 +440,8 @@ void mp_exit_summary(const mp_results *res, const char *output, int written,
       print_false_sharing(&p, sum);
    if (sum->numa)
       print_numa(&p, sum);
+   if (sum->openmp_spin)
+      print_openmp(&p, sum);
    print_advice(&p, res);
    if (written)
       say(&p, "Output: %s\n", output);
