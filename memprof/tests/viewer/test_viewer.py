@@ -219,6 +219,24 @@ JS_TEXT = """
 const e = document.querySelector(arguments[0]);
 return e ? e.textContent : null;
 """
+JS_SORTED = """
+const th = document.querySelector((arguments[1] || '#vartable') + ' th[data-key=' +
+                                  arguments[0] + ']');
+return th ? th.getAttribute('aria-sort') : null;
+"""
+# The value of a key/value table's row in an element: its second cell.
+JS_KV = """
+for (const tr of document.querySelectorAll(arguments[0] + ' table.kv tr')) {
+  if (tr.children[0].textContent === arguments[1]) return tr.children[1].textContent;
+}
+return null;
+"""
+# Whether the first element comes before the second in the page.
+JS_BEFORE = """
+const a = document.querySelector(arguments[0]), b = document.querySelector(arguments[1]);
+if (!a || !b) return null;
+return !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+"""
 
 
 class ViewerTest:
@@ -250,6 +268,11 @@ class ViewerTest:
 
     def text(self, css):
         return self.b.js(JS_TEXT, css)
+
+    def sorted_by(self, key, table="#vartable"):
+        """The aria-sort of a column's header: 'descending', 'ascending' or
+        None."""
+        return self.b.js(JS_SORTED, key, table)
 
     def shot(self, name):
         data = self.b.screenshot()
@@ -283,15 +306,29 @@ class ViewerTest:
         self.c.equal(self.count("input[type=file]#file"), 1, "the page has a file input")
 
     def basic(self):
-        """reuse.json of the annotator's tests: cache, reuse, strides."""
+        """reuse.json of the annotator's tests (cache, reuse, strides) with
+        stall cycles, and a C++ frame, stack:kernel(Domain&, int, int),
+        whose accesses all hit L1: the most cycles, no stall."""
         self.open()
         self.c.equal(self.load("basic.json"), "loaded", "basic.json loads")
-        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
-                     "variable rows in file order (by cycles)")
-        self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=cycles]')"
-                               ".getAttribute('aria-sort');"), "descending",
-                     "the table starts sorted by cycles, most first")
+        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer",
+                                           "stack:kernel"],
+                     "variable rows in file order (by stall cycles), the frame's label shown")
+        self.c.equal((self.sorted_by("stall"), self.sorted_by("cycles")), ("descending", None),
+                     "the table starts sorted by stall cycles, most first, not by cycles")
+        self.c.equal(self.column("stall"), ["29,696", "392", "196", "196", "0"],
+                     "the stall column gives each variable's stall cycles")
         keys = self.b.js(JS_KEYS)
+        self.c.equal(keys[keys.index("cycles") - 1] if "cycles" in keys else None, "stall",
+                     "the stall column is just before the cycles column")
+        self.c.equal(self.b.js("const th = document.querySelector('#vartable th[data-key=stall]');"
+                               "return th ? th.title : null;"),
+                     "memory stall cycles: the cycles beyond an L1 hit, what a change of layout "
+                     "can save", "the stall column's tooltip")
+        self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=rank]')"
+                               ".title;"),
+                     "position in the file (by stall cycles, then cycles, then accesses)",
+                     "the rank column's tooltip")
         self.c.check(all(k in keys for k in ("name", "kind", "where", "size", "accesses",
                                              "reads", "writes", "miss-L1", "miss-L2",
                                              "miss-L3", "cpa", "cycles", "stride", "reuse")),
@@ -305,20 +342,36 @@ class ViewerTest:
         self.c.equal(self.column("accesses")[0], "3,072", "accesses with thousands separators")
 
         # Sorting by clicking the headers.
+        # The page opens on what to act on: the run's configuration is
+        # below the table, folded.
+        self.c.equal(self.b.js(JS_BEFORE, "#variables", "#run"), True,
+                     "the variables table comes before the Run section")
+        self.c.equal(self.b.js(JS_BEFORE, "#run", "#totals"), True,
+                     "the Run section comes before the totals")
+        self.c.equal(self.b.js("const d = document.querySelector('#run details');"
+                               "return d ? d.open : null;"), False,
+                     "the Run section is folded at load")
+        self.c.equal(self.text("#run details > summary"), "Run: command, cache geometry, options",
+                     "the folded Run section says what it holds")
+
         self.b.click("#vartable th[data-key=name]")
-        self.c.equal(self.column("name"), ["coef", "data", "stack:consume", "stack:producer"],
-                     "click on 'name' sorts A to Z")
+        self.c.equal(self.column("name"), ["coef", "data", "stack:consume", "stack:kernel",
+                                           "stack:producer"],
+                     "click on 'name' sorts A to Z (by the name shown)")
         self.c.equal(self.b.js("return document.querySelector('#vartable th[data-key=name]')"
                                ".getAttribute('aria-sort');"), "ascending",
                      "the sorted header is marked ascending")
         self.b.click("#vartable th[data-key=name]")
-        self.c.equal(self.column("name"), ["stack:producer", "stack:consume", "data", "coef"],
+        self.c.equal(self.column("name"), ["stack:producer", "stack:kernel", "stack:consume",
+                                           "data", "coef"],
                      "second click on 'name' sorts Z to A")
         self.b.click("#vartable th[data-key=reuse]")
-        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
+        self.c.equal(self.column("name"), ["data", "coef", "stack:kernel", "stack:consume",
+                                           "stack:producer"],
                      "click on 'mean reuse' sorts most first, absent values last")
         self.b.click("#vartable th[data-key=reuse]")
-        self.c.equal(self.column("name"), ["coef", "data", "stack:consume", "stack:producer"],
+        self.c.equal(self.column("name"), ["stack:kernel", "coef", "data", "stack:consume",
+                                           "stack:producer"],
                      "second click on 'mean reuse' sorts least first, absent values still last")
 
         # A row's detail.
@@ -341,13 +394,36 @@ class ViewerTest:
                      "the per-line table lists the variable's source lines")
         self.c.equal(self.count("#vartable tr.selected"), 1, "the selected row is highlighted")
         self.b.click("#vartable th[data-key=cycles]")
-        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer"],
-                     "click on 'cycles' sorts most first, ties in file order")
+        self.c.equal(self.column("name"), ["stack:kernel", "data", "coef", "stack:consume",
+                                           "stack:producer"],
+                     "click on 'cycles' sorts most first, ties in file order: the frame whose "
+                     "accesses all hit L1 first")
+
+        # A label: the table shows it, the detail the whole name.
+        self.b.click("#vartable tbody tr[data-index='4']")
+        self.c.equal(self.text("#vartable tbody tr[data-index='4'] td.name"), "stack:kernel",
+                     "a C++ frame shows as its label in the table")
+        self.c.equal(self.text("#detail .detail-name"), "stack:kernel(Domain&, int, int)",
+                     "the detail gives the frame's whole name")
+        self.c.equal(self.b.js(JS_KV, "#detail", "Memory stall cycles"), "0",
+                     "the detail gives the stall cycles")
+        self.b.click("#vartable th[data-key=stall]")
+        self.c.equal(self.column("name"), ["data", "coef", "stack:consume", "stack:producer",
+                                           "stack:kernel"],
+                     "click on 'stall' sorts by stall cycles again, most first")
 
         # The filter box.
         self.b.cmd("POST", "/element/%s/value" % self.b.find("#filter"), {"text": "stack"})
-        self.c.equal(sorted(self.column("name")), ["stack:consume", "stack:producer"],
+        self.c.equal(sorted(self.column("name")), ["stack:consume", "stack:kernel",
+                                                   "stack:producer"],
                      "the filter box keeps matching rows")
+        self.b.js("const f = document.getElementById('filter'); f.value = '';"
+                  "f.dispatchEvent(new Event('input'));")
+        self.b.cmd("POST", "/element/%s/value" % self.b.find("#filter"),
+                   {"text": "stack:kernel(domain&"})
+        self.c.equal(self.column("name"), ["stack:kernel"],
+                     "the filter matches the whole name of a labelled variable, not only "
+                     "the label shown")
 
     def nocache(self):
         """A --cache-sim=no profile with strides only."""
@@ -370,6 +446,17 @@ class ViewerTest:
         """Sharing, NUMA, communication, matrix, advice, loops."""
         self.open()
         self.c.equal(self.load("rich.json"), "loaded", "rich.json loads")
+        self.c.equal((self.sorted_by("cycles"), "stall" in self.b.js(JS_KEYS)),
+                     ("descending", False),
+                     "a file without stall cycles (an older memprof's) is sorted by cycles, "
+                     "with no stall column")
+        self.c.equal((self.b.js(JS_BEFORE, "#advice", "#variables"),
+                      self.b.js(JS_BEFORE, "#variables", "#run"),
+                      self.b.js(JS_BEFORE, "#advice", "#run")), (True, True, True),
+                     "the page opens on the advice, then the variables; the Run section after")
+        self.c.equal(self.b.js("const d = document.querySelector('#run details');"
+                               "return d ? d.open : null;"), False,
+                     "the Run details are closed at load")
         self.c.check("Prefetcherstream, 16 streams per core, into L2" in self.text("#run"),
                      "the configuration names the prefetcher", self.text("#run"))
         keys = self.b.js(JS_KEYS)
@@ -716,7 +803,9 @@ class ViewerTest:
         """classes.json: variables and loops of every class (runtime,
         loader, preload, other, a variable without "class"): the program's
         ranked, the others folded by object, as memprof_annotate does,
-        until "show the runtime's data" is ticked."""
+        until "show the runtime's data" is ticked.  The C library's data
+        have more stall cycles than the loader's, the loader's more cycles
+        (L1 hits); config.program says which objects are the program's."""
         self.open()
         self.c.equal(self.load("classes.json"), "loaded", "classes.json loads")
         self.c.equal(self.column("name"), ["grid", "buf", "stack:main"],
@@ -727,14 +816,17 @@ class ViewerTest:
         self.c.check("3 of the program's variables (6 others" in self.text("#var-count"),
                      "the count says how many variables are folded", self.text("#var-count"))
         self.c.equal(self.column("object", "#folds-table"),
-                     ["ld-linux-x86-64.so.2", "libc.so.6", "unattributed",
+                     ["libc.so.6", "ld-linux-x86-64.so.2", "unattributed",
                       "vgpreload_memprof-amd64-linux.so"],
-                     "one row per object, most cycles first (class other: unattributed)")
+                     "one row per object, most stall cycles first, not most cycles "
+                     "(class other: unattributed)")
         self.c.equal(self.column("class", "#folds-table"),
-                     ["loader", "runtime", "other", "preload"], "each object's class")
-        self.c.equal(self.column("accesses", "#folds-table"), ["400", "550", "10", "5"],
+                     ["runtime", "loader", "other", "preload"], "each object's class")
+        self.c.equal(self.column("accesses", "#folds-table"), ["550", "3,100", "10", "5"],
                      "each object's accesses, summed over its variables")
-        self.c.equal(self.column("cycles", "#folds-table"), ["10,812", "5,140", "432", "216"],
+        self.c.equal(self.column("stall", "#folds-table"), ["10,780", "9,212", "392", "196"],
+                     "each object's stall cycles, summed over its variables")
+        self.c.equal(self.column("cycles", "#folds-table"), ["12,980", "21,612", "432", "216"],
                      "each object's cycles, summed over its variables")
         self.c.equal(self.column("variables", "#folds-table"), ["2", "2", "1", "1"],
                      "each object's number of variables")
@@ -748,23 +840,32 @@ class ViewerTest:
                          "return c && !c.checked ? c.parentNode.textContent : null;") or ""),
                      "an unticked, labelled 'Show the runtime's data' checkbox")
 
+        # config.program as text, not as the JSON object.
+        program = self.b.js(JS_KV, "#run", "Whose data")
+        self.c.equal(program, "Program's objects: classes; build tree: /home/user/classes/; "
+                     "--program-objects patterns: (none)",
+                     "the program's objects, build tree and patterns as text")
+        run = self.text("#run")
+        self.c.check("{" not in run and '"tree"' not in run and '"objects"' not in run,
+                     "the Run section shows no raw JSON", run)
+
         self.b.js("document.getElementById('variables').scrollIntoView();")
         self.shot("viewer-classes-folded.png")
 
         # Select a program variable, then unfold: every variable ranked.
-        self.b.click("#vartable tbody tr[data-index='1']")
+        self.b.click("#vartable tbody tr[data-index='2']")
         self.b.click("#show-runtime")
         self.c.equal(self.column("name"),
-                     ["_rtld_global", "grid", "libc.so.6:.data", "ld-linux-x86-64.so.2:.bss",
+                     ["libc.so.6:.data", "_rtld_global", "grid", "ld-linux-x86-64.so.2:.bss",
                       "heap@filedoalloc.c:101", "buf", "other",
                       "vgpreload_memprof-amd64-linux.so:.bss", "stack:main"],
-                     "ticked: every variable ranked by cycles")
+                     "ticked: every variable ranked by stall cycles")
         self.c.equal(self.column("class"),
-                     ["loader", "program", "runtime", "loader", "runtime", "program", "other",
+                     ["runtime", "loader", "program", "loader", "runtime", "program", "other",
                       "preload", "program"], "ticked: a class column")
         self.c.equal(self.count("#folds-table"), 0, "ticked: no table by object")
         self.c.equal(self.b.js("return [...document.querySelectorAll('#vartable tr.selected')]"
-                               ".map((tr) => tr.getAttribute('data-index'));"), ["1"],
+                               ".map((tr) => tr.getAttribute('data-index'));"), ["2"],
                      "the selected row stays selected")
         self.c.equal(self.text("#detail .detail-name"), "grid", "the detail stays")
         self.c.equal(self.column("place", "#loops-table"),
@@ -777,7 +878,7 @@ class ViewerTest:
         self.c.equal(self.column("class"),
                      ["loader", "loader", "other", "preload", "program", "program", "program",
                       "runtime", "runtime"], "click on 'class' sorts A to Z")
-        self.b.click("#vartable tbody tr[data-index='2']")
+        self.b.click("#vartable tbody tr[data-index='0']")
         self.c.equal(self.text("#detail .detail-name"), "libc.so.6:.data",
                      "a click on the runtime's row opens its detail")
         self.b.cmd("POST", "/element/%s/value" % self.b.find("#filter"), {"text": ".bss"})
@@ -786,13 +887,14 @@ class ViewerTest:
                      "the filter box works on the unfolded table")
         self.shot("viewer-classes.png")
 
-        # Untick: folded again, the filter kept, the sort back to cycles.
+        # Untick: folded again, the filter kept, the sort back to stall
+        # cycles.
         self.b.click("#show-runtime")
         self.c.equal(self.column("name"), [], "unticked: the filter finds none of the program's")
         self.b.js("const f = document.getElementById('filter'); f.value = '';"
                   "f.dispatchEvent(new Event('input'));")
         self.c.equal(self.column("name"), ["grid", "buf", "stack:main"],
-                     "unticked: the program's variables, by cycles")
+                     "unticked: the program's variables, by stall cycles")
         self.c.equal(self.count("#folds-table tbody tr"), 4, "unticked: the table by object")
         self.c.equal(self.count("#loops-table tbody tr"), 1, "unticked: the program's loop")
 
@@ -803,7 +905,7 @@ class ViewerTest:
                       len(self.column("name"))), (False, 3), "a new file starts folded")
         self.c.equal(self.load("basic.json"), "loaded", "basic.json loads after it")
         self.c.equal((self.count("#show-runtime"), self.count("#folds-table"),
-                      len(self.column("name"))), (0, 0, 4),
+                      len(self.column("name"))), (0, 0, 5),
                      "a file without classes: every variable the program's, no checkbox")
 
     def bad_files(self):
