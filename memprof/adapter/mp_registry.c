@@ -513,11 +513,13 @@ Bool mp_registry_describe(Addr a, HChar **what, HChar **file, UInt *line)
    return ok;
 }
 
-/* A static local's function: that of the code that first touches it,
-   the innermost of the calls inlined there (a static function inlined
-   into main keeps its own name).  mp_vars_name_static_locals names it
-   fn::name at exit; it falls back on the busiest location's function
-   when none is known here. */
+/* A static local's function: the one whose body declares it in the
+   source file of the code that first touches it (that code may be a
+   callee it was passed to, or OpenMP's outlined region), else that
+   code's own function, the innermost of the calls inlined there (a
+   static function inlined into main keeps its name).
+   mp_vars_name_static_locals names it fn::name at exit; it falls back
+   on the busiest location's function when none is known here. */
 static void place_static_local(UInt var, Addr iaddr)
 {
    mp_var *v = mp_vars_get(mp_g_vars, var);
@@ -525,13 +527,15 @@ static void place_static_local(UInt var, Addr iaddr)
    const HChar *sym;
    if (!v->static_local || v->function)
       return;
+   v->function = mp_sites_static_owner(iaddr, v->name);
+   if (v->function)
+      return;
    if (mp_sites_code_fn(iaddr, fn, sizeof fn))
       v->function = VG_(strdup)("mp.reg.slfn", fn);
-   else if (VG_(get_fnname)(VG_(current_DiEpoch)(), iaddr, &sym)) {
-      /* code without line information: its symbol */
-      v->function = VG_(strdup)("mp.reg.slfn", sym);
+   else if (VG_(get_fnname)(VG_(current_DiEpoch)(), iaddr, &sym))
+      v->function = VG_(strdup)("mp.reg.slfn", sym);   /* no line information */
+   if (v->function)
       mp_strip_compiler_suffix(v->function);
-   }
 }
 
 /* With --read-var-info=yes, a global's declaration file:line, once. */

@@ -677,6 +677,26 @@ static site_type *site_structure(UInt var)
    return st;
 }
 
+char *mp_sites_static_owner(Addr iaddr, const HChar *name)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *file, *dir;
+   HChar *path, *owner = NULL;
+   mp_strbuf b = MP_STRBUF_INIT;
+   UInt line;
+   if (!VG_(get_filename_linenum)(ep, iaddr, &file, &dir, &line))
+      return NULL;
+   path = source_path(dir, file);
+   if (append_file(&b, path)) {
+      HChar *text = mp_strbuf_take(&b);
+      owner = mp_src_static_owner(text, name);
+      VG_(free)(text);
+   } else if (b.s)
+      VG_(free)(b.s);
+   VG_(free)(path);
+   return owner;
+}
+
 char *mp_sites_field_name(UInt var, ULong offset, ULong size)
 {
    site_type *st = site_structure(var);

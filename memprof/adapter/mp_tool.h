@@ -219,6 +219,9 @@ Bool    mp_sites_code_fn(Addr ip, HChar *buf, SizeT n);
    the structure's definition in that file or the headers it includes
    (mp_srctype.h); NULL if unknown.  At exit. */
 char   *mp_sites_field_name(UInt var, ULong offset, ULong size);
+/* The function whose body declares the static local 'name' in the
+   source file of the code at iaddr (mp_srctype.h), or NULL. */
+char   *mp_sites_static_owner(Addr iaddr, const HChar *name);
 /* The members of heap site var's structure as declared there (the
    results' declared_members query), or NULL. */
 const mp_struct_unit *mp_sites_declared_members(uint32_t var, uint32_t *n, uint64_t *size);

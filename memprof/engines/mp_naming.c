@@ -659,7 +659,7 @@ int mp_line_returns_call(const char *line)
 static size_t compiler_suffix(const char *s)
 {
    static const char *const words[] = { "constprop", "isra", "part", "cold",
-                                        "lto_priv", "llvm", "localalias" };
+                                        "lto_priv", "llvm", "localalias", "_omp_fn" };
    const char *p = s + 1;
    size_t k, n;
    if (*s != '.')

@@ -73,6 +73,7 @@ int mp_line_returns_call(const char *line);
 
 /* Drops in place the suffixes a compiler appends to a symbol, which
    name nothing of the source: "kernel.constprop.0" -> "kernel",
+   "cffts1._omp_fn.0" (GCC's outlined OpenMP region) -> "cffts1",
    "f(int) [clone .isra.0]" -> "f(int)", "buf.lto_priv.0" -> "buf",
    "u1.3" -> "u1" (GCC's number of a static local).  Returns 0 if
    nothing was dropped, 1 if a suffix was, 2 if the last was a plain

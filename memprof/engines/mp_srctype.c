@@ -661,3 +661,81 @@ char *mp_src_field_name(const mp_src_field *f, uint32_t n, uint64_t struct_size,
    mp_free(b);
    return name;
 }
+
+/*------------------------------------------------------------*/
+/*--- The function a static local belongs to               ---*/
+/*------------------------------------------------------------*/
+
+/* The name of the function whose body opens at the '{' at p: the
+   identifier before the parameter list that precedes it. */
+static char *function_before(const char *code, const char *p)
+{
+   const char *q = p, *end;
+   int depth = 0;
+   while (q > code && is_space(q[-1]))
+      q--;
+   /* qualifiers after the parameters: "const", "noexcept" */
+   while (q > code && is_ident_char(q[-1])) {
+      const char *w = q;
+      while (q > code && is_ident_char(q[-1]))
+         q--;
+      if (!((w - q == 5 && mp_strncmp(q, "const", 5) == 0)
+            || (w - q == 8 && mp_strncmp(q, "noexcept", 8) == 0)))
+         return NULL;
+      while (q > code && is_space(q[-1]))
+         q--;
+   }
+   if (q == code || q[-1] != ')')
+      return NULL;
+   /* back to the parameter list's '(' */
+   do {
+      q--;
+      if (*q == ')')
+         depth++;
+      else if (*q == '(')
+         depth--;
+   } while (q > code && depth > 0);
+   while (q > code && is_space(q[-1]))
+      q--;
+   end = q;
+   while (q > code && (is_ident_char(q[-1]) || q[-1] == ':'))
+      q--;
+   if (q == end || !is_ident_start(*q))
+      return NULL;
+   if (word_at(code, q, "if") || word_at(code, q, "for") || word_at(code, q, "while")
+       || word_at(code, q, "switch"))
+      return NULL;
+   return copy_range(q, end);
+}
+
+char *mp_src_static_owner(const char *text, const char *name)
+{
+   char *code = code_of(text), *owner = NULL, *fn = NULL;
+   const char *p;
+   size_t n = mp_strlen(name);
+   int depth = 0;
+   for (p = code; *p && !owner; p++) {
+      if (*p == '{') {
+         if (depth++ == 0) {
+            if (fn)
+               mp_free(fn);
+            fn = function_before(code, p);
+         }
+      } else if (*p == '}') {
+         if (depth > 0)
+            depth--;
+      } else if (depth > 0 && fn && word_at(code, p, "static")) {
+         /* "static <type> ... name" up to the statement's end */
+         const char *q = p + 6, *e = p;
+         while (*e && *e != ';' && *e != '=' && *e != '{')
+            e++;
+         for (; q + n <= e; q++)
+            if (mp_strncmp(q, name, n) == 0 && !is_ident_char(q[n]) && !is_ident_char(q[-1]))
+               owner = mp_asprintf("%s", fn);
+      }
+   }
+   if (fn)
+      mp_free(fn);
+   mp_free(code);
+   return owner;
+}

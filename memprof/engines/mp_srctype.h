@@ -56,4 +56,11 @@ void mp_src_fields_free(mp_src_field *f, uint32_t n);
 char *mp_src_field_name(const mp_src_field *f, uint32_t n, uint64_t struct_size,
                         uint64_t offset, uint64_t size);
 
+/* The function whose body in text declares the static local 'name'
+   ("static dcomplex u0[NZ][NY][NX];" in main's body): its name, in a
+   new allocation, or NULL when text declares no such static inside a
+   function.  Static locals are named after it, not after the code that
+   touches them, which may be a callee they were passed to. */
+char *mp_src_static_owner(const char *text, const char *name);
+
 #endif /* MP_SRCTYPE_H */

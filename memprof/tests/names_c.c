@@ -3,6 +3,9 @@
 //
 // - work's static local u1 (symbol "u1.0"; work is inlined into main)
 //   is work::u1, and main's static local w (symbol "w.1") is main::w;
+// - main's static local field (symbol "field.2"), which fill touches
+//   first (main passes it), is main::field: the function that declares
+//   it, not the one that touches it;
 // - sum, called with a constant step, becomes "sum.constprop.0": its
 //   frame is stack:sum.
 // The file global grid keeps its name.
@@ -18,6 +21,12 @@ static int work(int k)
    return u1[3];
 }
 
+__attribute__((noinline)) static void fill(double *f, int n)
+{
+   for (int i = 0; i < n; i++)
+      f[i] = i;
+}
+
 __attribute__((noinline)) static double sum(const double *v, int n, int step)
 {
    volatile double acc[8] = { 0 };
@@ -29,13 +38,15 @@ __attribute__((noinline)) static double sum(const double *v, int n, int step)
 int main(void)
 {
    static double w[100];
+   static double field[256];
    int s = 0;
+   fill(field, 256);
    for (int i = 0; i < 100; i++) {
       w[i] = i;
       s += work(i);
    }
    for (int i = 0; i < 512; i++)
       grid[i] = w[i % 100];
-   printf("%d %g %g\n", s, sum(grid, 512, 2), sum(w, 100, 2));
+   printf("%d %g %g %g\n", s, sum(grid, 512, 2), sum(w, 100, 2), sum(field, 256, 2));
    return 0;
 }

@@ -227,6 +227,7 @@ START_TEST(test_compiler_suffix)
    stripped_is("kernel.constprop.0", "kernel", 1);
    stripped_is("fft_z.isra.0.part.0", "fft_z", 1);
    stripped_is("main.cold", "main", 1);
+   stripped_is("cffts1._omp_fn.0", "cffts1", 1);
    stripped_is("buf.lto_priv.0", "buf", 1);
    stripped_is("helper.llvm.1234567", "helper", 1);
    stripped_is("u1.3", "u1", 2);

@@ -170,6 +170,42 @@ START_TEST(test_field_names)
 }
 END_TEST
 
+START_TEST(test_static_owner)
+{
+   static const char *const src =
+      "static int counter;\n"
+      "static void evolve(dcomplex u0[NZ][NY][NX], int d[3]);\n"
+      "int main(int argc, char **argv)\n"
+      "{\n"
+      "   static dcomplex u0[NZ][NY][NX];   /* { not a body } */\n"
+      "   static dcomplex pad1[3], u1[NZ][NY][NX];\n"
+      "   if (argc > 1) { static int once = 0; }\n"
+      "   evolve(u0, dims);\n"
+      "}\n"
+      "static int work(int k) const\n"
+      "{\n"
+      "   static int u2[64] = { 0 };\n"
+      "   return u2[k];\n"
+      "}\n";
+   char *o;
+   o = mp_src_static_owner(src, "u0");
+   ck_assert_str_eq(o, "main");
+   free(o);
+   o = mp_src_static_owner(src, "u1");
+   ck_assert_str_eq(o, "main");
+   free(o);
+   o = mp_src_static_owner(src, "once");
+   ck_assert_str_eq(o, "main");
+   free(o);
+   o = mp_src_static_owner(src, "u2");
+   ck_assert_str_eq(o, "work");
+   free(o);
+   /* a file-scope static, and a name declared nowhere */
+   ck_assert_ptr_null(mp_src_static_owner(src, "counter"));
+   ck_assert_ptr_null(mp_src_static_owner(src, "absent"));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("srctype");
@@ -177,6 +213,7 @@ int main(void)
    tcase_add_test(tc, test_pointee_type);
    tcase_add_test(tc, test_struct_fields);
    tcase_add_test(tc, test_field_names);
+   tcase_add_test(tc, test_static_owner);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
