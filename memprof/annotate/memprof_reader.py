@@ -607,6 +607,12 @@ def _var_cache(v, where, names):
     of Variable (all None when it has neither cache nor cycles)."""
     cache = _opt(v, "cache", where, "object")
     cycles = _opt(v, "cycles", where, "count")
+    if cache is None:
+        # A summary has its misses per level only.
+        misses = _opt(v, "misses", where, "object")
+        if misses is not None:
+            cache = dict((name, {"misses": misses[name]})
+                         for name in names if name in misses)
     if cache is None and cycles is None:
         return {}
     out = {"cycles": cycles,
