@@ -18,8 +18,9 @@
 # the suite's index of sources.  The build of the suite's previous
 # version is then removed, unless another suite has it too.
 #
-# Exit status: 0 with the prefix on standard output; 77 when the source
-# cannot be fetched (no network, no such suite), with one line on
+# Exit status: 0 with the prefix on standard output (when Debian's
+# archive cannot be reached, the suite's last build, if any); 77 when the
+# source cannot be fetched (no network, no such suite), with one line on
 # standard error saying why; 1 when the build fails.
 set -u
 suite=${1:-}
@@ -50,13 +51,24 @@ if ! command -v dpkg-source >/dev/null 2>&1; then
    command -v dpkg-source >/dev/null 2>&1 \
       || { echo "memprof: dpkg-source (package dpkg-dev) is missing: cannot unpack Debian's valgrind source" >&2; exit 77; }
 fi
-if ! apt_private apt-get update >"$apt_dir/update.log" 2>&1; then
-   echo "memprof: cannot read Debian's $suite sources ($(grep -m1 -E '^(E|W):' "$apt_dir/update.log" || echo "apt-get update failed"))" >&2
-   exit 77
-fi
+# apt-get update may succeed without the index (a fetch that failed is a
+# warning): the version read from it tells.
+apt_private apt-get update >"$apt_dir/update.log" 2>&1
 ver=$(apt_private apt-cache showsrc valgrind 2>/dev/null | sed -n 's/^Version: *//p' | head -n 1)
 if [ -z "$ver" ]; then
-   echo "memprof: Debian's $suite suite has no valgrind source" >&2
+   if grep -q -E '^(E|W):' "$apt_dir/update.log"; then
+      why="cannot read Debian's $suite sources ($(grep -m1 -E '^(E|W):' "$apt_dir/update.log"))"
+   else
+      why="Debian's $suite suite has no valgrind source"
+   fi
+   # Offline, the last build of the suite still serves.
+   old=$(cat "$apt_dir/version" 2>/dev/null)
+   if [ -n "$old" ] && [ -f "$cache/$old/.built" ]; then
+      echo "memprof: $why; using the Valgrind $old built before" >&2
+      echo "$cache/$old"
+      exit 0
+   fi
+   echo "memprof: $why" >&2
    exit 77
 fi
 ver=${ver#*:}
