@@ -13,7 +13,9 @@
 # runner's own self-test, and the regression tests, the helpers'
 # comparison and the cross-check again against the newest Valgrind
 # release, built from Debian unstable's source package
-# (memprof-release-test.sh sid; skipped when it cannot be fetched).
+# (memprof-release-test.sh sid), and but for the helpers' comparison
+# against Debian 13's (memprof-release-test.sh --no-helpers trixie);
+# each skipped when its source cannot be fetched.
 # Ends with one line "N passed, N failed, N skipped".
 #
 #    memprof-test.sh                    against the Valgrind that
@@ -25,7 +27,8 @@
 #                                       tests there, with PREFIX/bin first
 #                                       in PATH; the stages that build
 #                                       against another Valgrind (arm64,
-#                                       the newest release) are skipped
+#                                       the newest release, Debian 13's)
+#                                       are skipped
 set -u
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -149,6 +152,17 @@ if [ -n "${MP_TEST_VALGRIND:-}" ]; then
 else
    sh auto/memprof-release-test.sh sid >release-sid.log 2>&1
    count release-sid.log $?
+fi
+
+# The helpers' comparison (ten minutes) is left to the newest release:
+# it checks memprof's own processes, which a release changes little.
+echo "== Debian 13's Valgrind: regression tests, cross-check"
+if [ -n "${MP_TEST_VALGRIND:-}" ]; then
+   echo "SKIP Debian 13's Valgrind (this run is against $MP_TEST_VALGRIND's)"
+   add 0 0 1
+else
+   sh auto/memprof-release-test.sh --no-helpers trixie >release-trixie.log 2>&1
+   count release-trixie.log $?
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
