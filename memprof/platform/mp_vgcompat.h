@@ -10,8 +10,9 @@
    bridged here, and only here, keyed on the version that valgrind.h
    states (__VALGRIND_MAJOR__, __VALGRIND_MINOR__); the rest of the tool
    calls the mp_vg_* names below.  The test command runs every test
-   against Valgrind 3.19 (Debian 12's) and against the newest release
-   (Debian unstable's, 3.27 today: auto/memprof-release-test.sh).
+   against Valgrind 3.19 (Debian 12's), and the regression tests against
+   Debian 13's 3.24 and the newest release, Debian unstable's (3.27
+   today): auto/memprof-release-test.sh.
 
    The changes of the tool interface up to 3.27, and what they ask of
    memprof:
