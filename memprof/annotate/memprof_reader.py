@@ -31,7 +31,9 @@ The cache simulation's data (totals.cache, the variables' cache, served,
 cycles, ..., the per_line rows' misses and cycles) is read only when the
 totals show a simulation ("cache" or "cycles") and config.levels names
 its levels: Config.levels and MemprofFile.level_names are then set, and
-the per-level dictionaries are keyed by those names, in their order.
+the per-level dictionaries are keyed by those names, in their order.  A
+summary's misses (its "misses" object) become its cache, each level's
+VarLevel with misses alone.
 """
 
 import contextlib
