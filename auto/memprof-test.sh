@@ -9,8 +9,13 @@
 # process life cycle, bad input, hostile names), an MPI program's ranks
 # under OpenMPI's mpirun and their merge, the HTML viewer in a
 # headless browser, the release tarball, a subset of the regression tests
-# built for arm64-linux and run under qemu (memprof-arm64-test.sh) and
-# the runner's own self-test.
+# built for arm64-linux and run under qemu (memprof-arm64-test.sh), the
+# runner's own self-test, and the regression tests, the helpers'
+# comparison and the cross-check again against the newest Valgrind
+# release, built from Debian unstable's source package
+# (memprof-release-test.sh sid), and but for the helpers' comparison
+# against Debian 13's (memprof-release-test.sh --no-helpers trixie);
+# each skipped when its source cannot be fetched.
 # Ends with one line "N passed, N failed, N skipped".
 #
 #    memprof-test.sh                    against the Valgrind that
@@ -20,7 +25,10 @@
 #                                       build-vg-<version>/ (see
 #                                       memprof-build.sh) and runs the same
 #                                       tests there, with PREFIX/bin first
-#                                       in PATH
+#                                       in PATH; the stages that build
+#                                       against another Valgrind (arm64,
+#                                       the newest release, Debian 13's)
+#                                       are skipped
 set -u
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -31,7 +39,7 @@ case "${1:-}" in
       sh auto/memprof-build.sh "$1" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
       vg=$(cd "$vg" && pwd)
       ver=$(sed -n 's/^Version: *//p' "$vg/lib/pkgconfig/valgrind.pc")
-      PATH="$vg/bin:$PATH" exec sh "build-vg-$ver/auto/memprof-test.sh" ;;
+      PATH="$vg/bin:$PATH" MP_TEST_VALGRIND="$vg" exec sh "build-vg-$ver/auto/memprof-test.sh" ;;
    *) echo "usage: $0 [--valgrind=PREFIX]" >&2; exit 2 ;;
 esac
 # The test-only packages (chromium for the viewer, the real programs of the
@@ -121,14 +129,40 @@ sh memprof/tests/dist/check.sh >dist.log 2>&1
 count dist.log $?
 
 echo "== arm64-linux under qemu (a subset; skipped without the cross tools)"
-sh auto/memprof-arm64-test.sh >arm64-test.log 2>&1
-count arm64-test.log $?
+# Set by --valgrind=PREFIX: this tree is build-vg-<version>/.
+if [ -n "${MP_TEST_VALGRIND:-}" ]; then
+   echo "SKIP arm64 subset (it runs Debian's arm64 Valgrind, not $MP_TEST_VALGRIND's: see the run without --valgrind)"
+   add 0 0 1
+else
+   sh auto/memprof-arm64-test.sh >arm64-test.log 2>&1
+   count arm64-test.log $?
+fi
 
 echo "== test runner self-test"
 if bash memprof/tests/runner-selftest/check.sh >runner-selftest.log 2>&1; then
    echo "PASS runner-selftest"; add 1 0 0
 else
    cat runner-selftest.log; echo "FAIL runner-selftest"; add 0 1 0
+fi
+
+echo "== the newest Valgrind release (Debian unstable's source package): regression tests, helpers, cross-check"
+if [ -n "${MP_TEST_VALGRIND:-}" ]; then
+   echo "SKIP newest Valgrind release (this run is against $MP_TEST_VALGRIND's)"
+   add 0 0 1
+else
+   sh auto/memprof-release-test.sh sid >release-sid.log 2>&1
+   count release-sid.log $?
+fi
+
+# The helpers' comparison (ten minutes) is left to the newest release:
+# it checks memprof's own processes, which a release changes little.
+echo "== Debian 13's Valgrind: regression tests, cross-check"
+if [ -n "${MP_TEST_VALGRIND:-}" ]; then
+   echo "SKIP Debian 13's Valgrind (this run is against $MP_TEST_VALGRIND's)"
+   add 0 0 1
+else
+   sh auto/memprof-release-test.sh --no-helpers trixie >release-trixie.log 2>&1
+   count release-trixie.log $?
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -353,58 +353,100 @@ static Bool write_through(const HChar *path)
    return !sr_isError(sr) && !VKI_S_ISREG(st.mode);
 }
 
-static Bool write_all(Int fd, const HChar *text, SizeT len)
+/* The reason of a failed file operation, as the C library's strerror
+   words it, for the errors a write of the output meets; the tool API
+   has no strerror. */
+static const HChar *errno_text(UWord err, HChar *buf, Int size)
+{
+   switch (err) {
+   case VKI_ENOSPC:  return "No space left on device";
+   case VKI_EFBIG:   return "File too large";
+   case VKI_EIO:     return "Input/output error";
+   case VKI_EACCES:  return "Permission denied";
+   case VKI_EPERM:   return "Operation not permitted";
+   case VKI_EROFS:   return "Read-only file system";
+   case VKI_ENOENT:  return "No such file or directory";
+   case VKI_ENOTDIR: return "Not a directory";
+   case VKI_EISDIR:  return "Is a directory";
+   case VKI_ELOOP:   return "Too many levels of symbolic links";
+   case VKI_EMFILE:  return "Too many open files";
+   case VKI_ENFILE:  return "Too many open files in system";
+   case VKI_ENOMEM:  return "Cannot allocate memory";
+   case VKI_EPIPE:   return "Broken pipe";
+   case VKI_EINTR:   return "Interrupted system call";
+   case VKI_EINVAL:  return "Invalid argument";
+   default:
+      VG_(snprintf)(buf, size, "error %lu", err);
+      return buf;
+   }
+}
+
+/* Writes all of text to fd: 0, or the error number of the write that
+   failed (ENOSPC for a write that made no progress, as the kernel
+   returns for a full device that took part of a buffer). */
+static UWord write_all(Int fd, const HChar *text, SizeT len)
 {
    SizeT done = 0;
    while (done < len) {
       Int chunk = (len - done) > (1 << 30) ? (1 << 30) : (Int)(len - done);
       Int w = VG_(write)(fd, text + done, chunk);
-      if (w <= 0)
-         return False;
+      if (w < 0)
+         return (UWord)-w;
+      if (w == 0)
+         return VKI_ENOSPC;
       done += w;
    }
-   return True;
+   return 0;
 }
 
 /* Writes text to path whole or not at all: a temporary file in the same
    directory, renamed over path once complete; written through a link or
-   into a device or FIFO directly (there, whole is up to the reader). */
+   into a device or FIFO directly (there, whole is up to the reader).
+   A failure is said with its reason: a full disk and a missing
+   directory call for different remedies. */
 static Bool write_file_whole(const HChar *path, const HChar *text, SizeT len)
 {
-   HChar *tmp;
+   HChar *tmp, buf[32];
    SysRes sr;
    Int fd;
-   Bool ok = True;
+   UWord err;
    if (write_through(path)) {
       sr = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
       if (sr_isError(sr)) {
-         VG_(umsg)("memprof: cannot write %s: no output written\n", path);
+         VG_(umsg)("memprof: cannot write %s: %s; no output written\n", path,
+                   errno_text(sr_Err(sr), buf, sizeof buf));
          return False;
       }
-      ok = write_all(sr_Res(sr), text, len);
+      err = write_all(sr_Res(sr), text, len);
       VG_(close)(sr_Res(sr));
-      if (!ok)
-         VG_(umsg)("memprof: cannot write %s: output incomplete\n", path);
-      return ok;
+      if (err)
+         VG_(umsg)("memprof: cannot write %s: %s; output incomplete\n", path,
+                   errno_text(err, buf, sizeof buf));
+      return err == 0;
    }
    tmp = temp_name_for(path);
    sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0666);
    if (sr_isError(sr)) {
-      VG_(umsg)("memprof: cannot create %s: no output written\n", tmp);
+      VG_(umsg)("memprof: cannot create %s: %s; no output written\n", tmp,
+                errno_text(sr_Err(sr), buf, sizeof buf));
       VG_(free)(tmp);
       return False;
    }
    fd = sr_Res(sr);
-   ok = write_all(fd, text, len);
+   err = write_all(fd, text, len);
    VG_(close)(fd);
-   if (ok && VG_(rename)(tmp, path) != 0)
-      ok = False;
-   if (!ok) {
+   if (err) {
       VG_(unlink)(tmp);
-      VG_(umsg)("memprof: cannot write %s: no output written\n", path);
+      VG_(umsg)("memprof: cannot write %s: %s; no output written\n", path,
+                errno_text(err, buf, sizeof buf));
+   } else if (VG_(rename)(tmp, path) != 0) {
+      /* VG_(rename) keeps its error number to itself. */
+      VG_(unlink)(tmp);
+      VG_(umsg)("memprof: cannot rename %s to %s; no output written\n", tmp, path);
+      err = 1;
    }
    VG_(free)(tmp);
-   return ok;
+   return err == 0;
 }
 
 /* value with each %q{VAR} replaced by VAR's value now, at start-up (a

@@ -31,7 +31,9 @@ The cache simulation's data (totals.cache, the variables' cache, served,
 cycles, ..., the per_line rows' misses and cycles) is read only when the
 totals show a simulation ("cache" or "cycles") and config.levels names
 its levels: Config.levels and MemprofFile.level_names are then set, and
-the per-level dictionaries are keyed by those names, in their order.
+the per-level dictionaries are keyed by those names, in their order.  A
+summary's misses (its "misses" object) become its cache, each level's
+VarLevel with misses alone.
 """
 
 import contextlib
@@ -608,6 +610,12 @@ def _var_cache(v, where, names):
     of Variable (all None when it has neither cache nor cycles)."""
     cache = _opt(v, "cache", where, "object")
     cycles = _opt(v, "cycles", where, "count")
+    if cache is None:
+        # A summary has its misses per level only.
+        misses = _opt(v, "misses", where, "object")
+        if misses is not None:
+            cache = dict((name, {"misses": misses[name]})
+                         for name in names if name in misses)
     if cache is None and cycles is None:
         return {}
     out = {"cycles": cycles,

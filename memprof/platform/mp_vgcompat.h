@@ -9,7 +9,29 @@
    which changes between releases.  Every difference memprof meets is
    bridged here, and only here, keyed on the version that valgrind.h
    states (__VALGRIND_MAJOR__, __VALGRIND_MINOR__); the rest of the tool
-   calls the mp_vg_* names below.  Verified: Valgrind 3.19 and 3.24.
+   calls the mp_vg_* names below.  The test command runs every test
+   against Valgrind 3.19 (Debian 12's), and the regression tests against
+   Debian 13's 3.24 and the newest release, Debian unstable's (3.27
+   today): auto/memprof-release-test.sh.
+
+   The changes of the tool interface up to 3.27, and what they ask of
+   memprof:
+     3.21  VG_(am_shadow_alloc) returns a SysRes, and
+           VG_(out_of_memory_NORETURN) takes the error: bridged below.
+     3.22  the allocator-replacement functions of
+           VG_(needs_malloc_replacement) take alignment arguments: none;
+           memprof does not replace the allocator, it wraps the C
+           library's in its preloaded object (mp_preload.c).
+     3.23  VG_(needs_core_errors) takes a Bool: none; memprof does not
+           ask for the core's errors.
+     3.26  Iop_Clz64/32 and Iop_Ctz64/32 are gone (the Nat forms stay):
+           none; the instrumentation passes the program's IR through and
+           builds only additions, comparisons and Boolean operations.
+     3.27  guard pages inside a client segment (NSegment.hasGuardPages):
+           none; memprof reads a segment's kind and bounds only, and no
+           access reaches a guard page.  --num-callers is at least 2: the
+           heap's allocation sites take any depth (mp_heap.c).
+           VG_(args_the_exename) is no longer const: only read.
 
    Where the tool API has no way to do what memprof needs, memprof calls
    a core function the static core library exports but the tool headers
@@ -147,7 +169,7 @@ static inline void mp_vg_set_IP(ThreadId tid, Addr ip)
 /*------------------------------------------------------------*/
 
 /* An object's symbol table, by index.  The prototypes match Valgrind
-   3.15 and later on amd64, where SymAVMAs is { Addr main; }. */
+   3.15 to 3.27 on amd64 and arm64, where SymAVMAs is { Addr main; }. */
 typedef struct { Addr main; } mp_vg_sym_avmas;
 extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo *di);
 extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,

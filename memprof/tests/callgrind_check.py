@@ -22,9 +22,13 @@
 #       as callgrind_annotate prints it: "file:function [object]")
 #   "VIEW: line FILE:LINE Acc=N Rd=N Wr=N"   for each --line, from its
 #       annotated source
+# With --summaries, first "summaries: some of the variables, all with
+# misses at every level" ("none", "not all" otherwise): the variables
+# written on one line ("summary": true), whose misses the totals include.
 # Exits 1 if a check failed or a name or line was not found, 77 (with a
 # line "SKIP: ...") when callgrind_annotate is not installed.
 
+import json
 import os
 import re
 import shutil
@@ -165,6 +169,22 @@ def check_view(view, path, annotate, fns, lines, expected):
     return ok
 
 
+def show_summaries(path):
+    """Says how many variables of path are summaries, and how many of
+    those give their misses at every level (the raw JSON: the reader
+    makes no difference between a summary and a variable in full)."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    levels = [lv["name"] for lv in doc["config"].get("levels") or []]
+    summ = [v for v in doc["variables"] if v.get("summary") is True]
+    with_misses = [v for v in summ
+                   if all(name in (v.get("misses") or {}) for name in levels)]
+    print("summaries: %s of the variables, %s with misses at every level"
+          % ("some" if summ else "none",
+             "all" if summ and len(with_misses) == len(summ) else "not all"))
+    return bool(summ) and len(with_misses) == len(summ)
+
+
 def main(argv):
     args = list(argv)
     fns, lines = {}, []
@@ -178,6 +198,9 @@ def main(argv):
         fname, lineno = args[i + 1].rsplit(":", 1)
         lines.append((fname, int(lineno)))
         del args[i:i + 2]
+    summaries = "--summaries" in args
+    if summaries:
+        args.remove("--summaries")
     path, annotate = args
     if shutil.which("callgrind_annotate") is None:
         print("SKIP: callgrind_annotate not found (it comes with "
@@ -185,6 +208,8 @@ def main(argv):
         return 77
     expected = json_totals(path)
     ok = True
+    if summaries:
+        ok = show_summaries(path)
     for view in VIEWS:
         ok = check_view(view, path, annotate, fns, lines, expected) and ok
     return 0 if ok else 1

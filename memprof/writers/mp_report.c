@@ -27,7 +27,8 @@
    capacity, conflict, coherence, writebacks, prefetched, covered, fills,
    reused_fills, fill_hits, hits_per_fill, reused_share}, ...}, "served",
    "invalidations", "cycles", "cpa"; per_line "misses" {L1, ...},
-   "cycles", "cpa"; totals "cache" {L1: {accesses, hits, misses, causes,
+   "cycles", "cpa"; a summary (a variable on one line) "misses" {L1,
+   ...}, "cycles"; totals "cache" {L1: {accesses, hits, misses, causes,
    writebacks, invalidations, prefetched, mpki, conflict_sets: [{set,
    conflicts, variables: [{name, conflicts, error}]}]}}, "prefetch"
    {requests, issued, useful, useless}, "tlb" {accesses, misses, mpki}
@@ -685,6 +686,14 @@ static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry
    if (v->object)
       mp_json_kv_string(j, "object", v->object);
    if (res->cache) {
+      /* Its misses per level, as a per_line row's: without them a
+         reader could not make the levels' totals of the variables. */
+      uint32_t lv;
+      mp_json_key(j, "misses");
+      mp_json_begin_object(j);
+      for (lv = 0; lv < res->cache->n_levels; lv++)
+         mp_json_kv_u64(j, res->cache->level[lv].name, r->cache.misses[lv]);
+      mp_json_end_object(j);
       mp_json_kv_u64(j, "cycles", r->cache.cycles);
       mp_json_kv_u64(j, "stall_cycles", r->stall);
    }

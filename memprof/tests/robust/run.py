@@ -160,17 +160,20 @@ def no_core():
 
 
 def run(argv, cwd, env=None, stdin_path=None, timeout=RUN_TIMEOUT,
-        when_ready=None, address_space=None):
+        when_ready=None, address_space=None, file_size=None):
     """Runs argv in cwd, in its own process group, stdout and stderr into
     anonymous files; env entries set (None: remove) variables.
     when_ready(pid, stdout_so_far), if given, is called at every poll
     until it returns True (to signal the process once it is ready).
-    address_space, if given, limits the process's (RLIMIT_AS, bytes).
+    address_space, if given, limits the process's (RLIMIT_AS, bytes);
+    file_size the size of the files it writes (RLIMIT_FSIZE, bytes).
     Waits with wait4, for the peak RSS of this process alone."""
     def limits():
         no_core()
         if address_space is not None:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        if file_size is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
     full_env = dict(os.environ)
     for k, v in (env or {}).items():
         if v is None:
@@ -1237,6 +1240,7 @@ class Suite:
                      "output directory removed while the client runs: exit 0 and stdout kept, "
                      "'cannot create ....tmp.<pid>: no output written' on stderr",
                      tail(mp.err))
+        self.output_full(d)
         # The output name is an existing directory: refused before the
         # client runs, as a directory that does not exist is, in one
         # message naming the option and its value; nothing is left.
@@ -1278,6 +1282,59 @@ class Suite:
                          % case.split(".")[0], "exit %d: %s" % (a.rc, err))
         for f in os.listdir(d):
             os.unlink(os.path.join(d, f))
+
+    def output_full(self, d):
+        """The output cannot be written whole: a file size limit
+        (RLIMIT_FSIZE, as ulimit -f sets), and as root a full file system
+        (a tmpfs of 16 KiB).  The client's exit status and stdout stand,
+        the message names the output and the reason, and nothing is left:
+        no partial file, no temporary one.  --output-all=yes makes the
+        file larger than either limit."""
+        life = self.life
+        limited = os.path.join(d, "limited")
+        os.makedirs(limited, exist_ok=True)
+        out = os.path.join(limited, "out.json")
+        mp = self.memprof(["--memprof-out-file=" + out, "--output-all=yes"],
+                          [life, "ok"], d, file_size=16 << 10)
+        err = mp.err.decode("utf-8", "replace")
+        left = os.listdir(limited)
+        self.r.check(mp.rc == 0 and mp.out == b"client ran\n"
+                     and "memprof: cannot write %s: File too large; no output written" % out
+                     in err and "Output:" not in err and left == [],
+                     "output over the file size limit: exit 0 and stdout kept, "
+                     "'cannot write <file>: File too large; no output written', nothing left",
+                     "%s, stdout %r, left %s\n%s" % (describe_rc(mp.rc), mp.out, left,
+                                                     tail(mp.err)))
+        os.rmdir(limited)
+        what = "output on a full file system"
+        if os.geteuid() != 0 or not shutil.which("mount"):
+            self.r.skip(what, "mounting a small tmpfs needs root")
+            return
+        full = os.path.join(d, "full")
+        os.makedirs(full, exist_ok=True)
+        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", full],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            os.rmdir(full)
+            self.r.skip(what, "cannot mount a tmpfs here: " + p.stderr.strip())
+            return
+        try:
+            out = os.path.join(full, "out.json")
+            mp = self.memprof(["--memprof-out-file=" + out, "--output-all=yes"],
+                              [life, "ok"], d)
+            err = mp.err.decode("utf-8", "replace")
+            left = os.listdir(full)
+        finally:
+            subprocess.run(["umount", full], capture_output=True)
+            os.rmdir(full)
+        self.r.check(mp.rc == 0 and mp.out == b"client ran\n"
+                     and "memprof: cannot write %s: No space left on device; "
+                     "no output written" % out in err and "Output:" not in err
+                     and left == [],
+                     what + ": exit 0 and stdout kept, 'cannot write <file>: "
+                     "No space left on device; no output written', nothing left",
+                     "%s, stdout %r, left %s\n%s" % (describe_rc(mp.rc), mp.out, left,
+                                                     tail(mp.err)))
 
     # -- hostile names ----------------------------------------------------------
 
