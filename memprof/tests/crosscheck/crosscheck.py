@@ -169,9 +169,9 @@ def main():
                        f"({diff:+.2f}%)")
 
     def capacity_b(doc):
-        # a static local: gcc names its symbol b.<n>
-        b = [v for v in doc.variables
-             if v.kind == "global" and (v.name == "b" or v.name.startswith("b."))]
+        # a static local of main: gcc names its symbol b.<n>, memprof
+        # the variable main::b
+        b = [v for v in doc.variables if v.kind == "global" and v.name == "main::b"]
         return b[0].cache["L1"].capacity if b else None
 
     naive, blocked = capacity_b(runs["matmul naive"]), capacity_b(runs["matmul blocked"])
