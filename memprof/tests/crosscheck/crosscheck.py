@@ -12,7 +12,9 @@ capacity misses on b than the naive one.
 
 Then real programs nobody here wrote, which allocate much (sqlite3 and
 python3, when installed): their reads and L1 misses must agree within
---real-tolerance percent (0.5 by default).  Both tools run the program's
+--real-tolerance percent (1.0 by default: under Valgrind 3.24 and 3.27
+sqlite3's L1 misses came at +0.57% from one checkout path to another,
++0.31% from another, with the same reads).  Both tools run the program's
 own allocator; Cachegrind counts an instruction that reads and writes
 one address as a read, memprof as a read and a write, so writes are not
 compared, nor LL misses (Cachegrind's LL also holds instruction lines).
@@ -129,7 +131,7 @@ def main():
     ap.add_argument("--valgrind", default="valgrind")
     ap.add_argument("--dir", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--tolerance", type=float, default=1.0)
-    ap.add_argument("--real-tolerance", type=float, default=0.5)
+    ap.add_argument("--real-tolerance", type=float, default=1.0)
     opts = ap.parse_args()
     vg = os.path.abspath(opts.valgrind) if os.sep in opts.valgrind else opts.valgrind
     passed = failed = skipped = 0
