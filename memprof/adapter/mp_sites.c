@@ -135,6 +135,14 @@ typedef struct {
 /*--- Frames                                               ---*/
 /*------------------------------------------------------------*/
 
+/* dir/file, or file when it is absolute or dir unknown. */
+static HChar *source_path(const HChar *dir, const HChar *file)
+{
+   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
+      return mp_asprintf("%s", file);
+   return mp_asprintf("%s/%s", dir, file);
+}
+
 /* Line 'line' of dir/file, whole (freed by the caller), or NULL if
    unreadable. */
 static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
@@ -144,10 +152,7 @@ static HChar *read_source_line(const HChar *dir, const HChar *file, UInt line)
    SysRes sr;
    Int fd, got, i, from;
    UInt cur = 1;
-   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
-      path = mp_asprintf("%s", file);
-   else
-      path = mp_asprintf("%s/%s", dir, file);
+   path = source_path(dir, file);
    sr = VG_(open)(path, VKI_O_RDONLY, 0);
    VG_(free)(path);
    if (sr_isError(sr))
@@ -362,12 +367,6 @@ static Bool is_ident_char(HChar c)
           || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* Whether line src calls function fn (mp_line_calls). */
-static Bool calls(const HChar *src, const HChar *fn)
-{
-   return mp_line_calls(src, fn) != 0;
-}
-
 /* A plain identifier: the block kept in a local, not stored away. */
 static Bool is_plain_local(const HChar *name)
 {
@@ -477,14 +476,6 @@ static Bool takes_result(const HChar *line, const HChar *file)
    return name != NULL;
 }
 
-/* dir/file, or file when it is absolute or dir unknown. */
-static HChar *source_path(const HChar *dir, const HChar *file)
-{
-   if (file[0] == '/' || dir == NULL || dir[0] == '\0')
-      return mp_asprintf("%s", file);
-   return mp_asprintf("%s/%s", dir, file);
-}
-
 /* The line of frame ip that names the block: of the calls inlined at
    ip, the innermost that is the program's, then out over the inlined
    wrappers.  *how says how the block reached the frame, and how it
@@ -538,7 +529,7 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
       probe = mp_name_from_source_line(src, mp_is_fortran_file(lv[i].file));
       outer = level_source(ep, ip, lv, i + 1, dir, &ldir);
       if (!(returns || (probe && is_plain_local(probe))) || !outer
-          || !calls(outer, lv[i].fn) || !takes_result(outer, lv[i + 1].file)
+          || !mp_line_calls(outer, lv[i].fn) || !takes_result(outer, lv[i + 1].file)
           || (ldir && is_system_source(ldir, lv[i + 1].file))) {
          if (probe)
             VG_(free)(probe);

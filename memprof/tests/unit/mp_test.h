@@ -8,6 +8,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t rng_state;
 
@@ -28,6 +29,19 @@ static inline int mp_test_run(Suite *s)
    failed = srunner_ntests_failed(sr);
    srunner_free(sr);
    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Checks that a function of 'what' answered want (NULL: nothing), and
+   frees its answer: the shape of the text helpers' tests. */
+static inline void mp_test_str(const char *what, char *got, const char *want)
+{
+   if (want == NULL)
+      ck_assert_msg(got == NULL, "%s -> %s, expected none", what, got);
+   else {
+      ck_assert_msg(got != NULL, "%s -> none, expected %s", what, want);
+      ck_assert_str_eq(got, want);
+   }
+   free(got);
 }
 
 #endif /* MP_TEST_H */

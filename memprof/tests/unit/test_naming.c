@@ -248,14 +248,7 @@ END_TEST
 
 static void demangled_is(const char *sym, const char *want)
 {
-   char *got = mp_demangle_data(sym);
-   if (want == NULL)
-      ck_assert_msg(got == NULL, "%s -> %s, expected none", sym, got);
-   else {
-      ck_assert_msg(got != NULL, "%s not demangled, expected %s", sym, want);
-      ck_assert_str_eq(got, want);
-   }
-   free(got);
+   mp_test_str(sym, mp_demangle_data(sym), want);
 }
 
 START_TEST(test_demangle_data)

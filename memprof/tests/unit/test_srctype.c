@@ -12,14 +12,7 @@
 
 static void type_is(const char *line, const char *name, const char *want)
 {
-   char *got = mp_src_pointee_type(line, name);
-   if (want == NULL)
-      ck_assert_msg(got == NULL, "%s: %s, expected none", line, got);
-   else {
-      ck_assert_msg(got != NULL, "%s: none, expected %s", line, want);
-      ck_assert_str_eq(got, want);
-   }
-   free(got);
+   mp_test_str(line, mp_src_pointee_type(line, name), want);
 }
 
 START_TEST(test_pointee_type)
@@ -141,14 +134,7 @@ END_TEST
 static void name_is(const mp_src_field *f, uint32_t n, uint64_t size, uint64_t off,
                     uint64_t bytes, const char *want)
 {
-   char *got = mp_src_field_name(f, n, size, off, bytes);
-   if (want == NULL)
-      ck_assert_msg(got == NULL, "+%llu: %s, expected none", (unsigned long long)off, got);
-   else {
-      ck_assert_msg(got != NULL, "+%llu: none, expected %s", (unsigned long long)off, want);
-      ck_assert_str_eq(got, want);
-   }
-   free(got);
+   mp_test_str("a byte range", mp_src_field_name(f, n, size, off, bytes), want);
 }
 
 START_TEST(test_field_names)

@@ -11,14 +11,7 @@
    rest untouched. */
 static void short_is(const char *name, const char *want)
 {
-   char *got = mp_short_name(name);
-   if (want == NULL)
-      ck_assert_msg(got == NULL, "%s -> %s, expected unchanged", name, got);
-   else {
-      ck_assert_msg(got != NULL, "%s unchanged, expected %s", name, want);
-      ck_assert_str_eq(got, want);
-   }
-   free(got);
+   mp_test_str(name, mp_short_name(name), want);
 }
 
 START_TEST(test_short_name)
