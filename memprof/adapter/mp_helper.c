@@ -21,6 +21,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 
+#include "mp_apart.h"
 #include "mp_clo.h"
 #include "mp_hier_step.h"
 #include "mp_helper.h"
@@ -598,46 +599,13 @@ static void __attribute__((noreturn)) helper_loop(void)
    }
 }
 
-/* Closes every descriptor of this process but keep, its pipe: the
-   program's (a pipe's reader would wait for the helper to let go of
-   its end), Valgrind's and the producer's ends of the pipes. */
-static void close_all_but(Int keep)
-{
-   static UChar buf[4096];
-   Int dir = VG_(fd_open)("/proc/self/fd", VKI_O_RDONLY, 0), n, *fds = NULL;
-   UInt n_fds = 0, cap = 0, i;
-   if (dir < 0)
-      return;
-   while ((n = VG_(getdents64)(dir, (struct vki_dirent64 *)buf, sizeof buf)) > 0) {
-      Int off = 0;
-      while (off < n) {
-         const struct vki_dirent64 *d = (const struct vki_dirent64 *)(buf + off);
-         HChar *end;
-         Int fd = (Int)VG_(strtoll10)(d->d_name, &end);
-         off += d->d_reclen;
-         if (end == d->d_name || *end != '\0' || fd == dir || fd == keep)
-            continue;
-         if (n_fds == cap) {
-            cap = cap ? 2 * cap : 64;
-            fds = VG_(realloc)("mp.helper.fds", fds, cap * sizeof *fds);
-         }
-         fds[n_fds++] = fd;
-      }
-   }
-   VG_(close)(dir);
-   for (i = 0; i < n_fds; i++)
-      VG_(close)(fds[i]);
-   if (fds)
-      VG_(free)(fds);
-}
-
 /* Helper i's process: out of the program's sight, then its loop. */
 static void __attribute__((noreturn)) helper_main(UInt i, Int results)
 {
    vki_sigset_t all;
    VG_(memset)(&all, 0xff, sizeof all);
    VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
-   close_all_but(results);
+   mp_apart_close_all_but(&results, 1);
    VG_(prctl)(15 /* PR_SET_NAME */, (ULong)(Addr)"memprof-helper", 0, 0, 0);
    out_fd = results;
    self = i;
@@ -670,27 +638,6 @@ static void *shared_ring(SizeT bytes, const HChar **why)
    return (void *)sr_Res(sr);
 }
 
-/* VG_(fork), less the descriptor it leaks: Valgrind's fork makes a
-   pipe through which the child waits until the parent has noted its pid
-   (its SIGCHLD is then not the program's), and the parent closes only
-   the pipe's write end.  The read end would stay among the program's
-   descriptors (the lowest free one when the program starts).  The pipe
-   takes the two lowest free descriptors, which a pipe made and closed
-   just before finds; a Valgrind that makes no such pipe leaves the
-   number free, and closing it does nothing. */
-static Int fork_closing_leak(void)
-{
-   Int probe[2], pid;
-   if (VG_(pipe)(probe) != 0)
-      return VG_(fork)();
-   VG_(close)(probe[0]);
-   VG_(close)(probe[1]);
-   pid = VG_(fork)();
-   if (pid > 0)
-      VG_(close)(probe[0]);
-   return pid;
-}
-
 /* The ring, shared with the helpers forked after. */
 static Bool make_ring(const HChar **why)
 {
@@ -705,34 +652,22 @@ static Bool make_ring(const HChar **why)
    return True;
 }
 
-/* Forks helper i, twice: it is not the program's child.  The first
-   child says the helper's pid and exits. */
+/* Helper i's process, apart from the program's (mp_apart.h). */
+static void __attribute__((noreturn)) helper_body(void *arg, Int results)
+{
+   helper_main((UInt)(UWord)arg, results);
+}
+
 static Bool start(UInt i, const HChar **why)
 {
-   Int res[2], pid, status, got, helper_pid = 0;
-   if (VG_(pipe)(res) != 0) {
-      *why = "no pipe";
-      return False;
-   }
-   pid = fork_closing_leak();
-   if (pid == 0) {
-      Int h = VG_(fork)();
-      if (h == 0)
-         helper_main(i, res[1]);
-      VG_(write)(res[1], &h, sizeof h);
-      VG_(exit)(0);
-   }
-   VG_(close)(res[1]);
-   if (pid > 0)
-      VG_(waitpid)(pid, &status, 0);
-   got = pid > 0 ? VG_(read)(res[0], &helper_pid, sizeof helper_pid) : 0;
-   if (got != sizeof helper_pid || helper_pid <= 0) {
-      VG_(close)(res[0]);
+   Int fd;
+   Int pid = mp_apart_fork(helper_body, (void *)(UWord)i, &fd);
+   if (pid <= 0) {
       *why = "fork failed";
       return False;
    }
-   helpers[i].pid = helper_pid;
-   helpers[i].fd = VG_(safe_fd)(res[0]);
+   helpers[i].pid = pid;
+   helpers[i].fd = fd;
    return True;
 }
 

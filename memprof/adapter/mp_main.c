@@ -41,6 +41,7 @@
 #include "mp_clreq.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
+#include "mp_stackvars.h"
 #include "mp_threads.h"
 #include "mp_exit_summary.h"
 #include "mp_report.h"
@@ -262,6 +263,8 @@ static void pass_own_name(const HChar *option, const HChar *template)
 
 static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
+   if (syscallno == __NR_mmap)
+      mp_stackvars_pre_mmap((Int)args[4]);
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_by = "exec";
       execs++;
@@ -284,11 +287,11 @@ static void mp_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs
    }
 }
 
-/* The core calls both hooks once a tool asks for one; nothing to do
-   after a system call. */
 static void mp_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
                             UInt nArgs, SysRes res)
 {
+   if (syscallno == __NR_mmap)
+      mp_stackvars_post_mmap();
 }
 
 /* A forked child reports its own accesses only: the parent's file
@@ -306,6 +309,7 @@ static void mp_atfork_child(ThreadId tid)
       VG_(free)(path);
    }
    mp_helper_fork_child();
+   mp_stackvars_atfork_child();
    mp_analyses_reset();
    mp_instrument_fork_child();
 }
@@ -778,6 +782,7 @@ static void print_stats(void)
    VG_(dmsg)("memprof: instructions instrumented: %llu\n", stats__instrs);
    VG_(dmsg)("memprof: registry resolutions:      %llu\n", stats__resolves);
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
+   mp_stackvars_stats();
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
    mp_analyses_stats();
@@ -925,6 +930,7 @@ static void mp_post_clo_init(void)
    mp_g_vars = mp_vars_new(mp_g_hier.cache ? mp_g_hier.level[0].line : MP_LINE_SIZE);
    mp_analyses_create();
    mp_registry_init();
+   mp_stackvars_init();
    mp_instrument_init();
    /* Last: the helper is a copy of this process, every analysis made. */
    mp_helper_start();
@@ -932,7 +938,12 @@ static void mp_post_clo_init(void)
 
 static void mp_start_client_code(ThreadId tid, ULong blocks_done)
 {
+   static Bool started;
    (void)blocks_done;
+   if (!started) {
+      started = True;
+      mp_stackvars_client_starts();
+   }
    mp_loopnest_thread_runs(tid);
 }
 
@@ -949,6 +960,9 @@ static void mp_pre_clo_init(void)
       caller (mp_sites.c): read the inlined calls unless the user says
       --read-inline-info=no. */
    VG_(clo_read_inline_info) = True;
+   /* Stack locals are named from the variables' debug information
+      (mp_stackvars.h): read unless the user says --read-var-info=no. */
+   mp_stackvars_pre_clo_init();
 
    VG_(basic_tool_funcs)(mp_post_clo_init, mp_instrument, mp_fini);
    VG_(needs_command_line_options)(mp_clo_process, mp_clo_print_usage,

@@ -12,8 +12,8 @@
      2. live heap blocks (mp_heap.c registers them);
      3. the thread's stack: the frame holding the address, unwound once
         per (SP, function) and cached; a named local (array, struct or
-        scalar) of that frame with --read-var-info=yes, else
-        "stack:<function>";
+        scalar) of that frame (mp_stackvars.h; not with
+        --read-var-info=no), else "stack:<function>";
      4. globals and statics: the data symbols of every loaded object,
         read from its symbol table (works without -g); the stack never
         overlaps them, and is checked first because it is cheaper;
@@ -55,9 +55,11 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
+#include "mp_clo.h"
 #include "mp_granmap.h"
 #include "mp_naming.h"
 #include "mp_rangemap.h"
+#include "mp_stackvars.h"
 #include "mp_tool.h"
 #include "mp_util.h"
 #include "mp_vgcompat.h"
@@ -727,11 +729,11 @@ static frame_info *frame_info_for(Addr ip)
    fi->fn = VG_(strdup)("mp.reg.fn", name);
    mp_strip_compiler_suffix(fi->fn);
    fi->frame_var = stack_var(fi->fn, ip);
-   {
-      Bool was = quiet_begin();
-      blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
-      quiet_end(was);
-   }
+   /* The runtime's frames are summed per object unless the user asks
+      for them: their locals are asked for only then (mp_stackvars.h
+      says what a question costs). */
+   blocks = mp_vars_get(mp_g_vars, fi->frame_var)->cls == MP_CLASS_PROGRAM
+            || mp_clo_show_runtime ? mp_stackvars_at(ip, fi->fn) : NULL;
    if (blocks && VG_(sizeXA)(blocks) > 0) {
       Bool keep_fn = False;
       fi->n_locals = VG_(sizeXA)(blocks);

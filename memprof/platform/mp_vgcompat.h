@@ -49,6 +49,13 @@
         past a wrapper inlined into its caller, so it sets the default
         before the options are read (--read-inline-info=no still wins).
         Tests: heap_inlined, heap_vector_O2.
+     VG_(clo_read_var_info): whether the debug information's variables
+        are read (the core's --read-var-info).  memprof names stack
+        locals from them by default, but only the program's objects'
+        are worth their cost (libc6-dbg's: seconds and 70 MB per run),
+        and the API's VG_(needs_var_info) reads every object's: memprof
+        turns the reading off around the mapping of a runtime object's
+        file (mp_stackvars.c).  Tests: stack_default, stack_cfa.
      VG_(am_shared_mmap_file_float_valgrind): memory that stays shared
         across a fork, for the ring that carries the accesses to the
         analysis helper (mp_helper.c); the API maps private memory only.
@@ -182,6 +189,11 @@ extern void VG_(DebugInfo_syms_getidx)(const DebugInfo *di, Int idx,
 /* Whether the debug information's inlined calls are read (the core's
    --read-inline-info). */
 extern Bool VG_(clo_read_inline_info);
+
+/* Whether the debug information's variables are read (the core's
+   --read-var-info), when an object is mapped or its deferred reading
+   happens. */
+extern Bool VG_(clo_read_var_info);
 
 /* A shared mapping of fd (here /dev/zero: shared anonymous memory) that
    the address space manager knows as Valgrind's, so that the program is

@@ -15,8 +15,8 @@
    code view, the function fill (lines 27-30):
      line 27 push: Wr 1000; line 30 pop, ret: Rd 2000
      Acc 1000 + 4000 + 5000 + 2000 = 12000, Rd 6000, Wr 6000
-   data view, the global table (no --read-var-info: no place, the name
-   alone): lines 28 and 29, and line 38's read of table[4] once:
+   data view, the global table (named with its declaration, line 24,
+   as the report shows it): lines 28 and 29, and line 38's read of table[4] once:
      Acc 4000 + 5000 + 1 = 9001, Rd 4001, Wr 5000
    The totals (the dynamic linker and libc included) are checked against
    the JSON's, not written here.

@@ -20,8 +20,8 @@
      for k = 0..40 (4000 < 4096): writes 41, write_bytes 41, reads 0.
      Consecutive indices are 100 > 64 bytes apart, so each write is in a
      line of its own: lines = 41.  size 4096.  Per line: line 47.
-   where is "-" (null): without --read-var-info a global has no
-   declaration line (global_array_varinfo checks it with the option).
+   where is "-" (null): with --read-var-info=no a global has no
+   declaration line (global_array_varinfo checks the default).
 
    stdout: s = sum(i * 0.5, i = 0..1023) = 0.5 * 1023 * 1024 / 2
              = 261888.0 (exact in double).

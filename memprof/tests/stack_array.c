@@ -11,7 +11,7 @@
    pushes the return address: then the callee does not run yet, and the
    push is a write to the caller's red zone (stack:main here).
 
-   Default options: one variable per function frame, stack:<function>.
+   --read-var-info=no: one variable per function frame, stack:<fn>.
    From objdump -d -l at -O0 (gcc 12, -fno-omit-frame-pointer default):
 
    fill (called once), arr at -0x110(%rbp), i at -0x4(%rbp):
@@ -45,7 +45,7 @@
 
    Every stack variable carries its function ("function": fill, leaf);
    its where is null.
-   With --read-var-info=yes (stack_array_varinfo), arr becomes a variable
+   By default (stack_array_varinfo), arr becomes a variable
    of its own, named arr, function fill, size 64 * 4 = 256:
      line 64 writes 64 (256 bytes), line 65 reads 1 (4 bytes).
 

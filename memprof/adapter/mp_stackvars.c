@@ -1,0 +1,335 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the locals of a frame, from the debug information.  ---*/
+/*---                                               mp_stackvars.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   The process apart that asks the core, and the questions sent to it
+   (mp_stackvars.h says why it is apart).  A question is the code
+   address; the answer, the number of blocks then the blocks, as the
+   core's StackBlock (the same binary on both ends).
+*/
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcsignal.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+
+#include "mp_apart.h"
+#include "mp_owner.h"
+#include "mp_stackvars.h"
+#include "mp_vgcompat.h"
+
+#define MAX_BLOCKS 4096   /* a frame's locals beyond these are not named */
+#define UNKNOWN_OBJECT 0xffffffffu   /* the answer's count: ip's object is new */
+
+/* Whether the core reads an object's variables as it maps it, or when
+   the object is first looked at (Valgrind 3.22 and later). */
+#define LAZY_READING MP_VG_AT_LEAST(3, 22)
+
+/* Linux's poll bits (the vki headers name the struct only). */
+#define MP_POLLERR 0x008
+#define MP_POLLHUP 0x010
+
+static Bool var_info;        /* the program's locals are named */
+static Bool every_object;    /* --read-var-info=yes: every object's too */
+static Int asks = -1, answers = -1;   /* ours: -1 when none runs */
+static UInt server_epoch;             /* the DiEpoch it was forked in */
+static UInt n_unreadable;
+static ULong n_asked, n_started;
+
+void mp_stackvars_pre_clo_init(void)
+{
+   /* Eagerly, the executable's and the loader's are read before the
+      program starts; lazily, Valgrind's own would be too (for its
+      stack traces). */
+   VG_(clo_read_var_info) = !LAZY_READING;
+}
+
+void mp_stackvars_init(void)
+{
+   Word i;
+   var_info = True;
+   /* The last of the options wins, as the core reads them. */
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
+      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strcmp)(arg, "--read-var-info=yes") == 0)
+         var_info = every_object = True;
+      else if (VG_(strcmp)(arg, "--read-var-info=no") == 0)
+         var_info = every_object = False;
+   }
+   VG_(clo_read_var_info) = every_object || (var_info && !LAZY_READING);
+}
+
+/* Whether path is a file of the program's objects. */
+static Bool program_file(const HChar *path)
+{
+   return path && mp_class_of_object(path) == MP_CLASS_PROGRAM;
+}
+
+static Bool program_fd(Int fd)
+{
+   HChar link[32], path[VKI_PATH_MAX];
+   Int n;
+   VG_(sprintf)(link, "/proc/self/fd/%d", fd);
+   n = VG_(readlink)(link, path, sizeof path - 1);
+   if (n <= 0)
+      return False;
+   path[n] = '\0';
+   return program_file(path);
+}
+
+static Bool mapping_program;   /* between an mmap of its file and after */
+
+/* Has the core read the program's objects it knows of, their
+   variables included: where it reads lazily, whatever first looks at
+   an object decides, and the flag is off but here (a name asked for
+   reads the object). */
+static void read_program_objects(void)
+{
+   const DebugInfo *di;
+   if (!LAZY_READING)
+      return;
+   VG_(clo_read_var_info) = True;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      const HChar *fn;
+      Addr text = VG_(DebugInfo_get_text_avma)(di);
+      /* not Valgrind's own executable, which the core reads too */
+      if (VG_(DebugInfo_get_text_size)(di) > 0 && VG_(am_is_valid_for_client)(text, 1, 0)
+          && program_file(VG_(DebugInfo_get_filename)(di)))
+         VG_(get_fnname)(VG_(current_DiEpoch)(), text, &fn);
+   }
+   VG_(clo_read_var_info) = every_object;
+}
+
+void mp_stackvars_pre_mmap(Int fd)
+{
+   if (!var_info || every_object || fd < 0)
+      return;
+   mapping_program = program_fd(fd);
+   if (!LAZY_READING)
+      VG_(clo_read_var_info) = mapping_program;
+}
+
+void mp_stackvars_post_mmap(void)
+{
+   if (!var_info || every_object)
+      return;
+   if (mapping_program)
+      read_program_objects();
+   mapping_program = False;
+   VG_(clo_read_var_info) = !LAZY_READING;
+}
+
+void mp_stackvars_client_starts(void)
+{
+   /* The executable and the loader were mapped by Valgrind itself. */
+   if (var_info && !every_object)
+      read_program_objects();
+}
+
+/* All n bytes, or False (end of file or an error). */
+static Bool read_all(Int fd, void *buf, SizeT n)
+{
+   UChar *p = buf;
+   while (n > 0) {
+      Int got = VG_(read)(fd, p, n);
+      if (got <= 0)
+         return False;
+      p += got;
+      n -= got;
+   }
+   return True;
+}
+
+static Bool write_all(Int fd, const void *buf, SizeT n)
+{
+   const UChar *p = buf;
+   while (n > 0) {
+      Int put = VG_(write)(fd, p, n);
+      if (put <= 0)
+         return False;
+      p += put;
+      n -= put;
+   }
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- The process apart                                    ---*/
+/*------------------------------------------------------------*/
+
+static void answer(Int out, Addr ip)
+{
+   const HChar *fn, *obj;
+   XArray *blocks;
+   UInt n, i;
+   if (!VG_(get_objname)(VG_(current_DiEpoch)(), ip, &obj)) {
+      /* mapped after this process was forked */
+      n = UNKNOWN_OBJECT;
+      write_all(out, &n, sizeof n);
+      return;
+   }
+   /* Its debug information may not have been read when this process
+      was forked: a name asked for reads it. */
+   VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &fn);
+   blocks = VG_(di_get_stack_blocks_at_ip)(ip, False);
+   n = (UInt)VG_(sizeXA)(blocks);
+   if (n > MAX_BLOCKS)
+      n = MAX_BLOCKS;
+   write_all(out, &n, sizeof n);
+   for (i = 0; i < n; i++)
+      write_all(out, VG_(indexXA)(blocks, i), sizeof(StackBlock));
+   VG_(deleteXA)(blocks);
+}
+
+/* Its only descriptors are its two pipes' ends: the core's messages,
+   its assertion's among them, go nowhere. */
+static void __attribute__((noreturn)) server_main(void *arg, Int out)
+{
+   Int in = *(Int *)arg, keep[2];
+   vki_sigset_t all;
+   Addr ip;
+   keep[0] = in;
+   keep[1] = out;
+   VG_(memset)(&all, 0xff, sizeof all);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
+   mp_apart_close_all_but(keep, 2);
+   VG_(prctl)(15 /* PR_SET_NAME */, (ULong)(Addr)"memprof-varinfo", 0, 0, 0);
+   while (read_all(in, &ip, sizeof ip))
+      answer(out, ip);
+   VG_(exit)(0);
+}
+
+/*------------------------------------------------------------*/
+/*--- Asking                                               ---*/
+/*------------------------------------------------------------*/
+
+static void stop_server(void)
+{
+   if (asks >= 0)
+      VG_(close)(asks);
+   if (answers >= 0)
+      VG_(close)(answers);
+   asks = answers = -1;
+}
+
+static Bool start_server(void)
+{
+   Int p[2], pid, in;
+   if (VG_(pipe)(p) != 0)
+      return False;
+   in = p[0];
+   pid = mp_apart_fork(server_main, &in, &answers);
+   VG_(close)(p[0]);
+   if (pid <= 0) {
+      VG_(close)(p[1]);
+      answers = -1;
+      return False;
+   }
+   asks = VG_(safe_fd)(p[1]);
+   n_started++;
+   server_epoch = VG_(current_DiEpoch)().n;
+   return True;
+}
+
+/* Whether the process apart has gone: a write to its pipe would raise
+   SIGPIPE, which the program would be given. */
+static Bool server_gone(void)
+{
+   struct vki_pollfd pfd;
+   SysRes sr;
+   pfd.fd = answers;
+   pfd.events = 0;
+   pfd.revents = 0;
+   sr = VG_(poll)(&pfd, 1, 0);
+   return !sr_isError(sr) && sr_Res(sr) > 0 && (pfd.revents & (MP_POLLHUP | MP_POLLERR));
+}
+
+static void said_unreadable(Addr ip, const HChar *fn)
+{
+   n_unreadable++;
+   if (VG_(clo_verbosity) > 1)
+      VG_(dmsg)("memprof: Valgrind's core cannot analyse the locations of the locals "
+                "at %#lx in %s (an unwind rule it evaluates one way only): the frame "
+                "is named as a whole\n", ip, fn);
+}
+
+/* The number of blocks at ip, their own to read next; UNKNOWN_OBJECT;
+   or False if the process apart died on the question. */
+static Bool ask(Addr ip, UInt *n)
+{
+   n_asked++;
+   return write_all(asks, &ip, sizeof ip) && read_all(answers, n, sizeof *n);
+}
+
+/* A process apart to ask, forked if none runs; False if none can. */
+static Bool ready(void)
+{
+   if (asks >= 0 && server_gone())
+      stop_server();
+   if (asks >= 0 || start_server())
+      return True;
+   if (VG_(clo_verbosity) > 1)
+      VG_(dmsg)("memprof: cannot fork the reader of the locals' debug "
+                "information: stack frames are named as a whole\n");
+   var_info = False;
+   return False;
+}
+
+XArray *mp_stackvars_at(Addr ip, const HChar *fn)
+{
+   XArray *blocks;
+   UInt n, i;
+   Bool ok;
+   if (!var_info || !ready())
+      return NULL;
+   ok = ask(ip, &n);
+   if (ok && n == UNKNOWN_OBJECT && server_epoch != VG_(current_DiEpoch)().n) {
+      /* Objects were mapped since it was forked: a new copy knows them. */
+      stop_server();
+      if (!ready())
+         return NULL;
+      ok = ask(ip, &n);
+   }
+   if (!ok) {
+      stop_server();
+      said_unreadable(ip, fn);
+      return NULL;
+   }
+   if (n == 0 || n == UNKNOWN_OBJECT)
+      return NULL;
+   blocks = VG_(newXA)(VG_(malloc), "mp.stackvars", VG_(free), sizeof(StackBlock));
+   for (i = 0; i < n; i++) {
+      StackBlock b;
+      if (!read_all(answers, &b, sizeof b)) {
+         stop_server();
+         VG_(deleteXA)(blocks);
+         said_unreadable(ip, fn);
+         return NULL;
+      }
+      b.name[sizeof b.name - 1] = '\0';
+      VG_(addToXA)(blocks, &b);
+   }
+   return blocks;
+}
+
+void mp_stackvars_atfork_child(void)
+{
+   /* The parent's process apart answers the parent. */
+   stop_server();
+}
+
+void mp_stackvars_stats(void)
+{
+   VG_(dmsg)("memprof: frames' locals asked for:  %llu, of %llu reader processes "
+             "(%u frames not analysable)\n", n_asked, n_started, n_unreadable);
+}
