@@ -55,14 +55,14 @@ static inline void mp_an_sharing_thread_joined(UInt serial)
 
 static inline void mp_an_sharing_unmap(Addr a, SizeT len)
 {
-   mp_sharing_forget(mp_g_sharing, a, len);
+   mp_sharing_forget(mp_g_sharing, a, len, MP_SHARING_NO_VAR);
 }
 
 /* A freed block's lines may go to another thread's next block: its
    writers are no one's to communicate with any more. */
-static inline void mp_an_sharing_free(Addr a, SizeT len)
+static inline void mp_an_sharing_free(Addr a, SizeT len, UInt var)
 {
-   mp_sharing_forget(mp_g_sharing, a, len);
+   mp_sharing_forget(mp_g_sharing, a, len, var);
 }
 
 static inline void mp_an_sharing_reset(void)

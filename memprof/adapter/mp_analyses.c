@@ -83,10 +83,10 @@ void mp_analyses_unmap(Addr a, SizeT len)
       mp_an_numa_unmap(a, len);
 }
 
-void mp_analyses_free(Addr a, SizeT len)
+void mp_analyses_free(Addr a, SizeT len, UInt var)
 {
    if (mp_an_sharing_on())
-      mp_an_sharing_free(a, len);
+      mp_an_sharing_free(a, len, var);
 }
 
 void mp_analyses_window_start(Bool loops_followed)

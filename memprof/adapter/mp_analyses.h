@@ -200,7 +200,7 @@ void mp_analyses_thread_exit(UInt serial);
    sharing prediction reads the lifetimes that ends. */
 void mp_analyses_thread_joined(UInt serial);
 void mp_analyses_unmap(Addr a, SizeT len);
-void mp_analyses_free(Addr a, SizeT len);
+void mp_analyses_free(Addr a, SizeT len, UInt var);
 /* A sampling window opens: with --sample=detail the window of the
    detail analyses, the others having seen the gap; with
    --sample=periodic|windows everyone's.  Only the detail analyses have

@@ -152,7 +152,7 @@ static heap_block *unregister_block(Addr p)
    if (!b)
       return NULL;
    mp_registry_remove_heap(p, b->size ? b->size : 1);
-   mp_analyses_free(p, b->size);
+   mp_analyses_free(p, b->size, b->var);
    mp_vars_get(mp_g_vars, b->var)->live_bytes -= b->size;
    return b;
 }

@@ -628,14 +628,17 @@ static const char *code_object(uint64_t iaddr)
    return mp_code_object((Addr)iaddr);
 }
 
-static int block_of(uint64_t addr, uint64_t *start, uint64_t *len)
+static int block_of(uint64_t addr, uint64_t *start, uint64_t *len, uint32_t *var)
 {
    Addr s;
    SizeT l;
-   if (!mp_registry_block_of((Addr)addr, &s, &l))
+   UInt v;
+   if (!mp_registry_block_of((Addr)addr, &s, &l, &v))
       return 0;
    *start = s;
    *len = l;
+   if (var)
+      *var = v;
    return 1;
 }
 

@@ -1137,36 +1137,39 @@ UInt mp_registry_resolve(ThreadId tid, Addr a, mp_instr *ii)
 }
 
 /* Where the block (named range, heap block, global) holding a starts,
-   for offsets in the report, and its length (len may be NULL); False
-   for stack and unknown memory. */
-Bool mp_registry_block_of(Addr a, Addr *start, SizeT *len)
+   for offsets in the report, its length and its variable (len and var
+   may be NULL); False for stack and unknown memory. */
+Bool mp_registry_block_of(Addr a, Addr *start, SizeT *len, UInt *var)
 {
    uint64_t s, l;
-   if (mp_rangemap_lookup(user_ranges, a, &s, &l, NULL)
-       || mp_rangemap_lookup(global_ranges, a, &s, &l, NULL)) {
-      *start = (Addr)s;
-      if (len)
-         *len = (SizeT)l;
-      return True;
-   }
-   {
-      UInt slot = mp_granmap_get(heap_granules, a);
+   void *val;
+   UInt slot;
+   if (mp_rangemap_lookup(user_ranges, a, &s, &l, &val)) {
+      if (var)
+         *var = (UInt)(UWord)val - 1;
+   } else if (mp_rangemap_lookup(global_ranges, a, &s, &l, &val)) {
+      if (var)
+         *var = ((const global_sym *)val)->var;
+   } else {
+      slot = mp_granmap_get(heap_granules, a);
       if (slot == ALLOCATOR_GRANULE
           || (slot != 0 && a - heap_slots[slot - 1].start >= heap_slots[slot - 1].len))
          return False;
       if (slot == 0) {
-         if (!mp_rangemap_lookup(big_blocks, a, &s, &l, NULL))
+         if (!mp_rangemap_lookup(big_blocks, a, &s, &l, &val))
             return False;
-         *start = (Addr)s;
-         if (len)
-            *len = (SizeT)l;
-         return True;
+         slot = (UInt)(UWord)val;
+      } else {
+         s = heap_slots[slot - 1].start;
+         l = heap_slots[slot - 1].len;
       }
-      *start = heap_slots[slot - 1].start;
-      if (len)
-         *len = heap_slots[slot - 1].len;
-      return True;
+      if (var)
+         *var = heap_slots[slot - 1].var;
    }
+   *start = (Addr)s;
+   if (len)
+      *len = (SizeT)l;
+   return True;
 }
 
 Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
@@ -1181,7 +1184,7 @@ Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii)
    if (slot != 0 && slot != ALLOCATOR_GRANULE
        && a - heap_slots[slot - 1].start < heap_slots[slot - 1].len)
       return heap_slots[slot - 1].start;
-   return mp_registry_block_of(a, &start, NULL) ? start : 0;
+   return mp_registry_block_of(a, &start, NULL, NULL) ? start : 0;
 }
 
 /*------------------------------------------------------------*/

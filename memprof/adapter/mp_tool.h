@@ -162,7 +162,7 @@ void mp_registry_allocator_at(Addr fn);
 Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name);
 Bool mp_registry_unname_range(Addr a);
 void mp_registry_note_mmap(void);
-Bool mp_registry_block_of(Addr a, Addr *start, SizeT *len);
+Bool mp_registry_block_of(Addr a, Addr *start, SizeT *len, UInt *var);
 /* The same on the hot path for an access to var: ii's cached range,
    the heap block's slot, a global; 0 for the stack and unknown memory. */
 Addr mp_registry_block_start(Addr a, UInt var, const mp_instr *ii);

@@ -59,6 +59,10 @@ typedef struct line_rec {
    mp_sharing_thread *threads;  /* most recent toucher first */
    struct line_rec *next;       /* hash chain */
    uint64_t freed_id, freed_start, freed_len;   /* retired: its block */
+   uint32_t freed_var;                          /* and the block's variable */
+   int placement_only;          /* a retired copy of a line that lives on
+                                   (retire_copy): for the placements, not
+                                   counted twice in the lines */
 } line_rec;
 
 typedef struct pair_rec {
@@ -502,6 +506,7 @@ typedef struct {
    int retire;                  /* two threads touched them: keep them */
    uint32_t tid;                /* the first thread seen, while deciding */
    uint64_t id, start, len;
+   uint32_t var;
 } forgetting;
 
 /* Decides: whether the records of chain r in [first, end) bring the
@@ -535,6 +540,7 @@ static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64
             r->freed_id = f->id;
             r->freed_start = f->start;
             r->freed_len = f->len;
+            r->freed_var = f->var;
             r->next = s->retired;
             s->retired = r;
             s->n_lines--;
@@ -553,16 +559,67 @@ static void forget_in_chain(mp_sharing *s, line_rec **pp, uint64_t first, uint64
    not dropped (the lines it shares with its neighbours stay in the
    table).  A range longer than the table walks the table instead of
    probing every line; the decision walks it once more. */
-void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
+/* The record of line, or NULL. */
+static line_rec *find_line(const mp_sharing *s, uint64_t line)
+{
+   line_rec *r;
+   for (r = s->buckets[mix(line) & (s->n_buckets - 1)]; r; r = r->next)
+      if (r->line == line)
+         return r;
+   return NULL;
+}
+
+/* A line the freed block shares with its neighbours stays theirs: a
+   copy of its record, threads and all, is retired with the block, so
+   that its placements are still weighed (a vector of four counters,
+   32 bytes across two lines, freed before the exit). */
+static void retire_copy(mp_sharing *s, const line_rec *r, const forgetting *f)
+{
+   line_rec *c = pool_alloc(&s->lines);
+   const mp_sharing_thread *t;
+   mp_sharing_thread **tail = &c->threads;
+   *c = *r;
+   c->threads = NULL;
+   for (t = r->threads; t; t = t->next) {
+      mp_sharing_thread *ct = pool_alloc(&s->threads);
+      *ct = *t;
+      ct->next = NULL;
+      *tail = ct;
+      tail = &ct->next;
+   }
+   c->freed_id = f->id;
+   c->freed_start = f->start;
+   c->freed_len = f->len;
+   c->freed_var = f->var;
+   c->placement_only = 1;
+   c->next = s->retired;
+   s->retired = c;
+}
+
+void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len, uint32_t var)
 {
    uint64_t size = 1ULL << s->line_shift;
    uint64_t first = (addr + size - 1) >> s->line_shift;
    uint64_t end = (addr + len) >> s->line_shift, line, i;   /* end exclusive */
-   int walk = end - first > s->n_buckets;
+   /* The block's lines that hold a neighbour's bytes too: at most two. */
+   uint64_t edge[2];
+   line_rec *edge_rec[2] = { NULL, NULL };
+   uint32_t n_edges = 0, k;
+   int walk = end > first && end - first > s->n_buckets;
    forgetting f;
-   if (s->n_lines == 0 || end <= first)
+   if (s->n_lines == 0 || len == 0)
       return;
+   if ((addr >> s->line_shift) < first)
+      edge[n_edges++] = addr >> s->line_shift;
+   if (((addr + len - 1) >> s->line_shift) >= end
+       && (n_edges == 0 || edge[0] != (addr + len - 1) >> s->line_shift))
+      edge[n_edges++] = (addr + len - 1) >> s->line_shift;
    mp_memset(&f, 0, sizeof f);
+   for (k = 0; k < n_edges; k++) {
+      edge_rec[k] = find_line(s, edge[k]);
+      if (edge_rec[k])
+         see_chain(edge_rec[k], edge[k], edge[k] + 1, &f);
+   }
    for (i = 0; walk && i < s->n_buckets; i++)
       see_chain(s->buckets[i], first, end, &f);
    for (line = first; !walk && line < end; line++)
@@ -571,7 +628,13 @@ void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len)
       f.id = ++s->n_freed;
       f.start = addr;
       f.len = len;
+      f.var = var;
+      for (k = 0; k < n_edges; k++)
+         if (edge_rec[k])
+            retire_copy(s, edge_rec[k], &f);
    }
+   if (end <= first)
+      return;
    for (i = 0; walk && i < s->n_buckets; i++)
       forget_in_chain(s, &s->buckets[i], first, end, &f);
    for (line = first; !walk && line < end; line++)
@@ -706,6 +769,7 @@ static void fill_record(const line_rec *r, mp_sharing_line *l)
    l->freed_id = r->freed_id;
    l->freed_start = r->freed_start;
    l->freed_len = r->freed_len;
+   l->freed_var = r->freed_var;
 }
 
 /* A line two threads touched, classified and predicted. */
@@ -747,7 +811,7 @@ void mp_sharing_foreach_line(const mp_sharing *s,
          if (r->n_threads >= 2)
             report_line(s, r, fn, arg);
    for (r = s->retired; r; r = r->next)
-      if (r->n_threads >= 2)
+      if (r->n_threads >= 2 && !r->placement_only)
          report_line(s, r, fn, arg);
 }
 

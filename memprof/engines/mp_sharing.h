@@ -92,8 +92,9 @@ typedef struct {
    const mp_sharing_thread *threads;   /* list, most recent toucher first */
    uint32_t n_threads;
    /* For a line of a freed block (mp_sharing_forget): the block, id > 0
-      numbering the frees; 0 for a live line. */
+      numbering the frees, and its variable; 0 for a live line. */
    uint64_t freed_id, freed_start, freed_len;
+   uint32_t freed_var;
 } mp_sharing_line;
 
 /* A communication hot-spot: writes at writer_loc reaching accesses at
@@ -126,11 +127,14 @@ void        mp_sharing_free(mp_sharing *s);
    first). */
 void mp_sharing_access(mp_sharing *s, const mp_event *e, mp_sharing_outcome *out);
 
-/* Forgets the lines wholly inside [addr, addr+len) (a freed block).
-   When two threads or more touched them, they are retired instead:
-   kept, with the block, for the report and the placements.  Cost: one
-   hash probe per line of the range. */
-void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len);
+/* Forgets the lines wholly inside [addr, addr+len) (a freed block of
+   variable var; an unmapped range: MP_SHARING_NO_VAR).  When two
+   threads or more touched them, they are retired instead: kept, with
+   the block and its variable, for the report and the placements (the
+   lines also hold the neighbours' accesses, so they cannot tell whose
+   block it was).  Cost: one hash probe per line of the range. */
+#define MP_SHARING_NO_VAR UINT32_MAX
+void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len, uint32_t var);
 
 /* Calls fn on every line touched by two or more threads; the line
    record is valid during the call only. */

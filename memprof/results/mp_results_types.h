@@ -136,9 +136,9 @@ typedef struct {
 /* What only the adapter can answer, asked while the results are built
    (never by a writer); either may be NULL. */
 typedef struct {
-   /* Where the block holding addr starts and its length; 0 if
-      unknown. */
-   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
+   /* Where the block holding addr starts, its length and its variable
+      (var may be NULL); 0 if unknown. */
+   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len, uint32_t *var);
    /* The name of the bytes [offset, offset + size) of var's structure
       (the debug information, or the source's declaration of a heap
       site's type), allocated (freed with mp_free); NULL if unknown. */

@@ -173,9 +173,10 @@ static void communication_matrix(mp_share_summary *ss, const mp_sharing *s)
 /*------------------------------------------------------------*/
 
 /* A line record of a block: the block (id: the freed block's, 0 for a
-   live one) and the line. */
+   live one), its variable and the line. */
 typedef struct {
    uint64_t id, start, len, line;
+   uint32_t var;
    const mp_sharing_thread *threads;
    uint32_t vars[MP_SHARING_LINE_VARS];
    uint32_t n_vars;
@@ -186,12 +187,12 @@ typedef struct {
    uint32_t n, room;
    const mp_sharing *s;
    const mp_vars *vs;
-   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len);
+   int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len, uint32_t *var);
    uint32_t line_size;
 } gathering;
 
 static void push_line(gathering *g, const mp_sharing_line *l, uint64_t id,
-                      uint64_t start, uint64_t len)
+                      uint64_t start, uint64_t len, uint32_t var)
 {
    block_line *b;
    if (g->n == g->room) {
@@ -202,6 +203,7 @@ static void push_line(gathering *g, const mp_sharing_line *l, uint64_t id,
    b->id = id;
    b->start = start;
    b->len = len;
+   b->var = var;
    b->line = l->line;
    b->threads = l->threads;
    mp_memcpy(b->vars, l->vars, sizeof b->vars);
@@ -233,23 +235,24 @@ static void gather_record(const mp_sharing_line *l, void *arg)
    if (!holds_heap(g->vs, l))
       return;
    if (l->freed_id) {
-      push_line(g, l, l->freed_id, l->freed_start, l->freed_len);
+      push_line(g, l, l->freed_id, l->freed_start, l->freed_len, l->freed_var);
       return;
    }
    for (t = l->threads; t; t = t->next)
       mask |= t->read_mask | t->write_mask;
    for (b = 0; b < 64; b++) {
       uint64_t start, len;
+      uint32_t var;
       if (!(mask >> b & 1))
          continue;
       mp_sharing_group_bytes(g->s, b, &first, &last);
       if (base + first < end)
          continue;
-      if (!g->block_of(base + first, &start, &len)) {
+      if (!g->block_of(base + first, &start, &len, &var)) {
          end = base + last + 1;
          continue;
       }
-      push_line(g, l, 0, start, len);
+      push_line(g, l, 0, start, len, var);
       end = start + len;
    }
 }
@@ -279,11 +282,15 @@ static int two_threads(const block_line *b, uint32_t n)
    return 0;
 }
 
-/* The block's variable: the one most of its lines name (its edge lines
-   may name a neighbour too). */
+/* The block's variable: the one the allocator's records give, else the
+   one most of its lines name (a line also names the neighbours whose
+   bytes share it: a block of 32 bytes across two lines, amid the
+   blocks of other threads, may have more of them than its own). */
 static uint32_t block_var(const block_line *b, uint32_t n)
 {
    uint32_t i, k, j, best = b[0].n_vars ? b[0].vars[0] : 0, best_n = 0;
+   if (b[0].var != MP_SHARING_NO_VAR)
+      return b[0].var;
    for (i = 0; i < n; i++)
       for (k = 0; k < b[i].n_vars; k++) {
          uint32_t c = 0;
@@ -339,7 +346,8 @@ static void place_block(mp_share_summary *ss, const mp_sharing *s, const mp_vars
    threads^2); no line without a record is looked at, however long the
    block. */
 static void placements(mp_share_summary *ss, const mp_sharing *s, const mp_vars *vs,
-                       int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len),
+                       int (*block_of)(uint64_t addr, uint64_t *start, uint64_t *len,
+                                       uint32_t *var),
                        uint32_t line_size)
 {
    gathering g;
@@ -377,7 +385,7 @@ static void byte_groups(mp_share_summary *ss, const mp_sharing *s)
 
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
                                      int (*block_of)(uint64_t addr, uint64_t *start,
-                                                     uint64_t *len),
+                                                     uint64_t *len, uint32_t *var),
                                      uint32_t line_size)
 {
    mp_share_summary *ss = mp_calloc("mp.share.sum", 1, sizeof *ss);
@@ -390,7 +398,7 @@ mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
       for (i = 0; i < ss->vars[v].n_worst; i++) {
          mp_share_line *w = &ss->vars[v].worst[i];
          uint64_t addr = w->line * line_size, start, len;
-         if (block_of(addr + first_touched(s, w), &start, &len)) {
+         if (block_of(addr + first_touched(s, w), &start, &len, NULL)) {
             w->has_offset = 1;
             w->offset = (int64_t)(addr - start);
          }

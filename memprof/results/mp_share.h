@@ -95,7 +95,7 @@ struct mp_share_summary {
    finds the live blocks to place anew. */
 mp_share_summary *mp_share_summarise(const mp_sharing *s, const mp_vars *vs,
                                      int (*block_of)(uint64_t addr, uint64_t *start,
-                                                     uint64_t *len),
+                                                     uint64_t *len, uint32_t *var),
                                      uint32_t line_size);
 
 /* How many of var's placements would falsely share (0 when none was

@@ -585,7 +585,7 @@ START_TEST(test_placements_share_joined)
    uint32_t i;
    for (i = 0; i < sizeof e / sizeof e[0]; i++)
       mp_sharing_access(s, &e[i], &o);
-   mp_sharing_forget(s, 0x1000, 192);
+   mp_sharing_forget(s, 0x1000, 192, MP_SHARING_NO_VAR);
    memset(&r, 0, sizeof r);
    r.first = 0x1000 / 64;
    r.last = (0x1000 + 191) / 64;

@@ -224,13 +224,13 @@ START_TEST(test_forget)
    mp_event w3 = ev(1, 0x4040, 8, 1, 5, 1), w4 = ev(2, 0x4040, 8, 1, 5, 2);
    mp_sharing_access(s, &w1, &o);
    mp_sharing_access(s, &w3, &o);
-   mp_sharing_forget(s, 0x4000, 0x40);      /* the first line only */
+   mp_sharing_forget(s, 0x4000, 0x40, MP_SHARING_NO_VAR);   /* the first line only */
    mp_sharing_access(s, &w2, &o);
    ck_assert_uint_eq(o.transfers, 0);
    mp_sharing_access(s, &w4, &o);
    ck_assert_uint_eq(o.transfers, 1);
    ck_assert_uint_eq(summary_of(s).shared, 1);
-   mp_sharing_forget(s, 0x0, 1ULL << 40);   /* larger than the table: the walk */
+   mp_sharing_forget(s, 0x0, 1ULL << 40, MP_SHARING_NO_VAR);   /* the walk */
    ck_assert_uint_eq(mp_sharing_lines(s), 0);
    mp_sharing_free(s);
 }
@@ -252,7 +252,7 @@ START_TEST(test_forget_keeps_shared)
    mp_sharing_access(s, &w2, &o);
    ck_assert_uint_eq(o.transfers, 1);
    mp_sharing_access(s, &w4, &o);
-   mp_sharing_forget(s, 0x4000, 0x80);
+   mp_sharing_forget(s, 0x4000, 0x80, 7);
    ck_assert_uint_eq(mp_sharing_lines(s), 0);
    mp_sharing_access(s, &w3, &o);
    ck_assert_uint_eq(o.transfers, 0);
@@ -261,6 +261,58 @@ START_TEST(test_forget_keeps_shared)
    ck_assert_uint_eq(sum.shared, 1);
    ck_assert_uint_eq(sum.false_lines, 1);
    ck_assert_uint_eq(sum.transfers, 1);
+   mp_sharing_free(s);
+}
+END_TEST
+
+typedef struct {
+   uint32_t live, retired, var;
+   uint64_t start, len;
+} records_seen;
+
+static void count_record(const mp_sharing_line *l, void *arg)
+{
+   records_seen *r = arg;
+   if (l->freed_id == 0) {
+      r->live++;
+      return;
+   }
+   r->retired++;
+   r->var = l->freed_var;
+   r->start = l->freed_start;
+   r->len = l->freed_len;
+}
+
+/* A block smaller than a line, across two lines it shares with its
+   neighbours, freed after two threads wrote it: the lines stay live
+   (the neighbours' bytes), and a copy of each is retired with the
+   block and its variable, for the placements only: the report still
+   counts two lines, not four. */
+START_TEST(test_forget_block_inside_lines)
+{
+   mp_sharing *s = mp_sharing_new(LINE);
+   mp_sharing_outcome o;
+   mp_event w1 = ev(1, 0x4030, 8, 1, 5, 1), w2 = ev(2, 0x4048, 8, 1, 5, 2);
+   mp_event w3 = ev(2, 0x4038, 8, 1, 5, 2), w4 = ev(1, 0x4040, 8, 1, 5, 1);
+   records_seen seen;
+   line_summary sum;
+   mp_sharing_access(s, &w1, &o);
+   mp_sharing_access(s, &w2, &o);
+   mp_sharing_access(s, &w3, &o);
+   mp_sharing_access(s, &w4, &o);
+   sum = summary_of(s);
+   ck_assert_uint_eq(sum.shared, 2);
+   mp_sharing_forget(s, 0x4030, 0x20, 9);   /* 0x4030..0x404f */
+   ck_assert_uint_eq(mp_sharing_lines(s), 2);
+   mp_memset(&seen, 0, sizeof seen);
+   mp_sharing_foreach_record(s, count_record, &seen);
+   ck_assert_uint_eq(seen.live, 2);
+   ck_assert_uint_eq(seen.retired, 2);
+   ck_assert_uint_eq(seen.var, 9);
+   ck_assert_uint_eq(seen.start, 0x4030);
+   ck_assert_uint_eq(seen.len, 0x20);
+   sum = summary_of(s);
+   ck_assert_uint_eq(sum.shared, 2);
    mp_sharing_free(s);
 }
 END_TEST
@@ -522,6 +574,7 @@ static Suite *sharing_suite(void)
    tcase_add_test(tc, test_ping_pong);
    tcase_add_test(tc, test_forget);
    tcase_add_test(tc, test_forget_keeps_shared);
+   tcase_add_test(tc, test_forget_block_inside_lines);
    tcase_add_test(tc, test_groups);
    tcase_add_loop_test(tc, test_random_vs_reference, 0, 6);
    suite_add_tcase(s, tc);
