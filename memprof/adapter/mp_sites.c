@@ -480,6 +480,11 @@ static Bool takes_result(const HChar *line, const HChar *file)
    ip, the innermost that is the program's, then out over the inlined
    wrappers.  *how says how the block reached the frame, and how it
    reached the line chosen.  False when no level is the program's. */
+static void qualify_member(DiEpoch ep, Addr ip, const inl_level *lv, const HChar *ldir,
+                           HChar **name);
+static HChar *source_with_headers(const HChar *path);
+static Bool append_file(mp_strbuf *b, const HChar *path);
+
 static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
                         HChar **name, site_type *st)
 {
@@ -548,9 +553,77 @@ static Bool naming_line(DiEpoch ep, Addr ip, arrival *how, HChar **where,
    if (*name && !mp_is_fortran_file(lv[i].file)) {
       st->type = mp_src_pointee_type(src, *name);
       st->path = st->type ? source_path(ldir, lv[i].file) : NULL;
+      if (is_plain_local(*name))
+         qualify_member(ep, ip, &lv[i], ldir, name);
    }
    VG_(free)(src);
    return True;
+}
+
+/* The class of a method's name ("ns::Domain::alloc(int)": "Domain",
+   template arguments dropped), in buf; False for a free function. */
+static Bool class_of(const HChar *fn, HChar *buf, SizeT size)
+{
+   const HChar *end = fn, *last = NULL, *prev = NULL, *p;
+   Int depth = 0;
+   SizeT len;
+   for (p = fn; *p && !(*p == '(' && depth == 0); p++) {
+      if (*p == '<')
+         depth++;
+      else if (*p == '>' && depth > 0)
+         depth--;
+      else if (depth == 0 && p[0] == ':' && p[1] == ':') {
+         prev = last;
+         last = p;
+         p++;
+      }
+   }
+   if (!last)
+      return False;
+   end = last;
+   p = prev ? prev + 2 : fn;
+   len = 0;
+   while (p < end && *p != '<' && len + 1 < size)
+      buf[len++] = *p++;
+   buf[len] = '\0';
+   return len > 0;
+}
+
+/* A block assigned to a data member in one of its class's methods
+   (LULESH's "m_nodelist = ..." in Domain's) is the member of that
+   class, Domain::m_nodelist, as the class's source declares it.  The
+   class is the method's qualifier, or, for a method inlined (known by
+   its bare name), the class whose code holds the line. */
+static void qualify_member(DiEpoch ep, Addr ip, const inl_level *lv, const HChar *ldir,
+                           HChar **name)
+{
+   const HChar *fn = lv->fn;
+   HChar cls[128], *path, *text;
+   mp_strbuf own = MP_STRBUF_INIT;
+   if (fn[0] == '\0' && !VG_(get_fnname)(ep, ip, &fn))
+      return;
+   path = source_path(ldir, lv->file);
+   if (!class_of(fn, cls, sizeof cls)) {
+      HChar *at = append_file(&own, path) ? mp_src_class_at(own.s, lv->line) : NULL;
+      if (own.s)
+         VG_(free)(own.s);
+      if (!at) {
+         VG_(free)(path);
+         return;
+      }
+      VG_(strncpy)(cls, at, sizeof cls - 1);
+      cls[sizeof cls - 1] = '\0';
+      VG_(free)(at);
+   }
+   text = source_with_headers(path);
+   VG_(free)(path);
+   if (text && mp_src_class_declares(text, cls, *name)) {
+      HChar *q = mp_asprintf("%s::%s", cls, *name);
+      VG_(free)(*name);
+      *name = q;
+   }
+   if (text)
+      VG_(free)(text);
 }
 
 /* Whether the receiver r lies in another object than the program's

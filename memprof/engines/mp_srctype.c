@@ -240,6 +240,43 @@ static char *code_of(const char *text)
    return out;
 }
 
+/* text with its comments and string literals blanked, every newline
+   kept: line numbers hold. */
+static char *code_of_lines(const char *text)
+{
+   char *out = mp_strdup("mp.srctype.lines", text), *p = out;
+   while (*p) {
+      if (p[0] == '/' && p[1] == '*') {
+         *p++ = ' ';
+         *p++ = ' ';
+         while (*p && !(p[0] == '*' && p[1] == '/')) {
+            if (*p != '\n')
+               *p = ' ';
+            p++;
+         }
+         if (*p) {
+            *p++ = ' ';
+            *p++ = ' ';
+         }
+      } else if (p[0] == '/' && p[1] == '/') {
+         while (*p && *p != '\n')
+            *p++ = ' ';
+      } else if (*p == '"' || *p == '\'') {
+         char q = *p++;
+         while (*p && *p != q && *p != '\n') {
+            if (*p == '\\' && p[1] && p[1] != '\n')
+               *p++ = ' ';
+            *p++ = ' ';
+         }
+         if (*p == q)
+            p++;
+      } else {
+         p++;
+      }
+   }
+   return out;
+}
+
 /* The value of "#define NAME <integer>" in code, or -1. */
 static int64_t define_value(const char *code, const char *name, size_t n)
 {
@@ -738,4 +775,138 @@ char *mp_src_static_owner(const char *text, const char *name)
       mp_free(fn);
    mp_free(code);
    return owner;
+}
+
+/*------------------------------------------------------------*/
+/*--- Members                                              ---*/
+/*------------------------------------------------------------*/
+
+/* Whether the declaration of 'member' starts at p, a word of the
+   class body at its own depth: a type (or a comma of a list) before
+   it, and no parameter list after it. */
+static int declares_at(const char *body, const char *p, size_t n)
+{
+   const char *b = p, *a = skip_spaces(p + n);
+   while (b > body && is_space(b[-1]))
+      b--;
+   if (b == body)
+      return 0;
+   if (!(is_ident_char(b[-1]) || b[-1] == '*' || b[-1] == '&' || b[-1] == '>' || b[-1] == ','))
+      return 0;
+   return *a == ';' || *a == '[' || *a == '=' || *a == ',' || *a == '{';
+}
+
+int mp_src_class_declares(const char *text, const char *cls, const char *member)
+{
+   char *code = code_of(text);
+   const char *open, *close, *p;
+   size_t n = mp_strlen(member);
+   int depth = 0, found = 0;
+   if (n > 0 && find_body(code, cls, &open, &close)) {
+      /* Only the body's own level: what its methods' bodies and
+         parameter lists name is not a member. */
+      for (p = open + 1; p < close && !found; p++) {
+         if (*p == '{' || *p == '(')
+            depth++;
+         else if ((*p == '}' || *p == ')') && depth > 0)
+            depth--;
+         else if (depth == 0 && word_at(code, p, member))
+            found = declares_at(open + 1, p, n);
+      }
+   }
+   mp_free(code);
+   return found;
+}
+
+/* The class a '{' at p opens, if any, into cls (size bytes): the body
+   of "class X" / "struct X" (a base list allowed), or of a method
+   defined outside its class, "... X::f(...) [const] {". */
+static int class_opened(const char *text, const char *p, char *cls, size_t size)
+{
+   const char *b = p, *q, *e;
+   int parens = 0;
+   /* "struct X {" or "class X : public Y {": back to the keyword,
+      across the base list, on this statement only */
+   for (q = p; q > text && q[-1] != ';' && q[-1] != '}' && q[-1] != '{'; q--)
+      ;
+   for (; q < p; q++)
+      if (word_at(text, q, "class") || word_at(text, q, "struct")) {
+         const char *n = skip_spaces(q + (*q == 's' ? 6 : 5)), *a;
+         for (e = n; is_ident_char(*e); e++)
+            ;
+         a = skip_spaces(e);
+         /* its body next, or its base list ("template <class T>" is
+            no class) */
+         if (e > n && (size_t)(e - n) < size
+             && (a == p || (a[0] == ':' && a[1] != ':'))) {
+            mp_memcpy(cls, n, (size_t)(e - n));
+            cls[e - n] = '\0';
+            return 1;
+         }
+      }
+   /* a function body: back over "const", then the parameter list */
+   while (b > text && is_space(b[-1]))
+      b--;
+   if (b - text >= 5 && mp_strncmp(b - 5, "const", 5) == 0)
+      b -= 5;
+   while (b > text && is_space(b[-1]))
+      b--;
+   if (b == text || b[-1] != ')')
+      return 0;
+   for (q = b - 1; q > text; q--) {
+      if (*q == ')')
+         parens++;
+      else if (*q == '(' && --parens == 0)
+         break;
+   }
+   while (q > text && is_space(q[-1]))
+      q--;
+   e = q;
+   while (q > text && is_ident_char(q[-1]))
+      q--;
+   if (q == e || q - text < 2 || q[-1] != ':' || q[-2] != ':')
+      return 0;
+   e = q - 2;
+   q = e;
+   while (q > text && (is_ident_char(q[-1]) || q[-1] == '>' || q[-1] == '<'))
+      q--;
+   {
+      const char *lt = q;
+      while (lt < e && *lt != '<')
+         lt++;
+      if (lt == q || (size_t)(lt - q) >= size)
+         return 0;
+      mp_memcpy(cls, q, (size_t)(lt - q));
+      cls[lt - q] = '\0';
+   }
+   return 1;
+}
+
+#define MAX_SCOPES 64
+
+char *mp_src_class_at(const char *text, uint32_t line)
+{
+   char *code = code_of_lines(text), *found = NULL;
+   char names[MAX_SCOPES][64];
+   int named[MAX_SCOPES], depth = 0, i;
+   uint32_t at = 1;
+   const char *p;
+   for (p = code; *p && at <= line; p++) {
+      if (*p == '\n') {
+         at++;
+      } else if (*p == '{') {
+         if (depth < MAX_SCOPES)
+            named[depth] = class_opened(code, p, names[depth], sizeof names[depth]);
+         depth++;
+      } else if (*p == '}' && depth > 0) {
+         depth--;
+      }
+   }
+   for (i = (depth < MAX_SCOPES ? depth : MAX_SCOPES) - 1; i >= 0 && at > line; i--)
+      if (named[i]) {
+         found = mp_strdup("mp.srctype.class", names[i]);
+         break;
+      }
+   mp_free(code);
+   return found;
 }

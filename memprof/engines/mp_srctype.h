@@ -63,4 +63,17 @@ char *mp_src_field_name(const mp_src_field *f, uint32_t n, uint64_t struct_size,
    touches them, which may be a callee they were passed to. */
 char *mp_src_static_owner(const char *text, const char *name);
 
+/* Whether the class or structure 'cls' that text defines declares the
+   data member 'member' ("double *m_x;", "std::vector<Real_t> m_x;"
+   in its body, not in a method's): a block assigned to it in a method
+   of cls is named cls::member. */
+int mp_src_class_declares(const char *text, const char *cls, const char *member);
+
+/* The class whose code holds line 'line' of text: the class or
+   structure whose body holds it (a method defined inside), or X of a
+   method defined outside, "... X::f(...) {"; innermost first.  A new
+   allocation, or NULL.  Inlined at -O2, a method is known by its bare
+   name ("alloc"): the source still says whose it is. */
+char *mp_src_class_at(const char *text, uint32_t line);
+
 #endif /* MP_SRCTYPE_H */

@@ -5,8 +5,8 @@
 // Every block comes from Allocate<T>, a one-line template in a header
 // returning malloc's block, which at -O2 is inlined, kernel and
 // Domain::alloc with it.  Each block is named after the variable the
-// calling line assigns: dvdx and dvdy in kernel, m_x and m_y assigned
-// on one line of Domain::alloc, in that order.  Never heap@names_cxx.h.
+// calling line assigns: dvdx and dvdy in kernel, the members
+// Domain::m_x and Domain::m_y on one line of Domain::alloc, in order.
 //
 // The static local table of main (symbol "table.N" at -O2, where GCC
 // numbers it) is named main::table; the frame of scale (a constant

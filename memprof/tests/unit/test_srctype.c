@@ -192,6 +192,77 @@ START_TEST(test_static_owner)
 }
 END_TEST
 
+/* A class's data members, not its methods' locals nor its parameters:
+   the shapes of LULESH's Domain. */
+START_TEST(test_class_declares)
+{
+   const char *src =
+      "template <class T> T *Allocate(size_t n);\n"
+      "class Domain {\n"
+      "public:\n"
+      "   void AllocateElemPersistent(Int_t numElem) // m_fake in a comment;\n"
+      "   {\n"
+      "      Real_t *m_local = 0;\n"
+      "      m_nodelist.resize(8 * numElem);\n"
+      "   }\n"
+      "   Real_t& x(Index_t idx) { return m_x[idx]; }\n"
+      "private:\n"
+      "   std::vector<Index_t> m_nodelist;     /* elemToNode connectivity */\n"
+      "   Real_t *m_x, *m_y;\n"
+      "   Real_t m_e[8];\n"
+      "   Int_t m_numElem = 0;\n"
+      "};\n"
+      "struct Other { double m_q; };\n";
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_nodelist"), 1);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_x"), 1);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_y"), 1);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_e"), 1);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_numElem"), 1);
+   /* a method's local, a method, a comment, another class's member */
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_local"), 0);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "x"), 0);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_fake"), 0);
+   ck_assert_int_eq(mp_src_class_declares(src, "Domain", "m_q"), 0);
+   ck_assert_int_eq(mp_src_class_declares(src, "Other", "m_q"), 1);
+   ck_assert_int_eq(mp_src_class_declares(src, "Absent", "m_x"), 0);
+}
+END_TEST
+
+/* The class whose code holds a line: inside its body (and a method
+   defined there), in a method defined outside it, in none. */
+START_TEST(test_class_at)
+{
+   const char *src =
+      "/* a comment { over\n"                                /* 1 */
+      "   two lines } */\n"                                  /* 2 */
+      "struct Domain : public Base {\n"                      /* 3 */
+      "   void alloc(int n) { m_x = Allocate<double>(n); }\n" /* 4 */
+      "   double *m_x;\n"                                    /* 5 */
+      "};\n"                                                 /* 6 */
+      "template <class T> void Mesh<T>::build(int n) const\n" /* 7 */
+      "{\n"                                                  /* 8 */
+      "   if (n) { m_cells = new T[n]; }  // '}' in a comment\n" /* 9 */
+      "}\n"                                                  /* 10 */
+      "static void free_fn(void)\n"                          /* 11 */
+      "{\n"                                                  /* 12 */
+      "   const char *s = \"{ struct Fake {\";\n"             /* 13 */
+      "}\n";                                                 /* 14 */
+   char *c;
+   c = mp_src_class_at(src, 4);
+   ck_assert_str_eq(c, "Domain");
+   free(c);
+   c = mp_src_class_at(src, 5);
+   ck_assert_str_eq(c, "Domain");
+   free(c);
+   c = mp_src_class_at(src, 9);
+   ck_assert_str_eq(c, "Mesh");
+   free(c);
+   ck_assert_ptr_null(mp_src_class_at(src, 1));
+   ck_assert_ptr_null(mp_src_class_at(src, 13));
+   ck_assert_ptr_null(mp_src_class_at(src, 40));
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("srctype");
@@ -200,6 +271,8 @@ int main(void)
    tcase_add_test(tc, test_struct_fields);
    tcase_add_test(tc, test_field_names);
    tcase_add_test(tc, test_static_owner);
+   tcase_add_test(tc, test_class_declares);
+   tcase_add_test(tc, test_class_at);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
