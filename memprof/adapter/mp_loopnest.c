@@ -305,6 +305,12 @@ static void note_first_block(UInt var, Addr start)
 }
 
 
+/* An id of one execution of a loop, unique over loops and never 0. */
+static ULong execution_of(const mp_loop_frame *fr)
+{
+   return (ULong)(fr->loop + 1) << 40 ^ fr->instance;
+}
+
 /* ii's innermost loop, recomputed when loops were found since. */
 static UInt static_loop(mp_instr *ii)
 {
@@ -358,10 +364,19 @@ UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    if (mp_loops_last_flush(mp_g_loops) == 0)
       ii->formula_before_flush = True;
    /* Keyed by (depth, instruction): an enclosing loop found later
-      deepens the vector, and the formula starts again with it. */
-   mp_formula_access_sized(mp_g_formula, (uint64_t)own << 32 | ii->id,
-                           iters + (depth - own), own, e->addr, e->size, e->is_write,
-                           start ? start : MP_FORMULA_NO_BLOCK);
+      deepens the vector, and the formula starts again with it.  Fitted
+      in one execution of the instruction's outermost loop (its
+      function's), whose strides may depend on the call's arguments: a
+      refit looks at the next accesses in full again. */
+   {
+      const mp_loop_frame *frames;
+      mp_loops_active(mp_g_loops, tid, &frames);
+      if (mp_formula_access_exec(mp_g_formula, (uint64_t)own << 32 | ii->id,
+                                 iters + (depth - own), own, e->addr, e->size,
+                                 e->is_write, start ? start : MP_FORMULA_NO_BLOCK,
+                                 execution_of(&frames[depth - own])))
+         ii->loop_accesses = 1;
+   }
    return stream;
 }
 

@@ -39,6 +39,7 @@ void mp_formula_free(mp_formula *f)
    for (i = 0; i < f->n; i++) {
       if (f->recs[i]->coef) mp_free(f->recs[i]->coef);
       if (f->recs[i]->ref) mp_free(f->recs[i]->ref);
+      if (f->recs[i]->hi) mp_free(f->recs[i]->hi);
       mp_free(f->recs[i]);
    }
    if (f->recs) mp_free(f->recs);
@@ -86,6 +87,37 @@ const mp_formula_instr *mp_formula_at(const mp_formula *f, uint32_t index)
    return index < f->n ? f->recs[index] : NULL;
 }
 
+/* r's reference is the access (iters, addr): what was fitted before
+   is forgotten. */
+static void start_fit(mp_formula_instr *r, const uint64_t *iters, uint32_t depth,
+                      uint64_t addr, uint64_t block_start)
+{
+   uint32_t i;
+   r->depth = depth;
+   r->has_block = block_start != MP_FORMULA_NO_BLOCK;
+   r->accesses = 1;
+   r->fits = r->mismatches = r->unresolved = 0;
+   r->known = 0;
+   if (depth > MP_FORMULA_MAX_DEPTH) {      /* no room for the known bits */
+      r->mismatches = 1;
+      return;
+   }
+   if (r->coef)
+      mp_free(r->coef);
+   if (r->ref)
+      mp_free(r->ref);
+   if (r->hi)
+      mp_free(r->hi);
+   r->coef = mp_calloc("mp.formula.coef", depth ? depth : 1, sizeof(int64_t));
+   r->ref = mp_calloc("mp.formula.ref", depth ? depth : 1, sizeof(uint64_t));
+   r->hi = mp_calloc("mp.formula.hi", depth ? depth : 1, sizeof(uint64_t));
+   for (i = 0; i < depth; i++)
+      r->ref[i] = r->hi[i] = iters[i];
+   r->ref_addr = r->has_block ? addr - block_start : addr;
+   r->ref_block = r->has_block ? block_start : 0;
+   r->fits = 1;
+}
+
 /* The first access of instr: the reference. */
 static void make(mp_formula *f, uint64_t instr, const uint64_t *iters,
                  uint32_t depth, uint64_t addr, uint64_t block_start)
@@ -103,22 +135,8 @@ static void make(mp_formula *f, uint64_t instr, const uint64_t *iters,
    f->recs[f->n++] = r;
    f->index[i].instr = instr;
    f->index[i].pos = f->n;
-
    r->instr = instr;
-   r->depth = depth;
-   r->has_block = block_start != MP_FORMULA_NO_BLOCK;
-   r->accesses = 1;
-   if (depth > MP_FORMULA_MAX_DEPTH) {      /* no room for the known bits */
-      r->mismatches = 1;
-      return;
-   }
-   r->coef = mp_calloc("mp.formula.coef", depth ? depth : 1, sizeof(int64_t));
-   r->ref = mp_calloc("mp.formula.ref", depth ? depth : 1, sizeof(uint64_t));
-   for (i = 0; i < depth; i++)
-      r->ref[i] = iters[i];
-   r->ref_addr = r->has_block ? addr - block_start : addr;
-   r->ref_block = r->has_block ? block_start : 0;
-   r->fits = 1;
+   start_fit(r, iters, depth, addr, block_start);
 }
 
 /* Fits one access to r (not its first). */
@@ -147,6 +165,9 @@ static void check(mp_formula_instr *r, const uint64_t *iters, uint32_t depth,
          unk_dv = dv;
       }
    }
+   for (k = 0; k < depth; k++)
+      if (iters[k] > r->hi[k])
+         r->hi[k] = iters[k];
    if (n_unknown == 0) {
       if (pred == da)
          r->fits++;
@@ -169,22 +190,42 @@ static void check(mp_formula_instr *r, const uint64_t *iters, uint32_t depth,
    }
 }
 
-void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
-                             uint32_t depth, uint64_t addr, uint32_t size,
-                             int is_write, uint64_t block_start)
+int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                           uint32_t depth, uint64_t addr, uint32_t size, int is_write,
+                           uint64_t block_start, uint64_t execution)
 {
    mp_formula_instr *r = (mp_formula_instr *)mp_formula_get(f, instr);
+   int restarted = 0;
    if (!r) {
       make(f, instr, iters, depth, addr, block_start);
       r = (mp_formula_instr *)mp_formula_get(f, instr);
-   } else
+      r->execution = execution;
+   } else if (execution != r->execution) {
+      if (!r->settled && mp_formula_fits(r, NULL))
+         r->settled = 1;
+      if (!r->settled) {
+         start_fit(r, iters, depth, addr, block_start);
+         r->execution = execution;
+         r->refits++;
+         restarted = 1;
+      }
+   } else if (!r->settled) {
       check(r, iters, depth, addr, block_start);
+   }
    if (size > r->size)
       r->size = size;
    if (is_write)
       r->stores = 1;
    else
       r->loads = 1;
+   return restarted;
+}
+
+void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                             uint32_t depth, uint64_t addr, uint32_t size,
+                             int is_write, uint64_t block_start)
+{
+   mp_formula_access_exec(f, instr, iters, depth, addr, size, is_write, block_start, 0);
 }
 
 void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,

@@ -29,6 +29,16 @@
      the first (the instruction reached from another nest) mismatches.
    - The formula is reported when fits >= 99% of accesses (mismatches
      and unresolved accesses count against it), with the fit ratio.
+   - A nest whose strides depend on its call's arguments (an FFT's
+     butterfly, whose span doubles from one call to the next) has no
+     formula over all its executions, and each one of them has its own.
+     Told which execution of the instruction's outermost loop an access
+     belongs to (mp_formula_access_exec), the engine fits one: when a
+     new execution starts, a formula that fitted the last one is
+     settled and the later executions are not looked at; one that did
+     not is fitted again from scratch (a refit).  The highest counters
+     seen in the settled execution give its trip counts, for a replay
+     of that execution.
    - When the caller gives the start of the accessed block (the
      variable), the formula is fitted on the offset in the block, so it
      holds across calls on different blocks and its constant is the
@@ -70,6 +80,15 @@ typedef struct {
    uint64_t ref_addr;        /* its address, or offset in the block */
    uint64_t ref_block;       /* the block's start then (has_block), or 0 */
    uint64_t accesses, fits, mismatches, unresolved;
+   /* The execution of the outermost loop it was fitted in (0: every
+      execution, as the caller told none), whether that one ended with
+      the formula fitting (settled: the later ones are not looked at),
+      the executions fitted before it in vain, and the highest counters
+      seen in it (hi[k], for loop k). */
+   uint64_t execution;
+   uint8_t  settled;
+   uint32_t refits;
+   uint64_t *hi;
    /* What a replay of the instruction needs (mp_formula_access_sized):
       its widest access in bytes (0: not told), whether it loads and
       whether it stores. */
@@ -106,6 +125,14 @@ void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
 void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
                              uint32_t depth, uint64_t addr, uint32_t size,
                              int is_write, uint64_t block_start);
+
+/* The same, in execution 'execution' of the instruction's outermost
+   loop (an id unique to it, never 0).  Returns 1 when the access
+   starts a new fit (a refit): a caller that samples the accesses
+   should look at the next ones in full again. */
+int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
+                           uint32_t depth, uint64_t addr, uint32_t size, int is_write,
+                           uint64_t block_start, uint64_t execution);
 
 /* The instruction's record, NULL if never seen; or by index 0 .. count-1. */
 const mp_formula_instr *mp_formula_get(const mp_formula *f, uint64_t instr);

@@ -266,9 +266,14 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       there to its most back edges in one execution. */
    for (k = 0; k < dom->depth && k < MP_FORMULA_MAX_DEPTH; k++)
       start[k] = dom->ref[k] < 1 ? dom->ref[k] : 1;
+   /* A formula fitted in one execution of the nest (mp_formula.h) is
+      replayed with that execution's own trip counts: another call may
+      run the loops further with other strides. */
    for (k = 0; k < nest->n_loops; k++) {
       const mp_loop *l = mp_loops_get(an->loops, chain[k]);
-      uint64_t b = back_edges(l), s = start[l->depth - 1];
+      uint64_t b = dom->execution && dom->hi && l->depth - 1 < dom->depth
+                   ? dom->hi[l->depth - 1] : back_edges(l);
+      uint64_t s = start[l->depth - 1];
       depth[k] = l->depth;
       nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
       nest->order[k] = k;

@@ -299,6 +299,67 @@ START_TEST(test_sized)
 }
 END_TEST
 
+/* A butterfly whose span depends on the call (an FFT's): over all its
+   executions no formula fits, in each one a formula does.  The first
+   execution that fits settles it, with its own highest counters; the
+   later ones, with other strides, are not looked at.  One that does
+   not fit (an indirect walk) is fitted again in the next execution. */
+static void run_execution(mp_formula *f, uint64_t instr, uint64_t exec, uint64_t span,
+                          uint64_t outer, uint64_t inner, int scrambled)
+{
+   uint64_t v[2];
+   for (v[0] = 0; v[0] < outer; v[0]++)
+      for (v[1] = 0; v[1] < inner; v[1]++) {
+         uint64_t off = scrambled ? (v[0] * 7919 + v[1] * 104729) % 4093 * 8
+                                  : v[0] * span + v[1] * 16;
+         mp_formula_access_exec(f, instr, v, 2, 0x9000 + off, 16, 0, 0x9000, exec);
+      }
+}
+
+START_TEST(test_executions)
+{
+   mp_formula *f = mp_formula_new();
+   const mp_formula_instr *fi;
+   char buf[64];
+   /* settled in the first execution: span 256, 8 x 16 */
+   run_execution(f, 1, 11, 256, 8, 16, 0);
+   run_execution(f, 1, 12, 512, 4, 16, 0);
+   run_execution(f, 1, 13, 1024, 2, 16, 0);
+   fi = mp_formula_get(f, 1);
+   ck_assert_int_eq(mp_formula_fits(fi, NULL), 1);
+   ck_assert_uint_eq(fi->execution, 11);
+   ck_assert_uint_eq(fi->settled, 1);
+   ck_assert_uint_eq(fi->refits, 0);
+   ck_assert_uint_eq(fi->accesses, 8 * 16);
+   ck_assert_uint_eq(fi->hi[0], 7);
+   ck_assert_uint_eq(fi->hi[1], 15);
+   mp_formula_format(fi, buf, sizeof buf);
+   ck_assert_str_eq(buf, "16*i1 + 256*i2");
+   /* without executions the same accesses have no formula */
+   {
+      mp_formula *g = mp_formula_new();
+      uint64_t v[2], span, outer;
+      for (span = 256, outer = 8; span <= 1024; span *= 2, outer /= 2)
+         for (v[0] = 0; v[0] < outer; v[0]++)
+            for (v[1] = 0; v[1] < 16; v[1]++)
+               mp_formula_access(g, 1, v, 2, 0x9000 + v[0] * span + v[1] * 16, 0x9000);
+      ck_assert_int_eq(mp_formula_fits(mp_formula_get(g, 1), NULL), 0);
+      mp_formula_free(g);
+   }
+   /* not fitting its first execution: fitted again in the second */
+   run_execution(f, 2, 21, 0, 8, 16, 1);
+   run_execution(f, 2, 22, 512, 4, 16, 0);
+   fi = mp_formula_get(f, 2);
+   ck_assert_uint_eq(fi->execution, 22);
+   ck_assert_uint_eq(fi->refits, 1);
+   ck_assert_int_eq(mp_formula_fits(fi, NULL), 1);
+   ck_assert_uint_eq(fi->hi[0], 3);
+   mp_formula_format(fi, buf, sizeof buf);
+   ck_assert_str_eq(buf, "16*i1 + 512*i2");
+   mp_formula_free(f);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("formula");
@@ -313,6 +374,7 @@ int main(void)
    tcase_add_loop_test(tc, test_random_affine, 0, 200);
    tcase_add_test(tc, test_mismatch_is_detected);
    tcase_add_test(tc, test_sized);
+   tcase_add_test(tc, test_executions);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
