@@ -242,8 +242,11 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       /* In windows, an execution cut at a window's start restarts its
          counters there: the formulas of a nest that runs across
          windows do not fit. */
+      /* The detail windows follow the loops throughout: only the
+         periodic and windows modes cut their executions. */
+      int cut = run->window_mode && mp_strcmp(run->window_mode, "detail") != 0;
       out->why_not = mp_asprintf("no replay: the access at %s has no affine formula "
-                                 "in its loop%s", w ? w : "?", run->window_mode
+                                 "in its loop%s", w ? w : "?", cut
                                  ? " (the loops were analysed in windows; "
                                    "--exact=yes analyses them whole)" : "");
       if (body)
