@@ -1321,18 +1321,6 @@ static int advice_cmp(const void *a, const void *b)
    return advice_before(a, b) ? -1 : advice_before(b, a) ? 1 : 0;
 }
 
-typedef struct {
-   const mp_vars *vs;
-   uint8_t *has_source;   /* per variable: a line with a file:line touched it */
-} source_seen;
-
-static void note_source(const mp_line_counts *lc, void *arg)
-{
-   source_seen *s = arg;
-   if (mp_counts_accesses(&lc->c) && mp_vars_location_where(s->vs, lc->loc))
-      s->has_source[lc->var] = 1;
-}
-
 static const char *base_name(const char *path)
 {
    const char *b = path;
@@ -1452,7 +1440,6 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    uint64_t total = 0;
    uint32_t i, n = mp_vars_count(vs);
    int by_cycles = res->an->cache != NULL;
-   source_seen seen;
    double *score;
    no_source_group *no_src = NULL;
    uint32_t n_no_src = 0, j;
@@ -1462,9 +1449,6 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    ad.an = res->an;
    ad.res = res;
    ad.share = res->share;
-   seen.vs = vs;
-   seen.has_source = mp_calloc("mp.advice.src", n + 1, 1);
-   mp_vars_foreach_line(vs, note_source, &seen);
    index_lines(&ad, n);
    score = mp_calloc("mp.advice.score", n + 1, sizeof *score);
    for (i = 0; i < n; i++) {
@@ -1484,8 +1468,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    for (i = 0; i < n && total > 0; i++) {
       const mp_var *v = mp_vars_get(vs, i);
       if (!mp_class_is_programs(v->cls)
-          || (v->kind == MP_VAR_OTHER && !v->named_by) || !seen.has_source[i]
-          || score[i] < MP_ADVICE_MIN_SHARE)
+          || (v->kind == MP_VAR_OTHER && !v->named_by) || score[i] < MP_ADVICE_MIN_SHARE)
          continue;
       rule_line_strides(&ad, v);
    }
@@ -1524,7 +1507,6 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
       add_no_source(&ad, &no_src[i]);
    if (no_src)
       mp_free(no_src);
-   mp_free(seen.has_source);
    mp_free(score);
    mp_free(ad.first);
    mp_free(ad.lines);
