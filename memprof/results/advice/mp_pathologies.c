@@ -1,29 +1,18 @@
 /*--------------------------------------------------------------------*/
 /*--- memprof: the advice engine: pathologies and their fixes.     ---*/
-/*---                                                   mp_advice.c ---*/
+/*---                                              mp_pathologies.c ---*/
 /*--------------------------------------------------------------------*/
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    One rule per pathology (mp_advice.h), each a small function that
    reads one variable's metrics and either stays silent or fills one
-   mp_advice.  The thresholds are written next to each rule with the
-   reason for them; docs/memprof.md (ADVICE) lists them for users.
-   Runs once at exit: cost O(variables * per-line records).
-
-   With a prefetcher (--prefetch), the rules on misses count only those
-   it did not cover (mp_cache_counts_uncovered): a miss whose line a
-   prefetch had brought into a deeper level costs that level's hit,
-   and on hardware the prefetcher hides most of that too.  They compare
-   them with the misses the level would have had without it
-   (mp_cache_counts_unprefetched: with the prefetched hits at the level
-   and above, which never reached the levels below), so a loop whose
-   misses the prefetcher mostly covers (a stream) is not blamed, at any
-   level (an L3 included, which sees only the misses left); the
-   ranking uses the cycles, which count a prefetched hit at its level's
-   latency.  Without a prefetcher both are the plain misses.
+   mp_advice; what the rules share is mp_advisor.h's.  The thresholds
+   are written next to each rule with the reason for them;
+   docs/memprof.md (ADVICE) lists them for users.  Runs once at exit:
+   cost O(variables * per-line records).
 */
-#include "mp_advice.h"
+#include "mp_advisor.h"
 #include "mp_facts.h"
 #include "mp_owner.h"
 #include "mp_order_replays.h"
@@ -42,224 +31,26 @@ const char *mp_advice_kind_name(mp_advice_kind k)
    return kind_names[k];
 }
 
-/* A rule needs this many events before it speaks: fewer is noise
-   (start-up code, one cold pass). */
-#define MIN_EVENTS 1000
-/* A level's misses of one variable worth a fix of its own: a hundredth
-   of the program's there.  Under that, blocking or padding it saves
-   too little to show (heat-3d's frame of main: 7,604 L1 misses of
-   5.9M, from 22M hits, got blocking advice for its spills). */
-#define MIN_MISS_SHARE 100
-
-/*------------------------------------------------------------*/
-/*--- Helpers                                              ---*/
-/*------------------------------------------------------------*/
-
-typedef uint64_t (*line_metric)(const mp_line_counts *lc);
-
-typedef struct {
-   uint32_t var;
-   line_metric metric;
-   uint32_t loc[MP_ADVICE_WHERE];
-   uint64_t val[MP_ADVICE_WHERE];
-   uint32_t n;
-} top_locs;
-
-static void consider_line(const mp_line_counts *lc, void *arg)
-{
-   top_locs *t = arg;
-   uint64_t m;
-   uint32_t i;
-   if (lc->var != t->var)
-      return;
-   m = t->metric(lc);
-   if (m == 0)
-      return;
-   i = t->n < MP_ADVICE_WHERE ? t->n++ : MP_ADVICE_WHERE;
-   while (i > 0 && (t->val[i - 1] < m || (t->val[i - 1] == m && t->loc[i - 1] > lc->loc))) {
-      if (i < MP_ADVICE_WHERE) {
-         t->val[i] = t->val[i - 1];
-         t->loc[i] = t->loc[i - 1];
-      }
-      i--;
-   }
-   if (i < MP_ADVICE_WHERE) {
-      t->val[i] = m;
-      t->loc[i] = lc->loc;
-   }
-}
-
-/* The source lines of var with the most of metric, then by accesses. */
-static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric);
-
-static uint64_t by_accesses(const mp_line_counts *lc) { return mp_counts_accesses(&lc->c); }
-static uint64_t by_l1_misses(const mp_line_counts *lc) { return lc->cache.misses[0]; }
-/* A line that only writes the variable is a fill (an initialisation):
-   its misses are the fill's, which no tiling or padding of the kernel
-   saves. */
-static uint64_t by_l1_misses_read(const mp_line_counts *lc)
-{
-   return lc->c.reads ? lc->cache.misses[0] : 0;
-}
-
-static void fill_where(const mp_vars *vs, mp_advice *a, line_metric metric)
-{
-   top_locs t;
-   uint32_t i;
-   mp_memset(&t, 0, sizeof t);
-   t.var = a->var;
-   t.metric = metric;
-   mp_vars_foreach_line(vs, consider_line, &t);
-   if (t.n == 0 && metric != by_accesses) {
-      t.metric = by_accesses;
-      mp_vars_foreach_line(vs, consider_line, &t);
-   }
-   for (i = 0; i < t.n; i++)
-      a->where[i] = t.loc[i];
-   a->n_where = t.n;
-}
-
-typedef struct {
-   const mp_vars *vs;
-   const mp_run *run;
-   const mp_finished *an;
-   const mp_results *res;
-   const mp_share_summary *share;
-   uint64_t total;               /* the run's memory cycles, or accesses */
-   int by_cycles;                /* total counts cycles */
-   mp_advice *out;
-   uint32_t n, cap;
-   mp_advice *rej;               /* rejected by their replay */
-   uint32_t n_rej, cap_rej;
-   /* The per-location records, grouped by variable: var's are
-      lines[first[var] .. first[var + 1] - 1]. */
-   const mp_line_counts **lines;
-   uint32_t *first;
-   /* The walks a stride advice fixes: their innermost loops and, when
-      no loop is known, their source locations (blocking leaves alone
-      the misses they cause). */
-   uint32_t *fixed_loop, *fixed_loc;
-   uint32_t n_fixed, cap_fixed;
-} advisor;
-
-/* A new item about v, or about no variable (v NULL: a loop's). */
-static mp_advice *new_advice(advisor *ad, mp_advice_kind kind, const mp_var *v,
-                             double score)
-{
-   mp_advice *a;
-   if (ad->n == ad->cap) {
-      ad->cap = ad->cap ? 2 * ad->cap : 16;
-      ad->out = mp_realloc("mp.advice", ad->out, ad->cap * sizeof *ad->out);
-   }
-   a = &ad->out[ad->n++];
-   mp_memset(a, 0, sizeof *a);
-   a->kind = kind;
-   a->var = v ? v->id : MP_ADVICE_NO_VAR;
-   a->loop = a->with_loop = MP_LOOP_NONE;
-   a->score = score;
-   return a;
-}
-
-/* Moves the advice made last to the rejected list, with its reason
-   (taken). */
-static void reject_last(advisor *ad, char *reason)
-{
-   if (ad->n_rej == ad->cap_rej) {
-      ad->cap_rej = ad->cap_rej ? 2 * ad->cap_rej : 8;
-      ad->rej = mp_realloc("mp.advice.rej", ad->rej, ad->cap_rej * sizeof *ad->rej);
-   }
-   ad->rej[ad->n_rej] = ad->out[--ad->n];
-   ad->rej[ad->n_rej++].reason = reason;
-}
-
-/* A layout change is advised only if its replay saves at least
-   --what-if-min-gain percent of the variable's cycles: a replay that
-   shows no gain, or a loss, contradicts the advice.  NULL if it pays
-   (or no replay was made: nothing contradicts the rule), else the
-   reason, allocated. */
-static char *replay_refutes(const advisor *ad, const char *what, const mp_replay *r)
-{
-   uint32_t gain = ad->run->whatif_min_gain;
-   if (!r->made || ad->an->cache == NULL || r->before.cycles == 0)
-      return NULL;
-   if (r->after.cycles * 100 <= r->before.cycles * (uint64_t)(100 - gain))
-      return NULL;
-   return mp_asprintf("the replay %s saves less than %u%% of its cycles "
-                      "(--what-if-min-gain=%u): the change would not pay", what,
-                      gain, gain);
-}
-
 /*------------------------------------------------------------*/
 /*--- Lines and loops                                      ---*/
 /*------------------------------------------------------------*/
 
-static void count_line(const mp_line_counts *lc, void *arg)
-{
-   advisor *ad = arg;
-   if (mp_counts_accesses(&lc->c))
-      ad->first[lc->var + 1]++;
-}
-
-static void place_line(const mp_line_counts *lc, void *arg)
-{
-   advisor *ad = arg;
-   /* first[var] is used as the next free slot, then shifted back */
-   if (mp_counts_accesses(&lc->c))
-      ad->lines[ad->first[lc->var]++] = lc;
-}
-
-static void index_lines(advisor *ad, uint32_t n_vars)
-{
-   uint32_t i;
-   ad->first = mp_calloc("mp.advice.first", n_vars + 2, sizeof *ad->first);
-   mp_vars_foreach_line(ad->vs, count_line, ad);
-   for (i = 1; i <= n_vars + 1; i++)
-      ad->first[i] += ad->first[i - 1];
-   ad->lines = mp_malloc("mp.advice.lines", (ad->first[n_vars] + 1) * sizeof *ad->lines);
-   mp_vars_foreach_line(ad->vs, place_line, ad);
-   for (i = n_vars; i > 0; i--)
-      ad->first[i] = ad->first[i - 1];
-   ad->first[0] = 0;
-}
-
-/* The innermost loop of the instructions that made the line's dominant
-   stride, MP_LOOP_NONE if unknown. */
-static uint32_t line_loop(const advisor *ad, const mp_line_counts *lc)
-{
-   int64_t s;
-   uint64_t sure;
-   uint32_t instr;
-   if (!mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
-      return MP_LOOP_NONE;
-   return mp_facts_instr_loop(ad->an, instr);
-}
-
-static uint32_t outermost(const advisor *ad, uint32_t l)
+static uint32_t outermost(const mp_advisor *ad, uint32_t l)
 {
    while (mp_loops_get(ad->an->loops, l)->parent != MP_LOOP_NONE)
       l = mp_loops_get(ad->an->loops, l)->parent;
    return l;
 }
 
-/* The record of var at location loc, or NULL. */
-static const mp_line_counts *var_line(const advisor *ad, uint32_t var, uint32_t loc)
-{
-   uint32_t i;
-   for (i = ad->first[var]; i < ad->first[var + 1]; i++)
-      if (ad->lines[i]->loc == loc)
-         return ad->lines[i];
-   return NULL;
-}
-
 /* " (the loop nest at f.c:10-20)" for the top line of a, or "". */
-static char *nest_of(const advisor *ad, const mp_advice *a)
+static char *nest_of(const mp_advisor *ad, const mp_advice *a)
 {
    const mp_line_counts *lc;
    uint32_t l;
    char *w, *t;
    if (a->n_where == 0 || ad->an->loops == NULL
-       || (lc = var_line(ad, a->var, a->where[0])) == NULL
-       || (l = line_loop(ad, lc)) == MP_LOOP_NONE)
+       || (lc = mp_adv_var_line(ad, a->var, a->where[0])) == NULL
+       || (l = mp_adv_line_loop(ad, lc)) == MP_LOOP_NONE)
       return mp_strdup("mp.advice.nest", "");
    w = mp_facts_loop_where(ad->an, outermost(ad, l));
    t = mp_asprintf(" (the loop nest at %s)", w);
@@ -267,66 +58,9 @@ static char *nest_of(const advisor *ad, const mp_advice *a)
    return t;
 }
 
-static void note_fixed(advisor *ad, uint32_t loop, uint32_t loc)
-{
-   if (ad->n_fixed == ad->cap_fixed) {
-      ad->cap_fixed = ad->cap_fixed ? 2 * ad->cap_fixed : 8;
-      ad->fixed_loop = mp_realloc("mp.advice.fl", ad->fixed_loop,
-                                  ad->cap_fixed * sizeof *ad->fixed_loop);
-      ad->fixed_loc = mp_realloc("mp.advice.fc", ad->fixed_loc,
-                                 ad->cap_fixed * sizeof *ad->fixed_loc);
-   }
-   ad->fixed_loop[ad->n_fixed] = loop;
-   ad->fixed_loc[ad->n_fixed++] = loc;
-}
-
-/* v's misses at level k made in walks that a stride advice fixes: in
-   their loops (a column walk's misses, and those it inflicts on the
-   arrays walked beside it), or at their lines when no loop is known. */
-static uint64_t misses_in_fixed_walks(const advisor *ad, const mp_var *v, uint32_t k)
-{
-   uint64_t n = 0;
-   uint32_t i, f;
-   for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
-      const mp_line_counts *lc = ad->lines[i];
-      uint32_t l = line_loop(ad, lc);
-      for (f = 0; f < ad->n_fixed; f++)
-         if (ad->fixed_loop[f] != MP_LOOP_NONE ? ad->fixed_loop[f] == l
-                                               : ad->fixed_loc[f] == lc->loc) {
-            n += lc->cache.misses[k];
-            break;
-         }
-   }
-   return n;
-}
-
 /*------------------------------------------------------------*/
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
-
-/* "; replaying its 12,288 accesses split: L1 misses 8,192 -> 4,096,
-   cycles 1,2M -> 0,6M (-50%)", or "" when no replay was made; the
-   caller frees it. */
-static char *replay_text(const advisor *ad, const char *what, const mp_replay *r)
-{
-   char b1[32], b2[32], b3[32], b4[32], b5[32];
-   const mp_whatif_run *before = &r->before, *after = &r->after;
-   long long pct;
-   if (!r->made || ad->an->cache == NULL)
-      return mp_strdup("mp.advice.replay", "");
-   /* VG_(snprintf) has no %+.0f: the percentage is rounded by hand. */
-   pct = before->cycles == 0 ? 0
-       : (long long)((after->cycles >= before->cycles ? after->cycles - before->cycles
-                                                       : before->cycles - after->cycles)
-                     * 100 + before->cycles / 2) / (long long)before->cycles;
-   return mp_asprintf("; replaying its %s%s accesses %s: L1 misses %s -> %s, "
-               "cycles %s -> %s (%s%lld%%)",
-               r->complete ? "" : "first ",
-               mp_commas(before->accesses, b1, sizeof b1), what,
-               mp_commas(before->misses[0], b2, sizeof b2), mp_commas(after->misses[0], b3, sizeof b3),
-               mp_commas(before->cycles, b4, sizeof b4), mp_commas(after->cycles, b5, sizeof b5),
-               after->cycles >= before->cycles ? "+" : "-", pct);
-}
 
 /* The placements of v's blocks that would share falsely, "+0, +16";
    an empty string when none would (or none was evaluated). */
@@ -352,7 +86,7 @@ static char *placement_list(const mp_share_var *sv)
    the predicted transfers.  A large array split among threads in
    line-aligned chunks would share only the lines at the chunks' ends:
    a handful of transfers, no advice.  Returns 1 if it spoke. */
-static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
+static int rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer)
 {
    const mp_share_var *sv = mp_share_var_of(ad->share, v->id);
    uint32_t k = mp_share_false_placements(sv);
@@ -369,7 +103,7 @@ static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
    score = (double)cost / (double)(ad->total + cost);
    if (score < MP_ADVICE_MIN_SHARE)
       return 0;
-   a = new_advice(ad, MP_ADVICE_FALSE_SHARING, v, score);
+   a = mp_adv_new(ad, MP_ADVICE_FALSE_SHARING, v, score);
    a->text = mp_asprintf("false sharing at %u of %u placements of %s in a cache line, "
                          "none at its own", k, sv->place_n, v->name);
    at = placement_list(sv);
@@ -391,7 +125,7 @@ static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
                "placement mixes two threads' data on a line", v->name,
                v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
                ad->run->line_size, ad->run->line_size);
-   fill_where(ad->vs, a, by_accesses);
+   mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
    return 1;
 }
 
@@ -406,7 +140,7 @@ static int rule_placement(advisor *ad, const mp_var *v, uint32_t per_transfer)
    on, the bar of every rule.  A few bytes written once next to another
    thread's hot counter (a stdio buffer) move a couple of times: no
    advice, however hot the counter.  Returns 1 if it spoke. */
-static int rule_false_sharing(advisor *ad, const mp_var *v)
+static int rule_false_sharing(mp_advisor *ad, const mp_var *v)
 {
    uint64_t shared, tr, fa, pred, pred_false, inv, cost;
    uint32_t per_transfer = ad->by_cycles ? mp_facts_transfer_cycles(ad->an) : 1;
@@ -431,14 +165,14 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
    score = (double)cost / (double)(ad->total + cost);
    if (score < MP_ADVICE_MIN_SHARE)
       return 0;
-   a = new_advice(ad, MP_ADVICE_FALSE_SHARING, v, score);
+   a = mp_adv_new(ad, MP_ADVICE_FALSE_SHARING, v, score);
    a->text = mp_asprintf(
                "false sharing: threads write different bytes of the same cache lines of %s",
                v->name);
    {
       const mp_replay *pad = &ad->res->var[v->id].pad;
-      char *replay = replay_text(ad, "padded", pad);
-      refuted = replay_refutes(ad, "of the padding", pad);
+      char *replay = mp_adv_replay_text(ad, "padded", pad);
+      refuted = mp_adv_replay_refutes(ad, "of the padding", pad);
       a->evidence = mp_asprintf(
                   "%s of its %llu shared line%s falsely shared; a parallel run would move "
                   "them about %s times between cores for bytes the receiver does not use (predicted from each thread's "
@@ -478,16 +212,16 @@ static int rule_false_sharing(advisor *ad, const mp_var *v)
                ad->run->line_size);
    /* The source lines by accesses: their observed transfers depend on
       Valgrind's interleaving, and so would the choice. */
-   fill_where(ad->vs, a, by_accesses);
+   mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
    if (refuted)
-      reject_last(ad, refuted);
+      mp_adv_reject_last(ad, refuted);
    return 1;
 }
 
 /* NUMA (MACPO 5.4, Listing 3): pages placed by one thread's first touch
    and used from other sockets.  10% remote is where a memory-bound loop
    starts to notice (remote latency 1.5x local and more). */
-static void rule_numa(advisor *ad, const mp_var *v, double score)
+static void rule_numa(mp_advisor *ad, const mp_var *v, double score)
 {
    const mp_numa_counts *n = v->numa;
    uint64_t all;
@@ -496,9 +230,9 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
    if (n == NULL || v->n_threads < 2 || n->n_placers != 1)
       return;
    all = n->local + n->remote;
-   if (n->remote < MIN_EVENTS || n->remote * 10 < all)
+   if (n->remote < MP_ADV_MIN_EVENTS || n->remote * 10 < all)
       return;
-   a = new_advice(ad, MP_ADVICE_NUMA_FIRST_TOUCH, v, score);
+   a = mp_adv_new(ad, MP_ADVICE_NUMA_FIRST_TOUCH, v, score);
    a->text = mp_asprintf(
                "NUMA: one thread placed all of %s on its socket, other sockets use it remotely",
                v->name);
@@ -512,14 +246,7 @@ static void rule_numa(advisor *ad, const mp_var *v, double score)
                "initialise it in parallel, each thread first touching the part it later "
                "computes on (parallel first touch), or interleave its pages "
                "(numactl --interleave=all)");
-   fill_where(ad->vs, a, by_accesses);
-}
-
-/* Whether the prefetcher covered some of cc's misses at level k: the
-   evidence then says that its counts are of the misses left. */
-static int some_covered(const mp_cache_counts *cc, uint32_t k)
-{
-   return mp_cache_counts_uncovered(cc, k) != mp_cache_counts_unprefetched(cc, k);
+   mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
 }
 
 static uint64_t magnitude(int64_t x)
@@ -531,7 +258,7 @@ static uint64_t magnitude(int64_t x)
    than a cache line (by its access formula): the one to make
    innermost.  *step is that move; *formula says whether a formula gave
    any enclosing loop's step.  MP_LOOP_NONE if none. */
-static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inner,
+static uint32_t contiguous_outer(const mp_advisor *ad, uint32_t instr, uint32_t inner,
                                  int64_t *step, int *formula)
 {
    uint32_t p;
@@ -551,30 +278,14 @@ static uint32_t contiguous_outer(const advisor *ad, uint32_t instr, uint32_t inn
    return MP_LOOP_NONE;
 }
 
-/* Ends a loop advice's evidence with its nest's replay (or why there
-   is none) and keeps the replay with it; the reason to reject it if
-   the replay refutes it, else NULL.  o is cleared. */
-static char *take_order_replay(advisor *ad, mp_advice *a, mp_order_replay *o,
-                               const char *what)
-{
-   char *text = mp_order_replay_text(o);
-   char *more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   mp_free(text);
-   a->evidence = more;
-   a->replay = o->r;
-   mp_order_replay_clear(o);
-   return replay_refutes(ad, what, &a->replay);
-}
-
 /* The interchange's replay (mp_order_replays) appended to a's evidence
    and kept in a->replay; the reason to reject a if the replay refutes
    it, else NULL. */
-static char *replay_interchange(advisor *ad, mp_advice *a, uint32_t instr)
+static char *replay_interchange(mp_advisor *ad, mp_advice *a, uint32_t instr)
 {
    mp_order_replay o;
    mp_replay_interchange(ad->run, ad->an, instr, a->loop, a->with_loop, &o);
-   return take_order_replay(ad, a, &o, "of the interchange");
+   return mp_adv_take_order_replay(ad, a, &o, "of the interchange");
 }
 
 /* Long strides, line by line (MACPO 5.1, PAMDA): the instructions of a
@@ -597,7 +308,7 @@ static char *replay_interchange(advisor *ad, mp_advice *a, uint32_t instr)
    (those it surely made), 1,000 of them, and at least half of the
    line's accesses L1 misses (1,000 or more); the line must hold
    MP_ADVICE_MIN_SHARE of the run's cycles (its score). */
-static void rule_line_strides(advisor *ad, const mp_var *v)
+static void rule_line_strides(mp_advisor *ad, const mp_var *v)
 {
    const mp_finished *an = ad->an;
    const mp_cache_counts *cc = v->cache;
@@ -623,10 +334,10 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
       char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form, *refuted = NULL;
       mp_advice *a;
       if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
-          || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MIN_EVENTS
+          || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MP_ADV_MIN_EVENTS
           || 2 * sure < lc->lstride.total)
          continue;
-      if (an->cache && (lc->cache.misses[0] < MIN_EVENTS || 2 * lc->cache.misses[0] < acc))
+      if (an->cache && (lc->cache.misses[0] < MP_ADV_MIN_EVENTS || 2 * lc->cache.misses[0] < acc))
          continue;
       cost = an->cache ? lc->cache.cycles : acc;
       score = (double)cost / (double)ad->total;
@@ -651,7 +362,7 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
          ? mp_asprintf("; its access formula steps %lld B along the loop at %s",
                        (long long)step, with_w)
          : mp_strdup("mp.advice.f", "");
-      a = new_advice(ad, with != MP_LOOP_NONE ? MP_ADVICE_LOOP_INTERCHANGE
+      a = mp_adv_new(ad, with != MP_LOOP_NONE ? MP_ADVICE_LOOP_INTERCHANGE
                                              : MP_ADVICE_LONG_STRIDE, v, score);
       a->loop = inner;
       a->with_loop = with;
@@ -698,9 +409,9 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
                      line, v->name);
       /* A refuted interchange fixes nothing: blocking may speak. */
       if (refuted)
-         reject_last(ad, refuted);
+         mp_adv_reject_last(ad, refuted);
       else
-         note_fixed(ad, inner, lc->loc);
+         mp_adv_note_fixed(ad, inner, lc->loc);
       mp_free(misses);
       mp_free(form);
       if (inner_w) mp_free(inner_w);
@@ -710,7 +421,7 @@ static void rule_line_strides(advisor *ad, const mp_var *v)
 
 /* The variable sharing the hottest conflict set of level k with v, or
    NULL; *set_out is that set. */
-static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t k,
+static const char *conflict_partner(const mp_advisor *ad, const mp_var *v, uint32_t k,
                                     uint32_t *set_out)
 {
    mp_setdiag_set top[8];
@@ -745,35 +456,25 @@ static const char *conflict_partner(const advisor *ad, const mp_var *v, uint32_t
    level k, on the nest of the dominant walk of its lines with the most
    misses, appended to its evidence; the reason to reject a if it
    refutes it, else NULL. */
-static char *replay_padding(advisor *ad, mp_advice *a, uint32_t k, int partner)
+static char *replay_padding(mp_advisor *ad, mp_advice *a, uint32_t k, int partner)
 {
    uint32_t instrs[MP_ADVICE_WHERE], n = 0, i;
    mp_order_replay o;
    for (i = 0; i < a->n_where; i++) {
-      const mp_line_counts *lc = var_line(ad, a->var, a->where[i]);
+      const mp_line_counts *lc = mp_adv_var_line(ad, a->var, a->where[i]);
       int64_t s;
       uint64_t sure;
       if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instrs[n]))
          n++;
    }
    mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, &o);
-   return take_order_replay(ad, a, &o, "of the padding");
-}
-
-/* Whether v's misses at level k are a share of the program's there
-   that a fix of v alone would show (MIN_MISS_SHARE). */
-static int misses_matter(const advisor *ad, const mp_var *v, uint32_t k)
-{
-   const mp_cache_results *cr = ad->res->cache;
-   if (cr == NULL || k >= cr->n_levels || v->cache == NULL)
-      return 1;
-   return (uint64_t)MIN_MISS_SHARE * v->cache->misses[k] >= cr->level[k].totals.misses;
+   return mp_adv_take_order_replay(ad, a, &o, "of the padding");
 }
 
 /* Conflict misses (the 3C model: a fully associative cache of the same
    size would have hit): a quarter of the misses is where padding pays,
    unless the padding's replay (--what-if=pad-conflicts) refutes it. */
-static void rule_conflicts(advisor *ad, const mp_var *v, double score)
+static void rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
    const mp_report_cache *rc = ad->an->cache;
@@ -787,21 +488,21 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
       const char *partner;
       char b1[32], b2[32], *of, *refuted;
       mp_advice *a;
-      if (c < MIN_EVENTS || 4 * c < all || !misses_matter(ad, v, k))
+      if (c < MP_ADV_MIN_EVENTS || 4 * c < all || !mp_adv_misses_matter(ad, v, k))
          continue;
       /* One diagnosis per access: the misses of walks whose loop order
          or layout is being fixed are that advice's (a column walk of a
          power-of-two matrix conflicts with itself too). */
-      if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
+      if (2 * mp_adv_misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
          return;
       /* "of its 1,000 misses (50%) are conflict misses", or of the misses
          without the prefetcher, those it left */
-      of = mp_asprintf(some_covered(cc, k) ? "of the %s misses it would have without "
+      of = mp_asprintf(mp_adv_some_covered(cc, k) ? "of the %s misses it would have without "
                        "the prefetcher (%.0f%%) are conflict misses the prefetcher did "
                        "not cover" : "of its %s misses (%.0f%%) are conflict misses",
                        mp_commas(all, b2, sizeof b2), 100.0 * (double)c / (double)all);
       partner = conflict_partner(ad, v, k, &set);
-      a = new_advice(ad, MP_ADVICE_CONFLICT_SETS, v, score);
+      a = mp_adv_new(ad, MP_ADVICE_CONFLICT_SETS, v, score);
       a->text = mp_asprintf(
                   "conflict misses: %s maps to the same %s sets%s%s, which evict each other",
                   v->name, mp_report_level_name(k),
@@ -822,10 +523,10 @@ static void rule_conflicts(advisor *ad, const mp_var *v, double score)
                   "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
                   "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
                   v->where ? ")" : "");
-      fill_where(ad->vs, a, by_l1_misses_read);
+      mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
       refuted = replay_padding(ad, a, k, partner && mp_strcmp(partner, v->name) != 0);
       if (refuted)
-         reject_last(ad, refuted);
+         mp_adv_reject_last(ad, refuted);
       return;   /* the first level is the one to fix */
    }
 }
@@ -857,7 +558,7 @@ static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_
 }
 
 /* Whether loop l is 'outer' or lies inside it. */
-static int within(const advisor *ad, uint32_t l, uint32_t outer)
+static int within(const mp_advisor *ad, uint32_t l, uint32_t outer)
 {
    for (; l != MP_LOOP_NONE; l = mp_loops_get(ad->an->loops, l)->parent)
       if (l == outer)
@@ -884,7 +585,7 @@ static uint64_t far_reuses_at(const mp_line_counts *lc, uint64_t from)
    beyond 'from' lines: where the capacity misses that tiling the
    carrier removes are taken.  The lines of the most L1 misses when
    none is known. */
-static void fill_where_carried(advisor *ad, mp_advice *a, const mp_var *v,
+static void fill_where_carried(mp_advisor *ad, mp_advice *a, const mp_var *v,
                                uint32_t carrier, uint64_t from)
 {
    uint32_t i, j;
@@ -893,7 +594,7 @@ static void fill_where_carried(advisor *ad, mp_advice *a, const mp_var *v,
    for (i = ad->first[v->id]; i < ad->first[v->id + 1]; i++) {
       const mp_line_counts *lc = ad->lines[i];
       uint64_t n = far_reuses_at(lc, from);
-      uint32_t l = line_loop(ad, lc);
+      uint32_t l = mp_adv_line_loop(ad, lc);
       if (n == 0 || l == MP_LOOP_NONE || !within(ad, l, carrier))
          continue;
       j = a->n_where < MP_ADVICE_WHERE ? a->n_where++ : MP_ADVICE_WHERE;
@@ -910,7 +611,7 @@ static void fill_where_carried(advisor *ad, mp_advice *a, const mp_var *v,
       }
    }
    if (a->n_where == 0)
-      fill_where(ad->vs, a, by_l1_misses_read);
+      mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
 }
 
 /* "4,096-8,191" (lines) for the median of the carrier's reuses at
@@ -931,7 +632,7 @@ static char *carried_median(const mp_carrier *k, uint64_t from, uint64_t *factor
    nothing the program can tile (mp_carriers_top). */
 static int programs_loop(uint32_t loop, void *arg)
 {
-   const advisor *ad = arg;
+   const mp_advisor *ad = arg;
    return mp_class_is_programs(ad->res->loop[loop].cls);
 }
 
@@ -949,9 +650,9 @@ static int programs_loop(uint32_t loop, void *arg)
    to its evidence; the reason to reject a if it refutes it, or if it
    could not be made (the tile sizes, and whether any tile pays, are
    the replay's), else NULL. */
-static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
+static char *replay_blocking(mp_advisor *ad, mp_advice *a, uint32_t k)
 {
-   const mp_line_counts *lc = a->n_where ? var_line(ad, a->var, a->where[0]) : NULL;
+   const mp_line_counts *lc = a->n_where ? mp_adv_var_line(ad, a->var, a->where[0]) : NULL;
    mp_order_replay o;
    int64_t s;
    uint64_t sure;
@@ -965,7 +666,7 @@ static char *replay_blocking(advisor *ad, mp_advice *a, uint32_t k)
                            mp_strncmp(o.why_not, "no replay: ", 11) == 0
                            ? o.why_not + 11 : o.why_not);
    /* NULL when no replay was made */
-   refuted = take_order_replay(ad, a, &o, "of the tiling");
+   refuted = mp_adv_take_order_replay(ad, a, &o, "of the tiling");
    return unmade ? unmade : refuted;
 }
 
@@ -993,7 +694,7 @@ typedef struct {
    a capacity miss per line, or two, is one walk after another (a fill,
    then its use), more is the data walked again and again, which tiling
    can shorten. */
-static carriers_read read_carriers(advisor *ad, const mp_var *v, uint64_t lines,
+static carriers_read read_carriers(mp_advisor *ad, const mp_var *v, uint64_t lines,
                                    uint64_t cap)
 {
    const mp_var_carriers *vc = ad->an->carriers
@@ -1018,7 +719,7 @@ static carriers_read read_carriers(advisor *ad, const mp_var *v, uint64_t lines,
    their median distance when that is not known.  With a carrier,
    *carrier_w is where its loop is (allocated) and *factor the shrink
    its tile must bring. */
-static char *carried_evidence(advisor *ad, const mp_var *v, const carriers_read *cr,
+static char *carried_evidence(mp_advisor *ad, const mp_var *v, const carriers_read *cr,
                               uint64_t lines, char **carrier_w, uint64_t *factor)
 {
    char b1[32], b2[32], b3[32], *far, *more;
@@ -1100,7 +801,7 @@ static char *carrier_rejection(const carriers_read *cr, uint64_t lines, uint32_t
    far reuses seen in the detail windows) the rule speaks as before and
    says the carrier is unknown.  An item the carriers let stand is
    replayed tiled, and rejected if the replay does not pay. */
-static void rule_blocking(advisor *ad, const mp_var *v, double score)
+static void rule_blocking(mp_advisor *ad, const mp_var *v, double score)
 {
    const mp_cache_counts *cc = v->cache;
    const mp_report_cache *hc = ad->an->cache;
@@ -1114,20 +815,20 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       char b1[32], b2[32], b3[32], *far, *carrier_w, *refuted;
       carriers_read cr;
       mp_advice *a;
-      if (cap < MIN_EVENTS || 2 * cap < all || !misses_matter(ad, v, k))
+      if (cap < MP_ADV_MIN_EVENTS || 2 * cap < all || !mp_adv_misses_matter(ad, v, k))
          continue;
       /* Most of them made in walks a stride advice fixes (a column
          walk, or the arrays walked beside it): interchanging, not
          tiling, is the fix. */
-      if (2 * misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
+      if (2 * mp_adv_misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
          return;
       cr = read_carriers(ad, v, lines, cap);
       far = carried_evidence(ad, v, &cr, lines, &carrier_w, &factor);
-      a = new_advice(ad, MP_ADVICE_BLOCKING, v, score);
+      a = mp_adv_new(ad, MP_ADVICE_BLOCKING, v, score);
       a->text = mp_asprintf(
                   "capacity misses: %s is reused, but only after more data than %s holds "
                   "has been touched", v->name, mp_report_level_name(k));
-      if (some_covered(cc, k))
+      if (mp_adv_some_covered(cc, k))
          a->evidence = mp_asprintf(
                      "%s: %s capacity misses the prefetcher did not cover (%.0f%% of the "
                      "%s misses it would have without it), %s holds %s lines%s",
@@ -1154,7 +855,7 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       } else {
          char *nest;
          const char *w;
-         fill_where(ad->vs, a, by_l1_misses_read);
+         mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
          nest = nest_of(ad, a);
          w = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
          a->fix = mp_asprintf(
@@ -1168,7 +869,7 @@ static void rule_blocking(advisor *ad, const mp_var *v, double score)
       if (refuted == NULL)
          refuted = replay_blocking(ad, a, k);
       if (refuted)
-         reject_last(ad, refuted);
+         mp_adv_reject_last(ad, refuted);
       return;
    }
 }
@@ -1198,7 +899,7 @@ static int is_record(const mp_var *v, const mp_struct_layout *l)
    records (is_record), and the split must have been replayed: its
    evidence is the replay's gain, and a split nobody measured is not
    advised. */
-static void rule_split(advisor *ad, const mp_var *v, double score)
+static void rule_split(mp_advisor *ad, const mp_var *v, double score)
 {
    const mp_structure *st = ad->res->var[v->id].structure;
    const mp_replay *split = &ad->res->var[v->id].split;
@@ -1207,9 +908,9 @@ static void rule_split(advisor *ad, const mp_var *v, double score)
    if (st == NULL || st->layout.n_groups < 2 || st->layout.covered < 0.5
        || !is_record(v, &st->layout) || !split->made || ad->an->cache == NULL)
       return;
-   replay = replay_text(ad, "split", split);
-   refuted = replay_refutes(ad, "of the split", split);
-   a = new_advice(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
+   replay = mp_adv_replay_text(ad, "split", split);
+   refuted = mp_adv_replay_refutes(ad, "of the split", split);
+   a = mp_adv_new(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
    a->text = mp_asprintf(
                "structure splitting: the loops use different fields of %s's elements",
                v->name);
@@ -1222,14 +923,14 @@ static void rule_split(advisor *ad, const mp_var *v, double score)
                v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
                st->split);
    mp_free(replay);
-   fill_where(ad->vs, a, by_l1_misses);
+   mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses);
    if (refuted)
-      reject_last(ad, refuted);
+      mp_adv_reject_last(ad, refuted);
 }
 
 /* More concurrent strided streams in one loop than the hardware
    prefetcher tracks (MACPO 5.2: --prefetch-streams, 16 by default). */
-static void rule_streams(advisor *ad, uint64_t total_accesses)
+static void rule_streams(mp_advisor *ad, uint64_t total_accesses)
 {
    const mp_finished *an = ad->an;
    uint32_t n, i;
@@ -1264,7 +965,7 @@ static void rule_streams(advisor *ad, uint64_t total_accesses)
       share = (double)st->accesses / (double)total_accesses;
       if (share < MP_ADVICE_MIN_SHARE)
          continue;
-      a = new_advice(ad, MP_ADVICE_TOO_MANY_STREAMS, NULL, share);
+      a = mp_adv_new(ad, MP_ADVICE_TOO_MANY_STREAMS, NULL, share);
       a->loop = i;
       if (l->file)
          place = mp_asprintf("the loop at %s:%u-%u", l->file, l->first_line, l->last_line);
@@ -1334,7 +1035,7 @@ static const char *base_name(const char *path)
    line were made: the function and object of its busiest line (by
    cycles, else accesses); the object is the variable's own when the
    code has no symbol (such code shares one location across objects). */
-static void busiest_code(const advisor *ad, const mp_var *v, const char **fn,
+static void busiest_code(const mp_advisor *ad, const mp_var *v, const char **fn,
                          const char **obj)
 {
    const mp_line_counts *top = NULL;
@@ -1369,7 +1070,7 @@ static int same_object(const char *a, const char *b)
 }
 
 /* Moves ad->out[i], an item on v, into its object's group. */
-static void gather_no_source(advisor *ad, no_source_group **groups, uint32_t *n_groups,
+static void gather_no_source(mp_advisor *ad, no_source_group **groups, uint32_t *n_groups,
                              const mp_var *v, uint32_t i)
 {
    const char *fn, *obj;
@@ -1403,11 +1104,11 @@ static void gather_no_source(advisor *ad, no_source_group **groups, uint32_t *n_
    ad->out[i] = ad->out[--ad->n];
 }
 
-static void add_no_source(advisor *ad, no_source_group *g)
+static void add_no_source(mp_advisor *ad, no_source_group *g)
 {
    const char *obj = g->object ? base_name(g->object) : NULL;
    char *items = mp_strbuf_take(&g->items);
-   mp_advice *a = new_advice(ad, MP_ADVICE_NO_SOURCE, NULL, g->score);
+   mp_advice *a = mp_adv_new(ad, MP_ADVICE_NO_SOURCE, NULL, g->score);
    a->text = mp_asprintf("no source at hand: %u advice item%s on data accessed by %s%s, "
                          "which has no line information", g->n, g->n == 1 ? "" : "s",
                          obj ? obj : "code without a symbol",
@@ -1435,7 +1136,7 @@ static void add_no_source(advisor *ad, no_source_group *g)
 mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
                      mp_advice **rejected, uint32_t *n_rejected)
 {
-   advisor ad;
+   mp_advisor ad;
    const mp_vars *vs = res->vs;
    uint64_t total = 0;
    uint32_t i, n = mp_vars_count(vs);
@@ -1449,7 +1150,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    ad.an = res->an;
    ad.res = res;
    ad.share = res->share;
-   index_lines(&ad, n);
+   mp_adv_index_lines(&ad, n);
    score = mp_calloc("mp.advice.score", n + 1, sizeof *score);
    for (i = 0; i < n; i++) {
       const mp_var *v = mp_vars_get(vs, i);
