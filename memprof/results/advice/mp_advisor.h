@@ -152,4 +152,12 @@ int mp_adv_misses_matter(const mp_advisor *ad, const mp_var *v, uint32_t k);
    evidence then says that its counts are of the misses left. */
 int mp_adv_some_covered(const mp_cache_counts *cc, uint32_t k);
 
+/*------------------------------------------------------------*/
+/*--- The rules                                            ---*/
+/*------------------------------------------------------------*/
+
+/* False sharing, seen or at a placement (mp_rule_false_sharing.c).
+   Returns 1 if it spoke. */
+int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v);
+
 #endif /* MP_ADVISOR_H */
