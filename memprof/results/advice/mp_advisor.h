@@ -160,4 +160,8 @@ int mp_adv_some_covered(const mp_cache_counts *cc, uint32_t k);
    Returns 1 if it spoke. */
 int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v);
 
+/* Pages placed by one thread's first touch, used from other sockets
+   (mp_rule_numa.c). */
+void mp_rule_numa(mp_advisor *ad, const mp_var *v, double score);
+
 #endif /* MP_ADVISOR_H */

@@ -61,37 +61,6 @@ static char *nest_of(const mp_advisor *ad, const mp_advice *a)
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
 
-/* NUMA (MACPO 5.4, Listing 3): pages placed by one thread's first touch
-   and used from other sockets.  10% remote is where a memory-bound loop
-   starts to notice (remote latency 1.5x local and more). */
-static void rule_numa(mp_advisor *ad, const mp_var *v, double score)
-{
-   const mp_numa_counts *n = v->numa;
-   uint64_t all;
-   char b1[32], b2[32], b3[32];
-   mp_advice *a;
-   if (n == NULL || v->n_threads < 2 || n->n_placers != 1)
-      return;
-   all = n->local + n->remote;
-   if (n->remote < MP_ADV_MIN_EVENTS || n->remote * 10 < all)
-      return;
-   a = mp_adv_new(ad, MP_ADVICE_NUMA_FIRST_TOUCH, v, score);
-   a->text = mp_asprintf(
-               "NUMA: one thread placed all of %s on its socket, other sockets use it remotely",
-               v->name);
-   a->evidence = mp_asprintf(
-               "NUMA hit ratio %.1f%%: %s of %s accesses remote; thread %u placed all %s of "
-               "its pages on socket %u", 100.0 * (double)n->local / (double)all,
-               mp_commas(n->remote, b1, sizeof b1), mp_commas(all, b2, sizeof b2),
-               n->placer[0].tid, mp_commas(n->placer[0].pages, b3, sizeof b3),
-               n->placer[0].socket);
-   a->fix = mp_asprintf(
-               "initialise it in parallel, each thread first touching the part it later "
-               "computes on (parallel first touch), or interleave its pages "
-               "(numactl --interleave=all)");
-   mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
-}
-
 static uint64_t magnitude(int64_t x)
 {
    return x < 0 ? (uint64_t)-x : (uint64_t)x;
@@ -1029,7 +998,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
          variable's cycles miss the transfers a parallel run pays. */
       mp_rule_false_sharing(&ad, v);
       if (score[i] >= MP_ADVICE_MIN_SHARE) {
-         rule_numa(&ad, v, score[i]);
+         mp_rule_numa(&ad, v, score[i]);
          rule_conflicts(&ad, v, score[i]);
          rule_blocking(&ad, v, score[i]);
          rule_split(&ad, v, score[i]);
