@@ -164,4 +164,8 @@ int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v);
    (mp_rule_numa.c). */
 void mp_rule_numa(mp_advisor *ad, const mp_var *v, double score);
 
+/* Long strides, line by line: loop-interchange or long-stride
+   (mp_rule_strides.c). */
+void mp_rule_strides(mp_advisor *ad, const mp_var *v);
+
 #endif /* MP_ADVISOR_H */
