@@ -168,4 +168,7 @@ void mp_rule_numa(mp_advisor *ad, const mp_var *v, double score);
    (mp_rule_strides.c). */
 void mp_rule_strides(mp_advisor *ad, const mp_var *v);
 
+/* Conflict misses: padding (mp_rule_conflicts.c). */
+void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score);
+
 #endif /* MP_ADVISOR_H */
