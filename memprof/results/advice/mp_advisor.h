@@ -171,4 +171,7 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v);
 /* Conflict misses: padding (mp_rule_conflicts.c). */
 void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score);
 
+/* Capacity misses: blocking (mp_rule_blocking.c). */
+void mp_rule_blocking(mp_advisor *ad, const mp_var *v, double score);
+
 #endif /* MP_ADVISOR_H */
