@@ -174,4 +174,10 @@ void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score);
 /* Capacity misses: blocking (mp_rule_blocking.c). */
 void mp_rule_blocking(mp_advisor *ad, const mp_var *v, double score);
 
+/* Structure splitting (mp_rule_split.c). */
+void mp_rule_split(mp_advisor *ad, const mp_var *v, double score);
+
+/* Too many streams in one loop, once per run (mp_rule_streams.c). */
+void mp_rule_streams(mp_advisor *ad, uint64_t total_accesses);
+
 #endif /* MP_ADVISOR_H */

@@ -28,135 +28,6 @@ const char *mp_advice_kind_name(mp_advice_kind k)
 }
 
 /*------------------------------------------------------------*/
-/*--- The rules                                            ---*/
-/*------------------------------------------------------------*/
-
-/* Whether layout l is a record the program defines: at least 8 bytes
-   with a field wider than a byte, and, for a heap site, blocks whose
-   bytes are whole records.  A byte buffer of variable-length records
-   (a sorter's, a parser's) shows "fields" at +0, +1, +2... that are
-   only the bytes its loops happen to read at those offsets: no layout
-   of the program to split. */
-static int is_record(const mp_var *v, const mp_struct_layout *l)
-{
-   uint32_t i, wide = 0;
-   if (l->size < 8)
-      return 0;
-   for (i = 0; i < l->n_fields; i++)
-      wide += l->fields[i].size > 1;
-   if (wide == 0)
-      return 0;
-   return v->kind != MP_VAR_HEAP || v->alloc_bytes % l->size == 0;
-}
-
-/* Structure splitting (StructSlim): the fields of the variable's
-   elements fall into groups used by different loops; each loop drags
-   the other groups' bytes through the cache.  Half the variable's
-   cycles must be in fields the inference placed, the elements must be
-   records (is_record), and the split must have been replayed: its
-   evidence is the replay's gain, and a split nobody measured is not
-   advised. */
-static void rule_split(mp_advisor *ad, const mp_var *v, double score)
-{
-   const mp_structure *st = ad->res->var[v->id].structure;
-   const mp_replay *split = &ad->res->var[v->id].split;
-   char *replay, *refuted;
-   mp_advice *a;
-   if (st == NULL || st->layout.n_groups < 2 || st->layout.covered < 0.5
-       || !is_record(v, &st->layout) || !split->made || ad->an->cache == NULL)
-      return;
-   replay = mp_adv_replay_text(ad, "split", split);
-   refuted = mp_adv_replay_refutes(ad, "of the split", split);
-   a = mp_adv_new(ad, MP_ADVICE_STRUCTURE_SPLITTING, v, score);
-   a->text = mp_asprintf(
-               "structure splitting: the loops use different fields of %s's elements",
-               v->name);
-   a->evidence = mp_asprintf(
-               "fields used together (latency-weighted affinity): %s; they cover %.0f%% "
-               "of its memory cycles%s", st->split, 100.0 * st->layout.covered, replay);
-   a->fix = mp_asprintf(
-               "split the structure%s%s%s into one array per group, %s, so that each "
-               "loop brings only the fields it uses into the cache",
-               v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
-               st->split);
-   mp_free(replay);
-   mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses);
-   if (refuted)
-      mp_adv_reject_last(ad, refuted);
-}
-
-/* More concurrent strided streams in one loop than the hardware
-   prefetcher tracks (MACPO 5.2: --prefetch-streams, 16 by default). */
-static void rule_streams(mp_advisor *ad, uint64_t total_accesses)
-{
-   const mp_finished *an = ad->an;
-   uint32_t n, i;
-   if (an->loops == NULL || an->streams == NULL || total_accesses == 0)
-      return;
-   n = mp_loops_count(an->loops);
-   for (i = 0; i < n; i++) {
-      const mp_loop *l = mp_loops_get(an->loops, i);
-      const mp_streams_loop *st = mp_streams_get(an->streams, i);
-      const mp_loop_result *own = &ad->res->loop[i];
-      double share;
-      char *place;
-      mp_advice *a;
-      if (st == NULL || !mp_streams_flagged(an->streams, i))
-         continue;
-      /* Fission pays when the loop's executions walk too many streams,
-         not when one of thousands did (the interpreter's dispatch loop
-         of python3: 22 streams once, 0.0 on average). */
-      if (2 * st->over_threshold < st->instances)
-         continue;
-      /* A loop-driven stream needs the loop to iterate: one that runs
-         its body about once per execution (python3's Py_RunMain around
-         the whole interpreter, 0.5 iterations, "241 streams") only
-         encloses code whose instructions repeat for other reasons. */
-      if (l->iterations < 2 * l->entries)
-         continue;
-      /* A loop of the C runtime or the loader (the one in
-         __libc_start_main that runs main) is not the program's to
-         split, as its variables are not the program's to change. */
-      if (!mp_class_is_programs(own->cls))
-         continue;
-      share = (double)st->accesses / (double)total_accesses;
-      if (share < MP_ADVICE_MIN_SHARE)
-         continue;
-      a = mp_adv_new(ad, MP_ADVICE_TOO_MANY_STREAMS, NULL, share);
-      a->loop = i;
-      if (l->file)
-         place = mp_asprintf("the loop at %s:%u-%u", l->file, l->first_line, l->last_line);
-      else {
-         const char *fn = mp_vars_location_fn(ad->vs, l->fn);
-         place = mp_asprintf("a loop in %s (%s%sno source at hand)", fn ? fn : "code without a symbol",
-                             own->object ? own->object : "", own->object ? ": " : "");
-      }
-      a->text = mp_asprintf(
-                  "too many streams: %s walks more arrays at once than the prefetcher "
-                  "follows", place);
-      mp_free(place);
-      a->evidence = mp_asprintf(
-                  "up to %u concurrent strided streams in one execution (mean %.1f), "
-                  "above --prefetch-streams=%u in %llu of its %llu executions",
-                  st->max_streams,
-                  st->instances ? (double)st->streams_sum / (double)st->instances : 0.0,
-                  mp_streams_config(an->streams)->threshold,
-                  (unsigned long long)st->over_threshold,
-                  (unsigned long long)st->instances);
-      if (l->file)
-         a->fix = mp_asprintf(
-                  "split the loop (loop fission) so that each loop walks at most %u "
-                  "arrays, or merge arrays walked together into one array of structures",
-                  mp_streams_config(an->streams)->threshold);
-      else
-         a->fix = mp_asprintf(
-                  "no source at hand: where the source of %s is, split the loop so "
-                  "that each walks at most %u arrays", own->object ? own->object
-                  : "this code", mp_streams_config(an->streams)->threshold);
-   }
-}
-
-/*------------------------------------------------------------*/
 /*--- Ranking                                              ---*/
 /*------------------------------------------------------------*/
 
@@ -346,7 +217,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
          mp_rule_numa(&ad, v, score[i]);
          mp_rule_conflicts(&ad, v, score[i]);
          mp_rule_blocking(&ad, v, score[i]);
-         rule_split(&ad, v, score[i]);
+         mp_rule_split(&ad, v, score[i]);
       }
       /* Advice whose busiest line is in code without line information
          (a stripped library's loop): gathered per object, below. */
@@ -359,7 +230,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
       uint64_t accesses = 0;
       for (i = 0; i < n; i++)
          accesses += mp_counts_accesses(&mp_vars_get(vs, i)->c);
-      rule_streams(&ad, accesses);
+      mp_rule_streams(&ad, accesses);
    }
    for (i = 0; i < n_no_src; i++)
       add_no_source(&ad, &no_src[i]);
