@@ -73,6 +73,10 @@ typedef struct {
       the misses they cause). */
    uint32_t *fixed_loop, *fixed_loc;
    uint32_t n_fixed, cap_fixed;
+   /* The items no source line names, gathered per object until their
+      no-source items are made (mp_rule_no_source.c). */
+   struct mp_adv_no_source_group *no_src;
+   uint32_t n_no_src;
 } mp_advisor;
 
 /*------------------------------------------------------------*/
@@ -179,5 +183,11 @@ void mp_rule_split(mp_advisor *ad, const mp_var *v, double score);
 
 /* Too many streams in one loop, once per run (mp_rule_streams.c). */
 void mp_rule_streams(mp_advisor *ad, uint64_t total_accesses);
+
+/* Moves the items made on v since ad->out[from] whose busiest line has
+   no source line into their object's group (mp_rule_no_source.c). */
+void mp_rule_no_source_gather(mp_advisor *ad, const mp_var *v, uint32_t from);
+/* One no-source item per group gathered, after the other rules. */
+void mp_rule_no_source(mp_advisor *ad);
 
 #endif /* MP_ADVISOR_H */
