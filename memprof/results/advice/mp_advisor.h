@@ -7,7 +7,8 @@
    Private to the files of results/advice/, which find it beside them
    (no include path names this folder): the advisor, the state one
    mp_advise shares between the rules, the thresholds more than one
-   rule uses, and the rules' helpers (mp_advisor.c).
+   rule uses, the rules' helpers (mp_advisor.c) and the rules, one file
+   each (README.md), which the pathology table runs (mp_pathologies.c).
 
    What the rules rely on, and keep:
    - a rule only appends items to ad->out (mp_adv_new), and may move
@@ -18,10 +19,12 @@
      change while the rules run;
    - ad->total (the run's memory cycles, or its accesses without a
      cache simulation) is above 0 whenever a rule on a variable runs;
-   - the walks' rule (long strides) runs over all the variables before
-     any other rule runs on one, and notes the walks its advice fixes
-     (mp_adv_note_fixed): the rules on misses leave their misses to it
-     (mp_adv_misses_in_fixed_walks);
+   - the walks' rule (mp_rule_strides.c) runs over all the variables
+     before any other rule runs on one, and notes the walks its advice
+     fixes (mp_adv_note_fixed): the rules on misses (conflicts,
+     blocking) leave their misses to it (mp_adv_misses_in_fixed_walks);
+   - on each variable the no-source rule runs after every other, and
+     may take the items they made on it (from ad->var_from);
    - with a prefetcher (--prefetch), the rules on misses count only
      those it did not cover (mp_cache_counts_uncovered): a miss whose
      line a prefetch had brought into a deeper level costs that
@@ -60,6 +63,7 @@ typedef struct {
    const mp_share_summary *share;
    uint64_t total;               /* the run's memory cycles, or accesses */
    int by_cycles;                /* total counts cycles */
+   uint64_t accesses;            /* the run's accesses, whatever total counts */
    mp_advice *out;
    uint32_t n, cap;
    mp_advice *rej;               /* rejected by their replay */
@@ -77,6 +81,9 @@ typedef struct {
       no-source items are made (mp_rule_no_source.c). */
    struct mp_adv_no_source_group *no_src;
    uint32_t n_no_src;
+   /* out[var_from .. n - 1]: the items made on the variable the rules
+      of the second pass are on. */
+   uint32_t var_from;
 } mp_advisor;
 
 /*------------------------------------------------------------*/
@@ -160,34 +167,33 @@ int mp_adv_some_covered(const mp_cache_counts *cc, uint32_t k);
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
 
-/* False sharing, seen or at a placement (mp_rule_false_sharing.c).
-   Returns 1 if it spoke. */
-int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v);
+/* The pathology table (mp_pathologies.c) runs them.  A rule on a
+   variable reads v's metrics and makes items on it, or none; score is
+   v's share of the run (its cycles, or accesses, over ad->total).  A
+   rule on the run runs once, after the rules on the variables. */
+typedef void (*mp_adv_var_rule)(mp_advisor *ad, const mp_var *v, double score);
+typedef void (*mp_adv_run_rule)(mp_advisor *ad);
 
-/* Pages placed by one thread's first touch, used from other sockets
-   (mp_rule_numa.c). */
+/* mp_rule_false_sharing.c: false sharing, seen or at a placement. */
+void mp_rule_false_sharing(mp_advisor *ad, const mp_var *v, double var_score);
+/* mp_rule_numa.c: pages placed by one thread's first touch, used from
+   other sockets. */
 void mp_rule_numa(mp_advisor *ad, const mp_var *v, double score);
-
-/* Long strides, line by line: loop-interchange or long-stride
-   (mp_rule_strides.c). */
-void mp_rule_strides(mp_advisor *ad, const mp_var *v);
-
-/* Conflict misses: padding (mp_rule_conflicts.c). */
+/* mp_rule_strides.c: long strides, line by line: loop-interchange or
+   long-stride. */
+void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score);
+/* mp_rule_conflicts.c: conflict misses: padding. */
 void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score);
-
-/* Capacity misses: blocking (mp_rule_blocking.c). */
+/* mp_rule_blocking.c: capacity misses: blocking. */
 void mp_rule_blocking(mp_advisor *ad, const mp_var *v, double score);
-
-/* Structure splitting (mp_rule_split.c). */
+/* mp_rule_split.c: structure splitting. */
 void mp_rule_split(mp_advisor *ad, const mp_var *v, double score);
-
-/* Too many streams in one loop, once per run (mp_rule_streams.c). */
-void mp_rule_streams(mp_advisor *ad, uint64_t total_accesses);
-
-/* Moves the items made on v since ad->out[from] whose busiest line has
-   no source line into their object's group (mp_rule_no_source.c). */
-void mp_rule_no_source_gather(mp_advisor *ad, const mp_var *v, uint32_t from);
-/* One no-source item per group gathered, after the other rules. */
+/* mp_rule_streams.c: too many streams in one loop, on the run. */
+void mp_rule_streams(mp_advisor *ad);
+/* mp_rule_no_source.c: the items on v just made (from ad->var_from)
+   whose busiest line has no source line go into their object's group;
+   then, on the run, one no-source item per group. */
+void mp_rule_no_source_gather(mp_advisor *ad, const mp_var *v, double var_score);
 void mp_rule_no_source(mp_advisor *ad);
 
 #endif /* MP_ADVISOR_H */

@@ -52,8 +52,8 @@ static char *placement_list(const mp_share_var *sv)
    the cycles of a transfer) is weighed as mp_rule_false_sharing weighs
    the predicted transfers.  A large array split among threads in
    line-aligned chunks would share only the lines at the chunks' ends:
-   a handful of transfers, no advice.  Returns 1 if it spoke. */
-static int rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer)
+   a handful of transfers, no advice. */
+static void rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer)
 {
    const mp_share_var *sv = mp_share_var_of(ad->share, v->id);
    uint32_t k = mp_share_false_placements(sv);
@@ -66,10 +66,10 @@ static int rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer
       moves = mp_counts_accesses(&v->c);
    cost = moves * (per_transfer ? per_transfer : 1);
    if (k == 0 || cost == 0)
-      return 0;
+      return;
    score = (double)cost / (double)(ad->total + cost);
    if (score < MP_ADVICE_MIN_SHARE)
-      return 0;
+      return;
    a = mp_adv_new(ad, MP_ADVICE_FALSE_SHARING, v, score);
    a->text = mp_asprintf("false sharing at %u of %u placements of %s in a cache line, "
                          "none at its own", k, sv->place_n, v->name);
@@ -93,7 +93,6 @@ static int rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer
                v->where ? " (" : "", v->where ? v->where : "", v->where ? ")" : "",
                ad->run->line_size, ad->run->line_size);
    mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
-   return 1;
 }
 
 /* False sharing (MACPO 5.4): a line of the variable written by one
@@ -106,8 +105,8 @@ static int rule_placement(mp_advisor *ad, const mp_var *v, uint32_t per_transfer
    counting as one access), and speaks from MP_ADVICE_MIN_SHARE of them
    on, the bar of every rule.  A few bytes written once next to another
    thread's hot counter (a stdio buffer) move a couple of times: no
-   advice, however hot the counter.  Returns 1 if it spoke. */
-int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v)
+   advice, however hot the counter. */
+void mp_rule_false_sharing(mp_advisor *ad, const mp_var *v, double var_score)
 {
    uint64_t shared, tr, fa, pred, pred_false, inv, cost;
    uint32_t per_transfer = ad->by_cycles ? mp_facts_transfer_cycles(ad->an) : 1;
@@ -115,8 +114,9 @@ int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v)
    char *refuted;
    char b1[32], b2[32], b3[32], b4[32];
    mp_advice *a;
+   (void)var_score;   /* the transfers' cost decides, not the variable's */
    if (ad->share == NULL)
-      return 0;
+      return;
    mp_share_var_lines(ad->share, v->id, &shared, &tr, &fa);
    mp_share_var_predicted(ad->share, v->id, &pred, &pred_false, &inv);
    /* A line holding several variables counts for each; none of them
@@ -126,12 +126,14 @@ int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v)
    /* The lines may classify as true (the main thread reading every
       worker's slot at the end) while most predicted transfers are false
       (the workers' own slots): the prediction decides. */
-   if (pred_false == 0)
-      return rule_placement(ad, v, per_transfer);
+   if (pred_false == 0) {
+      rule_placement(ad, v, per_transfer);
+      return;
+   }
    cost = pred_false * (per_transfer ? per_transfer : 1);
    score = (double)cost / (double)(ad->total + cost);
    if (score < MP_ADVICE_MIN_SHARE)
-      return 0;
+      return;
    a = mp_adv_new(ad, MP_ADVICE_FALSE_SHARING, v, score);
    a->text = mp_asprintf(
                "false sharing: threads write different bytes of the same cache lines of %s",
@@ -182,5 +184,4 @@ int mp_rule_false_sharing(mp_advisor *ad, const mp_var *v)
    mp_adv_fill_where(ad->vs, a, mp_adv_by_accesses);
    if (refuted)
       mp_adv_reject_last(ad, refuted);
-   return 1;
 }

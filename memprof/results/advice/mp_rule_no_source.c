@@ -104,12 +104,13 @@ static void gather_no_source(mp_advisor *ad, const mp_var *v, uint32_t i)
    ad->out[i] = ad->out[--ad->n];
 }
 
-void mp_rule_no_source_gather(mp_advisor *ad, const mp_var *v, uint32_t from)
+void mp_rule_no_source_gather(mp_advisor *ad, const mp_var *v, double var_score)
 {
    uint32_t j;
+   (void)var_score;   /* the items gathered keep their own */
    /* Advice whose busiest line is in code without line information
       (a stripped library's loop). */
-   for (j = ad->n; j-- > from;)
+   for (j = ad->n; j-- > ad->var_from;)
       if (!v->named_by && (ad->out[j].n_where == 0
                            || !mp_vars_location_where(ad->vs, ad->out[j].where[0])))
          gather_no_source(ad, v, j);

@@ -25,10 +25,11 @@
 #include "mp_util.h"
 
 /* An item per loop of the program that walks too many streams at
-   once; total_accesses is the run's. */
-void mp_rule_streams(mp_advisor *ad, uint64_t total_accesses)
+   once. */
+void mp_rule_streams(mp_advisor *ad)
 {
    const mp_finished *an = ad->an;
+   uint64_t total_accesses = ad->accesses;
    uint32_t n, i;
    if (an->loops == NULL || an->streams == NULL || total_accesses == 0)
       return;

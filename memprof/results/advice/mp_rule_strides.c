@@ -79,12 +79,13 @@ static char *replay_interchange(mp_advisor *ad, mp_advice *a, uint32_t instr)
 
 /* An item per source line of v whose walk strides a cache line or
    more (the header says when, and of which kind). */
-void mp_rule_strides(mp_advisor *ad, const mp_var *v)
+void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
 {
    const mp_finished *an = ad->an;
    const mp_cache_counts *cc = v->cache;
    uint32_t i;
    uint64_t element;
+   (void)var_score;   /* each line's share of the run decides */
    if (an->stride == NULL)
       return;
    /* A walk from one structure to the next, using some of its fields,
