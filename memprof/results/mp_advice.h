@@ -15,6 +15,8 @@
    predicted for a parallel run (mp_sharing_predict).  A split, a
    padding, a loop interchange or a tiling whose what-if replay does not save
    what it promises is rejected, with the reason, instead of advised.
+   The engine is in advice/: the pathology table and a file per rule
+   (advice/README.md).
    No Valgrind header: unit-tested on the host.
 */
 #ifndef MP_ADVICE_H

@@ -53,9 +53,11 @@ missing=
 for f in $need $scripts; do
    grep -qxF "$f" "$work/contents" || missing="$missing $f"
 done
-# Every source, regression test and expected output of this tree, and
-# every module of the annotator (the build bundles them).
-for t in memprof/*.[ch] memprof/*/*.[ch] memprof/*/README.md memprof/annotate/*.py \
+# Every source, regression test and expected output of this tree (the
+# layers' folders and the folders inside them), and every module of the
+# annotator (the build bundles them).
+for t in memprof/*.[ch] memprof/*/*.[ch] memprof/*/README.md \
+         memprof/*/*/*.[ch] memprof/*/*/README.md memprof/annotate/*.py \
          memprof/tests/*.c memprof/tests/*.cpp memprof/tests/*.py \
          memprof/tests/filter_* memprof/tests/*.vgtest memprof/tests/*.exp* \
          memprof/tests/unit/*.[ch] memprof/tests/unit/*.sh; do

@@ -36,7 +36,10 @@ def main():
     src = os.environ.get("MP_SRCDIR") or os.path.join(here, "..", "..")
     build = os.environ.get("MP_BUILDDIR") or os.path.join(src, "..")
     inc = os.environ.get("VG_INCDIR") or "/usr/include/valgrind"
-    objects = sorted(glob.glob(os.path.join(build, "memprof", "*", "*.o")))
+    # The layers' objects, those of the folders inside them too
+    # (results/advice/).
+    objects = sorted(glob.glob(os.path.join(build, "memprof", "**", "*.o"),
+                               recursive=True))
     objects = [o for o in objects if os.sep + "tests" + os.sep not in o]
     if not objects:
         print("SKIP: the tool's objects are not built in %s" % build)

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The layers of memprof/ (memprof/README.md), checked from the includes.
 
-The folders, bottom up: platform, engines, results, writers, adapter.  A
-file may include headers of its own folder and of the folders below,
-never of one above; only the platform's mp_platform.h and mp_vgcompat.h
-and the adapter may include a Valgrind header (the engines, results and
-writers are compiled on the host for the unit tests); and no two modules
+The folders, bottom up: platform, engines, results, writers, adapter; a
+folder inside one (results/advice/) is part of its layer.  A file may
+include headers of its own layer and of the layers below, never of one
+above; only the platform's mp_platform.h and mp_vgcompat.h and the
+adapter may include a Valgrind header (the engines, results and writers
+are compiled on the host for the unit tests); and no two modules
 (x.c with x.h) include each other, directly or round a longer circle.
 
 And the writers only write: no file of writers/ calls (or names) a
@@ -34,21 +35,38 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 MAY_INCLUDE_VALGRIND = {"mp_platform.h", "mp_vgcompat.h"}
 
 
+def shown(src, p):
+    """p as the messages name it: "results/advice/mp_advisor.h"."""
+    return os.path.relpath(p, src)
+
+
+def layer_files(src, d):
+    """The .c and .h files of layer d, as (file name, path), sorted: those
+    of its folder and of the folders inside it, which are part of it."""
+    found = []
+    for root, dirs, files in os.walk(os.path.join(src, d)):
+        dirs.sort()
+        found += [(f, os.path.join(root, f)) for f in sorted(files)
+                  if f.endswith((".c", ".h"))]
+    return found
+
+
 def sources(src):
-    """{file name: layer index}, and {file name: path}."""
+    """{file name: layer index}, and {file name: path}.  The includes
+    name a file without its folder: a name is one file of the tree."""
     layer, path = {}, {}
     for i, d in enumerate(LAYERS):
         folder = os.path.join(src, d)
         if not os.path.isdir(folder):
             print(f"FAIL: {folder} is missing")
             sys.exit(1)
-        for f in sorted(os.listdir(folder)):
-            if f.endswith((".c", ".h")):
-                if f in layer:
-                    print(f"FAIL: {f} is in both {LAYERS[layer[f]]}/ and {d}/")
-                    sys.exit(1)
-                layer[f] = i
-                path[f] = os.path.join(folder, f)
+        for f, p in layer_files(src, d):
+            if f in layer:
+                print(f"FAIL: two files are named {f}: "
+                      f"{shown(src, path[f])} and {shown(src, p)}")
+                sys.exit(1)
+            layer[f] = i
+            path[f] = p
     return layer, path
 
 
@@ -135,19 +153,15 @@ def writers_call_engines(src):
     """Offences against "the writers call no engine function": one line
     per writer file and engine function it names."""
     engines = {}
-    folder = os.path.join(src, "engines")
-    for f in sorted(os.listdir(folder)):
+    for f, p in layer_files(src, "engines"):
         if f.endswith(".h"):
-            for name in declared_functions(os.path.join(folder, f)):
-                engines[name] = f
+            for name in declared_functions(p):
+                engines[name] = shown(src, p)
     found = []
-    folder = os.path.join(src, "writers")
-    for f in sorted(os.listdir(folder)):
-        if not f.endswith((".c", ".h")):
-            continue
-        used = set(IDENT.findall(code_of(os.path.join(folder, f))))
+    for f, p in layer_files(src, "writers"):
+        used = set(IDENT.findall(code_of(p)))
         for name in sorted(used & set(engines)):
-            found.append(f"writers/{f} calls {name} (engines/{engines[name]})")
+            found.append(f"{shown(src, p)} calls {name} ({engines[name]})")
     return found
 
 
@@ -163,7 +177,7 @@ def main():
             name = os.path.basename(inc)
             if VALGRIND.match(name):
                 if LAYERS[mine] != "adapter" and f not in MAY_INCLUDE_VALGRIND:
-                    print(f"FAIL: {LAYERS[mine]}/{f} includes the Valgrind "
+                    print(f"FAIL: {shown(src, p)} includes the Valgrind "
                           f"header {inc}")
                     bad += 1
                 continue
@@ -176,7 +190,7 @@ def main():
             else:
                 continue        # the C library's, or the unit tests' own
             if theirs > mine:
-                print(f"FAIL: {LAYERS[mine]}/{f} includes {inc}, of the "
+                print(f"FAIL: {shown(src, p)} includes {inc}, of the "
                       f"layer above ({LAYERS[theirs]}/)")
                 bad += 1
     if bad == 0:

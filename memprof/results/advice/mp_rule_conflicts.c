@@ -1,0 +1,139 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: advice on conflict misses: padding.                 ---*/
+/*---                                           mp_rule_conflicts.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Pathology: conflict misses (MP_ADVICE_CONFLICT_SETS; the 3C model:
+   a fully associative cache of the same size would have hit): the
+   variable maps to the same sets as another variable, or as itself (a
+   power-of-two stride), and they evict each other.
+   Evidence: the level's conflict misses and their share of its misses
+   (of those the prefetcher left, with one), one of the hottest sets
+   and what it holds (mp_setdiag), and the padding's replay
+   (mp_pad_replays).
+   Fix: pad it: a cache line added to its leading dimension or between
+   the colliding arrays; no power-of-two sizes and strides.
+   Thresholds: a variable of MP_ADVICE_MIN_SHARE of the run;
+   MP_ADV_MIN_EVENTS conflict misses at a level, and a quarter of its
+   misses there, which is where padding pays; misses there worth a fix
+   of their own (mp_adv_misses_matter).  The first level that qualifies
+   is the one to fix; the misses of walks a stride advice fixes are
+   that advice's.  A padding whose replay (--what-if=pad-conflicts)
+   does not pay is rejected.
+*/
+#include "mp_advisor.h"
+#include "mp_pad_replays.h"
+#include "mp_util.h"
+
+/* The variable sharing the hottest conflict set of level k with v, or
+   NULL; *set_out is that set. */
+static const char *conflict_partner(const mp_advisor *ad, const mp_var *v, uint32_t k,
+                                    uint32_t *set_out)
+{
+   mp_setdiag_set top[8];
+   uint32_t n, i, s;
+   if (ad->an->cache == NULL || ad->an->cache->conflicts == NULL)
+      return NULL;
+   n = mp_setdiag_top(ad->an->cache->conflicts, k, top, 8);
+   for (i = 0; i < n; i++) {
+      uint64_t mine = 0, best = 0;
+      uint32_t best_var = v->id;
+      for (s = 0; s < MP_SETDIAG_SLOTS && top[i].slot[s].count; s++) {
+         if (top[i].slot[s].var == v->id)
+            mine = top[i].slot[s].count;
+         else if (top[i].slot[s].count > best) {
+            best = top[i].slot[s].count;
+            best_var = top[i].slot[s].var;
+         }
+      }
+      if (mine == 0)
+         continue;
+      *set_out = top[i].set;
+      /* A partner with a tenth of v's conflicts there is a bystander:
+         v conflicts with itself (a power-of-two stride). */
+      if (best_var == v->id || 10 * best < mine)
+         return v->name;
+      return mp_vars_get(ad->vs, best_var)->name;
+   }
+   return NULL;
+}
+
+/* The padding's replay (mp_pad_replays) for conflict-sets advice a at
+   level k, on the nest of the dominant walk of its lines with the most
+   misses, appended to its evidence; the reason to reject a if it
+   refutes it, else NULL. */
+static char *replay_padding(mp_advisor *ad, mp_advice *a, uint32_t k, int partner)
+{
+   uint32_t instrs[MP_ADVICE_WHERE], n = 0, i;
+   mp_order_replay o;
+   for (i = 0; i < a->n_where; i++) {
+      const mp_line_counts *lc = mp_adv_var_line(ad, a->var, a->where[i]);
+      int64_t s;
+      uint64_t sure;
+      if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instrs[n]))
+         n++;
+   }
+   mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, &o);
+   return mp_adv_take_order_replay(ad, a, &o, "of the padding");
+}
+
+/* An item on the first level where v's conflict misses call for a
+   padding, or none. */
+void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
+{
+   const mp_cache_counts *cc = v->cache;
+   const mp_report_cache *rc = ad->an->cache;
+   uint32_t k;
+   if (cc == NULL || rc == NULL)
+      return;
+   for (k = 0; k < rc->n_levels; k++) {
+      uint64_t c = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CONFLICT);
+      uint64_t all = mp_cache_counts_unprefetched(cc, k);
+      uint32_t set = 0;
+      const char *partner;
+      char b1[32], b2[32], *of, *refuted;
+      mp_advice *a;
+      if (c < MP_ADV_MIN_EVENTS || 4 * c < all || !mp_adv_misses_matter(ad, v, k))
+         continue;
+      /* One diagnosis per access: the misses of walks whose loop order
+         or layout is being fixed are that advice's (a column walk of a
+         power-of-two matrix conflicts with itself too). */
+      if (2 * mp_adv_misses_in_fixed_walks(ad, v, k) >= cc->misses[k])
+         return;
+      /* "of its 1,000 misses (50%) are conflict misses", or of the misses
+         without the prefetcher, those it left */
+      of = mp_asprintf(mp_adv_some_covered(cc, k) ? "of the %s misses it would have without "
+                       "the prefetcher (%.0f%%) are conflict misses the prefetcher did "
+                       "not cover" : "of its %s misses (%.0f%%) are conflict misses",
+                       mp_commas(all, b2, sizeof b2), 100.0 * (double)c / (double)all);
+      partner = conflict_partner(ad, v, k, &set);
+      a = mp_adv_new(ad, MP_ADVICE_CONFLICT_SETS, v, score);
+      a->text = mp_asprintf(
+                  "conflict misses: %s maps to the same %s sets%s%s, which evict each other",
+                  v->name, mp_report_level_name(k),
+                  partner && mp_strcmp(partner, v->name) ? " as " : "",
+                  partner && mp_strcmp(partner, v->name) ? partner : "");
+      if (partner)
+         a->evidence = mp_asprintf(
+                     "%s: %s %s; one of the hottest sets, %u, holds %s%s%s",
+                     mp_report_level_name(k), mp_commas(c, b1, sizeof b1), of, set,
+                     v->name, mp_strcmp(partner, v->name) ? " and " : " alone",
+                     mp_strcmp(partner, v->name) ? partner : "");
+      else
+         a->evidence = mp_asprintf("%s: %s %s", mp_report_level_name(k),
+                                   mp_commas(c, b1, sizeof b1), of);
+      mp_free(of);
+      a->fix = mp_asprintf(
+                  "pad it%s%s%s: add a cache line to its leading dimension or between the "
+                  "colliding arrays, and avoid power-of-two sizes and strides (4 KiB "
+                  "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
+                  v->where ? ")" : "");
+      mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
+      refuted = replay_padding(ad, a, k, partner && mp_strcmp(partner, v->name) != 0);
+      if (refuted)
+         mp_adv_reject_last(ad, refuted);
+      return;   /* the first level is the one to fix */
+   }
+}
