@@ -290,11 +290,11 @@ def matrix_model(mx):
 def advice_model(a, path):
     """{"kind", "text", "where" (list), "files" (the files that gave
     it), "variable", "evidence", "fix", "loop", "score", "reason" (of
-    a rejected item, else None)}."""
+    a rejected item, else None), "replayed" (None in older files)}."""
     item = {"kind": a.kind, "text": a.text, "where": list(a.where),
             "files": [path]}
     item.update(fields_of(a, ("variable", "evidence", "fix", "loop",
-                              "score", "reason")))
+                              "score", "reason", "replayed")))
     return item
 
 

@@ -244,7 +244,14 @@ def advice_head(a):
         return head
     if a["where"]:
         head += " (%s)" % ", ".join(where_text(x) for x in a["where"])
+    if a.get("replayed") is False and a["kind"] in REPLAYABLE:
+        head += " (not replayed)"
     return head
+
+
+# The kinds whose fix a replay can check (memprof's
+# mp_advice_kind_replayable): one without its replay is marked.
+REPLAYABLE = ("loop-interchange", "long-stride", "conflict-sets", "blocking")
 
 
 def advice_key(a):

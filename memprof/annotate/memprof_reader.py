@@ -897,6 +897,7 @@ def _advice(advice, key="advice"):
         item["score"] = _opt(a, "score", aw, "number")
         item["reason"] = _opt(a, "reason", aw, "str")
         item["replay"] = _opt_object(a, "replay", aw, _what_if)
+        item["replayed"] = _opt(a, "replayed", aw, "bool")
         out.append(Advice(**item))
     return out
 

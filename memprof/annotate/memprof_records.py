@@ -543,6 +543,7 @@ class Advice:
     score: float | None = None
     reason: str | None = None          # items of "rejected" only
     replay: WhatIf | None = None       # loop-interchange: its nest replayed
+    replayed: bool | None = None       # a what-if replay stands behind it
 
 
 @_model

@@ -67,7 +67,16 @@ struct mp_advice {
    mp_replay replay;                  /* loop-interchange, blocking,
                                          conflict-sets: its nest's replay
                                          (made 0: none) */
+   int replayed;                      /* a what-if replay stands behind it:
+                                         the loop kinds' own, the split or
+                                         the padding of its variable */
 };
+
+/* Whether a kind's fix is a change of loops or layout that a replay can
+   check (interchange, long stride, conflict sets, blocking): one
+   without its replay ranks after every replayed item and is marked
+   "not replayed". */
+int mp_advice_kind_replayable(mp_advice_kind k);
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */
 const char *mp_advice_kind_name(mp_advice_kind k);

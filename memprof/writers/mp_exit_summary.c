@@ -388,8 +388,9 @@ static void print_one_advice(printer *p, const mp_results *res, uint32_t i,
    } else if (a->var == MP_ADVICE_NO_VAR)
       say(p, "  %u. %s\n", i + 1, a->text);
    else
-      say(p, "  %u. %s: %s%s%s%s\n", i + 1, kind, printable(&name, a->variable),
-          where ? " (" : "", where ? where : "", where ? ")" : "");
+      say(p, "  %u. %s: %s%s%s%s%s\n", i + 1, kind, printable(&name, a->variable),
+          where ? " (" : "", where ? where : "", where ? ")" : "",
+          mp_advice_kind_replayable(a->kind) && !a->replayed ? " (not replayed)" : "");
    say(p, "     %s\n", a->evidence);
    say(p, "     fix: %s\n", a->fix);
    free_buf(&name);

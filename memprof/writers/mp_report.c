@@ -797,6 +797,7 @@ static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_re
          mp_json_kv_string(j, "reason", a[i].reason);
       if (a[i].replay.made)
          write_replay(j, "replay", res, &a[i].replay);
+      mp_json_kv_bool(j, "replayed", a[i].replayed);
       mp_json_kv_double(j, "score", a[i].score);
       mp_json_end_object(j);
    }

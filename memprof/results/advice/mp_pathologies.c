@@ -99,11 +99,25 @@ static void run_var_rules(mp_advisor *ad, const mp_var *v, double score, int fir
 /*--- Ranking                                              ---*/
 /*------------------------------------------------------------*/
 
+int mp_advice_kind_replayable(mp_advice_kind k)
+{
+   return k == MP_ADVICE_LOOP_INTERCHANGE || k == MP_ADVICE_LONG_STRIDE
+          || k == MP_ADVICE_CONFLICT_SETS || k == MP_ADVICE_BLOCKING;
+}
+
+/* A loop fix no replay checked: a guess, after every verified item. */
+static int unverified(const mp_advice *a)
+{
+   return mp_advice_kind_replayable(a->kind) && !a->replayed;
+}
+
 static int advice_before(const mp_advice *a, const mp_advice *b)
 {
    /* not fixes: below every item that is */
    if ((a->kind == MP_ADVICE_NO_SOURCE) != (b->kind == MP_ADVICE_NO_SOURCE))
       return b->kind == MP_ADVICE_NO_SOURCE;
+   if (unverified(a) != unverified(b))
+      return unverified(b);
    if (a->score != b->score)
       return a->score > b->score;
    if (a->kind != b->kind)
@@ -116,6 +130,20 @@ static int advice_before(const mp_advice *a, const mp_advice *b)
 static int advice_cmp(const void *a, const void *b)
 {
    return advice_before(a, b) ? -1 : advice_before(b, a) ? 1 : 0;
+}
+
+/* Whether a replay stands behind item a: its nest's, or its
+   variable's split or padding. */
+static int replayed(const mp_results *res, const mp_advice *a)
+{
+   const mp_var_results *vr = a->var == MP_ADVICE_NO_VAR ? NULL : &res->var[a->var];
+   if (a->replay.made)
+      return 1;
+   if (a->kind == MP_ADVICE_STRUCTURE_SPLITTING)
+      return vr && vr->split.made;
+   if (a->kind == MP_ADVICE_FALSE_SHARING)
+      return vr && vr->pad.made;
+   return 0;
 }
 
 mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
@@ -165,6 +193,10 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
    mp_free(ad.lines);
    if (ad.fixed_loop) mp_free(ad.fixed_loop);
    if (ad.fixed_loc) mp_free(ad.fixed_loc);
+   for (i = 0; i < ad.n; i++)
+      ad.out[i].replayed = replayed(res, &ad.out[i]);
+   for (i = 0; i < ad.n_rej; i++)
+      ad.rej[i].replayed = replayed(res, &ad.rej[i]);
    mp_sort(ad.out, ad.n, sizeof *ad.out, advice_cmp);
    mp_sort(ad.rej, ad.n_rej, sizeof *ad.rej, advice_cmp);
    if (rejected) {
