@@ -211,6 +211,13 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
       }
    } else if (!r->settled) {
       check(r, iters, depth, addr, block_start);
+   } else if (depth == r->depth && r->hi) {
+      /* Its execution goes on after another thread's ran (Valgrind runs
+         one at a time): its trip counts still grow. */
+      uint32_t k;
+      for (k = 0; k < depth; k++)
+         if (iters[k] > r->hi[k])
+            r->hi[k] = iters[k];
    }
    if (size > r->size)
       r->size = size;

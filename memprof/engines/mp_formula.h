@@ -35,7 +35,9 @@
      Told which execution of the instruction's outermost loop an access
      belongs to (mp_formula_access_exec), the engine fits one: when a
      new execution starts, a formula that fitted the last one is
-     settled and the later executions are not looked at; one that did
+     settled and the later executions are not looked at (but for the
+     settled one's counters, when it goes on after another thread's
+     execution ran: Valgrind runs one thread at a time); one that did
      not is fitted again from scratch (a refit).  The highest counters
      seen in the settled execution give its trip counts, for a replay
      of that execution.

@@ -346,6 +346,17 @@ START_TEST(test_executions)
       ck_assert_int_eq(mp_formula_fits(mp_formula_get(g, 1), NULL), 0);
       mp_formula_free(g);
    }
+   /* two threads' executions interleaved: the settled one's trip
+      counts still grow when it goes on */
+   run_execution(f, 3, 31, 256, 3, 16, 0);
+   run_execution(f, 3, 32, 256, 8, 16, 0);
+   {
+      uint64_t v[2] = { 6, 15 };
+      mp_formula_access_exec(f, 3, v, 2, 0x9000 + 6 * 256 + 15 * 16, 16, 0, 0x9000, 31);
+   }
+   fi = mp_formula_get(f, 3);
+   ck_assert_uint_eq(fi->execution, 31);
+   ck_assert_uint_eq(fi->hi[0], 6);
    /* not fitting its first execution: fitted again in the second */
    run_execution(f, 2, 21, 0, 8, 16, 1);
    run_execution(f, 2, 22, 512, 4, 16, 0);
