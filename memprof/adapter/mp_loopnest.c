@@ -366,16 +366,16 @@ UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    /* Keyed by (depth, instruction): an enclosing loop found later
       deepens the vector, and the formula starts again with it.  Fitted
       in one execution of the instruction's outermost loop (its
-      function's), whose strides may depend on the call's arguments: a
-      refit looks at the next accesses in full again. */
+      function's), whose strides may depend on the call's arguments.  A
+      refit keeps the sampling: an access one in 16 further along the
+      innermost loop still gives that loop's coefficient. */
    {
       const mp_loop_frame *frames;
       mp_loops_active(mp_g_loops, tid, &frames);
-      if (mp_formula_access_exec(mp_g_formula, (uint64_t)own << 32 | ii->id,
-                                 iters + (depth - own), own, e->addr, e->size,
-                                 e->is_write, start ? start : MP_FORMULA_NO_BLOCK,
-                                 execution_of(&frames[depth - own])))
-         ii->loop_accesses = 1;
+      mp_formula_access_exec(mp_g_formula, (uint64_t)own << 32 | ii->id,
+                             iters + (depth - own), own, e->addr, e->size, e->is_write,
+                             start ? start : MP_FORMULA_NO_BLOCK,
+                             execution_of(&frames[depth - own]));
    }
    return stream;
 }

@@ -41,17 +41,102 @@
 
 static Bool var_info;        /* the program's locals are named */
 static Bool every_object;    /* --read-var-info=yes: every object's too */
+static Bool exe_has_variables;   /* the executable was built with -g */
 static Int asks = -1, answers = -1;   /* ours: -1 when none runs */
 static UInt server_epoch;             /* the DiEpoch it was forked in */
 static UInt n_unreadable;
 static ULong n_asked, n_started;
 
+/* Reads n bytes at off of fd; False if short. */
+static Bool read_at(Int fd, ULong off, void *buf, SizeT n)
+{
+   return VG_(lseek)(fd, (Off64T)off, VKI_SEEK_SET) == (Off64T)off
+          && VG_(read)(fd, buf, n) == (Int)n;
+}
+
+static ULong little(const UChar *p, UInt n)
+{
+   ULong v = 0;
+   while (n-- > 0)
+      v = v << 8 | p[n];
+   return v;
+}
+
+/* Whether the 64-bit ELF file at path has a .debug_info section (it
+   was built with -g); True when it cannot tell. */
+static Bool has_debug_info(const HChar *path)
+{
+   UChar eh[64], sh[64], name[12];
+   ULong shoff, i, shnum, shentsize, stroff;
+   Bool found = False;
+   SysRes sr;
+   Int fd;
+   if (path == NULL)
+      return True;
+   sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(sr))
+      return True;
+   fd = (Int)sr_Res(sr);
+   if (!read_at(fd, 0, eh, sizeof eh) || VG_(memcmp)(eh, "\x7f" "ELF", 4) != 0
+       || eh[4] != 2 || eh[5] != 1) {
+      VG_(close)(fd);
+      return True;
+   }
+   shoff = little(eh + 0x28, 8);
+   shentsize = little(eh + 0x3A, 2);
+   shnum = little(eh + 0x3C, 2);
+   if (shentsize < 64 || !read_at(fd, shoff + little(eh + 0x3E, 2) * shentsize, sh, 64)) {
+      VG_(close)(fd);
+      return True;
+   }
+   stroff = little(sh + 0x18, 8);
+   for (i = 0; i < shnum && !found; i++)
+      if (read_at(fd, shoff + i * shentsize, sh, 64)
+          && read_at(fd, stroff + little(sh, 4), name, sizeof name))
+         found = VG_(memcmp)(name, ".debug_info", 12) == 0;
+   VG_(close)(fd);
+   return found;
+}
+
+/* The executable's file: a name without a slash is looked for in
+   PATH, as the shell and Valgrind did (a new allocation, or NULL). */
+static HChar *executable_path(const HChar *name)
+{
+   const HChar *path = VG_(getenv)("PATH"), *p, *end;
+   if (name == NULL)
+      return NULL;
+   if (VG_(strchr)(name, '/') || path == NULL)
+      return VG_(strdup)("mp.stackvars.exe", name);
+   for (p = path; *p; p = *end ? end + 1 : end) {
+      HChar *full;
+      SysRes sr;
+      for (end = p; *end && *end != ':'; end++)
+         ;
+      full = VG_(malloc)("mp.stackvars.exe", (SizeT)(end - p) + VG_(strlen)(name) + 2);
+      VG_(memcpy)(full, p, (SizeT)(end - p));
+      full[end - p] = '/';
+      VG_(strcpy)(full + (end - p) + 1, name);
+      sr = VG_(open)(full, VKI_O_RDONLY, 0);
+      if (!sr_isError(sr)) {
+         VG_(close)((Int)sr_Res(sr));
+         return full;
+      }
+      VG_(free)(full);
+   }
+   return NULL;
+}
+
 void mp_stackvars_pre_clo_init(void)
 {
    /* Eagerly, the executable's and the loader's are read before the
-      program starts; lazily, Valgrind's own would be too (for its
-      stack traces). */
-   VG_(clo_read_var_info) = !LAZY_READING;
+      program starts: worth the loader's cost (libc6-dbg's, 0.3 s) only
+      for an executable with variables to name.  Lazily, Valgrind's own
+      would be read too (for its stack traces). */
+   HChar *exe = executable_path(VG_(args_the_exename));
+   exe_has_variables = has_debug_info(exe);
+   if (exe)
+      VG_(free)(exe);
+   VG_(clo_read_var_info) = !LAZY_READING && exe_has_variables;
 }
 
 void mp_stackvars_init(void)
@@ -66,7 +151,7 @@ void mp_stackvars_init(void)
       else if (VG_(strcmp)(arg, "--read-var-info=no") == 0)
          var_info = every_object = False;
    }
-   VG_(clo_read_var_info) = every_object || (var_info && !LAZY_READING);
+   VG_(clo_read_var_info) = every_object || (var_info && !LAZY_READING && exe_has_variables);
 }
 
 /* Whether path is a file of the program's objects. */
@@ -285,12 +370,36 @@ static Bool ready(void)
    return False;
 }
 
+/* Whether the object of the code at ip was built with -g: one without
+   variables (a distribution's python3, gzip) is never asked about, a
+   question being a round trip between two processes (thousands of
+   frames: seconds).  Per object, once. */
+#define MAX_OBJECTS 256
+static struct { HChar *path; Bool has; } objects[MAX_OBJECTS];
+static UInt n_objects;
+
+static Bool object_has_variables(Addr ip)
+{
+   const HChar *path;
+   UInt i;
+   if (!VG_(get_objname)(VG_(current_DiEpoch)(), ip, &path))
+      return False;
+   for (i = 0; i < n_objects; i++)
+      if (VG_(strcmp)(objects[i].path, path) == 0)
+         return objects[i].has;
+   if (n_objects == MAX_OBJECTS)
+      return True;
+   objects[n_objects].path = VG_(strdup)("mp.stackvars.obj", path);
+   objects[n_objects].has = has_debug_info(path);
+   return objects[n_objects++].has;
+}
+
 XArray *mp_stackvars_at(Addr ip, const HChar *fn)
 {
    XArray *blocks;
    UInt n, i;
    Bool ok;
-   if (!var_info || !ready())
+   if (!var_info || (!every_object && !object_has_variables(ip)) || !ready())
       return NULL;
    ok = ask(ip, &n);
    if (ok && n == UNKNOWN_OBJECT && server_epoch != VG_(current_DiEpoch)().n) {

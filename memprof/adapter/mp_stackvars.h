@@ -18,10 +18,11 @@
    copy of the core's debug information: if it dies on an address, the
    frame there is named as a whole, said under -v, and the next
    question starts a new one.  One question is a round trip through
-   two pipes; the registry asks once per code address (its frame
-   cache), and a new process is forked only after a crash or when
-   objects were mapped since the last one (its copy would not know
-   them).
+   two pipes; the registry asks once per code address of a program's
+   frame (its frame cache), only for objects built with -g (their ELF
+   file has a .debug_info section), and a new process is forked only
+   after a crash or when objects were mapped since the last one (its
+   copy would not know them).
 */
 #ifndef MP_STACKVARS_H
 #define MP_STACKVARS_H

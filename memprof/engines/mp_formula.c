@@ -203,6 +203,11 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
    } else if (execution != r->execution) {
       if (!r->settled && mp_formula_fits(r, NULL))
          r->settled = 1;
+      /* An instruction no execution fits (an interpreter's dispatch, a
+         pointer chase) is given up on: refitting it forever costs a
+         fit per execution for nothing. */
+      if (!r->settled && r->refits >= MP_FORMULA_MAX_REFITS)
+         r->settled = 1;
       if (!r->settled) {
          start_fit(r, iters, depth, addr, block_start);
          r->execution = execution;

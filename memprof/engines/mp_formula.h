@@ -128,10 +128,13 @@ void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iter
                              uint32_t depth, uint64_t addr, uint32_t size,
                              int is_write, uint64_t block_start);
 
+/* Executions fitted in vain before an instruction is given up on (its
+   record keeps the last one's counts, which do not fit). */
+#define MP_FORMULA_MAX_REFITS 16
+
 /* The same, in execution 'execution' of the instruction's outermost
    loop (an id unique to it, never 0).  Returns 1 when the access
-   starts a new fit (a refit): a caller that samples the accesses
-   should look at the next ones in full again. */
+   starts a new fit (a refit). */
 int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
                            uint32_t depth, uint64_t addr, uint32_t size, int is_write,
                            uint64_t block_start, uint64_t execution);

@@ -357,6 +357,25 @@ START_TEST(test_executions)
    fi = mp_formula_get(f, 3);
    ck_assert_uint_eq(fi->execution, 31);
    ck_assert_uint_eq(fi->hi[0], 6);
+   /* no execution fits: given up on after MP_FORMULA_MAX_REFITS refits,
+      so that its accesses are no longer looked at in full */
+   {
+      uint64_t e;
+      int restarts = 0;
+      for (e = 0; e < 3 * MP_FORMULA_MAX_REFITS; e++) {
+         uint64_t v[2];
+         for (v[0] = 0; v[0] < 4; v[0]++)
+            for (v[1] = 0; v[1] < 16; v[1]++) {
+               uint64_t off = (v[0] * 7919 + v[1] * 104729 + e * 31) % 4093 * 8;
+               restarts += mp_formula_access_exec(f, 4, v, 2, 0x9000 + off, 8, 0, 0x9000,
+                                                  100 + e);
+            }
+      }
+      fi = mp_formula_get(f, 4);
+      ck_assert_int_eq(restarts, MP_FORMULA_MAX_REFITS);
+      ck_assert_uint_eq(fi->settled, 1);
+      ck_assert_int_eq(mp_formula_fits(fi, NULL), 0);
+   }
    /* not fitting its first execution: fitted again in the second */
    run_execution(f, 2, 21, 0, 8, 16, 1);
    run_execution(f, 2, 22, 512, 4, 16, 0);
