@@ -5,7 +5,9 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   The process apart that asks the core, and the questions sent to it
+   Which objects' variables the core reads (the core's flag, on only
+   for the program's objects built with -g), the process apart that
+   asks it for a frame's locals, and the questions sent to it
    (mp_stackvars.h says why it is apart).  A question is the code
    address; the answer, the number of blocks then the blocks, as the
    core's StackBlock (the same binary on both ends).
