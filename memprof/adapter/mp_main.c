@@ -763,6 +763,7 @@ static void write_output(Bool summary)
    }
 
    mp_vars_name_static_locals(mp_g_vars);
+   mp_vars_qualify_shared_locals(mp_g_vars);
    res = mp_results_build(&run, &an, &ask);
    j = mp_report_json(res);
    if (mp_clo_affinity_dot && an.structs)

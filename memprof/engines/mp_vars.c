@@ -390,6 +390,50 @@ void mp_vars_name_static_locals(mp_vars *vs)
    mp_free(sl.loc);
 }
 
+static const mp_vars *sorting_vars;
+
+static int by_name(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   int c = mp_strcmp(sorting_vars->vars[x]->name, sorting_vars->vars[y]->name);
+   return c ? c : (x > y) - (x < y);
+}
+
+/* A named local of a frame, not yet qualified. */
+static int plain_stack_local(const mp_var *v)
+{
+   return v->kind == MP_VAR_STACK && v->function && mp_strncmp(v->name, "stack:", 6) != 0
+          && mp_strstr(v->name, "::") == NULL;
+}
+
+void mp_vars_qualify_shared_locals(mp_vars *vs)
+{
+   uint32_t n = mp_vars_count(vs), *ids = mp_calloc("mp.vars.names", n + 1, sizeof *ids);
+   uint32_t m = 0, i, j, k;
+   for (i = 0; i < n; i++)
+      if (vs->vars[i]->name && mp_class_is_programs(vs->vars[i]->cls))
+         ids[m++] = i;
+   sorting_vars = vs;
+   mp_sort(ids, m, sizeof *ids, by_name);
+   for (i = 0; i < m; i = j) {
+      for (j = i + 1; j < m && mp_strcmp(vs->vars[ids[i]]->name, vs->vars[ids[j]]->name) == 0; j++)
+         ;
+      for (k = i; j - i > 1 && k < j; k++) {
+         mp_var *v = vs->vars[ids[k]];
+         char *shown, *name;
+         if (!plain_stack_local(v))
+            continue;
+         shown = mp_short_name(v->function);
+         name = mp_asprintf("%s::%s", shown ? shown : v->function, v->name);
+         if (shown)
+            mp_free(shown);
+         mp_free(v->name);
+         v->name = name;
+      }
+   }
+   mp_free(ids);
+}
+
 /*------------------------------------------------------------*/
 /*--- Footprint: the set of (variable, line) pairs         ---*/
 /*------------------------------------------------------------*/

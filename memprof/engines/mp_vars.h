@@ -381,6 +381,13 @@ void mp_vars_foreach_line(const mp_vars *vs,
    function).  Once, at exit, before the report is built. */
 void mp_vars_name_static_locals(mp_vars *vs);
 
+/* No two program variables share a name: a named stack local whose
+   name another program variable has (the heap site its pointer names,
+   the local of another function) becomes function::name (cffts1::y0,
+   main::small_block), as a static local is.  At exit, after
+   mp_vars_name_static_locals; O(n log n). */
+void mp_vars_qualify_shared_locals(mp_vars *vs);
+
 /* Forgets every count (a forked child starts from zero); variables,
    their sizes and heap bookkeeping stay. */
 void mp_vars_reset_counts(mp_vars *vs);

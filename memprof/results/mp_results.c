@@ -72,59 +72,6 @@ static void build_var_results(mp_results *res, const mp_adapter_queries *ask)
    }
 }
 
-/* Shown names sorted, so that equal ones are neighbours. */
-static const mp_results *sorting;
-
-static const char *shown(const mp_results *res, uint32_t i)
-{
-   return res->var[i].label ? res->var[i].label : mp_vars_get(res->vs, i)->name;
-}
-
-static int by_label(const void *a, const void *b)
-{
-   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-   int c = mp_strcmp(shown(sorting, x), shown(sorting, y));
-   return c ? c : (x > y) - (x < y);
-}
-
-/* A named local of a program's frame whose name another program
-   variable shares is shown as function::name (y0 of cffts1 and of
-   cffts2: cffts1::y0, cffts2::y0), as a static local is; heap sites
-   are told apart by their line, which the tables show beside them. */
-static void qualify_shared_names(mp_results *res)
-{
-   uint32_t *ids = mp_calloc("mp.results.byname", res->n_vars + 1, sizeof *ids);
-   uint32_t n = 0, i, j;
-   for (i = 0; i < res->n_vars; i++) {
-      const mp_var *v = mp_vars_get(res->vs, i);
-      if (v->name && mp_class_is_programs(v->cls))
-         ids[n++] = i;
-   }
-   sorting = res;
-   mp_sort(ids, n, sizeof *ids, by_label);
-   for (i = 0; i < n; i = j) {
-      for (j = i + 1; j < n && mp_strcmp(shown(res, ids[i]), shown(res, ids[j])) == 0; j++)
-         ;
-      if (j - i > 1) {
-         uint32_t k;
-         for (k = i; k < j; k++) {
-            const mp_var *v = mp_vars_get(res->vs, ids[k]);
-            mp_var_results *vr = &res->var[ids[k]];
-            if (v->kind == MP_VAR_STACK && v->function && mp_strncmp(v->name, "stack:", 6) != 0) {
-               char *fn = mp_short_name(v->function);
-               char *qualified = mp_asprintf("%s::%s", fn ? fn : v->function, shown(res, ids[k]));
-               if (fn)
-                  mp_free(fn);
-               if (vr->label)
-                  mp_free(vr->label);
-               vr->label = qualified;
-            }
-         }
-      }
-   }
-   mp_free(ids);
-}
-
 /* Row i's lines: lines[first_line[i] .. first_line[i+1]). */
 static void index_lines(mp_results *res)
 {
@@ -185,7 +132,6 @@ mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
    res->n_vars = mp_vars_count(res->vs);
    res->var = mp_calloc("mp.results.vars", res->n_vars + 1, sizeof *res->var);
    build_var_results(res, ask);
-   qualify_shared_names(res);
    if (an->loops)
       mp_loop_results_build(res, ask);
    res->advice = mp_advise(res, &res->n_advice, &res->rejected, &res->n_rejected);

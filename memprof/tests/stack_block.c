@@ -21,7 +21,7 @@
    rows: the same pass in an OpenMP parallel region, whose body gcc
    outlines as rows._omp_fn.0 (one thread: OMP_NUM_THREADS=1), with
    its block's arrays y0 (written line 59, read line 62) and y1
-   (written line 62, read line 65): 2048 and 2048 each; shown (label)
+   (written line 62, read line 65): 2048 and 2048 each; named
    columns::y0, rows::y0, ..., as two program variables share each name.
 */
 #include <stdio.h>

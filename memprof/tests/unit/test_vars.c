@@ -430,6 +430,41 @@ START_TEST(test_static_locals)
 }
 END_TEST
 
+/* No two program variables share a name: stack locals that would
+   (a pointer local named as the heap site it names, y0 in two
+   functions) take their function's name; the heap site, a frame, a
+   runtime's local and a unique local keep theirs. */
+START_TEST(test_shared_locals)
+{
+   mp_vars *vs = mp_vars_new(64);
+   mp_var *site = mp_vars_add(vs, MP_VAR_HEAP, "small_block", NULL, 32);
+   mp_var *ptr = mp_vars_add(vs, MP_VAR_STACK, "small_block", NULL, 8);
+   mp_var *y0a = mp_vars_add(vs, MP_VAR_STACK, "y0", NULL, 512);
+   mp_var *y0b = mp_vars_add(vs, MP_VAR_STACK, "y0", NULL, 512);
+   mp_var *frame = mp_vars_add(vs, MP_VAR_STACK, "stack:main", NULL, 0);
+   mp_var *one = mp_vars_add(vs, MP_VAR_STACK, "window", NULL, 64);
+   mp_var *lib = mp_vars_add(vs, MP_VAR_STACK, "window", NULL, 64);
+   ptr->function = strdup("main");
+   y0a->function = strdup("cffts1");
+   y0b->function = strdup("cffts2(int, dcomplex*)");
+   frame->function = strdup("main");
+   one->function = strdup("smooth");
+   lib->function = strdup("qsort");
+   lib->cls = MP_CLASS_RUNTIME;
+   mp_vars_qualify_shared_locals(vs);
+   ck_assert_str_eq(site->name, "small_block");
+   ck_assert_str_eq(ptr->name, "main::small_block");
+   ck_assert_str_eq(y0a->name, "cffts1::y0");
+   ck_assert_str_eq(y0b->name, "cffts2::y0");
+   ck_assert_str_eq(frame->name, "stack:main");
+   ck_assert_str_eq(one->name, "window");
+   ck_assert_str_eq(lib->name, "window");
+   mp_vars_qualify_shared_locals(vs);        /* a second report */
+   ck_assert_str_eq(ptr->name, "main::small_block");
+   mp_vars_free(vs);
+}
+END_TEST
+
 START_TEST(test_report_rows_fold)
 {
    mp_vars *vs = mp_vars_new(64);
@@ -1209,6 +1244,7 @@ int main(void)
    tcase_add_test(tc, test_reuse_totals_from_lines);
    tcase_add_test(tc, test_reuse_set_by_id);
    tcase_add_test(tc, test_footprint_add_distinct);
+   tcase_add_test(tc, test_shared_locals);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
