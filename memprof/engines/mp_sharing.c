@@ -614,17 +614,25 @@ void mp_sharing_forget(mp_sharing *s, uint64_t addr, uint64_t len, uint32_t var)
    if (((addr + len - 1) >> s->line_shift) >= end
        && (n_edges == 0 || edge[0] != (addr + len - 1) >> s->line_shift))
       edge[n_edges++] = (addr + len - 1) >> s->line_shift;
+   /* The block's own lines decide whether they are kept; an edge line,
+      whose other bytes are a neighbour's, only whether its copy is
+      (two threads on it: the neighbours' do not count for the block's
+      placements, which look at its own bytes only). */
    mp_memset(&f, 0, sizeof f);
-   for (k = 0; k < n_edges; k++) {
-      edge_rec[k] = find_line(s, edge[k]);
-      if (edge_rec[k])
-         see_chain(edge_rec[k], edge[k], edge[k] + 1, &f);
-   }
    for (i = 0; walk && i < s->n_buckets; i++)
       see_chain(s->buckets[i], first, end, &f);
    for (line = first; !walk && line < end; line++)
       see_chain(s->buckets[mix(line) & (s->n_buckets - 1)], line, line + 1, &f);
-   if (f.retire) {
+   for (k = 0; k < n_edges; k++) {
+      forgetting e;
+      mp_memset(&e, 0, sizeof e);
+      edge_rec[k] = find_line(s, edge[k]);
+      if (edge_rec[k])
+         see_chain(edge_rec[k], edge[k], edge[k] + 1, &e);
+      if (!e.retire)
+         edge_rec[k] = NULL;
+   }
+   if (f.retire || edge_rec[0] || edge_rec[1]) {
       f.id = ++s->n_freed;
       f.start = addr;
       f.len = len;

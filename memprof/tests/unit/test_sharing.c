@@ -317,6 +317,32 @@ START_TEST(test_forget_block_inside_lines)
 }
 END_TEST
 
+/* A block one thread wrote, beside a neighbour another thread wrote on
+   its first line: its own lines are released (the neighbour's thread
+   does not make them shared), only the edge line's copy is kept. */
+START_TEST(test_forget_neighbour_not_block)
+{
+   mp_sharing *s = mp_sharing_new(LINE);
+   mp_sharing_outcome o;
+   mp_event mine1 = ev(1, 0x4010, 8, 1, 5, 1), mine2 = ev(1, 0x4050, 8, 1, 5, 1);
+   mp_event mine3 = ev(1, 0x4090, 8, 1, 5, 1), other = ev(2, 0x4000, 8, 1, 5, 2);
+   records_seen seen;
+   mp_sharing_access(s, &mine1, &o);
+   mp_sharing_access(s, &mine2, &o);
+   mp_sharing_access(s, &mine3, &o);
+   mp_sharing_access(s, &other, &o);
+   ck_assert_uint_eq(mp_sharing_lines(s), 3);
+   mp_sharing_forget(s, 0x4010, 0x100, 5);   /* 0x4010..0x410f */
+   ck_assert_uint_eq(mp_sharing_lines(s), 1);  /* the neighbour's line */
+   mp_memset(&seen, 0, sizeof seen);
+   mp_sharing_foreach_record(s, count_record, &seen);
+   ck_assert_uint_eq(seen.live, 1);
+   ck_assert_uint_eq(seen.retired, 1);
+   ck_assert_uint_eq(seen.var, 5);
+   mp_sharing_free(s);
+}
+END_TEST
+
 /* Lines longer than 64 bytes: one mask bit per line/64 bytes. */
 START_TEST(test_groups)
 {
@@ -575,6 +601,7 @@ static Suite *sharing_suite(void)
    tcase_add_test(tc, test_forget);
    tcase_add_test(tc, test_forget_keeps_shared);
    tcase_add_test(tc, test_forget_block_inside_lines);
+   tcase_add_test(tc, test_forget_neighbour_not_block);
    tcase_add_test(tc, test_groups);
    tcase_add_loop_test(tc, test_random_vs_reference, 0, 6);
    suite_add_tcase(s, tc);
