@@ -799,6 +799,7 @@ static void mp_fini(Int exitcode)
 {
    mp_analyses_finish();
    mp_sites_finish();
+   mp_stackvars_finish();
    write_output(True);
    if (VG_(clo_verbosity) > 1)
       print_stats();

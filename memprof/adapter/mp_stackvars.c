@@ -433,6 +433,30 @@ XArray *mp_stackvars_at(Addr ip, const HChar *fn)
    return blocks;
 }
 
+/* At exit: the process apart reads the end of its questions and exits;
+   waited for (its end of the answers closes), so that none of
+   memprof's processes outlives the program. */
+void mp_stackvars_finish(void)
+{
+   struct vki_pollfd pfd;
+   Int waited;
+   if (asks < 0)
+      return;
+   VG_(close)(asks);
+   asks = -1;
+   for (waited = 0; waited < 2000; waited += 10) {
+      SysRes sr;
+      pfd.fd = answers;
+      pfd.events = 0;
+      pfd.revents = 0;
+      sr = VG_(poll)(&pfd, 1, 10);
+      if (!sr_isError(sr) && sr_Res(sr) > 0 && (pfd.revents & (MP_POLLHUP | MP_POLLERR)))
+         break;
+   }
+   VG_(close)(answers);
+   answers = -1;
+}
+
 void mp_stackvars_atfork_child(void)
 {
    /* The parent's process apart answers the parent. */

@@ -57,6 +57,9 @@ XArray *mp_stackvars_at(Addr ip, const HChar *fn);
 /* Its counts, under -v. */
 void mp_stackvars_stats(void);
 
+/* At exit: the process apart ends, waited for (2 s at most). */
+void mp_stackvars_finish(void);
+
 /* In a child the program forked: its own process apart, later. */
 void mp_stackvars_atfork_child(void);
 
