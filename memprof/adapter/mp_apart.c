@@ -17,6 +17,21 @@
 #include "mp_apart.h"
 #include "mp_vgcompat.h"
 
+/* Linux's poll bits (the vki headers name the struct only). */
+#define MP_POLLERR 0x008
+#define MP_POLLHUP 0x010
+
+Bool mp_apart_peer_gone(Int fd, Int ms)
+{
+   struct vki_pollfd p;
+   SysRes sr;
+   p.fd = fd;
+   p.events = 0;
+   p.revents = 0;
+   sr = VG_(poll)(&p, 1, ms);
+   return !sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR));
+}
+
 static Bool kept(Int fd, const Int *keep, UInt n)
 {
    UInt i;

@@ -25,6 +25,13 @@ typedef void (*mp_apart_body)(void *arg, Int write_fd) __attribute__((noreturn))
    pid, or -1 (nothing left open). */
 Int mp_apart_fork(mp_apart_body body, void *arg, Int *read_fd);
 
+/* Waits up to ms milliseconds on fd, this process's end of a pipe to
+   a process apart (or its parent); whether the other one is gone (its
+   end closed).  Nothing is asked for: poll reports a hang-up (the
+   reader's) and an error (the writer's) anyway.  Checked before a
+   write, whose SIGPIPE would be the program's. */
+Bool mp_apart_peer_gone(Int fd, Int ms);
+
 /* Closes every descriptor of this process but the n in keep: the
    program's (a pipe's reader would wait for the process to let go of
    its end), Valgrind's log included. */

@@ -40,10 +40,6 @@
 #define ROLE_REUSE 1u
 #define ROLE_HIER  2u
 
-/* Linux's poll bits (the vki headers name the struct only). */
-#define MP_POLLIN  0x001
-#define MP_POLLERR 0x008
-#define MP_POLLHUP 0x010
 
 /* The ring's positions, each on its own host cache line: the producer
    writes head, helper i tail[i].  Records [tail[i], head) are helper
@@ -442,25 +438,10 @@ static void hierarchy_synced(void)
          mp_cache_counts_split(vars[i].cc, mp_g_hier.n_levels, raw);
 }
 
-/* Waits up to WAIT_MS on fd, this process's end of the pipe; whether
-   the other process is gone (its end closed).  Nothing is asked for:
-   poll reports a hang-up (the reader's) and an error (the writer's)
-   anyway, and the counts sent are not read here. */
-static Bool peer_gone(Int fd)
-{
-   struct vki_pollfd p;
-   SysRes sr;
-   p.fd = fd;
-   p.events = 0;
-   p.revents = 0;
-   sr = VG_(poll)(&p, 1, WAIT_MS);
-   return !sr_isError(sr) && sr_Res(sr) > 0 && (p.revents & (MP_POLLHUP | MP_POLLERR));
-}
-
 /* Nothing to read: wait a little, or stop if the producer is gone. */
 static void wait_for_records(void)
 {
-   if (peer_gone(out_fd))
+   if (mp_apart_peer_gone(out_fd, WAIT_MS))
       VG_(exit)(0);
 }
 
@@ -770,7 +751,7 @@ void mp_helper_make_room(void)
          return;
       }
       waits++;
-      if (peer_gone(helpers[slowest].fd))
+      if (mp_apart_peer_gone(helpers[slowest].fd, WAIT_MS))
          helper_died(slowest);
    }
 }

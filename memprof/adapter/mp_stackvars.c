@@ -37,10 +37,6 @@
    the object is first looked at (Valgrind 3.22 and later). */
 #define LAZY_READING MP_VG_AT_LEAST(3, 22)
 
-/* Linux's poll bits (the vki headers name the struct only). */
-#define MP_POLLERR 0x008
-#define MP_POLLHUP 0x010
-
 static Bool var_info;        /* the program's locals are named */
 static Bool every_object;    /* --read-var-info=yes: every object's too */
 static Bool exe_has_variables;   /* the executable was built with -g */
@@ -328,19 +324,6 @@ static Bool start_server(void)
    return True;
 }
 
-/* Whether the process apart has gone: a write to its pipe would raise
-   SIGPIPE, which the program would be given. */
-static Bool server_gone(void)
-{
-   struct vki_pollfd pfd;
-   SysRes sr;
-   pfd.fd = answers;
-   pfd.events = 0;
-   pfd.revents = 0;
-   sr = VG_(poll)(&pfd, 1, 0);
-   return !sr_isError(sr) && sr_Res(sr) > 0 && (pfd.revents & (MP_POLLHUP | MP_POLLERR));
-}
-
 static void said_unreadable(Addr ip, const HChar *fn)
 {
    n_unreadable++;
@@ -361,7 +344,8 @@ static Bool ask(Addr ip, UInt *n)
 /* A process apart to ask, forked if none runs; False if none can. */
 static Bool ready(void)
 {
-   if (asks >= 0 && server_gone())
+   /* gone: a write to its pipe would raise the program's SIGPIPE */
+   if (asks >= 0 && mp_apart_peer_gone(answers, 0))
       stop_server();
    if (asks >= 0 || start_server())
       return True;
@@ -438,21 +422,13 @@ XArray *mp_stackvars_at(Addr ip, const HChar *fn)
    memprof's processes outlives the program. */
 void mp_stackvars_finish(void)
 {
-   struct vki_pollfd pfd;
    Int waited;
    if (asks < 0)
       return;
    VG_(close)(asks);
    asks = -1;
-   for (waited = 0; waited < 2000; waited += 10) {
-      SysRes sr;
-      pfd.fd = answers;
-      pfd.events = 0;
-      pfd.revents = 0;
-      sr = VG_(poll)(&pfd, 1, 10);
-      if (!sr_isError(sr) && sr_Res(sr) > 0 && (pfd.revents & (MP_POLLHUP | MP_POLLERR)))
-         break;
-   }
+   for (waited = 0; waited < 2000 && !mp_apart_peer_gone(answers, 10); waited += 10)
+      ;
    VG_(close)(answers);
    answers = -1;
 }
