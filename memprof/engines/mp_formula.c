@@ -233,13 +233,6 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
    return restarted;
 }
 
-void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
-                             uint32_t depth, uint64_t addr, uint32_t size,
-                             int is_write, uint64_t block_start)
-{
-   mp_formula_access_exec(f, instr, iters, depth, addr, size, is_write, block_start, 0);
-}
-
 void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
                        uint32_t depth, uint64_t addr, uint64_t block_start)
 {

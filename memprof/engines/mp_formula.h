@@ -91,7 +91,7 @@ typedef struct {
    uint8_t  settled;
    uint32_t refits;
    uint64_t *hi;
-   /* What a replay of the instruction needs (mp_formula_access_sized):
+   /* What a replay of the instruction needs (mp_formula_access_exec):
       its widest access in bytes (0: not told), whether it loads and
       whether it stores. */
    uint32_t size;
@@ -122,19 +122,14 @@ void        mp_formula_free(mp_formula *f);
    (MP_FORMULA_NO_BLOCK if unknown). */
 void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
                        uint32_t depth, uint64_t addr, uint64_t block_start);
-/* The same, told the access's size and kind, which a replay of the
-   nest (mp_nest_replay) needs. */
-void mp_formula_access_sized(mp_formula *f, uint64_t instr, const uint64_t *iters,
-                             uint32_t depth, uint64_t addr, uint32_t size,
-                             int is_write, uint64_t block_start);
-
 /* Executions fitted in vain before an instruction is given up on (its
    record keeps the last one's counts, which do not fit). */
 #define MP_FORMULA_MAX_REFITS 16
 
-/* The same, in execution 'execution' of the instruction's outermost
-   loop (an id unique to it, never 0).  Returns 1 when the access
-   starts a new fit (a refit). */
+/* The same, told the access's size and kind, which a replay of the
+   nest (mp_nest_replay) needs, and its execution of the instruction's
+   outermost loop (an id unique to it; 0: one fit over every execution).
+   Returns 1 when the access starts a new fit (a refit). */
 int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
                            uint32_t depth, uint64_t addr, uint32_t size, int is_write,
                            uint64_t block_start, uint64_t execution);

@@ -279,8 +279,8 @@ START_TEST(test_sized)
    for (v[0] = 0; v[0] < 4; v[0]++)
       for (v[1] = 0; v[1] < 4; v[1]++) {
          uint64_t a = 0x5000 + 8 * v[0] + 512 * v[1];
-         mp_formula_access_sized(f, 1, v, 2, a, 8, 0, 0x5000);
-         mp_formula_access_sized(f, 1, v, 2, a, v[1] == 3 ? 16 : 8, 1, 0x5000);
+         mp_formula_access_exec(f, 1, v, 2, a, 8, 0, 0x5000, 0);
+         mp_formula_access_exec(f, 1, v, 2, a, v[1] == 3 ? 16 : 8, 1, 0x5000, 0);
          mp_formula_access(f, 2, v, 2, a, 0x5000);
       }
    fi = mp_formula_get(f, 1);
