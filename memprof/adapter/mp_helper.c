@@ -848,6 +848,12 @@ static Bool same_carriers(const mp_var_carriers *a, const mp_var_carriers *b)
    for (i = 0; i < a->n; i++)
       if (!same_carrier(&a->slot[i], &b->slot[i]))
          return False;
+   if (a->n_pairs != b->n_pairs)
+      return False;
+   for (i = 0; i < a->n_pairs; i++)
+      if (a->pair[i].from != b->pair[i].from || a->pair[i].to != b->pair[i].to
+          || !same_carrier(&a->pair[i].k, &b->pair[i].k))
+         return False;
    return True;
 }
 

@@ -261,20 +261,25 @@ void mp_loopnest_thread_exit(UInt serial)
       mp_loops_thread_exit(mp_g_loops, serial);
 }
 
+ULong mp_g_loops_seen_changes = ~0ULL;
+UInt mp_g_loops_seen_tid;
+
 void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt then,
                            ULong d)
 {
    ULong at;
-   UInt loop;
+   UInt loop, from, to;
    /* The epoch of the earlier access, from its low 32 bits: less than
       2^32 loop entries ago (older ones pass for recent, and are far
       beyond any cache anyway). */
    at = now - (UInt)((UInt)now - then);
-   loop = mp_loops_carrier(mp_g_loops, tid, at);
+   loop = mp_loops_siblings(mp_g_loops, tid, at, &from, &to);
    if (loop == MP_LOOP_UNSEEN)
       mp_carriers_unseen(cs, var);
-   else
+   else {
       mp_carriers_add(cs, var, loop, d);
+      mp_carriers_add_pair(cs, var, loop, from, to, d);
+   }
 }
 
 void mp_loopnest_window_start(Bool followed)

@@ -73,6 +73,21 @@ void mp_loopnest_thread_exit(UInt serial);
    or as unseen when the earlier access came before the window. */
 void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt then,
                            ULong d);
+/* A reuse is measured at an access of thread tid (mp_loops_seen), as
+   the reuse step does it: at the first after a change of the loops. */
+extern const uint64_t *mp_g_loop_changes;
+extern ULong mp_g_loops_seen_changes;
+extern UInt mp_g_loops_seen_tid;
+static inline void mp_loopnest_seen(UInt tid)
+{
+   if (UNLIKELY(*mp_g_loop_changes != mp_g_loops_seen_changes
+                || tid != mp_g_loops_seen_tid)) {
+      mp_loops_seen(mp_g_loops, tid);
+      mp_g_loops_seen_changes = *mp_g_loop_changes;
+      mp_g_loops_seen_tid = tid;
+   }
+}
+
 /* A sampling window begins.  'followed': the loop hooks ran in the gap
    (--sample=detail), so the instances go on; otherwise the nests the
    threads were in were not followed, and their open instances end

@@ -37,6 +37,7 @@ static inline void mp_an_reuse_lines(const mp_event *e, UInt group, mp_line_reus
       if (tagged) {
          uint64_t now = *mp_g_loop_epoch;
          uint32_t then;
+         mp_loopnest_seen(e->tid);
          kind = mp_reuse_access_tagged(mp_g_reuse, e->tid, group, line, e->is_write,
                                        (uint32_t)now, &d, &then);
          if (UNLIKELY(kind == MP_REUSE_PRIVATE && d >= mp_g_carrier_far))

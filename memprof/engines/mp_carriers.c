@@ -88,6 +88,30 @@ void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t dista
    k->bins[mp_reuse_bin(distance)]++;
 }
 
+void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
+                          uint32_t to, uint64_t distance)
+{
+   mp_var_carriers *vc;
+   mp_loop_pair *p = NULL;
+   uint32_t i;
+   if (distance < c->far || from == to || from == MP_LOOP_NONE || to == MP_LOOP_NONE)
+      return;
+   vc = var_table(c, var);
+   for (i = 0; i < vc->n_pairs && !p; i++)
+      if (vc->pair[i].k.loop == carrier && vc->pair[i].from == from && vc->pair[i].to == to)
+         p = &vc->pair[i];
+   if (!p) {
+      if (vc->n_pairs == MP_CARRIER_PAIRS)
+         return;
+      p = &vc->pair[vc->n_pairs++];
+      p->k.loop = carrier;
+      p->from = from;
+      p->to = to;
+   }
+   p->k.total++;
+   p->k.bins[mp_reuse_bin(distance)]++;
+}
+
 void mp_carriers_unseen(mp_carriers *c, uint32_t var)
 {
    c->unseen++;

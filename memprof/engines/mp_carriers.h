@@ -21,8 +21,13 @@
    so that a verdict is drawn from the reuses whose carrier is known.
 
    A variable keeps MP_CARRIER_SLOTS carriers, the first met; the far
-   reuses of any other loop are counted as "other".  Memory: one table
-   of about 3 KiB per variable with far reuses, made at its first.
+   reuses of any other loop are counted as "other".  Beside them, the
+   far reuses whose two accesses lie in two different child loops of
+   the carrier (mp_loops_siblings: adjacent loops, or nests, in its
+   body), by carrier and the two loops: MP_CARRIER_PAIRS of them, the
+   first met.  Those reuses are what fusing the two loops brings
+   closer.  Memory: one table of about 6 KiB per variable with far
+   reuses, made at its first.
    Cost: O(MP_CARRIER_SLOTS) per far reuse; nothing for the others.
 
    No Valgrind header: unit-tested on the host.
@@ -34,6 +39,7 @@
 #include "mp_reuse.h"
 
 #define MP_CARRIER_SLOTS 6
+#define MP_CARRIER_PAIRS 4
 
 /* The far reuses of one variable carried by one loop (MP_LOOP_NONE:
    by no loop), by distance bin (mp_reuse_bin). */
@@ -43,8 +49,17 @@ typedef struct {
    uint64_t bins[MP_REUSE_N_BINS];
 } mp_carrier;
 
+/* The far reuses of one variable from loop 'from' to loop 'to', both
+   children of the carrier k.loop (MP_LOOP_NONE: outermost loops). */
+typedef struct {
+   uint32_t from, to;
+   mp_carrier k;
+} mp_loop_pair;
+
 typedef struct {
    mp_carrier slot[MP_CARRIER_SLOTS];
+   mp_loop_pair pair[MP_CARRIER_PAIRS];
+   uint32_t n_pairs;
    uint32_t n;                          /* slots used */
    mp_carrier other;                    /* of loops beyond the slots (its
                                            loop is MP_LOOP_NONE) */
@@ -63,6 +78,12 @@ void         mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t 
 /* A far reuse of variable var at 'distance' lines carried by loop
    (MP_LOOP_NONE: by none).  Distances below 'far' are ignored. */
 void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t distance);
+/* Of those, one whose earlier access lies in loop 'from' and the later
+   in loop 'to', two children of the carrier (mp_loops_siblings);
+   called after mp_carriers_add for the same reuse.  Ignored when
+   from == to, either is MP_LOOP_NONE or the distance is below 'far'. */
+void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
+                          uint32_t to, uint64_t distance);
 /* A far reuse of var whose carrier is not known. */
 void mp_carriers_unseen(mp_carriers *c, uint32_t var);
 

@@ -112,9 +112,24 @@ typedef struct {
    uint32_t n, cap;
 } fn_loops;
 
+/* The last child instances of one loop instance (or of the thread's
+   top level) that ended: where a far reuse's earlier access was, when
+   the loop carrying it is that instance (mp_loops_siblings).  Invariant:
+   every entry began after the parent, in the order they began. */
+typedef struct {
+   uint64_t parent_begun;    /* the parent's 'begun'; 0: the top level */
+   uint32_t n;               /* entries made, the last MP_LOOPS_CHILDREN kept */
+   struct {
+      uint64_t begun;
+      uint32_t loop;
+   } ended[MP_LOOPS_CHILDREN];
+} child_ring;
+
 typedef struct {
    mp_loop_frame *frames;    /* outermost first */
    uint32_t n, cap;
+   child_ring *children;     /* [d]: the ended children of frames[d - 1]
+                                ([0]: of the top level); cap + 1 of them */
    uint64_t sp;              /* the stack pointer last given to mp_loops_unwind */
    /* The last at_slow that changed or checked the stack: its innermost
       loop, and the generation and stack height it left.  While all
@@ -222,6 +237,8 @@ void mp_loops_free(mp_loops *l)
       if (l->threads[i]) {
          if (l->threads[i]->frames)
             mp_free(l->threads[i]->frames);
+         if (l->threads[i]->children)
+            mp_free(l->threads[i]->children);
          mp_free(l->threads[i]);
       }
    if (l->loops) mp_free(l->loops);
@@ -535,14 +552,42 @@ static inline thread_state *thread_for(mp_loops *l, uint32_t tid)
    return thread_make(l, tid);
 }
 
+/* Room for cap frames, and their children's rings. */
+static void reserve(thread_state *t, uint32_t cap)
+{
+   uint32_t rings = t->children ? t->cap + 1 : 0;
+   if (cap <= t->cap && t->children)
+      return;
+   if (cap < t->cap)
+      cap = t->cap;
+   t->frames = mp_realloc("mp.loops.frames", t->frames, cap * sizeof(mp_loop_frame));
+   t->children = mp_realloc("mp.loops.children", t->children,
+                            (cap + 1) * sizeof(child_ring));
+   mp_memset(t->children + rings, 0, (cap + 1 - rings) * sizeof(child_ring));
+   t->cap = cap;
+}
+
+/* The instance fr, at stack index d, has ended: a child of the frame
+   below it (parent_begun its 'begun', 0 at the top level). */
+static void child_ended(thread_state *t, uint32_t d, uint64_t parent_begun,
+                        const mp_loop_frame *fr)
+{
+   child_ring *r = &t->children[d];
+   if (r->parent_begun != parent_begun) {
+      r->parent_begun = parent_begun;
+      r->n = 0;
+   }
+   r->ended[r->n % MP_LOOPS_CHILDREN].begun = fr->begun;
+   r->ended[r->n % MP_LOOPS_CHILDREN].loop = fr->loop;
+   r->n++;
+}
+
 static void push(mp_loops *l, thread_state *t, uint32_t loop)
 {
    mp_loop *L = &l->loops[loop];
    mp_loop_frame *fr;
-   if (t->n == t->cap) {
-      t->cap = t->cap ? 2 * t->cap : 8;
-      t->frames = mp_realloc("mp.loops.frames", t->frames, t->cap * sizeof(mp_loop_frame));
-   }
+   if (t->n == t->cap)
+      reserve(t, t->cap ? 2 * t->cap : 8);
    fr = &t->frames[t->n++];
    if (t->n > l->deepest)
       l->deepest = t->n;
@@ -551,6 +596,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    fr->iterations = 0;
    fr->sp = t->sp;
    fr->begun = ++l->epoch;
+   fr->seen = 0;
    l->changes++;
 }
 
@@ -560,6 +606,8 @@ static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
    while (t->n > n) {
       mp_loop_frame *fr = &t->frames[--t->n];
       mp_loop *L = &l->loops[fr->loop];
+      if (fr->seen)
+         child_ended(t, t->n, t->n ? t->frames[t->n - 1].begun : 0, fr);
       l->changes++;
       L->exits++;
       if (fr->iterations > L->max_iterations)
@@ -806,10 +854,15 @@ void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uin
                      uint64_t epoch, uint64_t unseen_before)
 {
    thread_state *t = thread_for(l, tid);
-   if (n > t->cap) {
-      t->cap = n;
-      t->frames = mp_realloc("mp.loops.frames", t->frames, t->cap * sizeof(mp_loop_frame));
-   }
+   uint32_t same = 0, d;
+   if (n > t->cap || !t->children)
+      reserve(t, n > 8 ? n : 8);
+   /* The frames the copy had and the new ones lack have ended (a loop
+      whose instance made an access was sent while it ran). */
+   while (same < t->n && same < n && t->frames[same].begun == frames[same].begun)
+      same++;
+   for (d = t->n; d-- > same;)
+      child_ended(t, d, d ? t->frames[d - 1].begun : 0, &t->frames[d]);
    if (n)
       mp_memcpy(t->frames, frames, n * sizeof(mp_loop_frame));
    t->n = n;
@@ -825,6 +878,41 @@ const uint64_t *mp_loops_epoch(const mp_loops *l)
 uint64_t mp_loops_last_flush(const mp_loops *l)
 {
    return l->flushed;
+}
+
+void mp_loops_seen(mp_loops *l, uint32_t tid)
+{
+   thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   uint32_t i;
+   for (i = t ? t->n : 0; i-- > 0 && !t->frames[i].seen;)
+      t->frames[i].seen = 1;
+}
+
+uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
+                           uint32_t *from, uint32_t *to)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   const child_ring *r;
+   uint32_t i, carrier = mp_loops_carrier(l, tid, then), depth, k;
+   *from = *to = MP_LOOP_NONE;
+   if (carrier == MP_LOOP_UNSEEN || !t || !t->children)
+      return carrier;
+   /* the carrier's frame is the innermost begun by then */
+   for (depth = t->n; depth > 0 && t->frames[depth - 1].begun > then; depth--)
+      ;
+   if (depth < t->n)
+      *to = t->frames[depth].loop;
+   r = &t->children[depth];
+   if (r->parent_begun != (depth ? t->frames[depth - 1].begun : 0))
+      return carrier;
+   for (i = 0; i < r->n && i < MP_LOOPS_CHILDREN; i++) {
+      k = (r->n - 1 - i) % MP_LOOPS_CHILDREN;
+      if (r->ended[k].begun <= then) {
+         *from = r->ended[k].loop;
+         break;
+      }
+   }
+   return carrier;
 }
 
 uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)

@@ -108,6 +108,8 @@ typedef struct {
    uint64_t sp;              /* the thread's stack pointer when it began
                                 (mp_loops_unwind), 0 if never told */
    uint64_t begun;           /* the epoch its entry made (mp_loops_epoch) */
+   int seen;                 /* active at an access the carriers were
+                                told of (mp_loops_seen) */
 } mp_loop_frame;
 
 typedef struct mp_loops mp_loops;
@@ -273,6 +275,32 @@ uint64_t mp_loops_last_flush(const mp_loops *l);
    loops); MP_LOOP_UNSEEN if 'then' precedes the last flush or forget
    (the earlier access was not followed).  O(depth). */
 uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then);
+
+/* The child instances a loop instance keeps, the last ones to end: a
+   reuse between two loops more than this many apart in one iteration
+   of their parent is not seen as between siblings. */
+#define MP_LOOPS_CHILDREN 16
+
+/* The thread's active instances were active at an access whose reuse
+   the caller measures: only those go into their parents' rings of
+   ended children, so that a copy kept by mp_loops_mirror, sent the
+   frames at such accesses, keeps the same rings.  O(depth). */
+void mp_loops_seen(mp_loops *l, uint32_t tid);
+
+/* mp_loops_carrier, and where the two accesses of the reuse lie below
+   the carrier: *to, the loop of the carrier's child instance active now
+   (MP_LOOP_NONE: the access is in the carrier's own body), *from, the
+   loop of the child instance that had begun last at the earlier access,
+   among the MP_LOOPS_CHILDREN seen (mp_loops_seen) that ended last
+   (MP_LOOP_NONE if none).
+   With the carrier MP_LOOP_NONE, the children are the thread's
+   outermost loops.  Two different loops are adjacent loops (or nests)
+   whose fusion would bring the reuse closer.  (An access made after a
+   child ended and before the next began is taken for the child's.)
+   Cost: O(depth + MP_LOOPS_CHILDREN); the rings cost O(1) per instance
+   that ends. */
+uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
+                           uint32_t *from, uint32_t *to);
 
 /* What mp_loops_carrier reads, for a copy of the loops that answers it
    in another process (the reuse analysis's helper, mp_helper.h): a

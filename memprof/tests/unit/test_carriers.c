@@ -128,11 +128,55 @@ START_TEST(test_against_reference)
 }
 END_TEST
 
+/* The pairs of sibling loops: the first MP_CARRIER_PAIRS (carrier,
+   from, to) met, counted against a list kept by hand; a reuse within
+   one loop, with a loop unknown, or near, is no pair's. */
+START_TEST(test_pairs)
+{
+   mp_carriers *c = mp_carriers_new(FAR);
+   const mp_var_carriers *vc;
+   uint64_t want[MP_CARRIER_PAIRS + 2][MP_REUSE_N_BINS];
+   uint32_t i, p, b;
+   memset(want, 0, sizeof want);
+   srand(3);
+   for (i = 0; i < 5000; i++) {
+      uint32_t from = (uint32_t)rand() % 4, to = (uint32_t)rand() % 4;
+      uint64_t d = (uint64_t)(rand() % 100000);
+      mp_carriers_add(c, 1, 7, d);
+      mp_carriers_add_pair(c, 1, 7, from, to, d);
+      /* the list keeps (k, k + 1), checked wherever a slot holds it */
+      if (d >= FAR && to == from + 1)
+         want[from][mp_reuse_bin(d)]++;
+   }
+   mp_carriers_add_pair(c, 1, 7, 2, 2, 100000);
+   mp_carriers_add_pair(c, 1, 7, MP_LOOP_NONE, 2, 100000);
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, 10);
+   vc = mp_carriers_of(c, 1);
+   ck_assert_uint_eq(vc->n_pairs, MP_CARRIER_PAIRS);
+   for (p = 0; p < vc->n_pairs; p++) {
+      const mp_loop_pair *lp = &vc->pair[p];
+      ck_assert_uint_eq(lp->k.loop, 7);
+      ck_assert_uint_ne(lp->from, lp->to);
+      if (lp->to == lp->from + 1)
+         for (b = 0; b < MP_REUSE_N_BINS; b++)
+            ck_assert_uint_eq(lp->k.bins[b], want[lp->from][b]);
+   }
+   /* below 'far': no table made */
+   ck_assert_ptr_null(mp_carriers_of(c, 2));
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, FAR);
+   ck_assert_uint_eq(mp_carriers_of(c, 2)->n_pairs, 1);
+   ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.loop, MP_LOOP_NONE);
+   ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.total, 1);
+   mp_carriers_free(c);
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("carriers");
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_against_reference);
+   tcase_add_test(tc, test_pairs);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

@@ -639,6 +639,104 @@ START_TEST(test_trace_coarse_and_late_discovery)
 }
 END_TEST
 
+/* The sibling loops of a reuse (mp_loops_siblings), by hand: a loop R
+   around two adjacent loops A then B, then, outside any loop, X then
+   Y.  At each access (mirror) the frames are seen; a copy kept by
+   mp_loops_mirror, as the reuse helper keeps one, is sent them and
+   answers the same.  A loop no access saw is no sibling. */
+static mp_loops *g_copy;
+
+static void mirror(void)
+{
+   const mp_loop_frame *f;
+   uint32_t n = mp_loops_active(g_l, g_tid, &f);
+   mp_loops_seen(g_l, g_tid);
+   mp_loops_mirror(g_copy, g_tid, f, n, *mp_loops_epoch(g_l), mp_loops_unseen_before(g_l));
+}
+
+static void check_siblings(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to)
+{
+   mp_loops *both[2] = { g_l, g_copy };
+   uint32_t i, f, t;
+   mirror();
+   for (i = 0; i < 2; i++) {
+      ck_assert_uint_eq(mp_loops_siblings(both[i], g_tid, then, &f, &t), carrier);
+      ck_assert_uint_eq(f, from);
+      ck_assert_uint_eq(t, to);
+   }
+}
+
+START_TEST(test_siblings)
+{
+   uint32_t R, A, B, C, X, Y, f, t;
+   uint64_t in_a, in_a2, in_c, in_r, in_x;
+   g_l = new_loops(0);
+   g_copy = mp_loops_new();
+   A = mp_loops_add_back_edge(g_l, 1, 0x160, 0x120, NULL, NULL, NULL, NULL);
+   B = mp_loops_add_back_edge(g_l, 1, 0x240, 0x200, NULL, NULL, NULL, NULL);
+   C = mp_loops_add_back_edge(g_l, 1, 0x1c0, 0x180, NULL, NULL, NULL, NULL);
+   R = mp_loops_add_back_edge(g_l, 1, 0x300, 0x100, NULL, NULL, NULL, NULL);
+   X = mp_loops_add_back_edge(g_l, 1, 0x440, 0x400, NULL, NULL, NULL, NULL);
+   Y = mp_loops_add_back_edge(g_l, 1, 0x540, 0x500, NULL, NULL, NULL, NULL);
+   at(1, 0x100);
+   in_r = *mp_loops_epoch(g_l);
+   at(1, 0x120);
+   in_a = *mp_loops_epoch(g_l);
+   mirror();
+   back(A);
+   at(1, 0x120);
+   /* within A: carried by A, no siblings */
+   check_siblings(in_a, A, MP_LOOP_NONE, MP_LOOP_NONE);
+   at(1, 0x170);
+   at(1, 0x200);
+   mirror();
+   /* from A to B, both in R's iteration */
+   check_siblings(in_a, R, A, B);
+   /* an access of R's own body, before A: no loop it came from */
+   check_siblings(in_r, R, MP_LOOP_NONE, B);
+   back(B);
+   at(1, 0x200);
+   at(1, 0x250);
+   /* the later access in R's body: no loop it goes to */
+   check_siblings(in_a, R, A, MP_LOOP_NONE);
+   /* R's next iteration: A again, then B */
+   back(R);
+   at(1, 0x100);
+   at(1, 0x120);
+   in_a2 = *mp_loops_epoch(g_l);
+   mirror();
+   at(1, 0x170);
+   /* C, between them, makes no access */
+   at(1, 0x180);
+   ck_assert_uint_eq(mp_loops_current(g_l, g_tid, NULL), C);
+   in_c = *mp_loops_epoch(g_l);
+   at(1, 0x1d0);
+   at(1, 0x200);
+   check_siblings(in_a2, R, A, B);
+   check_siblings(in_c, R, A, B);
+   /* B of the last iteration to A of this one is between siblings too
+      (the rule on them tells which runs first) */
+   at(1, 0x310);
+   at(1, 0x400);
+   in_x = *mp_loops_epoch(g_l);
+   mirror();
+   back(X);
+   at(1, 0x400);
+   at(1, 0x450);
+   at(1, 0x500);
+   /* outside any loop: X then Y, the thread's outermost loops */
+   check_siblings(in_x, MP_LOOP_NONE, X, Y);
+   check_siblings(in_a2, MP_LOOP_NONE, R, Y);
+   /* the epoch before a flush: unseen, no siblings */
+   mp_loops_flush(g_l);
+   ck_assert_uint_eq(mp_loops_siblings(g_l, g_tid, in_x, &f, &t), MP_LOOP_UNSEEN);
+   ck_assert_uint_eq(f, MP_LOOP_NONE);
+   ck_assert_uint_eq(t, MP_LOOP_NONE);
+   mp_loops_free(g_copy);
+   mp_loops_free(g_l);
+}
+END_TEST
+
 /* Two threads in the same loops: separate stacks and counters, distinct
    instance ids.  Thread ids grow the table. */
 /* The carrier of a reuse (mp_loops_carrier), by hand: main's nest O
@@ -1141,6 +1239,7 @@ int main(void)
    tcase_add_loop_test(tc, test_trace_coarse_and_late_discovery, 0, 2);
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
+   tcase_add_test(tc, test_siblings);
    tcase_add_loop_test(tc, test_mirror, 0, 4);
    tcase_add_test(tc, test_mirror_on_epoch_is_detected);
    tcase_add_test(tc, test_forget);
