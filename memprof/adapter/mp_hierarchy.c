@@ -51,7 +51,8 @@ static void check_address_space(const mp_cache_cfg *cfg)
    void *map[2 * MP_CACHE_MAX_LEVELS];
    ULong bytes[2 * MP_CACHE_MAX_LEVELS];
    UInt copies = mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange
-                 || mp_clo_whatif_tile || mp_clo_whatif_pad_conflicts ? 2 : 1;
+                 || mp_clo_whatif_tile || mp_clo_whatif_pad_conflicts || mp_clo_whatif_fuse
+                 ? 2 : 1;
    UInt n = 0, i, failed = ~0u;
    HChar opt[8], why[200];
    UWord err;

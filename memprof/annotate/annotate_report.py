@@ -251,7 +251,8 @@ def advice_head(a):
 
 # The kinds whose fix a replay can check (memprof's
 # mp_advice_kind_replayable): one without its replay is marked.
-REPLAYABLE = ("loop-interchange", "long-stride", "conflict-sets", "blocking")
+REPLAYABLE = ("loop-interchange", "long-stride", "conflict-sets", "blocking",
+              "loop-fusion")
 
 
 def advice_key(a):

@@ -894,6 +894,10 @@ def _advice(advice, key="advice"):
             item[k] = _opt(a, k, aw, "str")
         item["loop"] = _opt(a, "loop", aw, "count")
         item["with_loop"] = _opt(a, "with_loop", aw, "count")
+        fused = _opt(a, "fused_loops", aw, "list")
+        if fused is not None:
+            item["fused_loops"] = [_check(x, "%s.fused_loops[%d]" % (aw, k), "count")
+                                   for k, x in enumerate(fused)]
         item["score"] = _opt(a, "score", aw, "number")
         item["reason"] = _opt(a, "reason", aw, "str")
         item["replay"] = _opt_object(a, "replay", aw, _what_if)

@@ -538,6 +538,7 @@ class Advice:
     variable: str | None = None
     loop: int | None = None
     with_loop: int | None = None
+    fused_loops: list[int] | None = None   # loop-fusion: the loops, in order
     evidence: str | None = None
     fix: str | None = None
     score: float | None = None

@@ -27,6 +27,7 @@
 
 #define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */
 #define MP_ADVICE_WHERE     3      /* source lines named per advice */
+#define MP_ADVICE_FUSED     8      /* loops of one fusion, at most */
 
 typedef enum {
    MP_ADVICE_FALSE_SHARING,
@@ -35,6 +36,7 @@ typedef enum {
    MP_ADVICE_CONFLICT_SETS,     /* before the stride: the more specific */
    MP_ADVICE_LONG_STRIDE,
    MP_ADVICE_BLOCKING,
+   MP_ADVICE_LOOP_FUSION,       /* about loops: var is its hottest array */
    MP_ADVICE_STRUCTURE_SPLITTING,
    MP_ADVICE_TOO_MANY_STREAMS,  /* about a loop: var is MP_ADVICE_NO_VAR */
    MP_ADVICE_NO_SOURCE,         /* the items on data whose code has no lines,
@@ -51,7 +53,11 @@ struct mp_advice {
    uint32_t loop;                     /* the loop to change, MP_LOOP_NONE if none
                                          named (too-many-streams: the loop) */
    uint32_t with_loop;                /* loop-interchange: the loop to swap
-                                         with loop, or MP_LOOP_NONE */
+                                         with loop; loop-fusion: the second
+                                         loop fused; or MP_LOOP_NONE */
+   uint32_t fused[MP_ADVICE_FUSED];   /* loop-fusion: the loops, in the
+                                         order they run */
+   uint32_t n_fused;
    uint32_t where[MP_ADVICE_WHERE];   /* location ids (mp_vars) */
    uint32_t n_where;
    /* As the writers print them (mp_results_build names them): the
@@ -65,7 +71,8 @@ struct mp_advice {
    char *fix;                         /* the known workaround */
    char *reason;                      /* rejected advice: why, else NULL */
    mp_replay replay;                  /* loop-interchange, blocking,
-                                         conflict-sets: its nest's replay
+                                         conflict-sets, loop-fusion: its
+                                         nest's (or loops') replay
                                          (made 0: none) */
    int replayed;                      /* a what-if replay stands behind it:
                                          the loop kinds' own, the split or
@@ -73,7 +80,7 @@ struct mp_advice {
 };
 
 /* Whether a kind's fix is a change of loops or layout that a replay can
-   check (interchange, long stride, conflict sets, blocking): one
+   check (interchange, long stride, conflict sets, blocking, fusion): one
    without its replay ranks after every replayed item and is marked
    "not replayed". */
 int mp_advice_kind_replayable(mp_advice_kind k);

@@ -26,13 +26,14 @@ static uint64_t back_edges(const mp_loop *l)
 }
 
 /* The loops from with (chain[0]) down to inner (chain[n - 1]); 0 if
-   with does not enclose inner within MP_NEST_MAX_LOOPS levels. */
+   with does not enclose inner within MP_NEST_MAX_LOOPS levels.  With
+   inner itself, the chain of one loop. */
 static uint32_t chain_of(const mp_loops *loops, uint32_t inner, uint32_t with,
                          uint32_t *chain)
 {
    uint32_t d_in = mp_loops_get(loops, inner)->depth, d_with = mp_loops_get(loops, with)->depth;
    uint32_t n, k, l = inner;
-   if (d_in <= d_with || d_in - d_with + 1 > MP_NEST_MAX_LOOPS)
+   if (d_in < d_with || d_in - d_with + 1 > MP_NEST_MAX_LOOPS)
       return 0;
    n = d_in - d_with + 1;
    chain[0] = MP_LOOP_NONE;
@@ -187,7 +188,7 @@ static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
    *body_out; returns their number, or UINT32_MAX with *bad the one
    whose formula does not fit. */
 static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **body_out,
-                            uint32_t *bad)
+                            uint32_t *bad, mp_order_replay *out)
 {
    const mp_loop *lp = mp_loops_get(an->loops, inner);
    body_instr *body = NULL;
@@ -196,6 +197,13 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
       const mp_formula_instr *fi = formula_in(an, id, inner, lp);
       if (fi == NULL)
          continue;
+      if ((!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth)
+          && out->leave_gathers && !fi->stores) {
+         out->gathered = mp_realloc("mp.order.gathered", out->gathered,
+                                    (out->n_gathered + 1) * sizeof *out->gathered);
+         out->gathered[out->n_gathered++] = an->instrs[id].var;
+         continue;
+      }
       if (!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth) {
          *bad = id;
          if (body)
@@ -235,7 +243,7 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
    }
    dom = mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, inner)->depth << 32
                                      | instr);
-   n_body = gather_body(an, inner, &body, &bad);
+   n_body = gather_body(an, inner, &body, &bad, out);
    if (n_body == UINT32_MAX || dom == NULL || !mp_formula_fits(dom, NULL)) {
       const char *w = mp_vars_location_where(an->vars,
                                              an->instrs[n_body == UINT32_MAX ? bad : instr].loc);
@@ -723,6 +731,10 @@ char *mp_order_replay_text(const mp_order_replay *o)
 
 void mp_order_replay_clear(mp_order_replay *o)
 {
+   if (o->gathered)
+      mp_free(o->gathered);
+   o->gathered = NULL;
+   o->n_gathered = 0;
    if (o->why_not)
       mp_free(o->why_not);
    if (o->how)

@@ -46,6 +46,12 @@ typedef struct {
                                 allocated, or NULL */
    char *why_not;            /* not made: why (allocated), or NULL when
                                 no replay was asked for */
+   /* In, for mp_order_nest: leave out the loads of the innermost loop
+      whose formulas do not fit (an indirect index: a gather), rather
+      than make no nest; out: their variables (allocated, UINT32_MAX:
+      none known) and number.  A store without one still makes none. */
+   int leave_gathers;
+   uint32_t *gathered, n_gathered;
 } mp_order_replay;
 
 /* The nest from loop outer down to loop inner, the innermost loop of

@@ -86,6 +86,7 @@ typedef struct {
    int whatif_interchange;       /* loop-interchange advice replayed */
    int whatif_tile;              /* blocking advice replayed */
    int whatif_pad_conflicts;     /* conflict-sets advice replayed padded */
+   int whatif_fuse;              /* loop-fusion advice replayed fused */
    /* A split, padding, interchange or tiling whose replay saves less than
       this percentage of the (variable's or nest's) cycles is rejected,
       not advised. */

@@ -38,9 +38,11 @@
 #   --rejected-reasons  with --rejected (after it), each rejected item's
 #                reason on the next line: "  reason ..."
 #   --replays    after each item of --advice and --rejected with a replay
-#                (a loop-interchange's or a tiling's nest): "  replay
-#                accesses=N complete=B L1 before=X after=Y", and for a
-#                rejected item "  reason TEXT"
+#                (a loop-interchange's or a tiling's nest, a fusion's
+#                loops): "  replay accesses=N complete=B L1 before=X
+#                after=Y", for a loop-fusion first "  fused LOOP..."
+#                (each FILE:FIRST-LAST), and for a rejected item
+#                "  reason TEXT"
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
@@ -167,6 +169,10 @@ def show_pairs(doc, src):
                   % (p.from_, p.to, p.variable, p.count, p.true, p.false))
 
 
+# Loop id -> "file:first-last", for the loops of a loop-fusion item.
+LOOPS = {}
+
+
 def print_own_advice(label, items, reasons=False):
     """Prints "LABEL KIND VARIABLE where=[...]" for each item about the
     test's own code (in programs this small, the dynamic linker's tables
@@ -177,6 +183,8 @@ def print_own_advice(label, items, reasons=False):
         print("%s %s %s where=%s" % (label, adv.kind, adv.variable or "-",
                                      own_where(adv.where)))
         r = adv.replay
+        if OPTS["replays"] and adv.fused_loops:
+            print("  fused %s" % " ".join(LOOPS.get(l, "?") for l in adv.fused_loops))
         if OPTS["replays"] and r is not None:
             print("  replay accesses=%d complete=%s L1 before=%d after=%d"
                   % (r.accesses, r.complete, r.before["L1"], r.after["L1"]))
@@ -193,6 +201,8 @@ def main(argv):
         doc = read_file(argv[1], program="sharing_show")
     except FormatError as e:
         fail("cannot read %s" % e)
+    for lp in doc.loops or []:
+        LOOPS[lp.id] = "%s:%d-%d" % (lp.file, lp.first_line, lp.last_line)
     worst = 1
     bytes_only = "--bytes-only" in argv
     args = [a for a in argv[2:] if a != "--bytes-only"]

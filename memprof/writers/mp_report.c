@@ -790,6 +790,13 @@ static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_re
          mp_json_kv_u64(j, "loop", a[i].loop);
       if (a[i].with_loop != MP_LOOP_NONE)
          mp_json_kv_u64(j, "with_loop", a[i].with_loop);
+      if (a[i].n_fused) {
+         mp_json_key(j, "fused_loops");
+         mp_json_begin_array(j);
+         for (w = 0; w < a[i].n_fused; w++)
+            mp_json_u64(j, a[i].fused[w]);
+         mp_json_end_array(j);
+      }
       mp_json_kv_string(j, "text", a[i].text);
       mp_json_kv_string(j, "evidence", a[i].evidence);
       mp_json_kv_string(j, "fix", a[i].fix);

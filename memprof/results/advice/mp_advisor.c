@@ -7,11 +7,17 @@
 */
 #include "mp_advisor.h"
 #include "mp_facts.h"
+#include "mp_owner.h"
 #include "mp_util.h"
 
 /*------------------------------------------------------------*/
 /*--- Items                                                ---*/
 /*------------------------------------------------------------*/
+
+int mp_adv_programs_data(const mp_var *v)
+{
+   return mp_class_is_programs(v->cls) && !(v->kind == MP_VAR_OTHER && !v->named_by);
+}
 
 mp_advice *mp_adv_new(mp_advisor *ad, mp_advice_kind kind, const mp_var *v,
                       double score)

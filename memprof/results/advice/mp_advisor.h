@@ -90,6 +90,12 @@ typedef struct {
 /*--- Items                                                ---*/
 /*------------------------------------------------------------*/
 
+/* Whether the rules speak of v: "other" is not a data structure anyone
+   can fix, nor is one whose layout the C runtime, the dynamic linker
+   or Valgrind decides (_rtld_local, stdio's buffers), debug
+   information or not. */
+int mp_adv_programs_data(const mp_var *v);
+
 /* A new item about v, or about no variable (v NULL: a loop's). */
 mp_advice *mp_adv_new(mp_advisor *ad, mp_advice_kind kind, const mp_var *v,
                       double score);
@@ -186,6 +192,9 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score);
 void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score);
 /* mp_rule_blocking.c: capacity misses: blocking. */
 void mp_rule_blocking(mp_advisor *ad, const mp_var *v, double score);
+/* mp_rule_fusion.c: far reuses between adjacent loops, on the run:
+   loop fusion. */
+void mp_rule_fusion(mp_advisor *ad);
 /* mp_rule_split.c: structure splitting. */
 void mp_rule_split(mp_advisor *ad, const mp_var *v, double score);
 /* mp_rule_streams.c: too many streams in one loop, on the run. */

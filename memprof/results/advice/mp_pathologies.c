@@ -58,6 +58,10 @@ static const pathology pathologies[MP_ADVICE_N_KINDS] = {
       { "long-stride", NULL, NO_VAR_RULE, NULL },
    [MP_ADVICE_BLOCKING] =
       { "blocking", mp_rule_blocking, ON_HOT_VARS, NULL },
+   /* On the run: a fusion is about the loops and every array they
+      stream, gathered over the variables. */
+   [MP_ADVICE_LOOP_FUSION] =
+      { "loop-fusion", NULL, NO_VAR_RULE, mp_rule_fusion },
    [MP_ADVICE_STRUCTURE_SPLITTING] =
       { "structure-splitting", mp_rule_split, ON_HOT_VARS, NULL },
    [MP_ADVICE_TOO_MANY_STREAMS] =
@@ -71,14 +75,6 @@ static const pathology pathologies[MP_ADVICE_N_KINDS] = {
 const char *mp_advice_kind_name(mp_advice_kind k)
 {
    return pathologies[k].name;
-}
-
-/* "other" is not a data structure anyone can fix, nor is one whose
-   layout the C runtime, the dynamic linker or Valgrind decides
-   (_rtld_local, stdio's buffers), debug information or not. */
-static int programs_data(const mp_var *v)
-{
-   return mp_class_is_programs(v->cls) && !(v->kind == MP_VAR_OTHER && !v->named_by);
 }
 
 /* Runs on v, whose share of the run is score, the rules of the first
@@ -102,7 +98,8 @@ static void run_var_rules(mp_advisor *ad, const mp_var *v, double score, int fir
 int mp_advice_kind_replayable(mp_advice_kind k)
 {
    return k == MP_ADVICE_LOOP_INTERCHANGE || k == MP_ADVICE_LONG_STRIDE
-          || k == MP_ADVICE_CONFLICT_SETS || k == MP_ADVICE_BLOCKING;
+          || k == MP_ADVICE_CONFLICT_SETS || k == MP_ADVICE_BLOCKING
+          || k == MP_ADVICE_LOOP_FUSION;
 }
 
 /* A loop fix no replay checked: a guess, after every verified item. */
@@ -178,10 +175,10 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
       score[i] = (double)mine / (double)total;
    }
    for (i = 0; i < n && total > 0; i++)
-      if (programs_data(mp_vars_get(vs, i)))
+      if (mp_adv_programs_data(mp_vars_get(vs, i)))
          run_var_rules(&ad, mp_vars_get(vs, i), score[i], 1);
    for (i = 0; i < n && total > 0; i++)
-      if (programs_data(mp_vars_get(vs, i))) {
+      if (mp_adv_programs_data(mp_vars_get(vs, i))) {
          ad.var_from = ad.n;
          run_var_rules(&ad, mp_vars_get(vs, i), score[i], 0);
       }

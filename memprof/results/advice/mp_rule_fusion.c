@@ -1,0 +1,304 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: advice on reuses between adjacent loops: fusion.    ---*/
+/*---                                              mp_rule_fusion.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   Pathology: adjacent loops over the same data (MP_ADVICE_LOOP_FUSION).
+   Each loop of a run of loops walks its arrays whole, and the next
+   loop walks them again: every element is reused, but only after the
+   whole of the loop before has gone through the cache, more than the
+   level holds.  The reuse is carried by the loop around the run (a time
+   step), or by none, which is why no tiling of one loop brings it
+   closer; fusing the loops, one loop whose body runs each of theirs in
+   turn, brings it down to one iteration.
+
+   The carriers (mp_carriers.h) count, per variable, the far reuses
+   whose earlier access lies in one child loop of the carrier and the
+   later in another (mp_loops_siblings).  Those from a loop to one that
+   runs after it (loop ids follow their first run) are what fusion
+   shortens; those from a loop back to an earlier one come from the next
+   iteration of the carrier, and only tiling it would.  A variable
+   counts for a pair of loops when its capacity misses at a level call
+   for a fix (as blocking's: MP_ADV_MIN_EVENTS, half of its misses, a
+   share of the program's) and at least MIN_PAIRED of its reuses
+   beyond the level, and a quarter of them, run from one loop of the
+   pair to the other.  Pairs that share a loop under the same carrier
+   are one group: a run of k loops over m arrays is one item, on its
+   hottest array, scored by the share of the run its arrays take.
+
+   Evidence: the level, the arrays and their capacity misses, the
+   reuses between the loops, and the replay of the loops fused
+   (mp_fusion_replays.h).  A fusion that would move an access past
+   one it depends on is rejected; one whose replay does not pay too.
+   Fix: fuse the loops.
+*/
+#include "mp_advisor.h"
+#include "mp_facts.h"
+#include "mp_fusion_replays.h"
+#include "mp_owner.h"
+#include "mp_util.h"
+
+/* Reuses beyond the level from one loop of the pair to the other that
+   make the pair a fusion's: fewer is no pattern. */
+#define MIN_PAIRED 100
+/* Pairs and groups met at most. */
+#define MAX_PAIRS 64
+
+/* Loops of one variable's pair, and what it brings. */
+typedef struct {
+   uint32_t carrier, from, to, var, level;
+   uint64_t reuses;            /* beyond the level, from 'from' to 'to' */
+   uint32_t group;
+} pair;
+
+typedef struct {
+   pair p[MAX_PAIRS];
+   uint32_t n;
+} pairs;
+
+static int programs_loop(const mp_advisor *ad, uint32_t loop)
+{
+   return loop != MP_LOOP_NONE && mp_class_is_programs(ad->res->loop[loop].cls);
+}
+
+/* A loop the user writes: of the program's code, and not of the C++
+   library's templates inlined into it (a std::vector's fill), whose
+   loops no one fuses by hand. */
+static int users_loop(const mp_advisor *ad, uint32_t loop)
+{
+   const char *scope = loop != MP_LOOP_NONE ? mp_loops_get(ad->an->loops, loop)->scope : NULL;
+   return programs_loop(ad, loop)
+          && !(scope && (mp_strncmp(scope, "std::", 5) == 0
+                         || mp_strncmp(scope, "__gnu_cxx::", 11) == 0));
+}
+
+/* Two loops the debug information cannot tell apart: one has a single
+   line, among the other's (two compiled copies of a loop, or a part of
+   one the compiler made a loop of). */
+static int one_source_loop(const mp_advisor *ad, uint32_t a, uint32_t b)
+{
+   const mp_loop *x = mp_loops_get(ad->an->loops, a), *y = mp_loops_get(ad->an->loops, b);
+   if (x->file == NULL || y->file == NULL || mp_strcmp(x->file, y->file) != 0)
+      return 0;
+   return (x->first_line == x->last_line && x->first_line >= y->first_line
+           && x->first_line <= y->last_line)
+          || (y->first_line == y->last_line && y->first_line >= x->first_line
+              && y->first_line <= x->last_line);
+}
+
+/* The first level where v's capacity misses call for a fix, or
+   UINT32_MAX. */
+static uint32_t level_to_fix(const mp_advisor *ad, const mp_var *v)
+{
+   const mp_cache_counts *cc = v->cache;
+   uint32_t k;
+   for (k = 0; cc && k < ad->an->cache->n_levels; k++) {
+      uint64_t cap = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CAPACITY);
+      uint64_t all = mp_cache_counts_unprefetched(cc, k);
+      if (cap >= MP_ADV_MIN_EVENTS && 2 * cap >= all && mp_adv_misses_matter(ad, v, k))
+         return k;
+   }
+   return UINT32_MAX;
+}
+
+/* v's pairs of loops, added to ps. */
+static void gather(const mp_advisor *ad, const mp_var *v, pairs *ps)
+{
+   const mp_var_carriers *vc = mp_carriers_of(ad->an->carriers, v->id);
+   uint32_t k = level_to_fix(ad, v), i;
+   uint64_t lines, known, carried;
+   if (vc == NULL || k == UINT32_MAX)
+      return;
+   lines = ad->an->cache->level[k].size / ad->an->cache->level[k].line;
+   mp_carriers_top(vc, lines, NULL, NULL, &known, &carried);
+   for (i = 0; i < vc->n_pairs && ps->n < MAX_PAIRS; i++) {
+      const mp_loop_pair *lp = &vc->pair[i];
+      uint64_t n = mp_carrier_beyond(&lp->k, lines);
+      if (lp->from >= lp->to || n < MIN_PAIRED || 4 * n < known
+          || !users_loop(ad, lp->from) || !users_loop(ad, lp->to)
+          || one_source_loop(ad, lp->from, lp->to))
+         continue;
+      ps->p[ps->n].carrier = lp->k.loop;
+      ps->p[ps->n].from = lp->from;
+      ps->p[ps->n].to = lp->to;
+      ps->p[ps->n].var = v->id;
+      ps->p[ps->n].level = k;
+      ps->p[ps->n].reuses = n;
+      ps->p[ps->n].group = ps->n;
+      ps->n++;
+   }
+}
+
+static int shares_loop(const pair *a, const pair *b)
+{
+   return a->carrier == b->carrier && (a->from == b->from || a->from == b->to
+                                       || a->to == b->from || a->to == b->to);
+}
+
+/* Pairs sharing a loop under one carrier get one group: the lowest
+   index among them. */
+static void group(pairs *ps)
+{
+   uint32_t i, j, changed = 1;
+   while (changed) {
+      changed = 0;
+      for (i = 0; i < ps->n; i++)
+         for (j = 0; j < ps->n; j++)
+            if (ps->p[j].group < ps->p[i].group && shares_loop(&ps->p[i], &ps->p[j])) {
+               ps->p[i].group = ps->p[j].group;
+               changed = 1;
+            }
+   }
+}
+
+static void add_unique(uint32_t *set, uint32_t *n, uint32_t max, uint32_t x)
+{
+   uint32_t i;
+   for (i = 0; i < *n; i++)
+      if (set[i] == x)
+         return;
+   if (*n < max)
+      set[(*n)++] = x;
+}
+
+static int by_id(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* "a, b and c" of the variables' names. */
+static char *names_of(const mp_advisor *ad, const uint32_t *vars, uint32_t n)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   uint32_t i;
+   for (i = 0; i < n; i++)
+      mp_strbuf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+                       mp_vars_get(ad->vs, vars[i])->name);
+   return mp_strbuf_take(&b);
+}
+
+/* "the loops at f.c:10-12 and f.c:14-16" */
+static char *loops_of(const mp_advisor *ad, const uint32_t *loops, uint32_t n)
+{
+   mp_strbuf b = MP_STRBUF_INIT;
+   uint32_t i;
+   for (i = 0; i < n; i++) {
+      char *w = mp_facts_loop_where(ad->an, loops[i]);
+      mp_strbuf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", w);
+      mp_free(w);
+   }
+   return mp_strbuf_take(&b);
+}
+
+/* The item of group g. */
+static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const double *score)
+{
+   uint32_t loops[MP_ADVICE_FUSED], vars[MP_ADVICE_FUSED], n_loops = 0, n_vars = 0, i;
+   uint32_t level = UINT32_MAX, carrier = MP_LOOP_NONE, top = UINT32_MAX;
+   uint64_t reuses = 0, cap = 0;
+   double sum = 0.0;
+   char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *text, *refuted = NULL;
+   mp_fusion_outcome fo;
+   mp_advice *a;
+   for (i = 0; i < ps->n; i++) {
+      const pair *p = &ps->p[i];
+      if (p->group != g)
+         continue;
+      add_unique(loops, &n_loops, MP_ADVICE_FUSED, p->from);
+      add_unique(loops, &n_loops, MP_ADVICE_FUSED, p->to);
+      add_unique(vars, &n_vars, MP_ADVICE_FUSED, p->var);
+      if (p->level < level)
+         level = p->level;
+      carrier = p->carrier;
+      reuses += p->reuses;
+   }
+   mp_sort(loops, n_loops, sizeof *loops, by_id);
+   for (i = 0; i < n_vars; i++) {
+      const mp_var *v = mp_vars_get(ad->vs, vars[i]);
+      sum += score[vars[i]];
+      cap += mp_cache_counts_uncovered_cause(v->cache, level, MP_MISS_CAPACITY);
+      if (top == UINT32_MAX || score[vars[i]] > score[top])
+         top = vars[i];
+   }
+   names = names_of(ad, vars, n_vars);
+   where = loops_of(ad, loops, n_loops);
+   /* a loop of the runtime around main repeats nothing */
+   if (!programs_loop(ad, carrier))
+      carrier = MP_LOOP_NONE;
+   if (carrier != MP_LOOP_NONE) {
+      char *w = mp_facts_loop_where(ad->an, carrier);
+      around = mp_asprintf(", in the same iteration of the loop at %s around them", w);
+      mp_free(w);
+   } else
+      around = mp_strdup("mp.advice.fusion", "");
+   a = mp_adv_new(ad, MP_ADVICE_LOOP_FUSION, mp_vars_get(ad->vs, top), sum > 1.0 ? 1.0 : sum);
+   a->loop = loops[0];
+   a->with_loop = loops[1];
+   mp_memcpy(a->fused, loops, n_loops * sizeof *loops);
+   a->n_fused = n_loops;
+   mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
+   a->text = mp_asprintf("adjacent loops over the same data: the loops at %s each walk %s "
+                         "whole, and the next loop comes back to them only after more "
+                         "than %s holds", where, names, mp_report_level_name(level));
+   a->evidence = mp_asprintf(
+                  "%s: %s capacity misses of %s, %s holds %s lines; %s of their reuses "
+                  "beyond %s lines run from one of these loops to the next%s",
+                  mp_report_level_name(level), mp_commas(cap, b1, sizeof b1), names,
+                  mp_report_level_name(level),
+                  mp_commas(ad->an->cache->level[level].size
+                            / ad->an->cache->level[level].line, b2, sizeof b2),
+                  mp_commas(reuses, b3, sizeof b3),
+                  mp_commas(ad->an->cache->level[level].size
+                            / ad->an->cache->level[level].line, b4, sizeof b4), around);
+   a->fix = mp_asprintf("fuse the loops at %s into one loop whose body runs each of theirs "
+                        "in turn, so that each element of %s is used again while its line "
+                        "is still in %s", where, names, mp_report_level_name(level));
+   mp_replay_fusion(ad->run, ad->an, loops, n_loops, carrier != MP_LOOP_NONE, level, &fo);
+   text = mp_fusion_replay_text(&fo);
+   {
+      char *more = mp_asprintf("%s%s", a->evidence, text);
+      mp_free(a->evidence);
+      a->evidence = more;
+   }
+   mp_free(text);
+   a->replay = fo.r;
+   if (fo.illegal)
+      refuted = mp_asprintf("%s", mp_strncmp(fo.why_not, "no replay: ", 11) == 0
+                                  ? fo.why_not + 11 : fo.why_not);
+   else
+      refuted = mp_adv_replay_refutes(ad, "of the fusion", &a->replay);
+   mp_fusion_outcome_clear(&fo);
+   mp_free(names);
+   mp_free(where);
+   mp_free(around);
+   if (refuted)
+      mp_adv_reject_last(ad, refuted);
+}
+
+void mp_rule_fusion(mp_advisor *ad)
+{
+   uint32_t i, n = mp_vars_count(ad->vs);
+   double *score;
+   pairs *ps;
+   if (ad->an->carriers == NULL || ad->an->cache == NULL || ad->an->loops == NULL
+       || ad->total == 0)
+      return;
+   ps = mp_calloc("mp.advice.fusion", 1, sizeof *ps);
+   score = mp_calloc("mp.advice.fusion", n + 1, sizeof *score);
+   for (i = 0; i < n; i++) {
+      const mp_var *v = mp_vars_get(ad->vs, i);
+      score[i] = (double)(ad->by_cycles ? (v->cache ? v->cache->cycles : 0)
+                                        : mp_counts_accesses(&v->c)) / (double)ad->total;
+      if (mp_adv_programs_data(v) && score[i] >= MP_ADVICE_MIN_SHARE)
+         gather(ad, v, ps);
+   }
+   group(ps);
+   for (i = 0; i < ps->n; i++)
+      if (ps->p[i].group == i)
+         advise_group(ad, ps, i, score);
+   mp_free(score);
+   mp_free(ps);
+}

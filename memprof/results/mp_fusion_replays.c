@@ -1,0 +1,231 @@
+/*--------------------------------------------------------------------*/
+/*--- memprof: the replay of the loop-fusion advice.                ---*/
+/*---                                             mp_fusion_replays.c ---*/
+/*--------------------------------------------------------------------*/
+/*
+   This file is part of memprof.  GPL-2.0-or-later; see COPYING.
+
+   A loop's part is the nest from the loop down to its deepest loop
+   that holds a memory instruction with a formula: the body the fused
+   loop's iteration runs.  When the loops' accesses together pass the
+   replay's budget, both orders replay the same first iterations of
+   every loop.
+*/
+#include "mp_fusion_replays.h"
+#include "mp_facts.h"
+#include "mp_order_replays.h"
+#include "mp_util.h"
+
+/* Whether loop l lies inside loop outer (or is it). */
+static int within(const mp_finished *an, uint32_t l, uint32_t outer)
+{
+   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
+      if (l == outer)
+         return 1;
+   return 0;
+}
+
+/* An instruction of the deepest loop inside 'loop' whose formula there
+   fits, and that loop in *inner; UINT32_MAX if none. */
+static uint32_t part_instr(const mp_finished *an, uint32_t loop, uint32_t *inner)
+{
+   uint32_t id, best = UINT32_MAX, depth = 0;
+   for (id = 0; id < an->n_instrs; id++) {
+      uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
+      const mp_formula_instr *fi;
+      const mp_loop *lp;
+      if (l == MP_LOOP_NONE || !within(an, l, loop))
+         continue;
+      lp = mp_loops_get(an->loops, l);
+      fi = mp_formula_get(an->formula, (uint64_t)lp->depth << 32 | id);
+      if (lp->depth > depth && fi != NULL && fi->coef != NULL && mp_formula_fits(fi, NULL)) {
+         depth = lp->depth;
+         best = id;
+         *inner = l;
+      }
+   }
+   return best;
+}
+
+/* Why the fusion cannot be made: it would break a dependence, at the
+   variable of instruction 'instr' (UINT32_MAX: not known). */
+static char *dependence_text(const mp_finished *an, const uint32_t *loops, uint32_t earlier,
+                             uint32_t later, uint32_t instr)
+{
+   char *we = mp_facts_loop_where(an, loops[earlier]);
+   char *wl = mp_facts_loop_where(an, loops[later]);
+   uint32_t var = instr < an->n_instrs ? an->instrs[instr].var : UINT32_MAX;
+   const mp_var *v = var != UINT32_MAX ? mp_vars_get(an->vars, var) : NULL;
+   char *t = mp_asprintf("no replay: fusing them would break a dependence: an iteration "
+                         "of the loop at %s would touch an element of %s before a later "
+                         "iteration of the loop at %s touches it, one of them storing",
+                         wl, v ? v->name : "a variable", we);
+   mp_free(we);
+   mp_free(wl);
+   return t;
+}
+
+/* Whether a part stores to variable var (one of its references' does). */
+static int stores_to(const mp_finished *an, const mp_nest *n, const uint32_t *ids,
+                     uint32_t var)
+{
+   uint32_t r;
+   for (r = 0; r < n->n_refs; r++)
+      if (n->refs[r].is_write && ids[r] < an->n_instrs && an->instrs[ids[r]].var == var)
+         return 1;
+   return 0;
+}
+
+/* A load left out (a gather) of a variable that a part stores to: the
+   fusion's dependences through it are not known.  Its why_not, or
+   NULL. */
+static char *unknown_dependence(const mp_finished *an, const uint32_t *loops, uint32_t k,
+                                const mp_nest *nests, uint32_t *const *ids,
+                                uint32_t *const *gathered, const uint32_t *n_gathered)
+{
+   uint32_t p, q, g;
+   for (p = 0; p < k; p++)
+      for (g = 0; g < n_gathered[p]; g++)
+         for (q = 0; q < k; q++)
+            if (gathered[p][g] != UINT32_MAX && q != p
+                && stores_to(an, &nests[q], ids[q], gathered[p][g])) {
+               char *wp = mp_facts_loop_where(an, loops[p]);
+               char *wq = mp_facts_loop_where(an, loops[q]);
+               char *t = mp_asprintf("no replay: the loop at %s reads %s through an index, "
+                                     "and the loop at %s stores to it: the fusion's "
+                                     "dependences through it are not known", wp,
+                                     mp_vars_get(an->vars, gathered[p][g])->name, wq);
+               mp_free(wp);
+               mp_free(wq);
+               return t;
+            }
+   return NULL;
+}
+
+void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *loops,
+                      uint32_t k, int repeated, uint32_t level, mp_fusion_outcome *out)
+{
+   mp_nest nests[MP_FUSION_MAX_PARTS];
+   const mp_nest *parts[MP_FUSION_MAX_PARTS];
+   mp_nest_ref *refs[MP_FUSION_MAX_PARTS];
+   uint32_t *ids[MP_FUSION_MAX_PARTS], *gathered[MP_FUSION_MAX_PARTS];
+   uint32_t n_gathered[MP_FUSION_MAX_PARTS];
+   uint64_t all, most = 0, addr;
+   uint32_t p, made = 0, earlier, later, ref;
+   mp_cache_cfg cc;
+   mp_memset(out, 0, sizeof *out);
+   out->level = level;
+   out->n_loops = k;
+   out->repeated = repeated;
+   if (!run->whatif_fuse || an->loops == NULL || an->formula == NULL || an->cache == NULL
+       || k < 2 || k > MP_FUSION_MAX_PARTS || !mp_facts_cache_cfg(an, &cc))
+      return;
+   for (p = 0; p < k; p++, made++) {
+      mp_order_replay o;
+      uint32_t inner = MP_LOOP_NONE, instr = part_instr(an, loops[p], &inner);
+      mp_memset(&o, 0, sizeof o);
+      o.leave_gathers = 1;
+      if (instr == UINT32_MAX) {
+         char *w = mp_facts_loop_where(an, loops[p]);
+         out->why_not = mp_asprintf("no replay: no access of the loop at %s has an affine "
+                                    "formula", w);
+         mp_free(w);
+         break;
+      }
+      refs[p] = mp_order_nest(run, an, instr, inner, loops[p], &nests[p], &o, &ids[p]);
+      if (refs[p] == NULL) {
+         out->why_not = o.why_not;
+         o.why_not = NULL;
+         mp_order_replay_clear(&o);
+         break;
+      }
+      gathered[p] = o.gathered;
+      n_gathered[p] = o.n_gathered;
+      o.gathered = NULL;
+      o.n_gathered = 0;
+      mp_order_replay_clear(&o);
+      out->n_instrs += o.n_instrs;
+      out->n_gathered += n_gathered[p];
+      parts[p] = &nests[p];
+      if (nests[p].trips[0] > most)
+         most = nests[p].trips[0];
+   }
+   for (p = 0; made == k && p < k && !out->why_not; p++)
+      if (2 * nests[p].trips[0] < most) {
+         char b1[32], b2[32];
+         char *wp = mp_facts_loop_where(an, loops[p]);
+         out->illegal = 1;
+         out->why_not = mp_asprintf("no replay: the loop at %s runs %s iterations where "
+                                    "another runs %s: their iterations do not pair up",
+                                    wp, mp_commas(nests[p].trips[0], b1, sizeof b1),
+                                    mp_commas(most, b2, sizeof b2));
+         mp_free(wp);
+      }
+   if (made == k && !out->why_not) {
+      /* the same first iterations of every loop in both orders */
+      all = mp_fusion_accesses(parts, k, 0);
+      out->trips = all > MP_ORDER_REPLAY_BUDGET
+                   ? (most * MP_ORDER_REPLAY_BUDGET / all ? most * MP_ORDER_REPLAY_BUDGET / all
+                                                          : 1)
+                   : 0;
+      out->why_not = unknown_dependence(an, loops, k, nests, ids, gathered, n_gathered);
+      if (out->why_not)
+         ;
+      else if (mp_fusion_dependence(parts, k, out->trips, &earlier, &later, &ref, &addr)) {
+         out->illegal = 1;
+         out->why_not = dependence_text(an, loops, earlier, later, ids[later][ref]);
+      } else {
+         out->r.made = mp_fusion_replay(parts, k, out->trips, 0, repeated, &cc,
+                                        an->cache->latency, &out->r.before)
+                       && mp_fusion_replay(parts, k, out->trips, 1, repeated, &cc,
+                                           an->cache->latency, &out->r.after);
+         out->r.complete = out->trips == 0;
+         if (out->trips == 0)
+            out->trips = most;
+         if (!out->r.made)
+            out->why_not = mp_asprintf("no replay: the loops make no access");
+      }
+   }
+   for (p = 0; p < made; p++) {
+      mp_free(refs[p]);
+      mp_free(ids[p]);
+      if (gathered[p])
+         mp_free(gathered[p]);
+   }
+}
+
+char *mp_fusion_replay_text(const mp_fusion_outcome *o)
+{
+   char b[6][32];
+   char *dm, *dc, *text, *gathers;
+   if (!o->r.made)
+      return o->why_not ? mp_asprintf("; %s", o->why_not) : mp_strdup("mp.fusion.text", "");
+   dm = mp_order_change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
+   dc = mp_order_change(o->r.before.cycles, o->r.after.cycles);
+   gathers = o->n_gathered ? mp_asprintf(", %u load%s through an index left out",
+                                          o->n_gathered, o->n_gathered == 1 ? "" : "s")
+                           : mp_strdup("mp.fusion.text", "");
+   text = mp_asprintf("; replaying %sthe %u loops (%u memory instructions%s, %s accesses, "
+                      "%s iterations of the fused loop%s) one after the other and fused: %s "
+                      "misses %s -> %s (%s), cycles %s -> %s (%s)",
+                      o->r.complete ? "" : "the first iterations of ", o->n_loops,
+                      o->n_instrs, gathers, mp_commas(o->r.before.accesses, b[0], sizeof b[0]),
+                      mp_commas(o->trips, b[1], sizeof b[1]),
+                      o->repeated ? ", the cache warmed by a pass before" : "",
+                      mp_report_level_name(o->level),
+                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
+                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
+                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
+                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
+   mp_free(dm);
+   mp_free(dc);
+   mp_free(gathers);
+   return text;
+}
+
+void mp_fusion_outcome_clear(mp_fusion_outcome *o)
+{
+   if (o->why_not)
+      mp_free(o->why_not);
+   o->why_not = NULL;
+}
