@@ -290,11 +290,16 @@ def matrix_model(mx):
 def advice_model(a, path):
     """{"kind", "text", "where" (list), "files" (the files that gave
     it), "variable", "evidence", "fix", "loop", "score", "reason" (of
-    a rejected item, else None), "replayed" (None in older files)}."""
+    a rejected item, else None), "replayed" (None in older files),
+    "holds" (how the fix holds as the problem grows, or None),
+    "alternatives": [{"fix", "evidence", "holds"}] (the other fixes
+    replayed)}."""
     item = {"kind": a.kind, "text": a.text, "where": list(a.where),
             "files": [path]}
     item.update(fields_of(a, ("variable", "evidence", "fix", "loop",
-                              "score", "reason", "replayed")))
+                              "score", "reason", "replayed", "holds")))
+    item["alternatives"] = [{"fix": x.fix, "evidence": x.evidence, "holds": x.holds}
+                            for x in a.alternatives]
     return item
 
 

@@ -195,14 +195,29 @@ def advice_section(advice, text_width, several):
         indent = " " * len("%d. " % i)
         out += wrap("%d. %s" % (i, advice_head(a)), text_width, "", indent)
         out += wrap(clean(a["text"]), text_width, indent, indent)
-        for key in ("evidence", "fix"):
-            if a[key] is not None:
+        for key in ("evidence", "fix", "holds"):
+            if a.get(key) is not None:
                 out += wrap("%s: %s" % (key, clean(a[key])), text_width,
                             indent, indent + "  ")
+        out += alternatives_lines(a, text_width, indent)
         if several:
             files = short_list([clean(p) for p in a["files"]])
             out += wrap("in: %s" % files, text_width, indent, indent + "  ")
         out.append("")
+    return out
+
+
+def alternatives_lines(a, text_width, indent):
+    """The other fixes of an item's accesses, replayed, each with its
+    replay and how it holds as the problem grows."""
+    out = []
+    for alt in a.get("alternatives") or []:
+        out += wrap("alternative: %s" % clean(alt["fix"]), text_width, indent,
+                    indent + "  ")
+        for key, label in (("evidence", "its replay"), ("holds", "holds")):
+            if alt.get(key) is not None:
+                out += wrap("%s: %s" % (label, clean(alt[key])), text_width,
+                            indent + "  ", indent + "    ")
     return out
 
 

@@ -41,7 +41,7 @@ import gc
 import json
 
 from memprof_records import (
-    Advice, Affinity, Bin, ByteRange, Cell, Config, ConflictSet,
+    Advice, Alternative, Affinity, Bin, ByteRange, Cell, Config, ConflictSet,
     ConflictVariable, DetailConfig, Dominant, End, Field, FirstTouch,
     Formula, Level, LineReuse, LineRow, LineStride, LineThread, Loop,
     Matrix, Median, MemprofFile, Numa, Pair, Placements, PrefetchConfig,
@@ -882,6 +882,16 @@ def _matrix(mx, where):
 # ---------------------------------------------------------------------------
 # Advice, loops, structures
 
+def _alternative(x, where):
+    _check(x, where, "object")
+    return Alternative(fix=_need(x, "fix", where, "str"),
+                       evidence=_opt(x, "evidence", where, "str"),
+                       holds=_opt(x, "holds", where, "str"),
+                       loop=_opt(x, "loop", where, "count"),
+                       with_loop=_opt(x, "with_loop", where, "count"),
+                       replay=_opt_object(x, "replay", where, _what_if))
+
+
 def _advice(advice, key="advice"):
     out = []
     for i, a in enumerate(advice):
@@ -902,6 +912,10 @@ def _advice(advice, key="advice"):
         item["reason"] = _opt(a, "reason", aw, "str")
         item["replay"] = _opt_object(a, "replay", aw, _what_if)
         item["replayed"] = _opt(a, "replayed", aw, "bool")
+        item["holds"] = _opt(a, "holds", aw, "str")
+        item["alternatives"] = [_alternative(x, "%s.alternatives[%d]" % (aw, k))
+                                for k, x in enumerate(_opt(a, "alternatives", aw, "list")
+                                                      or [])]
         out.append(Advice(**item))
     return out
 

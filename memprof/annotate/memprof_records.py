@@ -531,6 +531,16 @@ class Loop:
 
 
 @_model
+class Alternative:
+    fix: str
+    evidence: str | None = None
+    holds: str | None = None
+    loop: int | None = None
+    with_loop: int | None = None
+    replay: WhatIf | None = None
+
+
+@_model
 class Advice:
     kind: str
     text: str
@@ -545,6 +555,8 @@ class Advice:
     reason: str | None = None          # items of "rejected" only
     replay: WhatIf | None = None       # loop-interchange: its nest replayed
     replayed: bool | None = None       # a what-if replay stands behind it
+    holds: str | None = None           # how its fix holds as the problem grows
+    alternatives: list[Alternative] = dataclasses.field(default_factory=list)
 
 
 @_model

@@ -28,6 +28,7 @@
 #define MP_ADVICE_MIN_SHARE 0.01   /* of the run's cycles (or accesses) */
 #define MP_ADVICE_WHERE     3      /* source lines named per advice */
 #define MP_ADVICE_FUSED     8      /* loops of one fusion, at most */
+#define MP_ADVICE_ALTERNATIVES 2   /* other fixes of the same accesses */
 
 typedef enum {
    MP_ADVICE_FALSE_SHARING,
@@ -46,6 +47,17 @@ typedef enum {
 } mp_advice_kind;
 
 #define MP_ADVICE_NO_VAR UINT32_MAX
+
+/* Another fix of the accesses an item is about, replayed too, which
+   gained less than the item's own (a padding beside an interchange). */
+typedef struct {
+   uint32_t loop, with_loop;          /* as the item's, for this fix */
+   char *fix;                         /* the workaround */
+   char *evidence;                    /* its replay, or why none */
+   char *holds;                       /* how it holds as the problem
+                                         grows, or NULL */
+   mp_replay replay;
+} mp_advice_alt;
 
 struct mp_advice {
    mp_advice_kind kind;
@@ -77,6 +89,12 @@ struct mp_advice {
    int replayed;                      /* a what-if replay stands behind it:
                                          the loop kinds' own, the split or
                                          the padding of its variable */
+   char *holds;                       /* how its fix holds as the problem
+                                         grows, or NULL (said with
+                                         alternatives) */
+   mp_advice_alt alt[MP_ADVICE_ALTERNATIVES];
+   uint32_t n_alt;                    /* best first: the item's own fix
+                                         gained the most */
 };
 
 /* Whether a kind's fix is a change of loops or layout that a replay can

@@ -41,8 +41,10 @@
 #                (a loop-interchange's or a tiling's nest, a fusion's
 #                loops): "  replay accesses=N complete=B L1 before=X
 #                after=Y", for a loop-fusion first "  fused LOOP..."
-#                (each FILE:FIRST-LAST), and for a rejected item
-#                "  reason TEXT"
+#                (each FILE:FIRST-LAST), for an item with alternative
+#                fixes its fix's first two words, "  holds TEXT" and
+#                each alternative's (its replay, what it holds), and
+#                for a rejected item "  reason TEXT"
 #   --advice-var NAME  every advice item on variable NAME, whatever its
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
@@ -173,6 +175,25 @@ def show_pairs(doc, src):
 LOOPS = {}
 
 
+def print_fixes(adv):
+    """With --replays: "  fix FIRST-WORDS", "  holds TEXT", then per
+    alternative "  alternative FIRST-WORDS", its replay's L1 misses and
+    "    holds TEXT"."""
+    if not adv.alternatives:
+        return
+    print("  fix %s" % " ".join(adv.fix.split()[:2]))
+    if adv.holds:
+        print("  holds %s" % adv.holds)
+    for alt in adv.alternatives:
+        print("  alternative %s" % " ".join(alt.fix.split()[:2]))
+        if alt.replay is not None:
+            print("    replay accesses=%d complete=%s L1 before=%d after=%d"
+                  % (alt.replay.accesses, alt.replay.complete,
+                     alt.replay.before["L1"], alt.replay.after["L1"]))
+        if alt.holds:
+            print("    holds %s" % alt.holds)
+
+
 def print_own_advice(label, items, reasons=False):
     """Prints "LABEL KIND VARIABLE where=[...]" for each item about the
     test's own code (in programs this small, the dynamic linker's tables
@@ -188,6 +209,8 @@ def print_own_advice(label, items, reasons=False):
         if OPTS["replays"] and r is not None:
             print("  replay accesses=%d complete=%s L1 before=%d after=%d"
                   % (r.accesses, r.complete, r.before["L1"], r.after["L1"]))
+        if OPTS["replays"]:
+            print_fixes(adv)
         if (reasons or OPTS["replays"]) and adv.reason:
             print("  reason %s" % adv.reason)
     if not shown:

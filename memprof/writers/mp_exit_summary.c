@@ -374,9 +374,26 @@ static void print_numa(printer *p, const mp_summary *s)
 /*--- Advice                                               ---*/
 /*------------------------------------------------------------*/
 
+/* "or: FIX (replayed: cycles -29%; holds while ...)" */
+static void print_alternative(printer *p, const mp_advice_alt *alt)
+{
+   const mp_whatif_run *b = &alt->replay.before, *af = &alt->replay.after;
+   long long pct = b->cycles == 0 ? 0
+                 : (long long)(((af->cycles >= b->cycles ? af->cycles - b->cycles
+                                                         : b->cycles - af->cycles) * 100
+                                + b->cycles / 2) / b->cycles);
+   if (alt->replay.made)
+      say(p, "     or: %s (replayed: cycles %s%lld%%%s%s)\n", alt->fix,
+          af->cycles >= b->cycles ? "+" : "-", pct, alt->holds ? "; holds " : "",
+          alt->holds ? alt->holds : "");
+   else
+      say(p, "     or: %s\n", alt->fix);
+}
+
 static void print_one_advice(printer *p, const mp_results *res, uint32_t i,
                              const mp_advice *a)
 {
+   uint32_t k;
    const char *where = a->n_where ? a->where_text[0] : NULL;
    const char *kind = mp_advice_kind_name(a->kind);
    mp_strbuf name = MP_STRBUF_INIT;
@@ -393,6 +410,10 @@ static void print_one_advice(printer *p, const mp_results *res, uint32_t i,
           mp_advice_kind_replayable(a->kind) && !a->replayed ? " (not replayed)" : "");
    say(p, "     %s\n", a->evidence);
    say(p, "     fix: %s\n", a->fix);
+   if (a->holds)
+      say(p, "     holds %s\n", a->holds);
+   for (k = 0; k < a->n_alt; k++)
+      print_alternative(p, &a->alt[k]);
    free_buf(&name);
 }
 

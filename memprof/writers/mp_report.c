@@ -764,6 +764,30 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
    mp_json_end_object(j);
 }
 
+/* The other fixes of an item's accesses, each with its replay. */
+static void write_alternatives(mp_json *j, const mp_advice *a, const mp_results *res)
+{
+   uint32_t k;
+   mp_json_key(j, "alternatives");
+   mp_json_begin_array(j);
+   for (k = 0; k < a->n_alt; k++) {
+      const mp_advice_alt *alt = &a->alt[k];
+      mp_json_begin_object(j);
+      if (alt->loop != MP_LOOP_NONE)
+         mp_json_kv_u64(j, "loop", alt->loop);
+      if (alt->with_loop != MP_LOOP_NONE)
+         mp_json_kv_u64(j, "with_loop", alt->with_loop);
+      mp_json_kv_string(j, "fix", alt->fix);
+      mp_json_kv_string(j, "evidence", alt->evidence);
+      if (alt->holds)
+         mp_json_kv_string(j, "holds", alt->holds);
+      if (alt->replay.made)
+         write_replay(j, "replay", res, &alt->replay);
+      mp_json_end_object(j);
+   }
+   mp_json_end_array(j);
+}
+
 /* "advice" or "rejected": each item, the loop of a loop's advice
    named by its first line. */
 static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_results *res)
@@ -800,10 +824,14 @@ static void write_advice(mp_json *j, const mp_advice *a, uint32_t n, const mp_re
       mp_json_kv_string(j, "text", a[i].text);
       mp_json_kv_string(j, "evidence", a[i].evidence);
       mp_json_kv_string(j, "fix", a[i].fix);
+      if (a[i].holds)
+         mp_json_kv_string(j, "holds", a[i].holds);
       if (a[i].reason)
          mp_json_kv_string(j, "reason", a[i].reason);
       if (a[i].replay.made)
          write_replay(j, "replay", res, &a[i].replay);
+      if (a[i].n_alt)
+         write_alternatives(j, &a[i], res);
       mp_json_kv_bool(j, "replayed", a[i].replayed);
       mp_json_kv_double(j, "score", a[i].score);
       mp_json_end_object(j);

@@ -8,6 +8,7 @@
 #include "mp_advisor.h"
 #include "mp_facts.h"
 #include "mp_owner.h"
+#include "mp_pad_replays.h"
 #include "mp_util.h"
 
 /*------------------------------------------------------------*/
@@ -246,4 +247,133 @@ int mp_adv_misses_matter(const mp_advisor *ad, const mp_var *v, uint32_t k)
 int mp_adv_some_covered(const mp_cache_counts *cc, uint32_t k)
 {
    return mp_cache_counts_uncovered(cc, k) != mp_cache_counts_unprefetched(cc, k);
+}
+
+uint64_t mp_adv_magnitude(int64_t x)
+{
+   return x < 0 ? (uint64_t)-x : (uint64_t)x;
+}
+
+uint32_t mp_adv_contiguous_outer(const mp_advisor *ad, uint32_t instr, uint32_t inner,
+                                 int64_t *step, int *formula)
+{
+   uint32_t p;
+   *formula = 0;
+   for (p = mp_loops_get(ad->an->loops, inner)->parent; p != MP_LOOP_NONE;
+        p = mp_loops_get(ad->an->loops, p)->parent) {
+      int known;
+      int64_t st = mp_facts_instr_step(ad->an, instr, p, &known);
+      if (!known)
+         continue;
+      *formula = 1;
+      if (st != 0 && mp_adv_magnitude(st) < ad->run->line_size) {
+         *step = st;
+         return p;
+      }
+   }
+   return MP_LOOP_NONE;
+}
+
+/* What a replay saves of its nest's cycles, -1 if none was made. */
+static double saving(const mp_replay *r)
+{
+   if (!r->made || r->before.cycles == 0)
+      return -1.0;
+   return 1.0 - (double)r->after.cycles / (double)r->before.cycles;
+}
+
+/* s without a leading "; ", allocated */
+static char *clause(const char *s)
+{
+   return mp_strdup("mp.advice.alt", mp_strncmp(s, "; ", 2) == 0 ? s + 2 : s);
+}
+
+int mp_adv_add_alternative(mp_advisor *ad, mp_advice *a, size_t diagnosis_len,
+                           mp_advice_alt *alt)
+{
+   char *t = mp_adv_replay_refutes(ad, "", &alt->replay);
+   int swap = saving(&alt->replay) > saving(&a->replay);
+   if (t || a->n_alt == MP_ADVICE_ALTERNATIVES) {
+      /* a change that does not pay is no fix */
+      if (t)
+         mp_free(t);
+      mp_free(alt->fix);
+      mp_free(alt->evidence);
+      if (alt->holds)
+         mp_free(alt->holds);
+      return 0;
+   }
+   if (swap) {
+      mp_advice_alt own;
+      own.loop = a->loop;
+      own.with_loop = a->with_loop;
+      own.fix = a->fix;
+      own.holds = a->holds;
+      own.replay = a->replay;
+      own.evidence = clause(a->evidence + diagnosis_len);
+      a->evidence[diagnosis_len] = '\0';
+      t = mp_asprintf("%s%s", a->evidence, alt->evidence);
+      mp_free(a->evidence);
+      mp_free(alt->evidence);
+      a->evidence = t;
+      a->loop = alt->loop;
+      a->with_loop = alt->with_loop;
+      a->fix = alt->fix;
+      a->holds = alt->holds;
+      a->replay = alt->replay;
+      a->alt[a->n_alt++] = own;
+      return 1;
+   }
+   t = clause(alt->evidence);
+   mp_free(alt->evidence);
+   alt->evidence = t;
+   a->alt[a->n_alt++] = *alt;
+   return 0;
+}
+
+char *mp_adv_padding_holds(const mp_advisor *ad, const mp_var *v, const mp_order_replay *o,
+                           uint32_t inner, uint32_t k)
+{
+   uint64_t trips = o->n_loops ? o->full[o->n_loops - 1] : 0, lines;
+   uint32_t id, walks = 0;
+   char b1[32], b2[32];
+   for (id = 0; id < ad->an->n_instrs && inner != MP_LOOP_NONE; id++) {
+      int known;
+      int64_t st;
+      if (ad->an->instrs[id].var != v->id || mp_facts_instr_loop(ad->an, id) != inner)
+         continue;
+      st = mp_facts_instr_step(ad->an, id, inner, &known);
+      walks += known && mp_adv_magnitude(st) >= ad->run->line_size;
+   }
+   if (walks == 0 || trips == 0 || ad->an->cache == NULL)
+      return NULL;
+   lines = ad->an->cache->level[k].size / ad->an->cache->level[k].line;
+   return mp_asprintf("while the %s lines its walks touch in one execution of the loop "
+                      "(%u walk%s of %llu iterations) fit in %s's %s lines",
+                      mp_commas(walks * trips, b1, sizeof b1), walks, walks == 1 ? "" : "s",
+                      (unsigned long long)trips, mp_report_level_name(k),
+                      mp_commas(lines, b2, sizeof b2));
+}
+
+void mp_adv_padding_alternative(mp_advisor *ad, mp_advice *a, size_t diagnosis_len,
+                                const mp_var *v, uint32_t instr, uint32_t k, int partner)
+{
+   mp_order_replay o;
+   mp_advice_alt alt;
+   mp_memset(&alt, 0, sizeof alt);
+   mp_replay_padding(ad->run, ad->an, v->id, &instr, 1, k, partner, &o);
+   if (!o.r.made) {
+      mp_order_replay_clear(&o);
+      return;
+   }
+   alt.loop = alt.with_loop = MP_LOOP_NONE;
+   alt.fix = mp_asprintf("pad %s%s%s%s: add a cache line to its leading dimension, so that "
+                         "its walk spreads over %s's sets", v->name, v->where ? " (" : "",
+                         v->where ? v->where : "", v->where ? ")" : "",
+                         mp_report_level_name(k));
+   alt.holds = mp_adv_padding_holds(ad, v, &o, mp_facts_instr_loop(ad->an, instr), k);
+   alt.evidence = mp_order_replay_text(&o);
+   alt.replay = o.r;
+   mp_order_replay_clear(&o);
+   mp_adv_add_alternative(ad, a, diagnosis_len, &alt);
 }

@@ -138,6 +138,32 @@ char *mp_adv_replay_text(const mp_advisor *ad, const char *what, const mp_replay
 char *mp_adv_take_order_replay(mp_advisor *ad, mp_advice *a, mp_order_replay *o,
                                const char *what);
 
+/* Another fix of the accesses item a is about, replayed: alt (its fix,
+   holds, loops and replay filled, its evidence the replay's clause,
+   "; replaying ..."; taken).  a's own replay is in a->replay and its
+   clause ends a->evidence from diagnosis_len on.  The fix saving more
+   of its nest's cycles becomes the item's (its clause ending the
+   evidence), the other its alternative (an alternative's evidence is
+   its clause alone).  An alternative that does not pay
+   (mp_adv_replay_refutes) is no fix, and is dropped.  Returns whether
+   they swapped. */
+int mp_adv_add_alternative(mp_advisor *ad, mp_advice *a, size_t diagnosis_len,
+                           mp_advice_alt *alt);
+
+/* The padding of v's rows against its conflict misses at level k, on
+   the nest of instruction instr's walk (mp_pad_replays), as an
+   alternative fix of item a (mp_adv_add_alternative); nothing when no
+   padding could be replayed.  partner: v collides with another
+   variable. */
+void mp_adv_padding_alternative(mp_advisor *ad, mp_advice *a, size_t diagnosis_len,
+                                const mp_var *v, uint32_t instr, uint32_t k, int partner);
+
+/* "while the 48 lines its walks touch ... fit in L1's 64 lines": how a
+   padding of v holds, from the replay o of its walk's nest, whose
+   innermost loop is inner (allocated, or NULL). */
+char *mp_adv_padding_holds(const mp_advisor *ad, const mp_var *v, const mp_order_replay *o,
+                           uint32_t inner, uint32_t k);
+
 /*------------------------------------------------------------*/
 /*--- Lines, loops and misses                              ---*/
 /*------------------------------------------------------------*/
@@ -164,6 +190,17 @@ uint64_t mp_adv_misses_in_fixed_walks(const mp_advisor *ad, const mp_var *v, uin
 /* Whether v's misses at level k are a share of the program's there
    that a fix of v alone would show (MP_ADV_MIN_MISS_SHARE). */
 int mp_adv_misses_matter(const mp_advisor *ad, const mp_var *v, uint32_t k);
+
+/* |x| */
+uint64_t mp_adv_magnitude(int64_t x);
+
+/* The loop around inner whose counter moves instruction instr by less
+   than a cache line (by its access formula): the one to make
+   innermost, so that the walk is contiguous.  *step is that move;
+   *formula says whether a formula gave any enclosing loop's step.
+   MP_LOOP_NONE if none. */
+uint32_t mp_adv_contiguous_outer(const mp_advisor *ad, uint32_t instr, uint32_t inner,
+                                 int64_t *step, int *formula);
 
 /* Whether the prefetcher covered some of cc's misses at level k: the
    evidence then says that its counts are of the misses left. */

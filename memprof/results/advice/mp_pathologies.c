@@ -207,13 +207,21 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
 
 void mp_advice_free(mp_advice *a, uint32_t n)
 {
-   uint32_t i;
+   uint32_t i, k;
    for (i = 0; i < n; i++) {
       mp_free(a[i].text);
       mp_free(a[i].evidence);
       mp_free(a[i].fix);
       if (a[i].reason)
          mp_free(a[i].reason);
+      if (a[i].holds)
+         mp_free(a[i].holds);
+      for (k = 0; k < a[i].n_alt; k++) {
+         mp_free(a[i].alt[k].fix);
+         mp_free(a[i].alt[k].evidence);
+         if (a[i].alt[k].holds)
+            mp_free(a[i].alt[k].holds);
+      }
    }
    if (a)
       mp_free(a);

@@ -14,7 +14,14 @@
    and what it holds (mp_setdiag), and the padding's replay
    (mp_pad_replays).
    Fix: pad it: a cache line added to its leading dimension or between
-   the colliding arrays; no power-of-two sizes and strides.
+   the colliding arrays; no power-of-two sizes and strides.  When the
+   walk behind the misses strides a line or more and a loop around it
+   walks the variable contiguously (a column walk), interchanging the
+   two cures the same accesses: both are replayed, the fix that saves
+   more of its nest's cycles is the item's and the other its
+   alternative, each saying how it holds as the problem grows (the
+   interchange at any size; the padding while the lines its walks touch
+   fit the level).
    Thresholds: a variable of MP_ADVICE_MIN_SHARE of the run;
    MP_ADV_MIN_EVENTS conflict misses at a level, and a quarter of its
    misses there, which is where padding pays; misses there worth a fix
@@ -24,6 +31,7 @@
    does not pay is rejected.
 */
 #include "mp_advisor.h"
+#include "mp_facts.h"
 #include "mp_pad_replays.h"
 #include "mp_util.h"
 
@@ -62,12 +70,11 @@ static const char *conflict_partner(const mp_advisor *ad, const mp_var *v, uint3
 
 /* The padding's replay (mp_pad_replays) for conflict-sets advice a at
    level k, on the nest of the dominant walk of its lines with the most
-   misses, appended to its evidence; the reason to reject a if it
-   refutes it, else NULL. */
-static char *replay_padding(mp_advisor *ad, mp_advice *a, uint32_t k, int partner)
+   misses, into *o. */
+static void replay_padding(mp_advisor *ad, const mp_advice *a, uint32_t k, int partner,
+                           mp_order_replay *o)
 {
    uint32_t instrs[MP_ADVICE_WHERE], n = 0, i;
-   mp_order_replay o;
    for (i = 0; i < a->n_where; i++) {
       const mp_line_counts *lc = mp_adv_var_line(ad, a->var, a->where[i]);
       int64_t s;
@@ -75,8 +82,82 @@ static char *replay_padding(mp_advisor *ad, mp_advice *a, uint32_t k, int partne
       if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instrs[n]))
          n++;
    }
-   mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, &o);
-   return mp_adv_take_order_replay(ad, a, &o, "of the padding");
+   mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, o);
+}
+
+/* The interchange that makes the walk of a's busiest line contiguous,
+   if its stride is a line or more and a loop around it steps through
+   the variable by less (mp_adv_contiguous_outer), replayed, as an
+   alternative fix of a (mp_adv_add_alternative). */
+static void interchange_alternative(mp_advisor *ad, mp_advice *a, size_t diagnosis_len,
+                                    const mp_var *v)
+{
+   const mp_line_counts *lc = a->n_where ? mp_adv_var_line(ad, a->var, a->where[0]) : NULL;
+   uint32_t instr, inner, with;
+   int64_t s, step = 0;
+   uint64_t sure;
+   int formula = 0;
+   char *wi, *ww;
+   mp_order_replay o;
+   mp_advice_alt alt;
+   if (lc == NULL || ad->an->loops == NULL
+       || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
+       || mp_adv_magnitude(s) < ad->run->line_size
+       || (inner = mp_facts_instr_loop(ad->an, instr)) == MP_LOOP_NONE
+       || (with = mp_adv_contiguous_outer(ad, instr, inner, &step, &formula)) == MP_LOOP_NONE)
+      return;
+   mp_replay_interchange(ad->run, ad->an, instr, inner, with, &o);
+   if (!o.r.made) {
+      mp_order_replay_clear(&o);
+      return;
+   }
+   wi = mp_facts_loop_where(ad->an, inner);
+   ww = mp_facts_loop_where(ad->an, with);
+   mp_memset(&alt, 0, sizeof alt);
+   alt.loop = inner;
+   alt.with_loop = with;
+   alt.fix = mp_asprintf("interchange the loop at %s with the loop at %s around it, so "
+                         "that the innermost loop steps %lld B through %s instead of %lld",
+                         wi, ww, (long long)step, v->name, (long long)s);
+   alt.holds = mp_strdup("mp.advice.holds", "at any problem size: the walk becomes "
+                         "contiguous");
+   alt.evidence = mp_order_replay_text(&o);
+   alt.replay = o.r;
+   mp_order_replay_clear(&o);
+   mp_free(wi);
+   mp_free(ww);
+   mp_adv_add_alternative(ad, a, diagnosis_len, &alt);
+}
+
+/* The fixes of item a: padding (its own) and the interchange of its
+   walk if there is one, both replayed, the one saving more first.  The
+   reason to reject a if that one's replay refutes it, else NULL. */
+static char *choose_fix(mp_advisor *ad, mp_advice *a, const mp_var *v, uint32_t k,
+                        int partner)
+{
+   size_t diagnosis_len = mp_strlen(a->evidence);
+   mp_order_replay pad;
+   char *refuted;
+   replay_padding(ad, a, k, partner, &pad);
+   if (pad.r.made && a->n_where) {
+      const mp_line_counts *lc = mp_adv_var_line(ad, a->var, a->where[0]);
+      int64_t s;
+      uint64_t sure;
+      uint32_t instr;
+      if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
+         a->holds = mp_adv_padding_holds(ad, v, &pad, mp_facts_instr_loop(ad->an, instr), k);
+   }
+   refuted = mp_adv_take_order_replay(ad, a, &pad, "of the padding");
+   if (refuted)
+      mp_free(refuted);
+   interchange_alternative(ad, a, diagnosis_len, v);
+   if (a->n_alt == 0 && a->holds) {
+      /* with nothing to compare, the padding's holds is not said */
+      mp_free(a->holds);
+      a->holds = NULL;
+   }
+   return mp_adv_replay_refutes(ad, a->loop != MP_LOOP_NONE ? "of the interchange"
+                                                           : "of the padding", &a->replay);
 }
 
 /* An item on the first level where v's conflict misses call for a
@@ -131,7 +212,7 @@ void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
                   "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
                   v->where ? ")" : "");
       mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
-      refuted = replay_padding(ad, a, k, partner && mp_strcmp(partner, v->name) != 0);
+      refuted = choose_fix(ad, a, v, k, partner && mp_strcmp(partner, v->name) != 0);
       if (refuted)
          mp_adv_reject_last(ad, refuted);
       return;   /* the first level is the one to fix */

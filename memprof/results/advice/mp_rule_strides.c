@@ -22,7 +22,12 @@
      contiguous: long-stride (MP_ADVICE_LONG_STRIDE).
    Evidence: the line's dominant stride and its share of the line's
    strides, its L1 misses, the loop the access formula steps along,
-   and the interchange's replay.
+   and the interchange's replay.  When the variable's L1 misses are
+   conflict misses too (the conflict rule's thresholds), padding its
+   rows may cure the same walk: it is replayed as well, the fix saving
+   more of the nest's cycles is the item's and the other its
+   alternative (mp_adv_add_alternative), each saying how it holds as
+   the problem grows.
    Thresholds: a stride of the variable's structure size (a split
    suggested) is left to structure-splitting, and a walk whose misses
    the prefetcher mostly covers is not blamed.  The dominant stride
@@ -38,35 +43,6 @@
 #include "mp_order_replays.h"
 #include "mp_util.h"
 
-static uint64_t magnitude(int64_t x)
-{
-   return x < 0 ? (uint64_t)-x : (uint64_t)x;
-}
-
-/* The loop around inner whose counter moves instruction instr by less
-   than a cache line (by its access formula): the one to make
-   innermost.  *step is that move; *formula says whether a formula gave
-   any enclosing loop's step.  MP_LOOP_NONE if none. */
-static uint32_t contiguous_outer(const mp_advisor *ad, uint32_t instr, uint32_t inner,
-                                 int64_t *step, int *formula)
-{
-   uint32_t p;
-   *formula = 0;
-   for (p = mp_loops_get(ad->an->loops, inner)->parent; p != MP_LOOP_NONE;
-        p = mp_loops_get(ad->an->loops, p)->parent) {
-      int known;
-      int64_t st = mp_facts_instr_step(ad->an, instr, p, &known);
-      if (!known)
-         continue;
-      *formula = 1;
-      if (st != 0 && magnitude(st) < ad->run->line_size) {
-         *step = st;
-         return p;
-      }
-   }
-   return MP_LOOP_NONE;
-}
-
 /* The interchange's replay (mp_order_replays) appended to a's evidence
    and kept in a->replay; the reason to reject a if the replay refutes
    it, else NULL. */
@@ -75,6 +51,19 @@ static char *replay_interchange(mp_advisor *ad, mp_advice *a, uint32_t instr)
    mp_order_replay o;
    mp_replay_interchange(ad->run, ad->an, instr, a->loop, a->with_loop, &o);
    return mp_adv_take_order_replay(ad, a, &o, "of the interchange");
+}
+
+/* Whether v's L1 misses are conflict misses enough for padding to be
+   a fix beside the interchange (the conflict rule's thresholds). */
+static int conflicted(const mp_advisor *ad, const mp_var *v)
+{
+   const mp_cache_counts *cc = v->cache;
+   uint64_t c, all;
+   if (cc == NULL || ad->an->cache == NULL)
+      return 0;
+   c = mp_cache_counts_uncovered_cause(cc, 0, MP_MISS_CONFLICT);
+   all = mp_cache_counts_unprefetched(cc, 0);
+   return c >= MP_ADV_MIN_EVENTS && 4 * c >= all;
 }
 
 /* An item per source line of v whose walk strides a cache line or
@@ -106,7 +95,7 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
       char b1[32], b2[32], b3[32], *misses, *inner_w, *with_w, *form, *refuted = NULL;
       mp_advice *a;
       if (line == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)
-          || magnitude(s) < ad->run->line_size || magnitude(s) == element || sure < MP_ADV_MIN_EVENTS
+          || mp_adv_magnitude(s) < ad->run->line_size || mp_adv_magnitude(s) == element || sure < MP_ADV_MIN_EVENTS
           || 2 * sure < lc->lstride.total)
          continue;
       if (an->cache && (lc->cache.misses[0] < MP_ADV_MIN_EVENTS || 2 * lc->cache.misses[0] < acc))
@@ -117,7 +106,7 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
          continue;
       inner = mp_facts_instr_loop(an, instr);
       if (inner != MP_LOOP_NONE) {
-         with = contiguous_outer(ad, instr, inner, &step, &formula);
+         with = mp_adv_contiguous_outer(ad, instr, inner, &step, &formula);
          if (with == MP_LOOP_NONE && !formula)
             with = mp_loops_get(an->loops, inner)->parent;
       }
@@ -155,8 +144,24 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
                   100.0 * (double)sure / (double)lc->lstride.total,
                   mp_commas(lc->lstride.total, b3, sizeof b3),
                   inner_w ? ", in the loop at " : "", inner_w ? inner_w : "", misses, form);
-      if (with != MP_LOOP_NONE)
+      if (with != MP_LOOP_NONE) {
+         size_t diagnosis_len = mp_strlen(a->evidence);
          refuted = replay_interchange(ad, a, instr);
+         if (a->replay.made && conflicted(ad, v)) {
+            a->holds = mp_strdup("mp.advice.holds", "at any problem size: the walk becomes "
+                                 "contiguous");
+            if (refuted)
+               mp_free(refuted);
+            mp_adv_padding_alternative(ad, a, diagnosis_len, v, instr, 0, 0);
+            if (a->n_alt == 0) {
+               mp_free(a->holds);
+               a->holds = NULL;
+            }
+            refuted = mp_adv_replay_refutes(ad, a->loop == inner && a->with_loop == with
+                                                ? "of the interchange" : "of the padding",
+                                            &a->replay);
+         }
+      }
       if (with != MP_LOOP_NONE && formula)
          a->fix = mp_asprintf(
                      "interchange the loop at %s with the loop at %s around it, so that "

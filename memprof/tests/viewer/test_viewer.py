@@ -730,6 +730,23 @@ class ViewerTest:
         self.b.js("document.getElementById('conflicts').scrollIntoView();")
         self.shot("viewer-real-conflicts.png")
 
+    def real_alternatives(self):
+        """real_alternatives.json: real output of advice_alternatives.c
+        (trimmed to its 4 variables): two items with an alternative fix,
+        each with its replay and how it holds as the problem grows."""
+        self.open()
+        self.c.equal(self.load("real_alternatives.json"), "loaded",
+                     "real_alternatives.json loads")
+        data = read_file(self.fixture("real_alternatives.json"))
+        with_alt = [a for a in data.advice if a.alternatives]
+        self.c.equal(self.count("#advice .advice-alt"), len(with_alt),
+                     "an alternative block per alternative fix")
+        text = self.text("#advice")
+        for a in with_alt:
+            self.c.check(a.alternatives[0].fix in text and a.alternatives[0].holds in text,
+                         "the alternative's fix and what it holds are shown", text)
+            self.c.check(("Holds " + a.holds) in text, "the item's own holds is shown", text)
+
     def overlap(self):
         """struct_overlap.json: real output, a structure whose fields
         overlap (the dynamic linker's _rtld_local), fields without names,
@@ -969,7 +986,8 @@ def main():
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
         for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops, t.detail,
-                     t.real_threads, t.real_colwalk, t.overlap, t.classes, t.hostile,
+                     t.real_threads, t.real_colwalk, t.real_alternatives, t.overlap,
+                     t.classes, t.hostile,
                      t.bad_files):
             try:
                 step()
