@@ -411,6 +411,7 @@ void mp_loopnest_finish(void)
       return;
    mp_loops_flush(mp_g_loops);
    mp_streams_flush(mp_g_streams);
+   mp_loops_drop_unentered(mp_g_loops);
 }
 
 void mp_loopnest_reset(void)

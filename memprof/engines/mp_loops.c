@@ -347,11 +347,37 @@ static uint32_t best_container(const mp_loops *l, const fn_loops *f, uint32_t id
    uint32_t i, best = MP_LOOP_NONE;
    for (i = 0; i < f->n; i++) {
       const mp_loop *P = &l->loops[f->ids[i]];
-      if (f->ids[i] != id && contains(P, L)
+      if (f->ids[i] != id && !P->never_entered && contains(P, L)
           && (best == MP_LOOP_NONE || better(P, &l->loops[best])))
          best = f->ids[i];
    }
    return best;
+}
+
+/* The parent links of f's loops changed: their depths and child
+   counts follow, and the forest's generation moves on. */
+static void relinked(mp_loops *l, fn_loops *f)
+{
+   uint32_t i;
+   for (i = 0; i < f->n; i++)
+      l->loops[f->ids[i]].n_children = 0;
+   for (i = 0; i < f->n; i++) {
+      mp_loop *M = &l->loops[f->ids[i]];
+      uint32_t d = 1, p;
+      for (p = M->parent; p != MP_LOOP_NONE; p = l->loops[p].parent)
+         d++;
+      M->depth = d;
+      if (M->parent != MP_LOOP_NONE)
+         l->loops[M->parent].n_children++;
+   }
+   mp_loops_unsettle(l);     /* a loop may have gained an inner one */
+   if (++l->gen == 0) {      /* wrapped: forget every memoised answer */
+      l->gen = 1;
+      if (l->memo.slots)
+         mp_memset(l->memo.slots, 0, l->memo.cap * sizeof(map_slot));
+      l->memo.n = 0;
+   }
+   l->settled.gen = l->gen;
 }
 
 /* Loop id's range is new or has grown: fix every parent link of its
@@ -374,25 +400,7 @@ static void relink(mp_loops *l, fn_loops *f, uint32_t id)
                && (M->parent == MP_LOOP_NONE || better(L, &l->loops[M->parent])))
          M->parent = id;
    }
-   for (i = 0; i < f->n; i++)
-      l->loops[f->ids[i]].n_children = 0;
-   for (i = 0; i < f->n; i++) {
-      mp_loop *M = &l->loops[f->ids[i]];
-      uint32_t d = 1, p;
-      for (p = M->parent; p != MP_LOOP_NONE; p = l->loops[p].parent)
-         d++;
-      M->depth = d;
-      if (M->parent != MP_LOOP_NONE)
-         l->loops[M->parent].n_children++;
-   }
-   mp_loops_unsettle(l);     /* a loop may have gained an inner one */
-   if (++l->gen == 0) {      /* wrapped: forget every memoised answer */
-      l->gen = 1;
-      if (l->memo.slots)
-         mp_memset(l->memo.slots, 0, l->memo.cap * sizeof(map_slot));
-      l->memo.n = 0;
-   }
-   l->settled.gen = l->gen;
+   relinked(l, f);
 }
 
 static fn_loops *fn_for(mp_loops *l, uint32_t fn)
@@ -925,6 +933,24 @@ uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)
       if (t->frames[i].begun <= then)
          return t->frames[i].loop;
    return MP_LOOP_NONE;
+}
+
+void mp_loops_drop_unentered(mp_loops *l)
+{
+   uint32_t i, k, dropped;
+   for (k = 0; k < l->n_fns; k++) {
+      fn_loops *f = &l->fns[k];
+      for (i = 0, dropped = 0; i < f->n; i++) {
+         mp_loop *L = &l->loops[f->ids[i]];
+         L->never_entered = L->entries == 0;
+         dropped += L->never_entered;
+      }
+      if (dropped == 0)
+         continue;
+      for (i = 0; i < f->n; i++)
+         l->loops[f->ids[i]].parent = best_container(l, f, f->ids[i]);
+      relinked(l, f);
+   }
 }
 
 void mp_loops_reset_counts(mp_loops *l)

@@ -97,6 +97,8 @@ typedef struct {
    uint64_t exits;           /* instances finished */
    uint64_t iterations;      /* back edges taken */
    uint64_t max_iterations;  /* most back edges in one finished instance */
+   int never_entered;        /* at exit: no instance ever began
+                                (mp_loops_drop_unentered) */
 } mp_loop;
 
 /* One active loop of a thread. */
@@ -245,6 +247,15 @@ void mp_loops_flush(mp_loops *l);
    them is MP_LOOP_UNSEEN to mp_loops_carrier.  The active instances and
    their counters go on. */
 void mp_loops_forget(mp_loops *l);
+/* At exit: a loop no thread ever entered (a back edge translated in a
+   superblock, never taken: code after main's time loop jumping back
+   over it) encloses nothing that ran inside it, yet found last it
+   would deepen every loop of its range, after their formulas were
+   fitted at their depths.  Such loops contain no other from here on;
+   the parents, depths and child counts of their functions are made
+   again without them. */
+void mp_loops_drop_unentered(mp_loops *l);
+
 /* Ends every active instance and zeroes the counts of every loop (a
    forked child counts its own); the loops themselves stay. */
 void mp_loops_reset_counts(mp_loops *l);

@@ -639,6 +639,41 @@ START_TEST(test_trace_coarse_and_late_discovery)
 }
 END_TEST
 
+/* A loop found last whose back edge no thread took (code after main's
+   time loop jumping back over it) encloses the nest by its range, but
+   no instance of it ever began: at exit it contains nothing, and the
+   nest's depths are those its accesses were made at. */
+START_TEST(test_drop_unentered)
+{
+   uint32_t I, O, X;
+   g_l = new_loops(0);
+   I = mp_loops_add_back_edge(g_l, 1, 0x150, 0x130, NULL, NULL, NULL, NULL);
+   O = mp_loops_add_back_edge(g_l, 1, 0x190, 0x110, NULL, NULL, NULL, NULL);
+   at(1, 0x110);
+   at(1, 0x130);
+   back(I);
+   at(1, 0x170);
+   back(O);
+   at(1, 0x1a0);
+   X = mp_loops_add_back_edge(g_l, 1, 0x1f0, 0x100, NULL, NULL, NULL, NULL);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->parent, X);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->depth, 3);
+   mp_loops_flush(g_l);
+   mp_loops_drop_unentered(g_l);
+   ck_assert(mp_loops_get(g_l, X)->never_entered);
+   ck_assert(!mp_loops_get(g_l, O)->never_entered);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->parent, MP_LOOP_NONE);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->depth, 1);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->parent, O);
+   ck_assert_uint_eq(mp_loops_get(g_l, I)->depth, 2);
+   ck_assert_uint_eq(mp_loops_get(g_l, X)->n_children, 0);
+   ck_assert_uint_eq(mp_loops_get(g_l, O)->n_children, 1);
+   /* an address of I's body is still in I */
+   ck_assert_uint_eq(mp_loops_innermost(g_l, 1, 0x140), I);
+   mp_loops_free(g_l);
+}
+END_TEST
+
 /* The sibling loops of a reuse (mp_loops_siblings), by hand: a loop R
    around two adjacent loops A then B, then, outside any loop, X then
    Y.  At each access (mirror) the frames are seen; a copy kept by
@@ -1240,6 +1275,7 @@ int main(void)
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
    tcase_add_test(tc, test_siblings);
+   tcase_add_test(tc, test_drop_unentered);
    tcase_add_loop_test(tc, test_mirror, 0, 4);
    tcase_add_test(tc, test_mirror_on_epoch_is_detected);
    tcase_add_test(tc, test_forget);
