@@ -63,11 +63,46 @@ static void iteration(const mp_nest *n, uint64_t i, visit_fn fn, void *arg)
    }
 }
 
+/* The fused loop's iterations: the most of any part's. */
+static uint64_t fused_trips(const mp_nest *const *parts, uint32_t k, uint64_t limit)
+{
+   uint64_t most = 0;
+   uint32_t p;
+   for (p = 0; p < k; p++)
+      if (outer_trips(parts[p], limit) > most)
+         most = outer_trips(parts[p], limit);
+   return most;
+}
+
+/* The first iteration of a part of t iterations that the fused loop's
+   iteration s runs, of 'steps': the part's iterations are spread
+   evenly over the fused loop's (loops the compiler unrolled or
+   vectorised by different factors walk their data at one pace): a
+   part of at most half the steps.  The first part runs each of its
+   iterations at the first step of its share, the others at the last,
+   so that what the first produces comes before what the others
+   consume.  A part of more than half the steps pairs its iteration i
+   with the fused loop's i, as fusing by hand does. */
+static uint64_t first_at(uint64_t s, uint64_t t, uint64_t steps, int early)
+{
+   if (2 * t > steps)          /* about as many: one to one, i with i */
+      return s < t ? s : t;
+   return early ? (s * t + steps - 1) / steps : s * t / steps;
+}
+
+/* The fused loop's iteration that runs iteration i of such a part. */
+static uint64_t step_of(uint64_t i, uint64_t t, uint64_t steps, int early)
+{
+   if (2 * t > steps)
+      return i;
+   return early ? i * steps / t : ((i + 1) * steps + t - 1) / t - 1;
+}
+
 /* Every access of the parts, in sequence or fused. */
 static void walk(const mp_nest *const *parts, uint32_t k, uint64_t limit, int fused,
                  visit_fn fn, void *arg)
 {
-   uint64_t i, most = 0;
+   uint64_t i, s, steps;
    uint32_t p;
    if (!fused) {
       for (p = 0; p < k; p++)
@@ -75,13 +110,13 @@ static void walk(const mp_nest *const *parts, uint32_t k, uint64_t limit, int fu
             iteration(parts[p], i, fn, arg);
       return;
    }
-   for (p = 0; p < k; p++)
-      if (outer_trips(parts[p], limit) > most)
-         most = outer_trips(parts[p], limit);
-   for (i = 0; i < most; i++)
-      for (p = 0; p < k; p++)
-         if (i < outer_trips(parts[p], limit))
+   steps = fused_trips(parts, k, limit);
+   for (s = 0; s < steps; s++)
+      for (p = 0; p < k; p++) {
+         uint64_t t = outer_trips(parts[p], limit);
+         for (i = first_at(s, t, steps, p == 0); i < first_at(s + 1, t, steps, p == 0); i++)
             iteration(parts[p], i, fn, arg);
+      }
 }
 
 static void count_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
@@ -142,9 +177,9 @@ int mp_fusion_replay(const mp_nest *const *parts, uint32_t k, uint64_t trips_lim
 /*--- The dependences                                      ---*/
 /*------------------------------------------------------------*/
 
-/* A granule the earlier parts touched: the last outermost iteration
-   (plus one; 0: none) that stored to it, and that touched it, and the
-   parts that did. */
+/* A granule the earlier parts touched: the last iteration of the fused
+   loop (plus one; 0: none) whose part stored to it, and touched it,
+   and the parts that did. */
 typedef struct {
    uint64_t key;                 /* granule + 1; 0: an empty slot */
    uint64_t stored, touched;
@@ -160,6 +195,7 @@ typedef struct {
    granule *slots;
    uint64_t cap, n;              /* cap a power of two, n < cap / 2 */
    int listing;                  /* the first walk: the loads and stores */
+   uint64_t steps, trips;        /* the fused loop's iterations, the part's */
    int merging;                  /* entering the part's accesses, not checking */
    uint32_t part;                /* the part walked */
    int broken;
@@ -223,6 +259,8 @@ static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
 {
    dep_state *d = arg;
    uint64_t g, last = (addr + (r->size ? r->size : 1) - 1) >> GRANULE_SHIFT;
+   /* where the fused loop runs this access */
+   i = step_of(i, d->trips, d->steps, d->part == 0);
    for (g = addr >> GRANULE_SHIFT; g <= last; g++) {
       granule *s;
       if (d->listing) {
@@ -269,14 +307,17 @@ int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips
    mp_memset(&d, 0, sizeof d);
    d.cap = 1024;
    d.slots = mp_calloc("mp.fusion.granules", d.cap, sizeof *d.slots);
+   d.steps = fused_trips(parts, k, trips_limit);
    d.listing = 1;
    for (q = 0; q < k; q++) {
       d.part = q;
+      d.trips = outer_trips(parts[q], trips_limit);
       walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
    }
    d.listing = 0;
    for (q = 0; q < k && !d.broken; q++) {
       d.part = q;
+      d.trips = outer_trips(parts[q], trips_limit);
       d.merging = 0;
       if (q > 0)
          walk(&parts[q], 1, trips_limit, 0, dep_one, &d);

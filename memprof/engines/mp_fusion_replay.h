@@ -10,16 +10,24 @@
    describes one (its loops' trip counts, its references' addresses and
    steps, in the order it ran), are replayed through a fresh copy of
    the simulated hierarchy twice: as they ran, part after part, and
-   fused, their outermost loops merged into one whose iteration i runs
-   iteration i of each part in turn (a part with fewer iterations
-   leaves the fused loop's later ones).  The misses and cycles of the
-   two compare what the fusion does.
+   fused, their outermost loops merged into one whose iteration runs
+   that iteration of each part in turn.  The misses and cycles of the
+   two compare what the fusion does.  Parts of different trip counts
+   (loops the compiler unrolled or vectorised by different factors) are
+   spread evenly over the fused loop's iterations, S, the most of any
+   part's, when they run at most half of them: the first part's
+   iteration i runs in the fused loop's iteration floor(i * S / t), the
+   first of its share, another part's in ceil((i + 1) * S / t) - 1, the
+   last of its share, so that the first part's stores come before the
+   others' loads.  A part of more than half the fused loop's iterations
+   runs its iteration i in the fused loop's i, as fusing by hand
+   does.
 
    Fusion is legal only if it moves no access past one it depends on:
-   in the fused order, iteration i of a later part runs before the
-   iterations after i of the earlier parts, so a later part's access
-   at iteration i must not touch bytes that an earlier part touches at
-   an iteration after i, one of the two storing.  mp_fusion_dependence
+   in the fused order, a later part's accesses in the fused loop's
+   iteration s run before the earlier parts' of the iterations after
+   s, so they must not touch bytes that an earlier part touches in a
+   later iteration of the fused loop, one of the two storing.  mp_fusion_dependence
    checks that on the accesses themselves, granule by granule; a
    location no reference walks, which each loop touching it both loads
    and stores (a loop counter kept in memory, an accumulator), is each

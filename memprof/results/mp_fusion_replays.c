@@ -151,12 +151,13 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
          most = nests[p].trips[0];
    }
    for (p = 0; made == k && p < k && !out->why_not; p++)
-      if (2 * nests[p].trips[0] < most) {
+      if (8 * nests[p].trips[0] < most) {
          char b1[32], b2[32];
          char *wp = mp_facts_loop_where(an, loops[p]);
          out->illegal = 1;
          out->why_not = mp_asprintf("no replay: the loop at %s runs %s iterations where "
-                                    "another runs %s: their iterations do not pair up",
+                                    "another runs %s: their iterations do not pair up "
+                                    "(more than 8 of one to one of the other)",
                                     wp, mp_commas(nests[p].trips[0], b1, sizeof b1),
                                     mp_commas(most, b2, sizeof b2));
          mp_free(wp);

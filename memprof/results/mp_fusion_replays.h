@@ -34,7 +34,8 @@ typedef struct {
    int repeated;             /* replayed in the steady state */
    int illegal;              /* not made: the fusion breaks a dependence,
                                 or the loops' iterations do not pair up
-                                (one runs less than half another's) */
+                                (one runs more than 8 times another's:
+                                more than unrolling or vectors make) */
    char *why_not;            /* not made: why (allocated), or NULL when
                                 no replay was asked for */
 } mp_fusion_outcome;

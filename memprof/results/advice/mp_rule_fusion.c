@@ -31,7 +31,8 @@
    Evidence: the level, the arrays and their capacity misses, the
    reuses between the loops, and the replay of the loops fused
    (mp_fusion_replays.h).  A fusion that would move an access past
-   one it depends on is rejected; one whose replay does not pay too.
+   one it depends on is rejected; one whose replay does not pay too,
+   and one no replay could check (a loop without affine formulas).
    Fix: fuse the loops.
 */
 #include "mp_advisor.h"
@@ -63,15 +64,37 @@ static int programs_loop(const mp_advisor *ad, uint32_t loop)
    return loop != MP_LOOP_NONE && mp_class_is_programs(ad->res->loop[loop].cls);
 }
 
+/* Whether a source file is a header of the C++ library (libstdc++'s
+   bits/: stl_vector.h, new_allocator.h, vector.tcc; or a standard
+   header, which has no extension: vector, memory). */
+static int library_header(const char *file)
+{
+   const char *base = file, *p;
+   int dot = 0;
+   for (p = file; *p; p++)
+      if (*p == '/') {
+         base = p + 1;
+         dot = 0;
+      } else if (*p == '.')
+         dot = 1;
+   return mp_strncmp(base, "stl_", 4) == 0 || mp_strcmp(base, "new_allocator.h") == 0
+          || mp_strcmp(base, "alloc_traits.h") == 0 || mp_strcmp(base, "allocator.h") == 0
+          || (p - base > 4 && mp_strcmp(p - 4, ".tcc") == 0) || !dot;
+}
+
 /* A loop the user writes: of the program's code, and not of the C++
-   library's templates inlined into it (a std::vector's fill), whose
+   library's templates, called or inlined (a std::vector's fill), whose
    loops no one fuses by hand. */
 static int users_loop(const mp_advisor *ad, uint32_t loop)
 {
-   const char *scope = loop != MP_LOOP_NONE ? mp_loops_get(ad->an->loops, loop)->scope : NULL;
-   return programs_loop(ad, loop)
-          && !(scope && (mp_strncmp(scope, "std::", 5) == 0
-                         || mp_strncmp(scope, "__gnu_cxx::", 11) == 0));
+   const mp_loop *l;
+   const char *fn;
+   if (!programs_loop(ad, loop))
+      return 0;
+   l = mp_loops_get(ad->an->loops, loop);
+   fn = ad->res->loop[loop].function;
+   return !(fn && (mp_strncmp(fn, "std::", 5) == 0 || mp_strncmp(fn, "__gnu_cxx::", 11) == 0))
+          && !(l->file && library_header(l->file));
 }
 
 /* Two loops the debug information cannot tell apart: one has a single
@@ -265,9 +288,13 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
    }
    mp_free(text);
    a->replay = fo.r;
-   if (fo.illegal)
-      refuted = mp_asprintf("%s", mp_strncmp(fo.why_not, "no replay: ", 11) == 0
-                                  ? fo.why_not + 11 : fo.why_not);
+   /* Unchecked, a fusion is a guess about loops the debug information
+      may not tell apart (compiled copies, a callee's loop beside its
+      caller's): it is given only when its replay holds it. */
+   if (fo.illegal || (!fo.r.made && fo.why_not))
+      refuted = mp_asprintf("%s%s", fo.illegal ? "" : "no fusion was replayed: ",
+                            mp_strncmp(fo.why_not, "no replay: ", 11) == 0
+                            ? fo.why_not + 11 : fo.why_not);
    else
       refuted = mp_adv_replay_refutes(ad, "of the fusion", &a->replay);
    mp_fusion_outcome_clear(&fo);

@@ -131,7 +131,7 @@ START_TEST(test_trips_limit_and_unequal)
    ck_assert_uint_eq(mp_fusion_accesses(parts, 2, 100), 500);
    pb.trips[0] = 10;
    /* the fused loop runs the longer part's iterations, the shorter
-      leaving its later ones */
+      spread over them */
    ck_assert(mp_fusion_replay(parts, 2, 0, 1, 0, &cfg, latency, &fused));
    ck_assert(mp_fusion_replay(parts, 2, 0, 0, 0, &cfg, latency, &seq));
    ck_assert_uint_eq(fused.accesses, 2 * N + 30);
@@ -220,13 +220,23 @@ static void list_accesses(const mp_nest *const *parts, uint32_t k, list *l)
       if (parts[p]->trips[0] > most)
          most = parts[p]->trips[0];
    }
-   /* fused: iteration by iteration, part by part */
+   /* fused: part by part, the iterations the fused loop's iteration s
+      runs: of the first part, those it places first (it floor(it *
+      most / t) = s), of the others those it places last (ceil((it + 1)
+      * most / t) - 1 = s) */
    for (i = 0; i < most; i++)
       for (p = 0; p < k; p++) {
-         uint32_t x;
-         for (x = 0; x < l->n; x++)
-            if (l->a[x].part == p && l->a[x].i == i)
-               l->a[x].fused = pos++;
+         uint64_t t = parts[p]->trips[0], it;
+         for (it = 0; it < t; it++) {
+            uint64_t at = 2 * t > most ? it
+                          : p == 0 ? it * most / t : ((it + 1) * most + t - 1) / t - 1;
+            uint32_t x;
+            if (at != i)
+               continue;
+            for (x = 0; x < l->n; x++)
+               if (l->a[x].part == p && l->a[x].i == it)
+                  l->a[x].fused = pos++;
+         }
       }
 }
 
@@ -293,13 +303,36 @@ START_TEST(test_dependence_by_hand)
    /* the second loop reads b[i + 1]: written by the first at i + 1,
       after the fused iteration i */
    rb[0].base = B + 8;
-   pb.trips[0] = N - 1;
    ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
    ck_assert_uint_eq(e, 0);
    ck_assert_uint_eq(l, 1);
    ck_assert_uint_eq(r, 0);
    ck_assert_uint_eq(addr, B + 8);
    ck_assert(brute_broken(parts, 2));
+   /* with one iteration fewer, the second loop's iteration i still runs
+      with the first's i, as fusing by hand does */
+   pb.trips[0] = N - 1;
+   ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert(brute_broken(parts, 2));
+   /* the second loop vectorised by two (half the iterations, 16 bytes
+      each), reading b[2i + 2] and b[2i + 3]: spread over the first's,
+      its iteration 0 runs in the fused loop's iteration 2, after b[2]
+      was stored but before b[3]: broken */
+   rb[0] = ref(B + 16, 16, 0, 0x2000);
+   rb[0].size = 16;
+   rb[1] = ref(A, 16, 0, 0x2004);
+   rb[2] = ref(C, 16, 1, 0x2008);
+   pb.trips[0] = N / 2 - 1;
+   ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert(brute_broken(parts, 2));
+   /* reading b[2i] and b[2i + 1]: stored by the first's 2i and 2i + 1,
+      both by its step 2i + 1 */
+   rb[0].base = B;
+   pb.trips[0] = N / 2;
+   ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert(!brute_broken(parts, 2));
+   two_sweeps(ra, rb, &pa, &pb);
+   rb[0].base = B + 8;
    /* b[i - 1] is fine: written at an earlier iteration */
    rb[0].base = B - 8;
    ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
