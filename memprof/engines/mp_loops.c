@@ -935,6 +935,14 @@ uint32_t mp_loops_carrier(const mp_loops *l, uint32_t tid, uint64_t then)
    return MP_LOOP_NONE;
 }
 
+int mp_loops_within(const mp_loops *l, uint32_t loop, uint32_t outer)
+{
+   for (; loop != MP_LOOP_NONE; loop = l->loops[loop].parent)
+      if (loop == outer)
+         return 1;
+   return 0;
+}
+
 void mp_loops_drop_unentered(mp_loops *l)
 {
    uint32_t i, k, dropped;

@@ -161,6 +161,9 @@ const mp_loop *mp_loops_get(const mp_loops *l, uint32_t loop);
 /* The innermost loop of fn containing addr, MP_LOOP_NONE if none. */
 uint32_t mp_loops_innermost(mp_loops *l, uint32_t fn, uint64_t addr);
 
+/* Whether loop 'loop' is 'outer' or lies inside it (MP_LOOP_NONE: no). */
+int mp_loops_within(const mp_loops *l, uint32_t loop, uint32_t outer);
+
 /*--- Dynamic part (run time), thread ids 0 .. any ---*/
 
 /* Thread tid executes code of function fn at addr (each superblock

@@ -16,15 +16,6 @@
 #include "mp_order_replays.h"
 #include "mp_util.h"
 
-/* Whether loop l lies inside loop outer (or is it). */
-static int within(const mp_finished *an, uint32_t l, uint32_t outer)
-{
-   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
-      if (l == outer)
-         return 1;
-   return 0;
-}
-
 /* An instruction of the deepest loop inside 'loop' whose formula there
    fits, and that loop in *inner; UINT32_MAX if none. */
 static uint32_t part_instr(const mp_finished *an, uint32_t loop, uint32_t *inner)
@@ -34,7 +25,7 @@ static uint32_t part_instr(const mp_finished *an, uint32_t loop, uint32_t *inner
       uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
       const mp_formula_instr *fi;
       const mp_loop *lp;
-      if (l == MP_LOOP_NONE || !within(an, l, loop))
+      if (l == MP_LOOP_NONE || !mp_loops_within(an->loops, l, loop))
          continue;
       lp = mp_loops_get(an->loops, l);
       fi = mp_formula_get(an->formula, (uint64_t)lp->depth << 32 | id);
@@ -165,17 +156,18 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
    if (made == k && !out->why_not) {
       /* the same first iterations of every loop in both orders */
       all = mp_fusion_accesses(parts, k, 0);
-      out->trips = all > MP_ORDER_REPLAY_BUDGET
-                   ? (most * MP_ORDER_REPLAY_BUDGET / all ? most * MP_ORDER_REPLAY_BUDGET / all
-                                                          : 1)
-                   : 0;
+      if (all > MP_ORDER_REPLAY_BUDGET) {
+         out->trips = most * MP_ORDER_REPLAY_BUDGET / all;
+         if (out->trips == 0)
+            out->trips = 1;
+      }
       out->why_not = unknown_dependence(an, loops, k, nests, ids, gathered, n_gathered);
-      if (out->why_not)
-         ;
-      else if (mp_fusion_dependence(parts, k, out->trips, &earlier, &later, &ref, &addr)) {
+      if (out->why_not == NULL
+          && mp_fusion_dependence(parts, k, out->trips, &earlier, &later, &ref, &addr)) {
          out->illegal = 1;
          out->why_not = dependence_text(an, loops, earlier, later, ids[later][ref]);
-      } else {
+      }
+      if (out->why_not == NULL) {
          out->r.made = mp_fusion_replay(parts, k, out->trips, 0, repeated, &cc,
                                         an->cache->latency, &out->r.before)
                        && mp_fusion_replay(parts, k, out->trips, 1, repeated, &cc,

@@ -66,15 +66,6 @@ static uint32_t count_in(const mp_finished *an, uint32_t loop)
    return n;
 }
 
-/* Whether loop l lies inside loop outer (or is it). */
-static int inside(const mp_finished *an, uint32_t l, uint32_t outer)
-{
-   for (; l != MP_LOOP_NONE; l = mp_loops_get(an->loops, l)->parent)
-      if (l == outer)
-         return 1;
-   return 0;
-}
-
 /* Whether instruction id's formula stays on the same data through the
    iterations of the loop at depth index d (its coefficient there is
    known and 0): a sweep repeated by a time loop. */
@@ -105,7 +96,7 @@ static uint32_t dependent_sibling(const mp_finished *an, const uint32_t *chain, 
    for (id = 0; id < an->n_instrs; id++) {
       uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
       const mp_formula_instr *fs;
-      if (l == MP_LOOP_NONE || !inside(an, l, chain[0]))
+      if (l == MP_LOOP_NONE || !mp_loops_within(an->loops, l, chain[0]))
          continue;
       for (k = 0; k < n && chain[k] != l; k++)
          ;
@@ -591,7 +582,7 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       the walk; else the formula's guess: the nearest loop around that
       comes back to the walk's data. */
    carrier = carried_by != MP_LOOP_NONE && carried_by != inner
-             && inside(an, inner, carried_by) ? carried_by
+             && mp_loops_within(an->loops, inner, carried_by) ? carried_by
                                               : returning_loop(an, instr, inner, inner);
    /* Without a formula, mp_order_nest says which access lacks one. */
    refs = mp_order_nest(run, an, instr, inner,

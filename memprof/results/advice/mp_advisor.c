@@ -20,6 +20,11 @@ int mp_adv_programs_data(const mp_var *v)
    return mp_class_is_programs(v->cls) && !(v->kind == MP_VAR_OTHER && !v->named_by);
 }
 
+int mp_adv_programs_loop(const mp_advisor *ad, uint32_t loop)
+{
+   return loop != MP_LOOP_NONE && mp_class_is_programs(ad->res->loop[loop].cls);
+}
+
 mp_advice *mp_adv_new(mp_advisor *ad, mp_advice_kind kind, const mp_var *v,
                       double score)
 {

@@ -64,6 +64,7 @@ typedef struct {
    uint64_t total;               /* the run's memory cycles, or accesses */
    int by_cycles;                /* total counts cycles */
    uint64_t accesses;            /* the run's accesses, whatever total counts */
+   const double *score;          /* per variable, its share of total */
    mp_advice *out;
    uint32_t n, cap;
    mp_advice *rej;               /* rejected by their replay */
@@ -95,6 +96,10 @@ typedef struct {
    or Valgrind decides (_rtld_local, stdio's buffers), debug
    information or not. */
 int mp_adv_programs_data(const mp_var *v);
+
+/* Whether loop is of the program's code (not a loop of the C runtime
+   around main, nor MP_LOOP_NONE). */
+int mp_adv_programs_loop(const mp_advisor *ad, uint32_t loop);
 
 /* A new item about v, or about no variable (v NULL: a loop's). */
 mp_advice *mp_adv_new(mp_advisor *ad, mp_advice_kind kind, const mp_var *v,

@@ -174,6 +174,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
                                 : mp_counts_accesses(&v->c);
       score[i] = (double)mine / (double)total;
    }
+   ad.score = score;
    for (i = 0; i < n && total > 0; i++)
       if (mp_adv_programs_data(mp_vars_get(vs, i)))
          run_var_rules(&ad, mp_vars_get(vs, i), score[i], 1);

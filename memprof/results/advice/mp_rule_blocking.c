@@ -102,15 +102,6 @@ static int far_median(const uint64_t *bins, uint64_t from, uint64_t *lo, uint64_
    return 1;
 }
 
-/* Whether loop l is 'outer' or lies inside it. */
-static int within(const mp_advisor *ad, uint32_t l, uint32_t outer)
-{
-   for (; l != MP_LOOP_NONE; l = mp_loops_get(ad->an->loops, l)->parent)
-      if (l == outer)
-         return 1;
-   return 0;
-}
-
 /* The reuses of lc at distances of 'from' lines or more. */
 static uint64_t far_reuses_at(const mp_line_counts *lc, uint64_t from)
 {
@@ -140,7 +131,7 @@ static void fill_where_carried(mp_advisor *ad, mp_advice *a, const mp_var *v,
       const mp_line_counts *lc = ad->lines[i];
       uint64_t n = far_reuses_at(lc, from);
       uint32_t l = mp_adv_line_loop(ad, lc);
-      if (n == 0 || l == MP_LOOP_NONE || !within(ad, l, carrier))
+      if (n == 0 || l == MP_LOOP_NONE || !mp_loops_within(ad->an->loops, l, carrier))
          continue;
       j = a->n_where < MP_ADVICE_WHERE ? a->n_where++ : MP_ADVICE_WHERE;
       while (j > 0 && val[j - 1] < n) {
@@ -177,8 +168,7 @@ static char *carried_median(const mp_carrier *k, uint64_t from, uint64_t *factor
    nothing the program can tile (mp_carriers_top). */
 static int programs_loop(uint32_t loop, void *arg)
 {
-   const mp_advisor *ad = arg;
-   return mp_class_is_programs(ad->res->loop[loop].cls);
+   return mp_adv_programs_loop(arg, loop);
 }
 
 /* The tiling's replay (mp_order_replays) for blocking a at level k, of

@@ -59,11 +59,6 @@ typedef struct {
    uint32_t n;
 } pairs;
 
-static int programs_loop(const mp_advisor *ad, uint32_t loop)
-{
-   return loop != MP_LOOP_NONE && mp_class_is_programs(ad->res->loop[loop].cls);
-}
-
 /* Whether a source file is a header of the C++ library (libstdc++'s
    bits/: stl_vector.h, new_allocator.h, vector.tcc; or a standard
    header, which has no extension: vector, memory). */
@@ -89,7 +84,7 @@ static int users_loop(const mp_advisor *ad, uint32_t loop)
 {
    const mp_loop *l;
    const char *fn;
-   if (!programs_loop(ad, loop))
+   if (!mp_adv_programs_loop(ad, loop))
       return 0;
    l = mp_loops_get(ad->an->loops, loop);
    fn = ad->res->loop[loop].function;
@@ -249,7 +244,7 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
    names = names_of(ad, vars, n_vars);
    where = loops_of(ad, loops, n_loops);
    /* a loop of the runtime around main repeats nothing */
-   if (!programs_loop(ad, carrier))
+   if (!mp_adv_programs_loop(ad, carrier))
       carrier = MP_LOOP_NONE;
    if (carrier != MP_LOOP_NONE) {
       char *w = mp_facts_loop_where(ad->an, carrier);
@@ -308,24 +303,19 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
 void mp_rule_fusion(mp_advisor *ad)
 {
    uint32_t i, n = mp_vars_count(ad->vs);
-   double *score;
    pairs *ps;
    if (ad->an->carriers == NULL || ad->an->cache == NULL || ad->an->loops == NULL
        || ad->total == 0)
       return;
    ps = mp_calloc("mp.advice.fusion", 1, sizeof *ps);
-   score = mp_calloc("mp.advice.fusion", n + 1, sizeof *score);
    for (i = 0; i < n; i++) {
       const mp_var *v = mp_vars_get(ad->vs, i);
-      score[i] = (double)(ad->by_cycles ? (v->cache ? v->cache->cycles : 0)
-                                        : mp_counts_accesses(&v->c)) / (double)ad->total;
-      if (mp_adv_programs_data(v) && score[i] >= MP_ADVICE_MIN_SHARE)
+      if (mp_adv_programs_data(v) && ad->score[i] >= MP_ADVICE_MIN_SHARE)
          gather(ad, v, ps);
    }
    group(ps);
    for (i = 0; i < ps->n; i++)
       if (ps->p[i].group == i)
-         advise_group(ad, ps, i, score);
-   mp_free(score);
+         advise_group(ad, ps, i, ad->score);
    mp_free(ps);
 }

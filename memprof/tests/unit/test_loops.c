@@ -666,6 +666,11 @@ START_TEST(test_drop_unentered)
    ck_assert_uint_eq(mp_loops_get(g_l, O)->depth, 1);
    ck_assert_uint_eq(mp_loops_get(g_l, I)->parent, O);
    ck_assert_uint_eq(mp_loops_get(g_l, I)->depth, 2);
+   ck_assert(mp_loops_within(g_l, I, O));
+   ck_assert(mp_loops_within(g_l, I, I));
+   ck_assert(!mp_loops_within(g_l, O, I));
+   ck_assert(!mp_loops_within(g_l, I, X));
+   ck_assert(!mp_loops_within(g_l, MP_LOOP_NONE, O));
    ck_assert_uint_eq(mp_loops_get(g_l, X)->n_children, 0);
    ck_assert_uint_eq(mp_loops_get(g_l, O)->n_children, 1);
    /* an address of I's body is still in I */
