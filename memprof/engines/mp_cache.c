@@ -426,9 +426,10 @@ static INLINE void access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t si
       if (last < line)   /* wrapped past the top of the address space */
          last = EMPTY >> c->line_shift;
       for (;; line++) {
-         access_line(c, path, core, first, line,
-                     line == first ? addr : line << c->line_shift,
-                     is_write, owner, pc, out, pf);
+         if (!c->sampled_sets || c->sampled_sets[line & c->lv[0].set_mask])
+            access_line(c, path, core, first, line,
+                        line == first ? addr : line << c->line_shift,
+                        is_write, owner, pc, out, pf);
          if (line == last)
             break;
       }
@@ -474,6 +475,8 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
    c->cores = cfg->cores;
    c->line_shift = log2_of(cfg->level[0].line);
    c->sample_shift = cfg->sample_shift;
+   c->set_sample_shift = cfg->set_sample_shift;
+   c->sampled_sets = cfg->set_sample_shift ? cfg->sampled_sets : NULL;
    c->on_retire = cfg->on_retire;
    c->on_invalidate = cfg->on_invalidate;
    c->retire_arg = cfg->retire_arg;

@@ -69,6 +69,21 @@ typedef struct {
       a level's shadow keeps at least MP_CACHE_SAMPLE_MIN_SHADOW lines
       (the shift is lowered for it if need be). */
    uint32_t sample_shift;
+   /* The accesses fed are a sample of whole sets (--sample=lines): those
+      of 1 in 2^s of the L1's sets, and so of every deeper level's (a
+      deeper level has at least the L1's sets, and a line's set there
+      keeps its L1 set's number in its low bits).  Each sampled set then
+      behaves as in the full run; only the fully-associative shadows,
+      which see every set's lines at once, are scaled to what the sample
+      fills of them: lines >> s entries (SHARDS's scaled cache).  At most
+      log2 of the L1's sets; no prefetcher (it trains across sets) and
+      no L1 oracle.  0: every access is fed.  sampled_sets (the caller's,
+      read while the cache lives) says which of the L1's sets are in the
+      sample, 1 byte each: the caller feeds only accesses whose first
+      line is, and of an access straddling lines the others' are
+      skipped, so that no set outside the sample is ever filled. */
+   uint32_t set_sample_shift;
+   const uint8_t *sampled_sets;
    /* The hardware prefetcher, one per core (MP_PREFETCH_NONE, zero: no
       prefetcher).  It trains on the core's demand misses: the accesses
       that miss L1, and those that hit a line a prefetch brought into L1

@@ -35,7 +35,7 @@ uint64_t mp_cache_instance_table_bytes(const mp_cache_cfg *cfg, uint32_t k)
    uint64_t lines = L->size / L->line, sets = lines / L->assoc;
    uint64_t bytes = instance_map_bytes(sets, L->assoc, k);
    if (sets > 1)
-      bytes += mpc_fa_bytes(lines, mpc_shadow_sample_shift(cfg, k));
+      bytes += mpc_fa_bytes(lines >> cfg->set_sample_shift, mpc_shadow_sample_shift(cfg, k));
    return bytes;
 }
 
@@ -98,6 +98,28 @@ const char *mpc_check_cfg(const mp_cache_cfg *cfg)
          return mp_config_error("%s: shared by %u cores, not a multiple of %s's %u "
                      "(each %s must lie within one %s)", name, L->shared_by, above,
                      cfg->level[k - 1].shared_by, above, name);
+   }
+   if (cfg->set_sample_shift > 0) {
+      uint64_t l1_sets = cfg->level[0].size / ((uint64_t)cfg->level[0].assoc * cfg->level[0].line);
+      char first[16];
+      mpc_level_name(cfg, 0, first);
+      if (cfg->set_sample_shift > 31 || (1ULL << cfg->set_sample_shift) > l1_sets)
+         return mp_config_error("a sample of 1 in %llu sets, but %s has %llu",
+                     1ULL << (cfg->set_sample_shift > 31 ? 31 : cfg->set_sample_shift), first,
+                     (unsigned long long)l1_sets);
+      if (cfg->sampled_sets == NULL)
+         return mp_config_error("a sample of sets, but no table of them");
+      if (cfg->prefetch.kind != MP_PREFETCH_NONE)
+         return mp_config_error("a sample of sets cannot feed a prefetcher, which trains "
+                     "across sets");
+      for (k = 1; k < cfg->n_levels; k++) {
+         const mp_cache_level_cfg *L = &cfg->level[k];
+         char name[16];
+         mpc_level_name(cfg, k, name);
+         if (L->size / ((uint64_t)L->assoc * L->line) < l1_sets)
+            return mp_config_error("%s has fewer sets than %s: a sample of %s's sets is "
+                        "not one of whole sets there", name, first, first);
+      }
    }
    /* Levels too large to simulate are refused here, before the program
       runs: the instances are mapped at their cores' first access. */

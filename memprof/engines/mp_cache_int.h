@@ -154,6 +154,8 @@ typedef struct {
 struct mp_cache {
    uint32_t n_levels, cores, line_shift;
    uint32_t sample_shift;  /* as configured */
+   uint32_t set_sample_shift;  /* as configured: the feed is 1/2^s of the sets */
+   const uint8_t *sampled_sets;  /* ... those of L1 with a nonzero byte */
    level lv[MP_CACHE_MAX_LEVELS];
    instance **path;    /* [core * n_levels + k]: the instance core uses at k */
    int32_t *core_bit;  /* per core: its cold bit, -1 before its first access */

@@ -40,7 +40,8 @@ uint64_t mp_cache_l1_lines(const mp_cache *c)
 
 int mp_cache_set_l1_oracle(mp_cache *c, mp_cache_l1_oracle fn, void *arg)
 {
-   if (c->n_active > 0 || c->pf != NULL || c->lv[0].sets == 1 || c->lv[0].sample_shift > 0)
+   if (c->n_active > 0 || c->pf != NULL || c->lv[0].sets == 1 || c->lv[0].sample_shift > 0
+       || c->set_sample_shift > 0)
       return 0;
    c->l1_oracle = fn;
    c->oracle_arg = arg;

@@ -155,7 +155,7 @@ OUT_OF_LINE uint32_t mpc_fa_insert(fa_shadow *fa, uint64_t line, uint32_t *hint)
 void mpc_add_shadow(mp_cache *c, uint32_t k, instance *in)
 {
    level *lv = &c->lv[k];
-   fa_init(c, &in->fa, lv->sets * lv->assoc, lv->sample_shift);
+   fa_init(c, &in->fa, (lv->sets * lv->assoc) >> c->set_sample_shift, lv->sample_shift);
    if (lv->sample_shift == 0)
       mpc_add_exact_shadow(c, in);
 }
@@ -173,9 +173,9 @@ void mpc_shadow_free(instance *in)
 uint32_t mpc_shadow_sample_shift(const mp_cache_cfg *cfg, uint32_t k)
 {
    const mp_cache_level_cfg *L = &cfg->level[k];
-   uint64_t lines = L->size / L->line;
+   uint64_t lines = (L->size / L->line) >> cfg->set_sample_shift;
    uint32_t shift = 0;
-   if (!cfg->sample_shift || lines == L->assoc || lines < MP_CACHE_SAMPLE_MIN_LINES)
+   if (!cfg->sample_shift || L->size / L->line == L->assoc || lines < MP_CACHE_SAMPLE_MIN_LINES)
       return 0;
    while (shift < cfg->sample_shift && lines >> (shift + 1) >= MP_CACHE_SAMPLE_MIN_SHADOW)
       shift++;

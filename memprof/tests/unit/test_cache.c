@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "mp_cache.h"
+#include "mp_util.h"
 
 #define N_OWNERS 8
 
@@ -1752,6 +1753,151 @@ START_TEST(test_table_bytes)
 }
 END_TEST
 
+/*------------------------------------------------------------*/
+/*--- A sample of whole sets (set_sample_shift)            ---*/
+/*------------------------------------------------------------*/
+
+/* 1 byte per L1 set: in the sample or not.  The sets are picked by a
+   hash of their number, as the tool does, so that the sample is not a
+   run of neighbouring sets. */
+static uint8_t *pick_sets(uint32_t sets, uint32_t shift)
+{
+   uint8_t *t = calloc(sets, 1);
+   uint32_t s;
+   for (s = 0; s < sets; s++)
+      t[s] = (mp_mix64(s + 77) & ((1ULL << shift) - 1)) == 0;
+   return t;
+}
+
+/* Fed only the accesses of a sample of the L1's sets, the cache does at
+   each of them what the cache fed every access does: every sampled set
+   at every level sees the same lines in the same order.  Only the
+   capacity/conflict split may differ, which comes from a shadow scaled
+   to the sample.  The totals are those of the sampled accesses. */
+static void check_set_sample(const char *what, mp_cache_cfg cfg, uint32_t shift,
+                             const acc *t, size_t n)
+{
+   uint32_t sets = (uint32_t)(cfg.level[0].size / cfg.level[0].assoc / cfg.level[0].line);
+   uint8_t *in = pick_sets(sets, shift);
+   mp_cache *full = new_or_fail(cfg), *part;
+   mp_cache_totals want[3], got[3];
+   uint64_t bad = 0, fed = 0;
+   uint32_t k;
+   size_t i;
+   memset(want, 0, sizeof want);
+   cfg.set_sample_shift = shift;
+   cfg.sampled_sets = in;
+   part = new_or_fail(cfg);
+   for (i = 0; i < n; i++) {
+      mp_cache_outcome a, b;
+      uint64_t line = t[i].addr / cfg.level[0].line;
+      int same;
+      mp_cache_access(full, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, 0, &a);
+      if (!in[line % sets])
+         continue;
+      fed++;
+      mp_cache_access(part, t[i].core, t[i].addr, t[i].size, t[i].is_write, t[i].owner, 0, &b);
+      same = a.served_by == b.served_by && a.invalidations == b.invalidations;
+      for (k = 0; k < cfg.n_levels; k++) {
+         int split = (a.cause[k] == MP_MISS_CAPACITY || a.cause[k] == MP_MISS_CONFLICT)
+                     && (b.cause[k] == MP_MISS_CAPACITY || b.cause[k] == MP_MISS_CONFLICT);
+         same &= a.missed[k] == b.missed[k] && a.writebacks[k] == b.writebacks[k]
+                 && (a.cause[k] == b.cause[k] || split);
+         if (k == 0 || a.missed[k - 1]) {
+            want[k].accesses++;
+            want[k].misses += a.missed[k];
+         }
+      }
+      if (!same && bad++ < 3) {
+         fprintf(stderr, "%s, 1 in %u sets: access %zu\n", what, 1u << shift, i);
+         print_outcome("every set", &a);
+         print_outcome("sampled", &b);
+      }
+   }
+   ck_assert_msg(bad == 0, "%s, 1 in %u sets: %llu accesses differ", what, 1u << shift,
+                 (unsigned long long)bad);
+   ck_assert_uint_gt(fed, 0);
+   for (k = 0; k < cfg.n_levels; k++) {
+      mp_cache_get_raw_totals(part, k, &got[k]);
+      ck_assert_uint_eq(got[k].accesses, want[k].accesses);
+      ck_assert_uint_eq(got[k].misses, want[k].misses);
+   }
+   mp_cache_free(full);
+   mp_cache_free(part);
+   free(in);
+}
+
+START_TEST(test_set_sample)
+{
+   static const struct { const char *what; uint32_t levels, cores; mp_cache_level_cfg l[3]; }
+   g[] = {
+      { "1 level, 32 sets", 1, 1, { { NULL, 8192, 4, 64, 1 } } },
+      { "2 levels, 16 and 64 sets", 2, 1,
+        { { NULL, 4096, 4, 64, 1 }, { NULL, 32768, 8, 64, 1 } } },
+      { "2 cores, shared L2", 2, 2,
+        { { NULL, 8192, 2, 64, 1 }, { NULL, 65536, 8, 64, 2 } } },
+      { "4 cores, L2 per pair, shared L3", 3, 4,
+        { { NULL, 2048, 2, 64, 1 }, { NULL, 8192, 4, 64, 2 }, { NULL, 65536, 8, 64, 4 } } },
+   };
+   size_t gi, i;
+   const size_t n = 200000;
+   for (gi = 0; gi < sizeof g / sizeof g[0]; gi++) {
+      mp_cache_cfg cfg;
+      uint32_t shift, sets = (uint32_t)(g[gi].l[0].size / g[gi].l[0].assoc / 64);
+      acc *t;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.n_levels = g[gi].levels;
+      cfg.cores = g[gi].cores;
+      memcpy(cfg.level, g[gi].l, sizeof cfg.level);
+      t = make_trace(0x2545f4914f6cdd1dULL * (gi + 1), n, cfg.cores, 64, 4 * 65536 / 64);
+      for (i = 0; i < n; i++)   /* no access straddles lines */
+         t[i].addr &= ~(uint64_t)(t[i].size - 1);
+      for (shift = 1; (1u << shift) <= sets; shift += 2)
+         check_set_sample(g[gi].what, cfg, shift, t, n);
+      free(t);
+   }
+}
+END_TEST
+
+/* A straddling access's lines outside the sample are not simulated, and
+   the sample is checked against the geometry. */
+START_TEST(test_set_sample_bounds)
+{
+   uint8_t in[64] = { 0 };
+   mp_cache_cfg cfg = cfg2(1, lvl(32768, 8, 64, 1), lvl(1 << 20, 8, 64, 1));
+   mp_cache_outcome o;
+   mp_cache_totals t;
+   mp_cache *c;
+   in[1] = 1;
+   cfg.set_sample_shift = 6;
+   cfg.sampled_sets = in;
+   c = new_or_fail(cfg);
+   mp_cache_access(c, 0, 64 + 60, 8, 0, 0, 0, &o);   /* lines 1 and 2 */
+   ck_assert_uint_eq(o.missed[0], 1);
+   mp_cache_access(c, 0, 128, 8, 0, 0, 0, &o);       /* line 2: never filled */
+   ck_assert_uint_eq(o.missed[0], 1);
+   mp_cache_access(c, 0, 64, 8, 0, 0, 0, &o);
+   ck_assert_uint_eq(o.missed[0], 0);
+   mp_cache_get_raw_totals(c, 1, &t);
+   ck_assert_uint_eq(t.accesses, 2);
+   mp_cache_free(c);
+   cfg.set_sample_shift = 7;
+   expect_error(cfg, "a sample of 1 in 128 sets, but L1 has 64");
+   cfg.set_sample_shift = 6;
+   cfg.sampled_sets = NULL;
+   expect_error(cfg, "a sample of sets, but no table of them");
+   cfg.sampled_sets = in;
+   cfg.level[1] = lvl(16384, 8, 64, 1);
+   expect_error(cfg, "L2 has fewer sets than L1: a sample of L1's sets is not one of "
+                "whole sets there");
+   cfg = with_prefetch(cfg2(1, lvl(32768, 8, 64, 1), lvl(1 << 20, 8, 64, 1)),
+                       MP_PREFETCH_STREAM);
+   cfg.set_sample_shift = 2;
+   cfg.sampled_sets = in;
+   expect_error(cfg, "a sample of sets cannot feed a prefetcher, which trains across sets");
+}
+END_TEST
+
 int main(void)
 {
    Suite *s = suite_create("cache");
@@ -1784,6 +1930,8 @@ int main(void)
    tcase_add_test(tc, test_split_unclassified);
    tcase_add_test(tc, test_bad_configs);
    tcase_add_test(tc, test_table_bytes);
+   tcase_add_test(tc, test_set_sample);
+   tcase_add_test(tc, test_set_sample_bounds);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }
