@@ -613,6 +613,10 @@ mp_reuse *mp_reuse_new(const mp_reuse_cfg *cfg, const char **err)
    uint64_t below = 0;
    switch (cfg->mode) {
    case MP_REUSE_EXACT:
+      if (cfg->fed_shift > 31) {
+         *err = "the reuse sample fed is below 2^-31 of the lines";
+         return NULL;
+      }
       break;
    case MP_REUSE_SHARDS:
       /* written so that NaN fails too */
@@ -640,6 +644,8 @@ mp_reuse *mp_reuse_new(const mp_reuse_cfg *cfg, const char **err)
    r->cfg = *cfg;
    r->shards_below = below;
    r->scale = below ? 4294967296.0 / (double)below : 1.0;
+   if (cfg->mode == MP_REUSE_EXACT && cfg->fed_shift > 0)
+      r->scale = (double)(1ULL << cfg->fed_shift);
    table_init(&r->versions, 0);
    sampling_start(r);
    return r;
@@ -786,7 +792,7 @@ int access_line(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t line, int is_w
    if (r->cfg.mode == MP_REUSE_SHARDS)
       *distance = (uint64_t)((double)d * r->scale + 0.5);
    else
-      *distance = d;
+      *distance = d << r->cfg.fed_shift;
    return kind;
 }
 
@@ -926,7 +932,7 @@ double mp_reuse_weight(const mp_reuse *r)
    case MP_REUSE_BURSTY:
       return r->st.analysed ? (double)r->st.accesses / (double)r->st.analysed : 1.0;
    default:
-      return 1.0;
+      return r->scale;
    }
 }
 

@@ -79,6 +79,11 @@ typedef struct {
    uint32_t window;           /* BURSTY: accesses analysed per window, >= 1 */
    uint32_t max_gap;          /* BURSTY: cap of a skipped gap, in accesses;
                                  0 analyses every access */
+   uint32_t fed_shift;        /* EXACT: the lines fed are already a
+                                 sample, 1 in 2^fed_shift of the lines (the
+                                 caller's, e.g. whole cache sets): distances
+                                 are multiplied by 2^fed_shift, and each
+                                 result stands for as many (weight) */
    int tags;                  /* each thread's record of a line keeps a
                                  caller's tag (mp_reuse_access_tagged):
                                  4 bytes more per line of its pages */
@@ -130,7 +135,8 @@ int mp_reuse_access_tagged(mp_reuse *r, uint32_t tid, uint32_t grp, uint64_t lin
                            int is_write, uint32_t tag, uint64_t *distance,
                            uint32_t *prev_tag);
 
-/* What each non-SKIPPED result stands for: 1 in exact mode, 1/rate in
+/* What each non-SKIPPED result stands for: 1 in exact mode (2^fed_shift
+   with a sample fed), 1/rate in
    SHARDS mode, accesses / analysed (so far) in BURSTY mode.  Read it
    when reporting, not per access. */
 double mp_reuse_weight(const mp_reuse *r);

@@ -877,3 +877,59 @@ void mp_vars_reset_counts(mp_vars *vs)
    mp_granmap_free(vs->fp_owner);
    vs->fp_owner = mp_granmap_new();
 }
+
+/*------------------------------------------------------------*/
+/*--- Estimates of a sample of the lines                   ---*/
+/*------------------------------------------------------------*/
+
+static uint64_t scaled(uint64_t x, int shift)
+{
+   return shift >= 0 ? x << shift : x >> -shift;
+}
+
+static void scale_counts(mp_counts *c, int shift)
+{
+   c->reads = scaled(c->reads, shift);
+   c->writes = scaled(c->writes, shift);
+   c->read_bytes = scaled(c->read_bytes, shift);
+   c->write_bytes = scaled(c->write_bytes, shift);
+}
+
+static void scale_cache_counts(mp_cache_counts *cc, int shift)
+{
+   uint64_t *f = (uint64_t *)cc;
+   size_t i;
+   for (i = 0; i < offsetof(mp_cache_counts, sample_sq) / sizeof(uint64_t); i++)
+      f[i] = scaled(f[i], shift);
+}
+
+void mp_vars_scale(mp_vars *vs, int shift)
+{
+   uint32_t i, k;
+   for (i = 0; i < vs->n_vars; i++) {
+      mp_var *v = vs->vars[i];
+      scale_counts(&v->c, shift);
+      if (v->cache)
+         scale_cache_counts(v->cache, shift);
+      if (v->numa) {
+         v->numa->local = scaled(v->numa->local, shift);
+         v->numa->remote = scaled(v->numa->remote, shift);
+         v->numa->remote_memory = scaled(v->numa->remote_memory, shift);
+      }
+      v->transfers = scaled(v->transfers, shift);
+      v->true_transfers = scaled(v->true_transfers, shift);
+      v->lines = scaled(v->lines, shift);
+   }
+   for (i = 0; i < vs->lc_buckets; i++) {
+      mp_line_counts *lc;
+      for (lc = vs->lc_heads[i]; lc; lc = lc->hash_next) {
+         scale_counts(&lc->c, shift);
+         for (k = 0; k < MP_CACHE_MAX_LEVELS; k++)
+            lc->cache.misses[k] = scaled(lc->cache.misses[k], shift);
+         lc->cache.cycles = scaled(lc->cache.cycles, shift);
+         lc->cache.invalidations = scaled(lc->cache.invalidations, shift);
+         lc->cache.coherence_misses = scaled(lc->cache.coherence_misses, shift);
+         lc->transfers = scaled(lc->transfers, shift);
+      }
+   }
+}

@@ -22,6 +22,7 @@
 #include "mp_owner.h"
 #include "mp_reuse.h"
 #include "mp_stride.h"
+#include "mp_set_sample.h"
 
 typedef enum {
    MP_VAR_GLOBAL,
@@ -60,6 +61,11 @@ typedef struct {
    uint64_t invalidations_suffered;          /* its copies other cores' writes removed */
    uint64_t tlb_hits, tlb_misses;            /* with --TLB */
    uint64_t cycles;                          /* estimated, from the latencies */
+   /* --sample=lines: the sum over the variable's sampled lines of the
+      square of each line's count of accesses, misses, cycles and stall
+      (mp_set_sample.h): the variance of its estimates.  Last: the
+      fields before are uint64_t counts (mp_cache_counts_add). */
+   double sample_sq[MP_EST_N];
 } mp_cache_counts;
 
 /* Reuse distances of one variable's accesses, one per cache
@@ -392,6 +398,17 @@ void mp_vars_qualify_shared_locals(mp_vars *vs);
    their sizes and heap bookkeeping stay. */
 void mp_vars_reset_counts(mp_vars *vs);
 
+/* --sample=lines: multiplies by 2^shift, or with a negative shift
+   divides back, every count that the sampled lines made (accesses and
+   bytes, the cache's counts, the NUMA accesses, the sharing transfers,
+   the footprint's lines; per variable and per source line), so that
+   the results built from the table are whole-run estimates.  Left as
+   they are: the reuse counts (weighted when reported, mp_reuse_weight),
+   the NUMA pages (every page has lines in the sample), the detail
+   analyses' own counts (strides: not in this table) and sample_sq.
+   Multiplying then dividing gives back every count exactly. */
+void mp_vars_scale(mp_vars *vs, int shift);
+
 static inline uint64_t mp_counts_accesses(const mp_counts *c)
 {
    return c->reads + c->writes;
@@ -410,9 +427,11 @@ static inline void mp_cache_counts_add(mp_cache_counts *to, const mp_cache_count
    const uint64_t *f = (const uint64_t *)from;
    uint64_t *t = (uint64_t *)to;
    size_t i;
-   /* every field is a uint64_t count */
-   for (i = 0; i < sizeof *to / sizeof(uint64_t); i++)
+   /* every field up to sample_sq is a uint64_t count */
+   for (i = 0; i < offsetof(mp_cache_counts, sample_sq) / sizeof(uint64_t); i++)
       t[i] += f[i];
+   for (i = 0; i < MP_EST_N; i++)
+      to->sample_sq[i] += from->sample_sq[i];
 }
 
 #endif /* MP_VARS_H */

@@ -236,3 +236,19 @@ char *mp_short_name(const char *name)
    mp_strbuf_add(&b, start, (size_t)(open - start));
    return mp_strbuf_take(&b);
 }
+
+double mp_sqrt(double x)
+{
+   double r = 1.0;
+   int i;
+   if (!(x > 0.0))
+      return 0.0;
+   /* A guess within a factor of 2: halve the exponent. */
+   while (r * r * 4.0 < x)
+      r *= 2.0;
+   while (r * r > x * 4.0)
+      r *= 0.5;
+   for (i = 0; i < 8; i++)
+      r = 0.5 * (r + x / r);
+   return r;
+}

@@ -73,6 +73,10 @@ int mp_utf8_cut(char *s, size_t max);
    keeps the whole name. */
 char *mp_short_name(const char *name);
 
+/* The square root of x >= 0 (no libm in a Valgrind tool): Newton's
+   method from a power-of-two guess, to the last bit or so. */
+double mp_sqrt(double x);
+
 /* MurmurHash3's 64-bit finalizer: every output bit depends on every
    input bit, so a strided run of keys (lines, ids) spreads evenly. */
 static inline uint64_t mp_mix64(uint64_t x)
