@@ -31,6 +31,11 @@ typedef struct {
    mp_line_counts *lc;     /* counts of (e.var, ii->loc) */
    ThreadId tid;           /* Valgrind's thread id: indexes per-thread tables */
    UInt core;              /* simulated core the thread runs on */
+   /* With --sample=lines, whether a line of the access is in the
+      sample: only those reach the per-line analyses (the others come in
+      a detail window, for the detail analyses alone).  Always True in
+      the other modes. */
+   Bool sampled;
    /* Filled in by the cache (left as they are without one). */
    UInt served;            /* level that served the access; n_levels: memory */
    UInt cycles;            /* its estimated memory cycles (NUMA adds its own) */

@@ -21,6 +21,7 @@
 #include "pub_tool_options.h"
 
 #include "mp_an_ctx.h"
+#include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 
 static inline Bool mp_an_loops_on(void) { return mp_g_loops != NULL; }
@@ -49,8 +50,11 @@ static inline void mp_an_loops_access(mp_an_ctx *c)
 {
    UInt stream;
    mp_g_loops_accesses++;
-   stream = mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles, mp_an_block_start(c));
-   if (mp_g_hier_apart && stream != MP_NO_STREAM)
+   /* Outside a sample of the lines, an access has no cycles; one in it
+      stands for 2^shift. */
+   stream = mp_loopnest_access(c->e->tid, c->ii, c->e, c->cycles << mp_g_sample_shift,
+                               mp_an_block_start(c));
+   if (mp_g_hier_apart && stream != MP_NO_STREAM && c->sampled)
       mp_helper_put(0, stream, MP_REC_STRUCT);
 }
 

@@ -76,6 +76,7 @@ static inline void mp_an_reuse_create(void)
    rc.mode = mp_clo_sample_mode == 1 ? MP_REUSE_SHARDS
            : mp_clo_sample_mode == 2 ? MP_REUSE_BURSTY : MP_REUSE_EXACT;
    rc.rate = mp_clo_sample_rate;
+   rc.fed_shift = mp_g_sample_shift;   /* --sample=lines: whole sets of the L1 */
    rc.window = mp_clo_sample_window;
    rc.max_gap = mp_clo_sample_max_gap;
    rc.tags = rc.mode == MP_REUSE_EXACT && mp_g_loops != NULL && mp_g_hier.cache != NULL;

@@ -167,9 +167,26 @@ static inline void mp_an_stream_access(const mp_an_ctx *c)
                     mp_g_reuse_apart && mp_g_carriers != NULL && mp_g_detailing);
 }
 
+/* With --sample=lines, an access outside the sample, seen in a detail
+   window: the detail analyses alone, and the what-if recording, whose
+   replays need every access of a variable in turn. */
+static inline void mp_analyses_access_unsampled(mp_an_ctx *c)
+{
+   if (mp_an_stride_on() && mp_g_detailing)
+      mp_an_stride_access(c);
+   if (mp_an_whatif_on() && mp_g_detailing)
+      mp_an_whatif_access(c);
+   if (mp_an_loops_on() && mp_g_detailing)
+      mp_an_loops_access(c);
+}
+
 /* One access through every analysis, in the list's order. */
 static inline void mp_analyses_access(mp_an_ctx *c)
 {
+   if (!c->sampled) {
+      mp_analyses_access_unsampled(c);
+      return;
+   }
    if (mp_g_stream_on)
       mp_an_stream_access(c);
    if (mp_an_stride_on() && mp_g_detailing)
@@ -184,7 +201,7 @@ static inline void mp_analyses_access(mp_an_ctx *c)
       mp_an_reuse_access(c);
    if (mp_an_numa_on())
       mp_an_numa_access(c);      /* adds a remote access's cost to c->cycles */
-   if (mp_an_whatif_on())
+   if (mp_an_whatif_on() && (mp_g_sample_sets == NULL || mp_g_detailing))
       mp_an_whatif_access(c);    /* may ask the block's start */
    if (mp_an_loops_on() && mp_g_detailing)
       mp_an_loops_access(c);

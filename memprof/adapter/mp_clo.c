@@ -48,6 +48,7 @@ Bool         mp_clo_reuse = True;
 Int          mp_clo_analysis_procs = -1;
 Bool         mp_clo_helper_check = False;
 Bool         mp_clo_sharing = True;
+Bool         mp_clo_sharing_given = False;
 Bool         mp_clo_strides = True;
 Bool         mp_clo_loops = True;
 UInt         mp_clo_prefetch_streams = 16;
@@ -220,10 +221,26 @@ static Bool parse_windows(const HChar *s, mp_window_mode mode, ULong *first)
    return mp_window_check(mode, mp_clo_window_len, mp_clo_window_gap) == NULL;
 }
 
+/* A fraction in (0, 1]: a decimal, or 1/N. */
+static Bool parse_rate(const HChar *s, double *rate)
+{
+   HChar *end;
+   if (s[0] == '1' && s[1] == '/') {
+      Long n = VG_(strtoll10)(s + 2, &end);
+      if (end == s + 2 || *end != '\0' || n < 1 || n > (1L << 30))
+         return False;
+      *rate = 1.0 / (double)n;
+      return True;
+   }
+   *rate = VG_(strtod)(s, &end);
+   return end != s && *end == '\0' && *rate > 0.0 && *rate <= 1.0;
+}
+
 /* --sample=off | shards[:RATE] | bursty[:WINDOW[,MAXGAP]]
    | periodic[:W[,P]] | windows[:W[,G]]; False if malformed. */
 static Bool parse_sample(const HChar *s)
 {
+   static HChar window[128];
    HChar *end;
    /* Each --sample starts from the defaults: parameters of an earlier
       --sample do not carry over. */
@@ -246,6 +263,33 @@ static Bool parse_sample(const HChar *s)
       mp_clo_window_gap = MP_DETAIL_PERIOD;
       mp_clo_window_first = MP_DETAIL_FIRST;
       return parse_windows(s + 6, MP_WINDOW_PERIODIC, &mp_clo_window_first);
+   }
+   if (VG_(strncmp)(s, "lines", 5) == 0) {
+      HChar rate[32];
+      SizeT n;
+      mp_clo_sample_mode = MP_SAMPLE_LINES;
+      mp_clo_sample_rate = MP_LINES_RATE;
+      mp_clo_window_len = MP_DETAIL_WINDOW;
+      mp_clo_window_gap = MP_LINES_PERIOD;
+      mp_clo_window_first = MP_DETAIL_FIRST;
+      s += 5;
+      if (*s == '\0')
+         return True;
+      if (*s++ != ':')
+         return False;
+      /* RATE, then the detail windows as --sample=detail's: ,W,P[,F] */
+      for (n = 0; s[n] != '\0' && s[n] != ','; n++)
+         ;
+      if (n == 0 || n >= sizeof rate)
+         return False;
+      VG_(memcpy)(rate, s, n);
+      rate[n] = '\0';
+      if (!parse_rate(rate, &mp_clo_sample_rate))
+         return False;
+      if (s[n] == '\0')
+         return True;
+      VG_(snprintf)(window, sizeof window, ":%s", s + n + 1);
+      return parse_windows(window, MP_WINDOW_PERIODIC, &mp_clo_window_first);
    }
    if (VG_(strncmp)(s, "windows", 7) == 0) {
       mp_clo_sample_mode = MP_SAMPLE_WINDOWS;
@@ -496,7 +540,7 @@ Bool mp_clo_process(const HChar *arg)
                               "0 to 64\n");
       mp_clo_analysis_procs = (Int)n;
    }
-   else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) {}
+   else if VG_BOOL_CLO(arg, "--sharing", mp_clo_sharing) { mp_clo_sharing_given = True; }
    else if VG_BOOL_CLO(arg, "--strides", mp_clo_strides) {}
    else if VG_BOOL_CLO(arg, "--loops", mp_clo_loops) {}
    else if VG_BINT_CLO(arg, "--prefetch-streams", tmp_long, 1, 1000000) {
@@ -528,7 +572,8 @@ Bool mp_clo_process(const HChar *arg)
                               "PERIOD > WINDOW), off, shards[:RATE] (2^-32 <= RATE <= 1), "
                               "bursty[:WINDOW[,MAXGAP]] (accesses), "
                               "periodic[:WINDOW[,PERIOD]] (instructions, PERIOD > "
-                              "WINDOW) or windows[:WINDOW[,MAXGAP]] (instructions)\n");
+                              "WINDOW), windows[:WINDOW[,MAXGAP]] (instructions) or "
+                              "lines[:RATE] (0 < RATE <= 1, or 1/N)\n");
       mp_clo_sample_given = True;
    }
    else if VG_BOOL_CLO(arg, "--exact", mp_clo_exact) {}
@@ -657,12 +702,20 @@ void mp_clo_print_usage(void)
 "                               (--cores / --cores-per-socket) a page lives on\n"
 "                               the socket of the thread that first touches it\n"
 "                               [4096]\n"
-"    --sample=detail[:W[,P[,F]]]|off|shards[:R]|bursty[:W[,G]]|periodic[:W[,P]]|\n"
-"             windows[:W[,G]]\n"
+"    --sample=detail[:W[,P[,F]]]|lines[:R[,W,P[,F]]]|off|shards[:R]|bursty[:W[,G]]|\n"
+"             periodic[:W[,P]]|windows[:W[,G]]\n"
 "                               detail: the strides and loops see the first F\n"
 "                               instructions, then windows of W, one every P\n"
 "                               (the loops are followed throughout); every\n"
 "                               other count stays exact (100k,1m,10m);\n"
+"                               lines: for long runs, a sample of the cache\n"
+"                               lines, whole sets of the L1 (R of them, as a\n"
+"                               power of two, or 1/N; 1/32), followed by the\n"
+"                               caches and the reuse distances from start to\n"
+"                               exit; every count an estimate with its 95%%\n"
+"                               interval, the accesses exact per instruction;\n"
+"                               no sharing analysis; the strides and loops in\n"
+"                               detail's windows (100k,10m,10m);\n"
 "                               off: every analysis at every access;\n"
 "                               shards, bursty: sample the reuse-distance\n"
 "                               analysis alone: lines with a hash below R\n"

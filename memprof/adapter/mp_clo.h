@@ -46,6 +46,7 @@ extern Bool         mp_clo_reuse;             /* --reuse */
 extern Int          mp_clo_analysis_procs;    /* --analysis-procs, -1: auto */
 extern Bool         mp_clo_helper_check;      /* --helper-check (debug) */
 extern Bool         mp_clo_sharing;           /* --sharing */
+extern Bool         mp_clo_sharing_given;     /* --sharing was given */
 extern Bool         mp_clo_strides;           /* --strides */
 extern Bool         mp_clo_loops;             /* --loops */
 extern UInt         mp_clo_prefetch_streams;  /* --prefetch-streams */
@@ -65,13 +66,19 @@ extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of 
 #define MP_SAMPLE_PERIODIC 3
 #define MP_SAMPLE_WINDOWS  4
 #define MP_SAMPLE_DETAIL   5
+/* ... or a sample of the cache lines, whole sets of the L1, followed by
+   every per-line analysis from start to exit, the detail analyses in
+   detail's windows (lines): */
+#define MP_SAMPLE_LINES    6
+#define MP_LINES_RATE      (1.0 / 32)    /* lines' default R ... */
+#define MP_LINES_PERIOD    10000000ULL   /* ... and its detail windows' P */
 #define MP_DETAIL_WINDOW   100000ULL     /* detail's default W, P and F */
 #define MP_DETAIL_PERIOD   1000000ULL
 #define MP_DETAIL_FIRST    10000000ULL
 extern Int          mp_clo_sample_mode;
 extern Bool         mp_clo_sample_given;      /* --sample was given */
 extern Bool         mp_clo_exact;             /* --exact=yes */
-extern double       mp_clo_sample_rate;       /* shards: fraction of lines */
+extern double       mp_clo_sample_rate;       /* shards, lines: fraction of lines */
 extern UInt         mp_clo_sample_window;     /* bursty: accesses per window */
 extern UInt         mp_clo_sample_max_gap;    /* bursty: largest gap, accesses */
 extern ULong        mp_clo_window_len;        /* periodic/windows: instructions */

@@ -531,7 +531,7 @@ static void __attribute__((noreturn)) helper_loop(void)
             break;
          case MP_REC_STRUCT:
             if (roles & ROLE_HIER)
-               struct_access(r->b, cycles);
+               struct_access(r->b, cycles << mp_g_sample_shift);
             break;
          case MP_REC_FRAMES:
             fi.epoch = r->a;

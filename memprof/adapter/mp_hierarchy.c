@@ -22,8 +22,14 @@
 #include "mp_hostcache.h"
 #include "mp_vgcompat.h"
 #include "mp_hierarchy.h"
+#include "mp_set_sample.h"
 
 mp_hierarchy mp_g_hier;
+UChar *mp_g_sample_sets;
+UWord  mp_g_sample_set_mask;
+UInt   mp_g_sample_line_shift;
+UInt   mp_g_sample_shift;
+mp_line_sums *mp_g_line_sums;
 static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
 static mp_cache_cfg built_tlb;   /* and mp_g_hier.tlb */
 
@@ -36,6 +42,7 @@ static void bad_int_option(const HChar *opt, Int n, const HChar *why)
 }
 
 static void build_tlb(mp_hierarchy *h);
+static void pick_line_sample(mp_cache_cfg *cfg);
 
 static const HChar *const level_opts[3] = { "--L1", "--L2", "--L3" };
 
@@ -251,6 +258,8 @@ void mp_hierarchy_init(void)
    }
    cfg.cores = h->cores;
    cfg.sample_shift = mp_clo_miss_causes_sampled ? MP_CACHE_SAMPLED_SHIFT : 0;
+   if (mp_clo_sample_mode == MP_SAMPLE_LINES)
+      pick_line_sample(&cfg);
    cfg.prefetch = mp_clo_prefetch;
    cfg.on_retire = retire;
    cfg.on_invalidate = invalidated;
@@ -284,6 +293,31 @@ void mp_hierarchy_init(void)
          sets[k] = cfg.level[k].size / ((uint64_t)cfg.level[k].assoc * cfg.level[k].line);
       h->conflicts = mp_setdiag_new(cfg.n_levels, sets);
    }
+}
+
+/* --sample=lines: the sample's sets, from the L1's geometry. */
+static void pick_line_sample(mp_cache_cfg *cfg)
+{
+   const mp_cache_level_cfg *l1 = &cfg->level[0];
+   UInt sets = (UInt)(l1->size / ((uint64_t)l1->assoc * l1->line));
+   if (!mp_clo_cache_sim)
+      mp_bad_option("--sample", "lines", "a sample of the lines needs the cache simulation "
+                    "(--cache-sim=yes)");
+   if (mp_clo_tlb && VG_(strcmp)(mp_clo_tlb, "none") != 0)
+      mp_bad_option("--TLB", mp_clo_tlb, "cannot go with --sample=lines: a TLB's pages "
+                    "hold lines of every set");
+   if (mp_clo_prefetch.kind != MP_PREFETCH_NONE)
+      mp_bad_option("--prefetch", NULL, "cannot go with --sample=lines: a prefetcher trains "
+                    "on lines of every set");
+   mp_g_sample_shift = mp_set_sample_shift(mp_clo_sample_rate, sets);
+   mp_g_sample_sets = VG_(calloc)("mp.sample.sets", sets, 1);
+   mp_set_sample_pick(mp_g_sample_sets, sets, mp_g_sample_shift);
+   mp_g_sample_set_mask = sets - 1;
+   while ((1u << mp_g_sample_line_shift) < l1->line)
+      mp_g_sample_line_shift++;
+   mp_g_line_sums = mp_line_sums_new();
+   cfg->set_sample_shift = mp_g_sample_shift;
+   cfg->sampled_sets = mp_g_sample_sets;
 }
 
 /* --TLB=entries,assoc,page: a one-level cache per core whose "lines"
@@ -353,6 +387,10 @@ void mp_hierarchy_reset(void)
    if (oracle)
       tl_assert(mp_cache_set_l1_oracle(mp_g_hier.cache, oracle, arg));
    mp_setdiag_reset(mp_g_hier.conflicts);
+   if (mp_g_line_sums) {
+      mp_line_sums_free(mp_g_line_sums);
+      mp_g_line_sums = mp_line_sums_new();
+   }
 }
 
 void mp_hierarchy_reset_tlb(void)

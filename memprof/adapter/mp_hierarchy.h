@@ -27,6 +27,28 @@ typedef struct {
 
 extern mp_hierarchy mp_g_hier;
 
+/* --sample=lines (mp_set_sample.h): one byte per L1 set, nonzero for a
+   set of the sample; a line's L1 set is (address >> line shift) & the
+   mask; a count over the sample stands for 2^mp_g_sample_shift.  NULL,
+   0 and 0 in the other modes.  The instrumentation tests the table
+   inline before calling the access helper. */
+extern UChar *mp_g_sample_sets;
+extern UWord  mp_g_sample_set_mask;
+extern UInt   mp_g_sample_line_shift;
+extern UInt   mp_g_sample_shift;
+/* ... and the sampled lines' own counts, kept by the process that
+   simulates the caches, for the estimates' intervals. */
+extern mp_line_sums *mp_g_line_sums;
+
+/* Whether the access [a, a + size) has a line in the sample: its first
+   or its last (it straddles at most two). */
+static inline Bool mp_sampled_access(Addr a, UInt size)
+{
+   return mp_g_sample_sets[(a >> mp_g_sample_line_shift) & mp_g_sample_set_mask]
+          | mp_g_sample_sets[((a + size - 1) >> mp_g_sample_line_shift)
+                             & mp_g_sample_set_mask];
+}
+
 /* The cache counts of variable var, where the hierarchy counts them:
    its record in the variable table, or in an analysis helper process
    (mp_helper.h) the helper's own.  The fills' and invalidations' counts

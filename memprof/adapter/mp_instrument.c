@@ -237,6 +237,8 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
       e.var = ii->cache_var;
    else
       e.var = mp_registry_resolve(tid, a, ii);
+   if (ii->lc != NULL && ii->lc_var != e.var)
+      ii->multi_var = True;
    if (ii->lc == NULL || ii->lc_var != e.var) {
       if (mp_an_stride_on())
          mp_an_stride_end_runs(ii, MP_AN_STRIDE_COUNT);
@@ -253,6 +255,9 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    c.lc = ii->lc;
    c.tid = tid;
    c.core = mp_g_thread_core[tid];
+   c.sampled = mp_g_sample_sets == NULL || mp_sampled_access(a, e.size);
+   if (mp_g_sample_sets && c.sampled)
+      ii->in_sample[e.is_write]++;
    c.served = 0;
    c.cycles = 0;
    c.in_footprint = False;
@@ -327,6 +332,74 @@ static IRExpr *window_guard(IRSB *sb, IRExpr *guard)
    return IRExpr_RdTmp(both);
 }
 
+static IRExpr *both(IRSB *sb, IRExpr *a, IRExpr *b);
+
+/* With --sample=lines and detail analyses, whether a detail window is
+   open (mp_g_detailing), read once per superblock after the schedule's
+   check: IRTemp_INVALID otherwise. */
+static IRTemp detail_open;
+
+/* The byte of the sample's table for the line of addr + off, as IR. */
+static IRExpr *sampled_byte(IRSB *sb, IRExpr *addr, Int off)
+{
+   IRTemp at = newIRTemp(sb->tyenv, Ity_I64), line = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp set = newIRTemp(sb->tyenv, Ity_I64), slot = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp byte = newIRTemp(sb->tyenv, Ity_I8);
+   addStmtToIRSB(sb, IRStmt_WrTmp(at, off == 0 ? addr
+                  : IRExpr_Binop(Iop_Add64, addr, IRExpr_Const(IRConst_U64((ULong)off)))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(line, IRExpr_Binop(Iop_Shr64, IRExpr_RdTmp(at),
+                  IRExpr_Const(IRConst_U8((UChar)mp_g_sample_line_shift)))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(set, IRExpr_Binop(Iop_And64, IRExpr_RdTmp(line),
+                  IRExpr_Const(IRConst_U64(mp_g_sample_set_mask)))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(slot, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(set),
+                  mkIRExpr_HWord((HWord)mp_g_sample_sets))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(byte, IRExpr_Load(Iend_LE, Ity_I8, IRExpr_RdTmp(slot))));
+   return IRExpr_RdTmp(byte);
+}
+
+/* --sample=lines: guard AND (a line of the access is in the sample OR a
+   detail window is open), as an atom.  The test runs inline: an access
+   outside the sample, between windows, costs a few instructions and no
+   call. */
+static IRExpr *sample_guard(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard)
+{
+   IRTemp any = newIRTemp(sb->tyenv, Ity_I8), in = newIRTemp(sb->tyenv, Ity_I1);
+   IRExpr *first = sampled_byte(sb, addr, 0);
+   addStmtToIRSB(sb, IRStmt_WrTmp(any, size > 1
+                  ? IRExpr_Binop(Iop_Or8, first, sampled_byte(sb, addr, size - 1)) : first));
+   addStmtToIRSB(sb, IRStmt_WrTmp(in, IRExpr_Binop(Iop_CmpNE8, IRExpr_RdTmp(any),
+                                                   IRExpr_Const(IRConst_U8(0)))));
+   if (detail_open != IRTemp_INVALID) {
+      IRTemp either = newIRTemp(sb->tyenv, Ity_I1);
+      addStmtToIRSB(sb, IRStmt_WrTmp(either, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(in),
+                                                          IRExpr_RdTmp(detail_open))));
+      in = either;
+   }
+   if (guard == NULL)
+      return IRExpr_RdTmp(in);
+   return both(sb, guard, IRExpr_RdTmp(in));
+}
+
+/* ii->executed[is_write] += 1 (when guard holds; NULL: always), as IR:
+   a load, an add and a store, as Cachegrind's counters. */
+static void add_execution_count(IRSB *sb, mp_instr *ii, Bool is_write, Int size,
+                                IRExpr *guard)
+{
+   IRTemp old = newIRTemp(sb->tyenv, Ity_I64), new = newIRTemp(sb->tyenv, Ity_I64);
+   IRExpr *counter = mkIRExpr_HWord((HWord)&ii->executed[is_write ? 1 : 0]);
+   IRExpr *one = IRExpr_Const(IRConst_U64(1));
+   ii->access_size[is_write ? 1 : 0] = (UChar)(size > 255 ? 255 : size);
+   if (guard) {
+      IRTemp inc = newIRTemp(sb->tyenv, Ity_I64);
+      addStmtToIRSB(sb, IRStmt_WrTmp(inc, IRExpr_ITE(guard, one,
+                                                      IRExpr_Const(IRConst_U64(0)))));
+      one = IRExpr_RdTmp(inc);
+   }
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one)));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+}
+
 static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                        Bool is_write, IRExpr *guard)
 {
@@ -336,7 +409,10 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    tl_assert(ii != NULL);
    tl_assert(size > 0);
    tl_assert(isIRAtom(addr));
-   if (!detailed)
+   if (mp_g_sample_sets) {
+      add_execution_count(sb, ii, is_write, size, guard);
+      guard = sample_guard(sb, addr, size, guard);
+   } else if (!detailed)
       guard = window_guard(sb, guard);
    args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr,
                         mkIRExpr_HWord(size_kind));
@@ -397,6 +473,15 @@ static void add_window_check(IRSB *sb)
    addStmtToIRSB(sb, IRStmt_WrTmp(window_open,
                                   IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(flag),
                                                IRExpr_Const(IRConst_U64(0)))));
+   if (mp_g_sample_sets) {
+      IRTemp detail = newIRTemp(sb->tyenv, Ity_I64);
+      addStmtToIRSB(sb, IRStmt_WrTmp(detail, IRExpr_Load(Iend_LE, Ity_I64,
+                                     mkIRExpr_HWord((HWord)&mp_g_detailing))));
+      detail_open = newIRTemp(sb->tyenv, Ity_I1);
+      addStmtToIRSB(sb, IRStmt_WrTmp(detail_open,
+                                     IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(detail),
+                                                  IRExpr_Const(IRConst_U64(0)))));
+   }
 }
 
 static void add_call0(IRSB *sb, const HChar *name, void *fn)
@@ -744,6 +829,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       VG_(tool_panic)("host/guest word size mismatch");
    cur_layout = layout;
    window_open = IRTemp_INVALID;
+   detail_open = IRTemp_INVALID;
    sp_now = IRTemp_INVALID;
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
@@ -850,7 +936,7 @@ void mp_instrument_init(void)
    windowed = mp_clo_sample_mode == MP_SAMPLE_PERIODIC
               || mp_clo_sample_mode == MP_SAMPLE_WINDOWS;
    /* Without a detail analysis on, the schedule would sample nothing. */
-   detailed = mp_clo_sample_mode == MP_SAMPLE_DETAIL
+   detailed = (mp_clo_sample_mode == MP_SAMPLE_DETAIL || mp_clo_sample_mode == MP_SAMPLE_LINES)
               && (mp_g_stride != NULL || mp_g_loops != NULL);
    start_schedule();
 }

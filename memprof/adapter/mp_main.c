@@ -38,6 +38,7 @@
 
 #include "memprof.h"
 #include "mp_clo.h"
+#include "mp_estimates.h"
 #include "mp_clreq.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
@@ -684,7 +685,9 @@ static void write_output(Bool summary)
    run.summary_rows = mp_clo_summary;
    run.affinity_dot = mp_clo_affinity_dot != NULL && mp_g_structs != NULL;
    run.reuse_sampling = mp_clo_sample_mode == 1 ? "shards"
-                      : mp_clo_sample_mode == 2 ? "bursty" : "off";
+                      : mp_clo_sample_mode == 2 ? "bursty"
+                      : mp_clo_sample_mode == MP_SAMPLE_LINES && mp_g_sample_shift ? "lines"
+                      : "off";
    if (mp_clo_sample_mode == 1)
       run.reuse_rate = mp_clo_sample_rate;
    if (mp_clo_sample_mode == 2) {
@@ -694,11 +697,12 @@ static void write_output(Bool summary)
    /* A run that ended in the first detail window was analysed whole:
       nothing to say about windows. */
    if (mp_sampling_windows(&analysed, &windows)
-       && !(mp_clo_sample_mode == MP_SAMPLE_DETAIL && analysed == mp_g_instructions)) {
+       && !((mp_clo_sample_mode == MP_SAMPLE_DETAIL || mp_clo_sample_mode == MP_SAMPLE_LINES)
+            && analysed == mp_g_instructions)) {
       run.instructions_analysed = analysed;
       run.windows = windows;
       run.window_mode = mp_clo_sample_mode == MP_SAMPLE_PERIODIC ? "periodic"
-                      : mp_clo_sample_mode == MP_SAMPLE_DETAIL ? "detail" : "windows";
+                      : mp_clo_sample_mode == MP_SAMPLE_WINDOWS ? "windows" : "detail";
       run.window = mp_clo_window_len;
       run.window_gap = mp_clo_window_gap;
       run.instructions_all = mp_g_instructions;
@@ -765,6 +769,14 @@ static void write_output(Bool summary)
 
    mp_vars_name_static_locals(mp_g_vars);
    mp_vars_qualify_shared_locals(mp_g_vars);
+   if (mp_g_sample_sets) {
+      run.line_sample = 1;
+      run.line_sample_shift = mp_g_sample_shift;
+      run.l1_sets = (UInt)mp_g_sample_set_mask + 1;
+      run.sample_sets = run.l1_sets >> mp_g_sample_shift;
+      mp_estimates_make();
+      run.unattributed_accesses = mp_estimates_unattributed();
+   }
    res = mp_results_build(&run, &an, &ask);
    j = mp_report_json(res);
    if (mp_clo_affinity_dot && an.structs)
@@ -776,6 +788,8 @@ static void write_output(Bool summary)
       mp_exit_summary(res, path, written, log_line, NULL);
    mp_json_free(j);
    mp_results_free(res);
+   if (mp_g_sample_sets)
+      mp_estimates_undo();   /* the run may go on (an execve failed) */
    if (an.instrs)
       VG_(free)((mp_instr_fact *)an.instrs);
    VG_(free)(cmd);
@@ -827,6 +841,16 @@ static void check_options(void)
          mp_bad_option("--exact", "yes", "every analysis at every access: "
                        "it cannot go with a sampling --sample (use one or the other)");
       mp_clo_sample_mode = 0;
+   }
+   if (mp_clo_sample_mode == MP_SAMPLE_LINES) {
+      /* False sharing is a matter of a line's bytes and its threads,
+         one line at a time: a sample of the lines finds the falsely
+         shared ones only when they are in it. */
+      if (mp_clo_sharing_given && mp_clo_sharing)
+         mp_bad_option("--sharing", "yes", "cannot go with --sample=lines, which follows a "
+                       "sample of the lines: a falsely shared line would be found only if "
+                       "it were in the sample");
+      mp_clo_sharing = False;
    }
    check_output_writable();
    mp_hierarchy_init();

@@ -84,6 +84,15 @@ typedef struct {
       record (mp_istride); its runs end in mp_an_stride_end_runs. */
    mp_istride istride[2];
    UInt     stride_window;    /* mp_g_stride_window at its last stride */
+   /* --sample=lines: its accesses, loads [0] and stores [1], every one,
+      counted inline by the translated code (no call), as Cachegrind
+      counts; those of them in the sample, counted by the access helper;
+      the bytes of its last load and store; and whether it touched more
+      than one variable.  An instruction of one variable gives it its
+      exact count (mp_estimates.c). */
+   ULong    executed[2], in_sample[2];
+   UChar    access_size[2];
+   Bool     multi_var;
 } mp_instr;
 
 /* mp_registry.c: per heap slot, how many blocks it has held and freed;

@@ -64,6 +64,14 @@ typedef struct {
    uint32_t n_program_patterns;
    uint32_t summary_rows;        /* rows the exit summary shows (--summary) */
    int affinity_dot;             /* the structures' DOT is written */
+   /* --sample=lines: the counts are estimates from a sample of 1 in
+      2^line_sample_shift of the lines (sample_sets of the L1's
+      l1_sets); line_sample 0 otherwise. */
+   int line_sample;
+   uint32_t line_sample_shift, sample_sets, l1_sets;
+   /* ... and of the exact count of accesses, those whose instructions
+      never reached the sample nor a detail window: no variable's. */
+   uint64_t unattributed_accesses;
    const char *reuse_sampling;   /* "off", "shards", "bursty" */
    double reuse_rate;            /* shards: fraction of lines, else 0 */
    uint32_t reuse_window, reuse_max_gap;  /* bursty: accesses, else 0 */
@@ -181,6 +189,15 @@ typedef struct {
    uint64_t stall;
    uint64_t lines, size;
    uint32_t n_threads;
+   /* --sample=lines: every count above is an estimate (mp_set_sample.h),
+      has_ci set and each interval [lo, hi] at 95%.  estimable 0: the
+      sample holds fewer than MP_SAMPLE_MIN_LINES of its lines
+      (sampled_lines), too few to estimate from; such rows rank after
+      the others and their counts are not shown as numbers. */
+   int has_ci, estimable;
+   uint64_t sampled_lines;
+   double ci_accesses[2], ci_cycles[2], ci_stall[2];
+   double ci_misses[MP_CACHE_MAX_LEVELS][2];
 } mp_report_row;
 
 /* One row's counts at one source location (a fold's records at one

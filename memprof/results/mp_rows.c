@@ -32,6 +32,11 @@ static int cmp_rows(const void *a_, const void *b_)
    const mp_report_row *a = a_, *b = b_;
    uint64_t na = mp_counts_accesses(&a->c), nb = mp_counts_accesses(&b->c);
    int c;
+   if (a->estimable != b->estimable)
+      return a->estimable ? -1 : 1;
+   /* too few lines to estimate their cycles: by their exact accesses */
+   if (!a->estimable && na != nb)
+      return na > nb ? -1 : 1;
    if (sort_by_cycles && a->stall != b->stall)
       return a->stall > b->stall ? -1 : 1;
    if (sort_by_cycles && a->cache.cycles != b->cache.cycles)
@@ -73,6 +78,7 @@ static void name_row(mp_report_row *r, uint32_t l1_latency)
    r->class_name = mp_class_name(r->var ? r->var->cls : MP_CLASS_OTHER);
    r->accesses = mp_counts_accesses(&r->c);
    r->stall = mp_report_stall(&r->cache, l1_latency);
+   r->estimable = 1;
 }
 
 
@@ -122,6 +128,50 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
    mp_report_sort_rows(rows, k, by_cycles);
    *n_out = k;
    return rows;
+}
+
+/* The interval of estimate est (2^shift times what the sample saw). */
+static void interval(uint64_t est, double sq, uint32_t shift, uint64_t lines, double ci[2])
+{
+   mp_set_sample_interval(est >> shift, sq, shift, lines, &ci[0], &ci[1]);
+}
+
+void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, int by_cycles)
+{
+   uint32_t i, k;
+   uint64_t n_lines;
+   for (i = 0; i < n; i++) {
+      mp_report_row *r = &rows[i];
+      const double *sq = r->cache.sample_sq;
+      r->has_ci = 1;
+      r->sampled_lines = r->lines >> shift;
+      r->estimable = shift == 0 || r->sampled_lines >= MP_SAMPLE_MIN_LINES;
+      n_lines = r->sampled_lines;
+      interval(r->accesses, sq[MP_EST_ACCESSES], shift, n_lines, r->ci_accesses);
+      for (k = 0; k < MP_CACHE_MAX_LEVELS; k++)
+         interval(r->cache.misses[k], sq[MP_EST_MISSES + k], shift, n_lines, r->ci_misses[k]);
+      interval(r->cache.cycles, sq[MP_EST_CYCLES], shift, n_lines, r->ci_cycles);
+      interval(r->stall, sq[MP_EST_STALL], shift, n_lines, r->ci_stall);
+   }
+   mp_report_sort_rows(rows, n, by_cycles);
+}
+
+static void add_interval(double to[2], const double from[2])
+{
+   to[0] += from[0];
+   to[1] += from[1];
+}
+
+void mp_report_row_add_estimate(mp_report_row *to, const mp_report_row *from)
+{
+   uint32_t k;
+   to->sampled_lines += from->sampled_lines;
+   to->estimable = to->sampled_lines >= MP_SAMPLE_MIN_LINES;
+   add_interval(to->ci_accesses, from->ci_accesses);
+   for (k = 0; k < MP_CACHE_MAX_LEVELS; k++)
+      add_interval(to->ci_misses[k], from->ci_misses[k]);
+   add_interval(to->ci_cycles, from->ci_cycles);
+   add_interval(to->ci_stall, from->ci_stall);
 }
 
 void mp_report_sort_rows(mp_report_row *rows, uint32_t n, int by_cycles)

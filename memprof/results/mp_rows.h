@@ -23,6 +23,21 @@
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
                               int by_cycles, uint32_t l1_latency, uint32_t *n_out);
 
+/* A variable needs this many lines in a sample of the lines
+   (--sample=lines) for its counts to be estimated. */
+#define MP_SAMPLE_MIN_LINES 2
+
+/* --sample=lines: the rows' intervals from their variables' sums of
+   squares, and whether each has enough lines in the sample (any, when
+   every line is: shift 0); sorted
+   again (rows too few to estimate last).  The rows' counts are the
+   estimates already (mp_vars_scale). */
+void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, int by_cycles);
+
+/* Row from's estimate merged into to's (twins of one variable): their
+   sampled lines and the ends of their intervals summed. */
+void mp_report_row_add_estimate(mp_report_row *to, const mp_report_row *from);
+
 /* The stall cycles of cache counts cc beyond an L1 hit of l1_latency
    cycles: the cycles less l1_latency per access that reached L1. */
 uint64_t mp_report_stall(const mp_cache_counts *cc, uint32_t l1_latency);

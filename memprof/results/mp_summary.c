@@ -99,6 +99,8 @@ static void add_row(mp_report_row *to, const mp_report_row *from)
       to->size = from->size;
    if (from->n_threads > to->n_threads)
       to->n_threads = from->n_threads;
+   if (to->has_ci)
+      mp_report_row_add_estimate(to, from);
 }
 
 /* The ranked rows, identical ones merged. */

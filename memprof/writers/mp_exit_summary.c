@@ -77,7 +77,12 @@ static void print_sampling(printer *p, const mp_run *run)
    char pc[16], b1[32], b2[32];
    mp_snprintf(pc, sizeof pc, "%.1f%%", percent(run->instructions_analysed,
                                                 run->instructions_all));
-   if (mp_strcmp(run->window_mode, "detail") == 0)
+   if (run->line_sample)
+      say(p, "%s sampled: %s of %s instructions, in %s windows\n",
+          run->detail_strides && run->detail_loops ? "Strides and loops"
+          : run->detail_strides ? "Strides" : "Loops", pc,
+          commas(run->instructions_all, b1, sizeof b1), commas(run->windows, b2, sizeof b2));
+   else if (mp_strcmp(run->window_mode, "detail") == 0)
       say(p, "%s sampled: %s of %s instructions, in %s windows; "
           "the other counts are exact (--exact=yes: all)\n",
           run->detail_strides && run->detail_loops ? "Strides and loops"
@@ -87,6 +92,20 @@ static void print_sampling(printer *p, const mp_run *run)
       say(p, "Sampled (%s): %s of %s instructions analysed, in %s windows; "
           "the counts are of the windows\n", run->window_mode, pc,
           commas(run->instructions_all, b1, sizeof b1), commas(run->windows, b2, sizeof b2));
+}
+
+/* --sample=lines: what the counts are estimates of. */
+static void print_line_sample(printer *p, const mp_run *run)
+{
+   char b1[32];
+   say(p, "Sampled lines: 1 in %u (%u of the L1's %u sets), followed from start to exit; "
+       "the counts are whole-run estimates, \xc2\xb1 their 95%% intervals; accesses "
+       "exact per instruction\n", 1u << run->line_sample_shift, run->sample_sets,
+       run->l1_sets);
+   if (run->unattributed_accesses)
+      say(p, "Sampled lines: %s accesses of instructions never in the sample nor in a "
+          "window are no variable's\n",
+          commas(run->unattributed_accesses, b1, sizeof b1));
 }
 
 /*------------------------------------------------------------*/
@@ -157,6 +176,19 @@ static void print_cache_totals(printer *p, const mp_cache_results *cr)
 /*--- The variables                                        ---*/
 /*------------------------------------------------------------*/
 
+/* "±3.2%": the larger side of interval ci around est, in percent. */
+static const char *plus_minus(uint64_t est, const double ci[2], char *buf)
+{
+   double e = (double)est, d = ci[1] - e > e - ci[0] ? ci[1] - e : e - ci[0];
+   if (est == 0)
+      mp_snprintf(buf, 16, "%s", d > 0.5 ? "\xc2\xb1?" : "\xc2\xb1" "0%");
+   else if (d > e)
+      mp_snprintf(buf, 16, "\xc2\xb1>100%%");
+   else
+      mp_snprintf(buf, 16, "\xc2\xb1%.*f%%", d < 0.1 * e ? 1 : 0, 100.0 * d / e);
+   return buf;
+}
+
 /* One line of the ranked table. */
 static void print_row(printer *p, const mp_results *res, const mp_report_row *r,
                       int with_class)
@@ -164,9 +196,18 @@ static void print_row(printer *p, const mp_results *res, const mp_report_row *r,
    const mp_var *v = r->var;
    const char *label = v && res->var[v->id].label ? res->var[v->id].label : v ? v->name : NULL;
    uint64_t n = r->accesses;
-   char cols[160], b0[32], b1[32], b2[32], b3[32], cls[16];
+   char cols[160], b0[32], b1[32], b2[32], b3[32], cls[16], pm[16];
    mp_strbuf name = MP_STRBUF_INIT;
-   if (res->by_cycles)
+   if (res->by_cycles && r->has_ci && !r->estimable)
+      mp_snprintf(cols, sizeof cols, "%15s %7s %15s %15s %6s %13s", "-", "", "-",
+                  commas(n, b2, sizeof b2), "-", "-");
+   else if (res->by_cycles && r->has_ci)
+      mp_snprintf(cols, sizeof cols, "%15s %7s %15s %15s %6.1f %13s",
+                  commas(r->stall, b0, sizeof b0), plus_minus(r->stall, r->ci_stall, pm),
+                  commas(r->cache.cycles, b1, sizeof b1), commas(n, b2, sizeof b2),
+                  n ? (double)r->cache.cycles / (double)n : 0.0,
+                  commas(r->cache.misses[0], b3, sizeof b3));
+   else if (res->by_cycles)
       mp_snprintf(cols, sizeof cols, "%15s %15s %15s %6.1f %13s",
                   commas(r->stall, b0, sizeof b0),
                   commas(r->cache.cycles, b1, sizeof b1), commas(n, b2, sizeof b2),
@@ -179,10 +220,11 @@ static void print_row(printer *p, const mp_results *res, const mp_report_row *r,
    cls[0] = '\0';
    if (with_class)
       mp_snprintf(cls, sizeof cls, "%-8s ", r->class_name);
-   say(p, "%s  %-6s %s%s%s%s%s\n", cols, r->kind, cls,
+   say(p, "%s  %-6s %s%s%s%s%s%s\n", cols, r->kind, cls,
        v ? printable(&name, label) : "other (folded)",
        v && v->where ? " (" : "", v && v->where ? v->where : "",
-       v && v->where ? ")" : "");
+       v && v->where ? ")" : "",
+       r->has_ci && !r->estimable ? ": too few of its lines in the sample" : "");
    free_buf(&name);
 }
 
@@ -196,7 +238,10 @@ static void print_top(printer *p, const mp_results *res)
       return;
    say(p, "Top %u variables by %s:\n", shown,
        res->by_cycles ? "memory stall cycles (beyond an L1 hit)" : "accesses");
-   if (res->by_cycles)
+   if (res->by_cycles && res->run->line_sample)
+      say(p, "%15s %7s %15s %15s %6s %13s  %-6s %svariable\n", "stall", "", "cycles",
+          "accesses", "cpa", "L1 misses", "kind", cls);
+   else if (res->by_cycles)
       say(p, "%15s %15s %15s %6s %13s  %-6s %svariable\n", "stall", "cycles", "accesses",
           "cpa", "L1 misses", "kind", cls);
    else
@@ -449,6 +494,8 @@ void mp_exit_summary(const mp_results *res, const char *output, int written,
    const mp_summary *sum = res->summary;
    printer p = { print, arg, MP_STRBUF_INIT };
    char b1[32], b2[32], b3[32];
+   if (res->run->line_sample)
+      print_line_sample(&p, res->run);
    if (res->run->window_mode)
       print_sampling(&p, res->run);
    say(&p, "Accesses: %s (%s reads, %s writes) to %u variables\n",

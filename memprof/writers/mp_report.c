@@ -348,7 +348,21 @@ static void write_config(mp_json *j, const mp_results *res)
    }
    if (res->run->detail_strides || res->run->detail_loops)
       write_detail(j, res->run);
-   if (res->run->window_mode && mp_strcmp(res->run->window_mode, "detail") != 0) {
+   if (res->run->line_sample) {
+      /* Every count of the file but the detail analyses' (config.detail)
+         and the reuse histograms' (config.reuse.weight) is an estimate:
+         what the sample counted times scale. */
+      mp_json_key(j, "sampling");
+      mp_json_begin_object(j);
+      mp_json_kv_string(j, "mode", "lines");
+      mp_json_kv_double(j, "rate", 1.0 / (double)(1ULL << res->run->line_sample_shift));
+      mp_json_kv_u64(j, "sets", res->run->sample_sets);
+      mp_json_kv_u64(j, "l1_sets", res->run->l1_sets);
+      mp_json_kv_u64(j, "scale", 1ULL << res->run->line_sample_shift);
+      mp_json_kv_u64(j, "min_lines", MP_SAMPLE_MIN_LINES);
+      mp_json_kv_u64(j, "unattributed_accesses", res->run->unattributed_accesses);
+      mp_json_end_object(j);
+   } else if (res->run->window_mode && mp_strcmp(res->run->window_mode, "detail") != 0) {
       mp_json_key(j, "sampling");
       mp_json_begin_object(j);
       mp_json_kv_string(j, "mode", res->run->window_mode);
@@ -659,6 +673,41 @@ static void write_line(mp_json *j, const mp_results *res, const mp_line_result *
    mp_json_end_object(j);
 }
 
+/* An interval [lo, hi], rounded to whole counts. */
+static void write_interval(mp_json *j, const char *key, const double ci[2])
+{
+   mp_json_key(j, key);
+   mp_json_begin_array(j);
+   mp_json_u64(j, (uint64_t)(ci[0] + 0.5));
+   mp_json_u64(j, (uint64_t)(ci[1] + 0.5));
+   mp_json_end_array(j);
+}
+
+/* --sample=lines: the row's lines in the sample, whether that is
+   enough to estimate from, and the 95% intervals of its estimates
+   (accesses, misses per level, cycles, stall cycles). */
+static void write_estimate(mp_json *j, const mp_results *res, const mp_report_row *r)
+{
+   uint32_t lv;
+   if (!r->has_ci)
+      return;
+   mp_json_kv_u64(j, "sampled_lines", r->sampled_lines);
+   mp_json_kv_bool(j, "estimable", r->estimable);
+   mp_json_key(j, "ci");
+   mp_json_begin_object(j);
+   write_interval(j, "accesses", r->ci_accesses);
+   if (res->cache) {
+      mp_json_key(j, "misses");
+      mp_json_begin_object(j);
+      for (lv = 0; lv < res->cache->n_levels; lv++)
+         write_interval(j, res->cache->level[lv].name, r->ci_misses[lv]);
+      mp_json_end_object(j);
+      write_interval(j, "cycles", r->ci_cycles);
+      write_interval(j, "stall_cycles", r->ci_stall);
+   }
+   mp_json_end_object(j);
+}
+
 /* A variable not held in full (mp_file_entry), on one line: who it
    is, its counts, its footprint, its cycles; no per-line records,
    analyses nor allocation stack. */
@@ -697,6 +746,7 @@ static void write_summary(mp_json *j, const mp_results *res, const mp_file_entry
       mp_json_kv_u64(j, "cycles", r->cache.cycles);
       mp_json_kv_u64(j, "stall_cycles", r->stall);
    }
+   write_estimate(j, res, r);
    mp_json_kv_bool(j, "summary", 1);
    mp_json_end_object(j);
 }
@@ -732,6 +782,7 @@ static void write_variable(mp_json *j, const mp_results *res, uint32_t row)
       write_var_cache(j, &r->cache, res->cache, r->accesses);
       mp_json_kv_u64(j, "stall_cycles", r->stall);
    }
+   write_estimate(j, res, r);
    if (v && res->reuse) {
       static const mp_reuse_counts none;
       write_reuse(j, v->reuse ? v->reuse : &none, res->reuse);

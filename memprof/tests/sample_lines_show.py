@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sample_lines_show.py FILE VAR...: prints what the tests of
+# --sample=lines assert of a memprof file: the sample (config.sampling),
+# then per named variable its reads and writes, its misses per level,
+# its lines in the sample, whether it could be estimated, and the 95%
+# intervals of its accesses and misses.  Read with the json module
+# alone: the numbers are checked against the derivation in
+# sample_lines.c, not against memprof's own reader.
+import json
+import sys
+
+with open(sys.argv[1]) as f:
+    doc = json.load(f)
+s = doc["config"]["sampling"]
+print("sampling mode=%s rate=%g sets=%d of %d scale=%d min_lines=%d"
+      % (s["mode"], s["rate"], s["sets"], s["l1_sets"], s["scale"], s["min_lines"]))
+levels = [lv["name"] for lv in doc["config"]["levels"]]
+byname = {v["name"]: v for v in doc["variables"]}
+
+
+def misses(v, level):
+    if "misses" in v:
+        return v["misses"][level]
+    return v["cache"][level]["misses"]
+
+
+for name in sys.argv[2:]:
+    v = byname.get(name)
+    if v is None:
+        print("%s absent" % name)
+        continue
+    if not v["estimable"]:
+        # whether its one line is in the sample depends on where the
+        # linker put it: only that it is fewer than min_lines
+        print("%s reads=%d writes=%d sampled_lines<%d estimable=False"
+              % (name, v["reads"], v["writes"], s["min_lines"]))
+        continue
+    print("%s reads=%d writes=%d sampled_lines=%d estimable=True"
+          % (name, v["reads"], v["writes"], v["sampled_lines"]))
+    print("  misses " + " ".join("%s=%d" % (lv, misses(v, lv)) for lv in levels))
+    ci = v["ci"]
+    print("  ci accesses=[%d, %d] " % tuple(ci["accesses"])
+          + " ".join("%s=[%d, %d]" % ((lv,) + tuple(ci["misses"][lv])) for lv in levels))
