@@ -55,6 +55,7 @@ def merged_variable(v):
     m["_rows"] = {}
     m["strides"] = None
     m["cache"] = None
+    m["sample"] = empty_sample(v.get("sample"))
     m["reuse"] = None
     m["sharing"] = None
     m["numa"] = None
@@ -90,6 +91,7 @@ def absorb(m, v, levels, one_file):
         m["strides"] = merge_strides(m["strides"], v["strides"])
     if v["cache"] is not None:
         m["cache"] = merge_var_cache(m["cache"], v["cache"])
+    m["sample"] = add_samples(m["sample"], v.get("sample"))
     if v.get("reuse") is not None:
         m["reuse"] = merge_reuse(m["reuse"], v["reuse"])
     if v["sharing"] is not None:
@@ -128,6 +130,54 @@ def absorb(m, v, levels, one_file):
                                                    r["reuse"])
                 for k in LINE_SHARING_KEYS:
                     mr[k] = add_opt(mr[k], r[k])
+
+
+def empty_sample(s):
+    """A merge's sample (see annotate_model.sample_model) before its
+    first variable: no lines, [0, 0] for each interval s has; None (no
+    sample) when s is None."""
+    if s is None:
+        return None
+
+    def zero(x):
+        return (0, 0) if x is not None else None
+    ci = s["ci"]
+    return {"lines": 0, "estimable": True, "min_lines": None,
+            "ci": {"accesses": zero(ci["accesses"]),
+                   "cycles": zero(ci["cycles"]),
+                   "stall_cycles": zero(ci["stall_cycles"]),
+                   "misses": dict((n, zero(x))
+                                  for n, x in ci["misses"].items())}}
+
+
+def add_samples(a, b):
+    """The sample of two variables merged: their sampled lines summed,
+    estimable when the sum is enough (when no file says how many are,
+    when both are), and their intervals' bounds summed: wider than the
+    interval of independent errors, it holds when they are correlated,
+    as those of one run's variables are (they share the sampled sets).
+    None when one of them has no sample: a sum with a part of unknown
+    error has no interval."""
+    if a is None or b is None:
+        return None
+    lines = (a["lines"] + b["lines"]
+             if a["lines"] is not None and b["lines"] is not None else None)
+    least = max_opt(a["min_lines"], b["min_lines"])
+    estimable = (lines >= least if lines is not None and least is not None
+                 else a["estimable"] and b["estimable"])
+    ca, cb = a["ci"], b["ci"]
+    ci = dict((k, add_intervals(ca[k], cb[k]))
+              for k in ("accesses", "cycles", "stall_cycles"))
+    ci["misses"] = dict((n, add_intervals(x, cb["misses"].get(n)))
+                        for n, x in ca["misses"].items())
+    return {"lines": lines, "estimable": estimable, "min_lines": least,
+            "ci": ci}
+
+
+def add_intervals(x, y):
+    if x is None or y is None:
+        return None
+    return (x[0] + y[0], x[1] + y[1])
 
 
 def finish_merged(m):

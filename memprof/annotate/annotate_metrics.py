@@ -51,6 +51,38 @@ def var_misses(v, level):
     return lv.get("misses") if lv is not None else None
 
 
+def var_estimable(v):
+    """False when too few of the variable's lines were in the sample
+    (--sample=lines) for its misses, cycles and stall cycles to mean
+    anything; its accesses are exact all the same."""
+    s = v.get("sample")
+    return s is None or s["estimable"]
+
+
+def cache_key(key, levels):
+    """Whether a sort key's metric is of the cache simulation (what
+    --sample=lines estimates): stall, cycles, cpa, misses of a level."""
+    return bool(levels) and (key in ("stall", "cycles", "cpa", "misses",
+                                     "ll-misses") or key in levels)
+
+
+def ranked_interval(v, key, levels):
+    """(estimate, (lo, hi)) of the sort key's metric of v, the 95%
+    interval of --sample=lines, or None (no sample, no interval, or a
+    key that is no estimate).  cpa, cycles over exact accesses, is as
+    uncertain as the cycles."""
+    s = v.get("sample")
+    if s is None or not cache_key(key, levels):
+        return None
+    if key in ("stall", "cycles", "cpa"):
+        ci = s["ci"]["stall_cycles" if key == "stall" else "cycles"]
+        est = var_stall(v) if key == "stall" else var_cycles(v)
+    else:
+        level = {"misses": levels[0], "ll-misses": levels[-1]}.get(key, key)
+        ci, est = s["ci"]["misses"].get(level), var_misses(v, level)
+    return (est, ci) if ci is not None and est is not None else None
+
+
 def var_mean_reuse(v):
     """The mean distance of all of a variable's reuses, private and
     shared together (the two means weighted by their counts), or None."""
@@ -125,7 +157,10 @@ def metric_fn(key, levels, tracked=False):
 
 def sort_variables(variables, key, levels=None, tracked=False):
     """Largest first by the key's metric (unmeasured last); "sharing"
-    breaks ties by the transfers; then by accesses and name."""
+    breaks ties by the transfers; then by accesses and name.  By a
+    metric of the cache simulation, the variables too few of whose
+    lines were in the sample (--sample=lines) come after all others:
+    their numbers are noise."""
     def tie(v):
         return (-accesses(v), v["name"], v["kind"], v["where"] or "")
     if key == "name":
@@ -136,9 +171,12 @@ def sort_variables(variables, key, levels=None, tracked=False):
     second = ((lambda v: var_transfers(v, tracked)) if key == "sharing"
               else var_cycles if key == "stall" else (lambda v: None))
 
+    late = ((lambda v: not var_estimable(v)) if cache_key(key, levels)
+            else (lambda v: False))
+
     def k(v):
         m, s = metric(v), second(v)
-        return (-(m if m is not None else -1),
+        return (late(v), -(m if m is not None else -1),
                 -(s if s is not None else -1)) + tie(v)
     return sorted(variables, key=k)
 
@@ -156,7 +194,8 @@ def sort_columns(key, levels, tracked):
         return [("remote", lambda v: num(var_remote(v)))]
     if levels and key in levels[1:-1]:
         return [("%s misses" % clean(key),
-                 lambda v: num(var_misses(v, key)))]
+                 lambda v: num(var_misses(v, key) if var_estimable(v)
+                               else None))]
     return []
 
 

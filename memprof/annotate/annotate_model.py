@@ -55,7 +55,10 @@ def file_model(f):
         totals["prefetch"] = fields_of(t.prefetch, PREFETCH_KEYS)
     out["totals"] = totals
     l1 = f.config.levels[0].latency if levels else None
-    out["variables"] = [variable_model(v, levels, l1) for v in f.variables]
+    sm = f.config.sampling
+    min_lines = sm.min_lines if sm is not None else None
+    out["variables"] = [variable_model(v, levels, l1, min_lines)
+                        for v in f.variables]
     out["communication"] = ([dict(pair_fields(c)) for c in f.communication]
                             if f.communication is not None else None)
     out["matrix"] = matrix_model(f.communication_matrix)
@@ -108,7 +111,7 @@ VAR_FIELDS = ("name", "kind", "where", "reads", "writes", "read_bytes",
               "alloc_bytes", "named_by", "function", "folded", "label")
 
 
-def variable_model(v, levels, l1_latency=None):
+def variable_model(v, levels, l1_latency=None, min_lines=None):
     var = fields_of(v, VAR_FIELDS)
     var["alloc_stack"] = (list(v.alloc_stack) if v.alloc_stack is not None
                           else None)
@@ -118,6 +121,7 @@ def variable_model(v, levels, l1_latency=None):
     var["per_line"] = ([row_model(r, levels) for r in v.per_line]
                        if v.per_line is not None else None)
     var["cache"] = var_cache_model(v, levels, l1_latency) if levels else None
+    var["sample"] = sample_model(v, levels, min_lines)
     var["strides"] = strides_model(v.strides) if v.strides else None
     var["reuse"] = reuse_model(v.reuse) if v.reuse else None
     var["sharing"] = sharing_model(v.sharing) if v.sharing else None
@@ -184,6 +188,34 @@ def var_cache_model(v, levels, l1_latency=None):
     if v.served is not None:
         out["served"] = dict(v.served)
     return out
+
+
+def sample_model(v, levels, min_lines):
+    """With --sample=lines, what a variable's estimates stand on, or
+    None: {"lines": its sampled lines, "estimable": whether they are
+    enough for its cache estimates, "min_lines": how many are (the
+    file's config.sampling, None when absent), "ci": {"accesses",
+    "cycles", "stall_cycles": (lo, hi) or None, "misses": {level:
+    (lo, hi) or None}}}.  The lines are kept so that merged variables
+    are estimable by their sum."""
+    if v.sampled_lines is None and v.ci is None:
+        return None
+    ci = v.ci
+    misses = (ci.misses if ci is not None else None) or {}
+    return {"lines": v.sampled_lines, "estimable": v.estimable is not False,
+            "min_lines": min_lines,
+            "ci": {"accesses": interval_of(ci, "accesses"),
+                   "cycles": interval_of(ci, "cycles"),
+                   "stall_cycles": interval_of(ci, "stall_cycles"),
+                   "misses": dict((n, tuple(misses[n])
+                                   if misses.get(n) is not None else None)
+                                  for n in levels or [])}}
+
+
+def interval_of(ci, key):
+    """ci.key as a (lo, hi) tuple, or None."""
+    x = getattr(ci, key) if ci is not None else None
+    return tuple(x) if x is not None else None
 
 
 def hist_bins(h):

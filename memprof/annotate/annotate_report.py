@@ -12,14 +12,16 @@
 from annotate_common import (CAUSES, Differs, LINE_SHARING_KEYS, REUSE_KINDS,
                              RULE, STRIDE_CLASSES, STRIDE_KINDS, add_opt, is_int)
 from annotate_text import (clean, config_lines, fit, fmt_mean, fmt_number,
-                           fmt_threshold, located, loop_place, num, plural,
-                           render_table, section_title, short_list, signed,
-                           var_where_text, where_text, width, wrap)
-from annotate_metrics import (above_loops, accesses, numa_hit_ratio, pct,
+                           fmt_plus_minus, fmt_threshold, located, loop_place,
+                           num, plural, render_table, section_title,
+                           short_list, signed, var_where_text, where_text,
+                           width, wrap)
+from annotate_metrics import (above_loops, accesses, cache_key,
+                              numa_hit_ratio, pct, ranked_interval,
                               report_totals, sharing_tracked, sort_columns,
                               sort_variables, total_bytes, var_cpa,
-                              var_cycles, var_shown_name, var_misses,
-                              var_shared_lines, var_stall)
+                              var_cycles, var_estimable, var_shown_name,
+                              var_misses, var_shared_lines, var_stall)
 from annotate_source import auto_section
 
 BAR_WIDTH = 40             # the width of a histogram's bars
@@ -309,12 +311,7 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
     for v in shown:
         row = [f(v) for _, f in extra]
         if levels:
-            cyc = var_cycles(v)
-            row += [num(var_stall(v)), num(cyc),
-                    "%.1f" % pct(cyc, tot_cycles) if cyc is not None else "-",
-                    fmt_cpa(var_cpa(v)), num(var_misses(v, levels[0]))]
-            if len(levels) > 1:
-                row.append(num(var_misses(v, last)))
+            row += cache_cells(v, levels, tot_cycles)
             row.append(num(accesses(v)))
         else:
             row += [num(accesses(v)), "%.1f" % pct(accesses(v), tot_acc)]
@@ -325,8 +322,10 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
             row.append(clean(v["class"]))
         row += [clean(var_shown_name(v)), var_where_text(v)]
         rows.append(row)
+    add_interval_column(headers, rows, shown, opts.sort, levels)
     left = 4 if opts.show_runtime else 3
     out.extend(render_table(headers, rows, set(range(len(headers) - left))))
+    out += unestimable_note(shown)
     hidden = len(ordered) - len(shown)
     if hidden:
         out.append("(%d variable%s below the %s%% threshold%s not shown)"
@@ -334,6 +333,55 @@ def variables_section(ordered, shown, levels, tot_acc, tot_cycles, tracked,
                       fmt_threshold(opts.threshold),
                       " of cycles" if levels and tot_cycles else ""))
     return out
+
+
+def cache_cells(v, levels, tot_cycles):
+    """A variable's cells of the cache simulation: stall, cycles, % of
+    all cycles, cpa, L1 misses and (with several levels) the last
+    level's; "-" for all when too few of its lines were in the sample
+    (--sample=lines) for them to mean anything."""
+    if not var_estimable(v):
+        return ["-"] * (6 if len(levels) > 1 else 5)
+    cyc = var_cycles(v)
+    cells = [num(var_stall(v)), num(cyc),
+             "%.1f" % pct(cyc, tot_cycles) if cyc is not None else "-",
+             fmt_cpa(var_cpa(v)), num(var_misses(v, levels[0]))]
+    if len(levels) > 1:
+        cells.append(num(var_misses(v, levels[-1])))
+    return cells
+
+
+def ranked_header(key, levels):
+    """The header of the table's column of a cache sort key's metric."""
+    level = {"misses": levels[0], "ll-misses": levels[-1]}.get(key, key)
+    return {"stall": "stall", "cycles": "cycles",
+            "cpa": "cpa"}.get(key, "%s misses" % clean(level))
+
+
+def add_interval_column(headers, rows, shown, key, levels):
+    """With --sample=lines, a column "\u00b1" right of the ranked
+    metric's: its 95% interval, in percent of the estimate (see
+    fmt_plus_minus), so that a reader sees which ranks the sample
+    settles.  Nothing in other files."""
+    if not any(v.get("sample") is not None for v in shown) \
+            or not cache_key(key, levels):
+        return
+    at = headers.index(ranked_header(key, levels)) + 1
+    headers.insert(at, "\u00b1")
+    for v, row in zip(shown, rows):
+        r = ranked_interval(v, key, levels) if var_estimable(v) else None
+        row.insert(at, fmt_plus_minus(*r) if r is not None else "-")
+
+
+def unestimable_note(shown):
+    """Under the table, why some rows have "-" for their cache counts."""
+    n = sum(1 for v in shown if not var_estimable(v))
+    if not n:
+        return []
+    its = "its" if n == 1 else "their"
+    return ["(%s with too few lines in the sample: \"-\" for %s stall, "
+            "cycles and misses; %s accesses are exact)"
+            % (plural(n, "variable"), its, its)]
 
 
 def folds_section(others, levels, tot_acc, tot_cycles):
@@ -622,7 +670,11 @@ def detail_section(rank, v, data, text_width):
     if facts or stacks:
         w("")
     if levels and v.get("cache") is not None:
-        out.extend(var_cache_report(v, levels))
+        if var_estimable(v):
+            out.extend(var_cache_report(v, levels))
+            out += intervals_lines(v.get("sample"), levels, text_width)
+        else:
+            out += wrap(unestimable_text(v["sample"]), text_width, "", "  ")
         w("")
     if v.get("sharing") is not None:
         out.extend(sharing_report(v["sharing"], text_width))
@@ -637,7 +689,9 @@ def detail_section(rank, v, data, text_width):
     if not v["per_line"]:
         w("(no per-line data)")
     else:
-        out.extend(per_line_table(v["per_line"], levels))
+        # Its lines' misses and cycles are as unsettled as its own.
+        out.extend(per_line_table(v["per_line"],
+                                  levels if var_estimable(v) else None))
     if v.get("reuse") is not None:
         w("")
         out.extend(reuse_report(v["reuse"], reuse_estimated(data["config"])))
@@ -645,6 +699,34 @@ def detail_section(rank, v, data, text_width):
         w("")
         out.extend(stride_report(v["strides"], data["config"]))
     return out
+
+
+def intervals_lines(sample, levels, text_width):
+    """With --sample=lines, the 95% intervals of a variable's estimates
+    and how many of its lines they stand on."""
+    if sample is None:
+        return []
+    ci = sample["ci"]
+    parts = [("stall", ci["stall_cycles"]), ("cycles", ci["cycles"])] \
+        + [("%s misses" % clean(n), ci["misses"].get(n)) for n in levels]
+    text = ", ".join("%s %s to %s" % (label, num(x[0]), num(x[1]))
+                     for label, x in parts if x is not None)
+    head = ("Estimated from %s" % plural(sample["lines"], "sampled line")
+            if sample["lines"] is not None else "Estimated")
+    return wrap("%s; 95%% intervals: %s" % (head, text or "none"),
+                text_width, "", "  ")
+
+
+def unestimable_text(sample):
+    """Why a variable's detail gives no cache counts."""
+    lines = ""
+    if sample["lines"] is not None:
+        lines = " (%s of its lines" % num(sample["lines"])
+        if sample["min_lines"] is not None:
+            lines += ", %s needed" % num(sample["min_lines"])
+        lines += ")"
+    return ("Cache: too few lines in the sample%s to estimate its misses, "
+            "cycles and stall cycles; its accesses are exact" % lines)
 
 
 def var_facts(v):

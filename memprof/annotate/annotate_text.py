@@ -195,18 +195,37 @@ def config_lines(config, levels=None):
         label = CONFIG_LABELS.get(key, clean(key))
         if levels:
             label = CACHE_CONFIG_LABELS.get(key, label)
+        if key == "sampling" and lines_sampling(value):
+            label = "Sampled lines"
         if isinstance(value, Differs):
             text = short_list(["%s: %s" % (clean(p), one_config(key, v))
                                for p, v in value.pairs], "; ")
         else:
             text = one_config(key, value)
+            # With a sample of the lines no other count is exact.
+            if key == "detail" and lines_sampling(config.get("sampling")):
+                text = text.replace("; the other counts are exact", "")
         out.append("%s: %s" % (label, text))
     return out
+
+
+def lines_sampling(value):
+    """Whether config.sampling is --sample=lines' (with the keys its
+    header line gives)."""
+    return isinstance(value, dict) and value.get("mode") == "lines" \
+        and is_number(value.get("rate")) and value["rate"] > 0 \
+        and is_int(value.get("sets")) and is_int(value.get("l1_sets"))
 
 
 def one_config(key, value):
     if key in ("line", "min_var_size", "page_size") and is_int(value):
         return "%s B" % num(value)
+    if key == "sampling" and lines_sampling(value):
+        return ("1 in %s of the cache lines (%s of the L1's %s sets), "
+                "followed from start to exit; counts are whole-run "
+                "estimates with their 95%% intervals"
+                % (num(round(1 / value["rate"])), num(value["sets"]),
+                   num(value["l1_sets"])))
     if key == "strides" and isinstance(value, dict) \
             and is_int(value.get("history")) and "mode" in value:
         text = "%d per kind, %s" % (value["history"],
@@ -298,6 +317,18 @@ def wrap(text, text_width, first, rest):
     return textwrap.wrap(text, max(text_width, 20), initial_indent=first,
                          subsequent_indent=rest, break_long_words=False,
                          break_on_hyphens=False) or [first.rstrip()]
+
+
+def fmt_plus_minus(est, ci):
+    """'±3.2%': the larger side of the interval ci = (lo, hi) around the
+    estimate est, in percent, with one decimal below 10%; '±>100%' when
+    wider than est.  As memprof's own summary writes it."""
+    d = max(est - ci[0], ci[1] - est, 0)
+    if est == 0:
+        return "\u00b1?" if d > 0 else "\u00b10%"
+    if d > est:
+        return "\u00b1>100%"
+    return "\u00b1%.*f%%" % (1 if d < 0.1 * est else 0, 100.0 * d / est)
 
 
 def fmt_mean(x):

@@ -115,6 +115,19 @@ hits and the misses it covered.  Merging sums every count and
 recomputes the rates; files with and without a cache simulation, or
 with different level names, are not merged.
 
+A file of --sample=lines (memprof followed the cache lines of a sample
+of the L1's sets from start to exit) holds whole-run estimates: the
+header says so ("Sampled lines"), and right of the sort metric's column,
+when it is one of the simulation's (stall, cycles, cpa, the misses of a
+level), the variables table gets a column \u00b1: the larger side of the
+metric's 95%% interval around the estimate, in percent (\u00b1>100%% when
+wider than the estimate).  A variable with too few of its lines in the
+sample (the file's estimable false) has "-" for its stall, cycles and
+misses, ranks after all others by them, and its detail says so instead
+of its cache block; its accesses are exact.  Another's detail gives the
+intervals of its stall, cycles and misses.  Merging sums the sampled
+lines and the intervals' bounds.
+
 A variable with reuse distances ("reuse", MACPO's multicore reuse
 distance, in cache lines) gets them after its per-line table, before its
 stride histograms: the private and the shared histogram, one text bar

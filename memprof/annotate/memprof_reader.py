@@ -43,11 +43,12 @@ import json
 from memprof_records import (
     Advice, Alternative, Affinity, Bin, ByteRange, Cell, Config, ConflictSet,
     ConflictVariable, DetailConfig, Dominant, End, Field, FirstTouch,
-    Formula, Level, LineReuse, LineRow, LineStride, LineThread, Loop,
-    Matrix, Median, MemprofFile, Numa, Pair, Placements, PrefetchConfig,
-    PrefetchCounts, Reuse, ReuseConfig, SamplingConfig, Sharing,
-    StrideClasses, StrideConfig, Strides, Struct, TlbConfig, TlbCounts,
-    Totals, TotalLevel, Variable, VarLevel, VarTlb, WhatIf, WorstLine)
+    Formula, Interval, Level, LineReuse, LineRow, LineStride, LineThread,
+    Loop, Matrix, Median, MemprofFile, Numa, Pair, Placements,
+    PrefetchConfig, PrefetchCounts, Reuse, ReuseConfig, SamplingConfig,
+    Sharing, StrideClasses, StrideConfig, Strides, Struct, TlbConfig,
+    TlbCounts, Totals, TotalLevel, Variable, VarIntervals, VarLevel, VarTlb,
+    WhatIf, WorstLine)
 
 __all__ = [
     "FORMAT_VERSION", "FormatError", "read_file", "parse_document",
@@ -55,7 +56,8 @@ __all__ = [
     "MemprofFile", "End", "Config", "Level", "PrefetchConfig",
     "ReuseConfig", "SamplingConfig", "DetailConfig", "StrideConfig", "TlbConfig", "Totals",
     "TotalLevel", "ConflictSet", "ConflictVariable", "TlbCounts",
-    "PrefetchCounts", "Variable", "VarLevel", "VarTlb", "LineRow",
+    "PrefetchCounts", "Variable", "VarLevel", "VarTlb", "VarIntervals",
+    "Interval", "LineRow",
     "Bin", "Median", "ByteRange", "Strides", "StrideClasses", "Dominant",
     "Reuse", "LineReuse", "LineStride", "Sharing", "WorstLine", "LineThread", "Numa",
     "FirstTouch", "WhatIf", "Struct", "Field", "Affinity", "Pair",
@@ -360,7 +362,9 @@ def _config(c, levels):
                 "mode": "str", "window": "count", "period": "count",
                 "max_gap": "count", "windows": "count",
                 "instructions": "count", "instructions_analysed": "count",
-                "scale": "number"}))),
+                "scale": "number", "rate": "fraction", "sets": "count",
+                "l1_sets": "count", "min_lines": "count",
+                "unattributed_accesses": "count"}))),
         detail=_opt_object(c, "detail", w, lambda o, ow: DetailConfig(
             analyses=_opt_list(o, "analyses", ow, "str"),
             **_fields(o, ow, {
@@ -475,6 +479,10 @@ def _variable(v, where, names):
                            for i, r in enumerate(rows)]
     if names:
         var.update(_var_cache(v, where, names))
+    var["sampled_lines"] = _opt(v, "sampled_lines", where, "count")
+    var["estimable"] = _opt(v, "estimable", where, "bool")
+    var["ci"] = _opt_object(v, "ci", where,
+                            lambda o, ow: _var_intervals(o, ow, names))
     var["strides"] = _opt_object(v, "strides", where, _strides)
     var["reuse"] = _opt_object(v, "reuse", where, _reuse)
     var["sharing"] = _opt_object(v, "sharing", where, _sharing)
@@ -630,6 +638,35 @@ def _var_cache(v, where, names):
     out["tlb"] = _opt_object(v, "tlb", where, lambda o, ow: VarTlb(
         **_counts(o, ("hits", "misses"), ow)))
     return out
+
+
+def _var_intervals(ci, where, names):
+    """A variable's ci (--sample=lines): the interval of its accesses,
+    and with a simulation those of its misses per level, cycles and
+    stall cycles (read, as its cache, only then)."""
+    out = {"accesses": _opt_interval(ci, "accesses", where)}
+    if names:
+        out["misses"] = _opt_object(ci, "misses", where, lambda o, ow: dict(
+            (name, _opt_interval(o, name, ow)) for name in names))
+        for k in ("cycles", "stall_cycles"):
+            out[k] = _opt_interval(ci, k, where)
+    return VarIntervals(**out)
+
+
+def _opt_interval(obj, key, where):
+    """obj[key], an interval [lo, hi] of counts, lo <= hi, or None."""
+    x = obj.get(key)
+    if x is None:
+        return None
+    iw = _sub(where, key)
+    if not isinstance(x, list) or len(x) != 2:
+        raise FormatError("%s: expected an interval [lo, hi], got %s"
+                          % (iw, _short(x)))
+    for i, b in enumerate(x):
+        _check(b, "%s[%d]" % (iw, i), "count")
+    if x[0] > x[1]:
+        raise FormatError("%s: lo %d above hi %d" % (iw, x[0], x[1]))
+    return Interval(*x)
 
 
 def _var_level(lv, where):

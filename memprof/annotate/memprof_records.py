@@ -32,6 +32,12 @@ class ByteRange(NamedTuple):
     last: int
 
 
+class Interval(NamedTuple):
+    """The 95% interval [lo, hi] of an estimate (--sample=lines)."""
+    lo: int
+    hi: int
+
+
 class Affinity(NamedTuple):
     """The affinity w of fields i < j of a struct."""
     i: int
@@ -81,7 +87,7 @@ class ReuseConfig:
 
 @_model
 class SamplingConfig:
-    mode: str | None = None
+    mode: str | None = None         # "periodic", "windows" or "lines"
     window: int | None = None
     period: int | None = None
     max_gap: int | None = None
@@ -89,6 +95,14 @@ class SamplingConfig:
     instructions: int | None = None
     instructions_analysed: int | None = None
     scale: float | None = None
+    # mode "lines": the sampled fraction of the lines (sets of l1_sets
+    # of the L1's sets), the fewest sampled lines a variable's cache
+    # estimates need, and the accesses no variable's.
+    rate: float | None = None
+    sets: int | None = None
+    l1_sets: int | None = None
+    min_lines: int | None = None
+    unattributed_accesses: int | None = None
 
 
 @_model
@@ -228,6 +242,16 @@ class VarLevel:
     fill_hits: int | None = None
     hits_per_fill: float | None = None
     reused_share: float | None = None
+
+
+@_model
+class VarIntervals:
+    """The 95% intervals of a variable's estimates (--sample=lines):
+    misses keyed by level name, as the variable's cache."""
+    accesses: Interval | None = None
+    misses: dict[str, Interval | None] | None = None
+    cycles: Interval | None = None
+    stall_cycles: Interval | None = None
 
 
 @_model
@@ -458,6 +482,12 @@ class Variable:
     stall_cycles: int | None = None
     cpa: float | None = None
     tlb: VarTlb | None = None
+    # --sample=lines: its lines in the sample, whether they are enough
+    # for its cache estimates (estimable False: its misses, cycles and
+    # stall cycles mean nothing; its accesses are exact), the intervals.
+    sampled_lines: int | None = None
+    estimable: bool | None = None
+    ci: VarIntervals | None = None
     # The analyses.
     strides: Strides | None = None
     reuse: Reuse | None = None

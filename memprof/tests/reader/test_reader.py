@@ -26,7 +26,7 @@ sys.dont_write_bytecode = True         # nothing written into the tree
 sys.path.insert(0, os.path.join(MEMPROF, "annotate"))
 
 from memprof_reader import (  # noqa: E402  (after the path)
-    Bin, ByteRange, FormatError, Median, parse_document, read_file)
+    Bin, ByteRange, FormatError, Interval, Median, parse_document, read_file)
 
 SAMPLE = os.path.join(HERE, "sample.json")
 
@@ -298,6 +298,117 @@ class Bad(unittest.TestCase):
         self.assertEqual(parsed(d).missing, ["variables[1].lines"])
         self.refused(d, "F: variables[1]: missing required key 'lines'",
                      strict=True)
+
+
+def lines_doc():
+    """sample.json as --sample=lines writes it (1 in 32 of the lines, 2
+    of L1's 64 sets): config.sampling, and per variable its sampled
+    lines, whether they are enough, and the intervals of its estimates.
+    counter, in one line, is not estimable."""
+    d = sample_doc()
+    d["config"]["sampling"] = {
+        "mode": "lines", "rate": 0.03125, "sets": 2, "l1_sets": 64,
+        "scale": 32, "min_lines": 2, "unattributed_accesses": 1964}
+    d["variables"][0].update(sampled_lines=2, estimable=True, ci={
+        "accesses": [25, 35], "misses": {"L1": [0, 3], "L2": [0, 3]},
+        "cycles": [250, 380], "stall_cycles": [130, 260]})
+    d["variables"][1].update(sampled_lines=1, estimable=False, ci={
+        "accesses": [1, 40], "misses": {"L1": [1, 90], "L2": [0, 60]},
+        "cycles": [20, 900], "stall_cycles": [10, 800]})
+    return d
+
+
+class Lines(unittest.TestCase):
+    """--sample=lines: the sampling's settings and each variable's
+    estimates' intervals."""
+
+    def test_sampling(self):
+        sm = parsed(lines_doc()).config.sampling
+        self.assertEqual((sm.mode, sm.rate, sm.sets, sm.l1_sets, sm.scale,
+                          sm.min_lines, sm.unattributed_accesses),
+                         ("lines", 0.03125, 2, 64, 32, 2, 1964))
+        # The other modes' keys are not written: None.
+        self.assertIsNone(sm.window)
+
+    def test_intervals(self):
+        f = parsed(lines_doc(), strict=True)
+        v, w = f.variables
+        self.assertEqual((v.sampled_lines, v.estimable), (2, True))
+        self.assertEqual(v.ci.accesses, Interval(25, 35))
+        self.assertEqual((v.ci.accesses.lo, v.ci.accesses.hi), (25, 35))
+        self.assertEqual(v.ci.misses, {"L1": Interval(0, 3),
+                                       "L2": Interval(0, 3)})
+        self.assertEqual((v.ci.cycles, v.ci.stall_cycles),
+                         (Interval(250, 380), Interval(130, 260)))
+        self.assertEqual((w.sampled_lines, w.estimable), (1, False))
+        self.assertEqual(w.ci.misses["L2"], Interval(0, 60))
+
+    def test_summary(self):
+        # A summary (one line, its misses per level) has them too.
+        d = lines_doc()
+        v = d["variables"][1]
+        for k in ("per_line", "cache", "served", "sharing"):
+            v.pop(k, None)
+        v.update(summary=True, misses={"L1": 3, "L2": 1})
+        w = parsed(d, strict=True).variables[1]
+        self.assertEqual((w.cache["L1"].misses, w.estimable,
+                          w.ci.stall_cycles), (3, False, Interval(10, 800)))
+
+    def test_other_modes(self):
+        # Without --sample=lines: none of it.
+        v = parsed(sample_doc()).variables[0]
+        self.assertEqual((v.sampled_lines, v.estimable, v.ci),
+                         (None, None, None))
+
+    def test_no_simulation(self):
+        # Without a simulation only the accesses' interval is read.
+        d = lines_doc()
+        del d["totals"]["cache"], d["totals"]["cycles"]
+        d["variables"][0]["ci"]["cycles"] = "not read"
+        ci = parsed(d).variables[0].ci
+        self.assertEqual((ci.accesses, ci.misses, ci.cycles),
+                         (Interval(25, 35), None, None))
+
+    def refused(self, doc, message):
+        with self.assertRaises(FormatError) as cm:
+            parsed(doc)
+        self.assertEqual(str(cm.exception), message)
+
+    def test_bad_interval(self):
+        d = lines_doc()
+        d["variables"][0]["ci"]["cycles"] = [380, 250]
+        self.refused(d, "F: variables[0].ci.cycles: lo 380 above hi 250")
+        d["variables"][0]["ci"]["cycles"] = [250]
+        self.refused(d, "F: variables[0].ci.cycles: expected an interval "
+                     "[lo, hi], got [250]")
+        d["variables"][0]["ci"]["cycles"] = {"lo": 250, "hi": 380}
+        self.refused(d, "F: variables[0].ci.cycles: expected an interval "
+                     '[lo, hi], got {"lo": 250, "hi": 380}')
+        d = lines_doc()
+        d["variables"][1]["ci"]["misses"]["L2"] = [0, -60]
+        self.refused(d, "F: variables[1].ci.misses.L2[1]: expected a "
+                     "non-negative integer, got -60")
+        d["variables"][1]["ci"]["misses"] = [[1, 90], [0, 60]]
+        self.refused(d, "F: variables[1].ci.misses: expected an object, "
+                     "got [[1, 90], [0, 60]]")
+
+    def test_bad_fields(self):
+        d = lines_doc()
+        d["variables"][1]["estimable"] = "no"
+        self.refused(d, 'F: variables[1].estimable: expected true or false, '
+                     'got "no"')
+        d = lines_doc()
+        d["variables"][0]["ci"] = [25, 35]
+        self.refused(d, "F: variables[0].ci: expected an object, got "
+                     "[25, 35]")
+        d = lines_doc()
+        d["config"]["sampling"]["rate"] = 32
+        self.refused(d, "F: config.sampling.rate: expected a number from 0 "
+                     "to 1, got 32")
+        d = lines_doc()
+        d["config"]["sampling"]["min_lines"] = 1.5
+        self.refused(d, "F: config.sampling.min_lines: expected a "
+                     "non-negative integer, got 1.5")
 
 
 ANNOTATE = os.path.join(MEMPROF, "annotate")

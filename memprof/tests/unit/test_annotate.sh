@@ -228,6 +228,22 @@ run_case struct_overlap  --threshold=1 --show=2 struct_overlap.json
 run_case loops_bad       loops_bad.json
 run_case struct_bad      struct_bad.json
 run_case sampled         sampled.json
+# --sample=lines: every count a whole-run estimate with its 95% interval.
+# lines.json is real output (triad.c, three arrays of 8 MiB, --sample=lines)
+# trimmed to 12 variables, the program's loops and the advice on b and a
+# (json.load and dump again; no value changed but triad:mapped's per_line
+# rows, its 5 busiest kept, and its strides, dropped).  The header says
+# what the counts are; the table gives the ranked metric's interval
+# ("±3.0%" for b: [47,797,548, 50,768,596] around 49,283,072) right of
+# it; the variables with fewer than 2 sampled lines (estimable false)
+# show "-" for their cache counts, come last and are counted in a note,
+# and triad:mapped's detail says why it has no cache block (its per-line
+# rows without misses).  With --show-runtime=yes by cycles: ld.so.cache's
+# 19,584 in [612, 41,405] is "±>100%".  The file twice: sampled lines
+# and interval bounds summed, triad:mapped's 1 + 1 lines enough.
+run_case lines           --show=3 --threshold=0 lines.json
+run_case lines_runtime   --show-runtime=yes --sort=cycles --show=0 --threshold=0 lines.json
+run_case lines_merge     --show=0 --threshold=0 lines.json lines.json
 
 # --callgrind: the Callgrind profile format.  callgrind.json is a
 # hand-written file (two cache levels; a heap array accessed from two

@@ -747,6 +747,91 @@ class ViewerTest:
                          "the alternative's fix and what it holds are shown", text)
             self.c.check(("Holds " + a.holds) in text, "the item's own holds is shown", text)
 
+    def real_lines(self):
+        """real_lines.json: real output of --sample=lines (triad.c, three
+        arrays of 8 MiB; the annotator's lines.json): every count a
+        whole-run estimate with its 95% interval, the variables with too
+        few lines in the sample (estimable false) without cache counts."""
+        self.open()
+        self.c.equal(self.load("real_lines.json"), "loaded", "real_lines.json loads")
+        data = read_file(self.fixture("real_lines.json"))
+        sampling = ("1 in 32 of the cache lines (2 of the L1's 64 sets), followed from start "
+                    "to exit; counts are whole-run estimates with their 95% intervals")
+        self.c.equal(self.b.js(JS_KV, "#run", "Sampled lines"), sampling,
+                     "the run's description gives the sampling mode")
+        self.c.check("mode: lines" not in self.text("#run"),
+                     "config.sampling is not shown as raw keys", self.text("#run"))
+        self.c.check(sampling in (self.text("#sampling-note") or ""),
+                     "a note over the table says what the counts are",
+                     self.text("#sampling-note") or "")
+        keys = self.b.js(JS_KEYS)
+        self.c.equal(keys[keys.index("stall") + 1] if "stall" in keys else None, "stall-ci",
+                     "the interval column is right of the stall column")
+        # The program's variables: the estimable ones by stall cycles,
+        # then the others in the file's order.
+        mine = [v for v in data.variables if v.class_ == "program"]
+        sure = [v for v in mine if v.estimable]
+        sure.sort(key=lambda v: -v.stall_cycles)
+        rest = [v for v in mine if not v.estimable]
+        self.c.equal(self.column("name"), [v.name for v in sure + rest],
+                     "variables with too few lines in the sample come after the others")
+
+        def plus_minus(v):
+            lo, hi = v.ci.stall_cycles
+            d = max(v.stall_cycles - lo, hi - v.stall_cycles)
+            return "\u00b1%.1f%%" % (100.0 * d / v.stall_cycles)
+        self.c.equal(self.column("stall-ci"), [plus_minus(v) for v in sure] + ["-"] * len(rest),
+                     "the stall's interval in percent of it (\u00b13.0% for b), \"-\" for "
+                     "the others")
+        for key in ("stall", "cycles", "cpa", "miss-L1", "miss-L3"):
+            self.c.equal(self.column(key)[len(sure):], ["-"] * len(rest),
+                         "no %s for the variables with too few lines in the sample" % key)
+        self.c.equal(self.column("accesses")[len(sure):],
+                     ["{:,}".format(v.reads + v.writes) for v in rest],
+                     "their accesses, exact, are shown")
+        self.c.equal(self.b.js("const c = document.querySelector('#vartable td span.too-few');"
+                               "return c ? c.title : null;"),
+                     "too few lines in the sample", "a \"-\" says why in its tooltip")
+
+        # The details of an estimable variable and of one that is not.
+        b = sure[0]
+        self.b.click("#vartable tbody tr[data-index='%d']" % data.variables.index(b))
+        self.c.equal(self.b.js(JS_KV, "#detail", "Memory stall cycles"),
+                     "{:,} (95% interval {:,} \u2013 {:,}, {})".format(
+                         b.stall_cycles, b.ci.stall_cycles.lo, b.ci.stall_cycles.hi,
+                         plus_minus(b)),
+                     "an estimable variable's stall cycles with their interval")
+        self.c.check("95% intervals of the misses: L1 {:,} \u2013 {:,}".format(
+                         *b.ci.misses["L1"]) in (self.text("#detail .miss-intervals") or ""),
+                     "and its misses' intervals", self.text("#detail .miss-intervals") or "")
+        mapped = data.variables.index(next(v for v in rest if v.name == "triad:mapped"))
+        self.b.click("#vartable tbody tr[data-index='%d']" % mapped)
+        self.c.equal(self.b.js(JS_KV, "#detail", "Lines in the sample"),
+                     "1: too few lines in the sample for its misses, cycles and stall (2 needed); "
+                     "its accesses are exact", "a variable with too few lines says so")
+        self.c.equal([self.b.js(JS_KV, "#detail", k) for k in
+                      ("Memory stall cycles", "Est. memory cycles", "Cycles per access")],
+                     ["-", "-", "-"], "and gives none of its cache estimates")
+        self.c.equal((self.count("#detail-cache-bars"), self.count("#detail .too-few-note")),
+                     (0, 1), "no cache bars, a note instead")
+        keys = self.b.js(JS_KEYS, "#perline")
+        self.c.check(keys and not any(k.startswith("miss-") or k in ("cycles", "cpa")
+                                      for k in keys),
+                     "its per-line table has no misses nor cycles", repr(keys))
+        self.b.js("document.getElementById('variables').scrollIntoView();")
+        self.shot("viewer-lines.png")
+
+        # The runtime's variables: an interval wider than the estimate.
+        self.b.click("#show-runtime")
+        names = self.column("name")
+        cache = next(v for v in data.variables if v.name == "ld.so.cache:mapped")
+        self.c.equal(self.column("stall-ci")[names.index(cache.name)], "\u00b1>100%",
+                     "an interval wider than the estimate is \u00b1>100%")
+        # Another file: no sampling, no interval column.
+        self.c.equal(self.load("basic.json"), "loaded", "basic.json loads after it")
+        self.c.check("stall-ci" not in self.b.js(JS_KEYS) and not self.count("#sampling-note"),
+                     "a file of another mode has no interval column nor note")
+
     def overlap(self):
         """struct_overlap.json: real output, a structure whose fields
         overlap (the dynamic linker's _rtld_local), fields without names,
@@ -986,7 +1071,8 @@ def main():
         t = ViewerTest(browser, checks, viewer, HERE, outdir)
         t.static_checks(viewer)
         for step in (t.empty_page, t.basic, t.nocache, t.rich, t.structs, t.loops, t.detail,
-                     t.real_threads, t.real_colwalk, t.real_alternatives, t.overlap,
+                     t.real_threads, t.real_colwalk, t.real_alternatives, t.real_lines,
+                     t.overlap,
                      t.classes, t.hostile,
                      t.bad_files):
             try:
