@@ -271,7 +271,7 @@ static Bool parse_sample(const HChar *s)
       mp_clo_sample_rate = MP_LINES_RATE;
       mp_clo_window_len = MP_DETAIL_WINDOW;
       mp_clo_window_gap = MP_LINES_PERIOD;
-      mp_clo_window_first = MP_DETAIL_FIRST;
+      mp_clo_window_first = 0;
       s += 5;
       if (*s == '\0')
          return True;
@@ -715,7 +715,7 @@ void mp_clo_print_usage(void)
 "                               exit; every count an estimate with its 95%%\n"
 "                               interval, the accesses exact per instruction;\n"
 "                               no sharing analysis; the strides and loops in\n"
-"                               detail's windows (100k,10m,10m);\n"
+"                               detail's windows (100k,10m,0);\n"
 "                               off: every analysis at every access;\n"
 "                               shards, bursty: sample the reuse-distance\n"
 "                               analysis alone: lines with a hash below R\n"

@@ -71,7 +71,10 @@ extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of 
    detail's windows (lines): */
 #define MP_SAMPLE_LINES    6
 #define MP_LINES_RATE      (1.0 / 32)    /* lines' default R ... */
-#define MP_LINES_PERIOD    10000000ULL   /* ... and its detail windows' P */
+#define MP_LINES_PERIOD    10000000ULL   /* ... and its detail windows' P (F: 0,
+                                            no longer first window: its cost
+                                            would weigh on runs of a few
+                                            hundred million instructions) */
 #define MP_DETAIL_WINDOW   100000ULL     /* detail's default W, P and F */
 #define MP_DETAIL_PERIOD   1000000ULL
 #define MP_DETAIL_FIRST    10000000ULL

@@ -40,13 +40,14 @@ extern UInt   mp_g_sample_shift;
    simulates the caches, for the estimates' intervals. */
 extern mp_line_sums *mp_g_line_sums;
 
-/* Whether the access [a, a + size) has a line in the sample: its first
-   or its last (it straddles at most two). */
+/* Whether the access [a, a + size) has a line in the sample: its first,
+   or for one wider than 8 bytes its last (as the generated code tests:
+   mp_instrument.c). */
 static inline Bool mp_sampled_access(Addr a, UInt size)
 {
    return mp_g_sample_sets[(a >> mp_g_sample_line_shift) & mp_g_sample_set_mask]
-          | mp_g_sample_sets[((a + size - 1) >> mp_g_sample_line_shift)
-                             & mp_g_sample_set_mask];
+          | (size > 8 && mp_g_sample_sets[((a + size - 1) >> mp_g_sample_line_shift)
+                                          & mp_g_sample_set_mask]);
 }
 
 /* The cache counts of variable var, where the hierarchy counts them:

@@ -91,6 +91,11 @@ ULong mp_g_instructions;
 static mp_window     schedule;
 static Bool          windowed;
 static Bool          detailed;
+/* The loop hooks run in the windows alone: with --sample=periodic|
+   windows, and with --sample=lines, whose gaps must cost little more
+   than --tool=none (following the loops there costs a call-heavy
+   program twice that). */
+static Bool          loops_windowed;
 static UWord         analysing = 1;
 static toggle_state *toggles;         /* indexed by ThreadId */
 
@@ -129,7 +134,7 @@ static VG_REGPARM(0) void mp_window_boundary(void)
    Bool begins = mp_window_switch(&schedule, mp_g_instructions);
    update_analysing();
    if (begins)
-      mp_analyses_window_start(detailed);
+      mp_analyses_window_start(detailed && !loops_windowed);
 }
 
 ULong mp_instructions_observed(void)
@@ -318,26 +323,27 @@ static void declare_unwind_regs(IRDirty *d)
    unconditionally. */
 static IRTemp window_open;
 
-/* guard AND the window being open, as an atom (NULL: unconditional). */
-static IRExpr *window_guard(IRSB *sb, IRExpr *guard)
-{
-   IRTemp both;
-   if (window_open == IRTemp_INVALID)
-      return guard;
-   if (guard == NULL)
-      return IRExpr_RdTmp(window_open);
-   both = newIRTemp(sb->tyenv, Ity_I1);
-   addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard,
-                                                     IRExpr_RdTmp(window_open))));
-   return IRExpr_RdTmp(both);
-}
-
-static IRExpr *both(IRSB *sb, IRExpr *a, IRExpr *b);
-
 /* With --sample=lines and detail analyses, whether a detail window is
    open (mp_g_detailing), read once per superblock after the schedule's
    check: IRTemp_INVALID otherwise. */
 static IRTemp detail_open;
+
+/* guard AND the window being open, as an atom (NULL: unconditional);
+   with --sample=lines, the detail window. */
+static IRExpr *window_guard(IRSB *sb, IRExpr *guard)
+{
+   IRTemp both, open = detail_open != IRTemp_INVALID ? detail_open : window_open;
+   if (open == IRTemp_INVALID)
+      return guard;
+   if (guard == NULL)
+      return IRExpr_RdTmp(open);
+   both = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard,
+                                                     IRExpr_RdTmp(open))));
+   return IRExpr_RdTmp(both);
+}
+
+static IRExpr *both(IRSB *sb, IRExpr *a, IRExpr *b);
 
 /* The byte of the sample's table for the line of addr + off, as IR. */
 static IRExpr *sampled_byte(IRSB *sb, IRExpr *addr, Int off)
@@ -360,12 +366,14 @@ static IRExpr *sampled_byte(IRSB *sb, IRExpr *addr, Int off)
 /* --sample=lines: guard AND (a line of the access is in the sample OR a
    detail window is open), as an atom.  The test runs inline: an access
    outside the sample, between windows, costs a few instructions and no
-   call. */
+   call.  Its last line is looked up too only for an access wider than
+   8 bytes: a narrower one straddles lines only when misaligned, which
+   compilers avoid, and the look-up would cost every access. */
 static IRExpr *sample_guard(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard)
 {
    IRTemp any = newIRTemp(sb->tyenv, Ity_I8), in = newIRTemp(sb->tyenv, Ity_I1);
    IRExpr *first = sampled_byte(sb, addr, 0);
-   addStmtToIRSB(sb, IRStmt_WrTmp(any, size > 1
+   addStmtToIRSB(sb, IRStmt_WrTmp(any, size > 8
                   ? IRExpr_Binop(Iop_Or8, first, sampled_byte(sb, addr, size - 1)) : first));
    addStmtToIRSB(sb, IRStmt_WrTmp(in, IRExpr_Binop(Iop_CmpNE8, IRExpr_RdTmp(any),
                                                    IRExpr_Const(IRConst_U8(0)))));
@@ -590,7 +598,7 @@ static void add_loop_at(IRSB *sb, mp_instr *ii, Addr ia)
    /* With --sample=periodic|windows the hooks run in the windows
       alone, 1% of the run: the checks would cost more in the gaps than
       they save in the windows. */
-   if (place == MP_BLOCK_OUTER_LOOP || windowed) {
+   if (place == MP_BLOCK_OUTER_LOOP || loops_windowed) {
       add_loop_call(sb, "mp_loop_at", mp_loop_at, 2,
                     mkIRExprVec_2(mkIRExpr_HWord((HWord)ii), sp), NULL);
       return;
@@ -635,7 +643,7 @@ static void add_back_edge(IRSB *sb, UInt loop, IRExpr *guard)
 {
    const mp_loops_settled *st = mp_loopnest_settled();
    IRExpr *same, *fast;
-   if (windowed) {           /* as in add_loop_at */
+   if (loops_windowed) {     /* as in add_loop_at */
       add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
                     mkIRExprVec_1(mkIRExpr_HWord(loop)), guard);
       return;
@@ -655,7 +663,7 @@ static void add_loop_return(IRSB *sb, const mp_instr *ii)
 {
    const mp_loops_settled *st = mp_loopnest_settled();
    IRExpr *unsure, *same;
-   if (windowed) {           /* as in add_loop_at */
+   if (loops_windowed) {     /* as in add_loop_at */
       add_loop_call(sb, "mp_loop_return", mp_loop_return, 1,
                     mkIRExprVec_1(mkIRExpr_HWord(ii->fn)), NULL);
       return;
@@ -938,5 +946,6 @@ void mp_instrument_init(void)
    /* Without a detail analysis on, the schedule would sample nothing. */
    detailed = (mp_clo_sample_mode == MP_SAMPLE_DETAIL || mp_clo_sample_mode == MP_SAMPLE_LINES)
               && (mp_g_stride != NULL || mp_g_loops != NULL);
+   loops_windowed = windowed || (detailed && mp_clo_sample_mode == MP_SAMPLE_LINES);
    start_schedule();
 }
