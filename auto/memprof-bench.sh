@@ -11,13 +11,18 @@
 #   cache    cache-only: --reuse=no --strides=no --loops=no --what-if=none
 #            --sharing=no (every access still attributed to its variable);
 #   sampled  the defaults with --sample=periodic (every analysis in windows
-#            of 1M instructions, one every 100M: the setting for long runs);
+#            of 1M instructions, one every 100M);
+#   lines    the defaults with --sample=lines (a sample of 1/32 of the
+#            lines, whole L1 sets, followed from start to exit: the setting
+#            for long runs);
 # then memprof's ratios to cachegrind and none; the CPU seconds of each
 # process (Valgrind's, and the analysis helper's, which memprof -v
 # reports) and of the busiest one against Cachegrind's: the wall time a
-# machine with a free core per process would see; the sampled run's error
-# against the full one (auto/memprof-sample-error.py: misses per level,
-# top-10 variables, reuse histogram), the full run's against the exact
+# machine with a free core per process would see; the sampled and lines
+# runs' error against the full one (auto/memprof-sample-error.py: misses
+# per level, top-10 variables, reuse histogram; for lines per variable
+# and level, and whether the full value is in the interval), the full
+# run's against the exact
 # one (auto/memprof-detail-error.py); the full run's memory per touched
 # line, and (with triad or chase) the metadata per line with the fixed
 # costs excluded, from two sizes of the workload.  Real programs
@@ -124,12 +129,13 @@ cache_only="--reuse=no --strides=no --loops=no --what-if=none --sharing=no"
 # so that the runs compared do the same accesses.
 export PYTHONHASHSEED=0
 errors=""
+lines_errors=""
 detail=""
 memory=""
 same=""
-printf '%-10s %6s %6s %6s %6s | %7s %7s %7s %7s %7s | %5s %5s %5s %5s %5s %5s | %6s %6s\n' \
-   workload native none cg clg full inline exact cache sampled full/cg inl/cg exact/cg \
-   cache/cg samp/none full/none "RSS MB" "cg MB"
+printf '%-10s %6s %6s %6s %6s | %7s %7s %7s %7s %7s %7s | %5s %5s %5s %5s %5s %5s %5s | %6s %6s %6s\n' \
+   workload native none cg clg full inline exact cache sampled lines full/cg inl/cg exact/cg \
+   cache/cg samp/none lines/none full/none "RSS MB" "lines MB" "cg MB"
 for prog in $workloads; do
    # the command: a benchmark binary, or gzip run directly (a shell
    # wrapper would start every tool twice)
@@ -156,6 +162,8 @@ for prog in $workloads; do
       run_mp cache $mp $cache_only $bin
       run sampled $mp --sample=periodic $bin
       [ $round = 1 ] && cp $out/memprof.out.bench $out/sampled.json
+      run lines $mp --sample=lines $bin
+      [ $round = 1 ] && cp $out/memprof.out.bench $out/lines.json
       round=$((round + 1))
    done
    set -- $(best native); t0=$1
@@ -168,11 +176,12 @@ for prog in $workloads; do
    set -- $(best exact); te=$1; ce=$2; he=$4
    set -- $(best cache); to=$1; co=$2; ho=$4
    set -- $(best sampled); ts=$1
+   set -- $(best lines); tl=$1; ml=$3
    awk -v p=$prog -v t0="$t0" -v tn="$tn" -v tc="$tc" -v tk="$tk" -v tf="$tf" -v ti="$ti" \
-       -v te="$te" -v to="$to" -v ts="$ts" -v mf="$mf" -v mc="$mc" 'BEGIN {
-      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f\n",
-         p, t0, tn, tc, tk, tf, ti, te, to, ts, tf / tc, ti / tc, te / tc, to / tc, ts / tn,
-         tf / tn, mf / 1024, mc / 1024 }'
+       -v te="$te" -v to="$to" -v ts="$ts" -v tl="$tl" -v mf="$mf" -v ml="$ml" -v mc="$mc" 'BEGIN {
+      printf "%-10s %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f | %5.1f %5.1f %5.1f %5.1f %5.1f %5.1f %5.1f | %6.1f %6.1f %6.1f\n",
+         p, t0, tn, tc, tk, tf, ti, te, to, ts, tl, tf / tc, ti / tc, te / tc, to / tc, ts / tn,
+         tl / tn, tf / tn, mf / 1024, ml / 1024, mc / 1024 }'
    # Valgrind's process's CPU and the busiest helper's, for full, exact
    # and cache-only; the busiest process against Cachegrind's CPU.
    cpu="$cpu$(awk -v p=$prog -v cc="$cc" -v cf="$cf" -v hf="$hf" -v sf="$sf" -v ci="$ci" \
@@ -184,6 +193,9 @@ for prog in $workloads; do
    detail="$detail$prog: $(python3 auto/memprof-detail-error.py $out/exact.json $out/full.json)
 "
    errors="$errors$prog: $(python3 auto/memprof-sample-error.py $out/full.json $out/sampled.json)
+"
+   lines_errors="$lines_errors$prog:
+$(python3 auto/memprof-sample-error.py --all $out/full.json $out/lines.json)
 "
    same="$same$(awk -v p=$prog -v tg="$tg" -v tf="$tf" -v te="$te" -v to="$to" -v g="$geometry" 'BEGIN {
       printf "%-10s %6.2f | %5.1f %5.1f %5.1f   (%s)", p, tg, tf / tg, te / tg, to / tg, g }')
@@ -201,6 +213,7 @@ printf '\nCPU seconds (user + system) of the same fastest runs, per process (vg:
 printf '\ncachegrind with memprof'"'"'s geometry:\n%-10s %6s | %5s %5s %5s\n%s' workload cg= full/cg= exact/cg= cache/cg= "$same"
 printf '\nfull (--sample=detail) against exact (--exact=yes):\n%s' "$detail"
 printf '\nsampled (--sample=periodic) against full:\n%s' "$errors"
+printf '\nlines (--sample=lines) against full, every variable (--all):\n%s' "$lines_errors"
 printf '\nmemory of the full run (fixed costs included):\n%s' "$memory"
 
 # Metadata per touched line, fixed costs excluded: the slope of memprof's

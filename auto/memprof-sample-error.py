@@ -25,9 +25,27 @@ states for the sampled modes.  Prints one line of
                  disjoint) between the two runs' private reuse-distance
                  histograms, summed over all variables and normalised.
 
+With a SAMPLED file of --sample=lines (config.sampling.mode "lines",
+every count an estimate with its 95% interval), it prints instead, for
+each of the full run's ten program variables with the most stall
+cycles that have at least 1,000 misses at some level: per level the
+full run's misses, the estimate's relative error and whether the full
+value lies in the estimate's interval; then the summary line:
+
+  top-10         how many of those ten are among the sampled run's ten
+                 (its variables too few to estimate left out);
+  within         how many (variable, level) pairs with >= 1,000 misses
+                 are within 5% at L1 and 10% at the deeper levels;
+  covered        how many of them have the full value in the interval;
+  advice         whether the two runs give the same advice items (kind
+                 and variable).
+
+--all ranks every variable, not only the program's.
+
 Numbers are printed, never asserted.  The files are read by
-memprof_reader (memprof/annotate/).
+memprof_reader (memprof/annotate/), those of --sample=lines as JSON.
 """
+import json
 import os
 import sys
 
@@ -71,10 +89,75 @@ def tvd(a, b):
     return 0.5 * sum(abs(a.get(k, 0) / ta - b.get(k, 0) / tb) for k in keys)
 
 
+def var_misses(v, level):
+    """A variable's misses at level, from a full entry or a summary."""
+    if "misses" in v:
+        return v["misses"].get(level)
+    c = v.get("cache", {}).get(level)
+    return c["misses"] if c else None
+
+
+def ranked(doc, everyone):
+    vs = [v for v in doc["variables"]
+          if (everyone or v.get("class") == "program") and "stall_cycles" in v
+          and v.get("estimable", True)]
+    vs.sort(key=lambda v: (-v["stall_cycles"], v["name"]))
+    return vs
+
+
+def lines_mode(full_path, samp_path, everyone):
+    with open(full_path) as f:
+        full = json.load(f)
+    with open(samp_path) as f:
+        samp = json.load(f)
+    levels = [lv["name"] for lv in full["config"]["levels"]]
+    by_name = {v["name"]: v for v in samp["variables"]}
+    top_full = [v for v in ranked(full, everyone)
+                if any((var_misses(v, lv) or 0) >= 1000 for lv in levels)][:10]
+    top_samp = [v["name"] for v in ranked(samp, everyone)][:10]
+    within = covered = pairs = 0
+    for v in top_full:
+        s = by_name.get(v["name"])
+        cols = []
+        for k, lv in enumerate(levels):
+            fm = var_misses(v, lv) or 0
+            if s is None or not s.get("estimable", True):
+                cols.append("%s %9d  not estimated" % (lv, fm))
+                if fm >= 1000:
+                    pairs += 1
+                continue
+            sm = var_misses(s, lv) or 0
+            ci = s["ci"]["misses"][lv]
+            inside = ci[0] <= fm <= ci[1]
+            err = (sm - fm) / fm * 100 if fm else 0.0
+            if fm >= 1000:
+                pairs += 1
+                covered += inside
+                within += abs(err) <= (5 if k == 0 else 10)
+            cols.append("%s %9d %+6.1f%% %s" % (lv, fm, err, "in " if inside else "OUT"))
+        print("  %-32s %s" % (v["name"][:32], "  ".join(cols)))
+    names = [v["name"] for v in top_full]
+    common = len([n for n in names if n in top_samp])
+
+    def items(doc):
+        return sorted((a.get("kind"), a.get("variable")) for a in doc.get("advice", []))
+    same = items(full) == items(samp)
+    print("top-10 %d/%d; within 5%%/10%% %d/%d; covered %d/%d; advice %s (%d items, %d)"
+          % (common, len(names), within, pairs, covered, pairs,
+             "same" if same else "differs", len(full.get("advice", [])),
+             len(samp.get("advice", []))))
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: memprof-sample-error.py FULL.json SAMPLED.json")
-    full, samp = load(sys.argv[1]), load(sys.argv[2])
+    args = [a for a in sys.argv[1:] if a != "--all"]
+    if len(args) != 2:
+        sys.exit("usage: memprof-sample-error.py [--all] FULL.json SAMPLED.json")
+    with open(args[1]) as f:
+        mode = (json.load(f).get("config", {}).get("sampling") or {}).get("mode")
+    if mode == "lines":
+        lines_mode(args[0], args[1], "--all" in sys.argv)
+        return
+    full, samp = load(args[0]), load(args[1])
     parts = []
     fc, sc = full.totals.cache or {}, samp.totals.cache or {}
     for lv in sorted(fc):
