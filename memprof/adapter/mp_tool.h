@@ -7,10 +7,10 @@
    The Valgrind adapter is mp_main.c (setup, client requests, exit),
    mp_clo.c (options), mp_instrument.c (VEX IR, the access helper),
    mp_instrs.c (the instructions' records), mp_heap.c (the allocation
-   wrappers' reports, heap sites), mp_registry.c (address -> variable),
-   and the analyses' adapters: the list mp_analyses.h/.c, each
-   analysis's mp_an_*.h, mp_hierarchy.c and mp_loopnest.c.  Only these
-   files include pub_tool_*.h.
+   wrappers' reports, heap sites), mp_registry.c (address -> variable,
+   with its resolvers mp_reg_*.c), and the analyses' adapters: the list
+   mp_analyses.h/.c, each analysis's mp_an_*.h, mp_hierarchy.c and
+   mp_loopnest.c.  Only these files include pub_tool_*.h.
 */
 #ifndef MP_TOOL_H
 #define MP_TOOL_H
@@ -95,7 +95,7 @@ typedef struct {
    Bool     multi_var;
 } mp_instr;
 
-/* mp_registry.c: per heap slot, how many blocks it has held and freed;
+/* mp_reg_heap.c: per heap slot, how many blocks it has held and freed;
    what a cached heap resolution is checked against. */
 extern UInt *mp_g_heap_life;
 extern UInt mp_g_registry_gen;   /* bumped when a cached range may be stale */
@@ -105,7 +105,7 @@ extern UInt mp_g_other_gen;
 
 /* cache_slot of a resolution in the running function's frame, and of a
    page of "other" memory (valid while no heap block is made and no
-   mapping changes: mp_registry.c's count of those in cache_life). */
+   mapping changes: mp_reg_sections.c's count of those in cache_life). */
 #define MP_STACK_SLOT ((UInt)-1)
 #define MP_OTHER_SLOT ((UInt)-2)
 

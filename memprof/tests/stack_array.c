@@ -2,7 +2,7 @@
 
    stack_array: accesses to a function's frame.
 
-   Model (memprof's mp_registry.c): an access to the stack goes to the
+   Model (memprof's mp_reg_stack.c): an access to the stack goes to the
    frame that holds the address when the access happens.  The innermost
    frame (the function executing) owns [SP - 128 (red zone), its CFA),
    each caller [its callee's CFA, its own CFA); the CFA is the SP before
