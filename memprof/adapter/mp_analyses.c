@@ -125,8 +125,12 @@ void mp_an_footprint_reset(void)
    mp_instr *ii;
    mp_vars_reset_counts(mp_g_vars);
    mp_instrs_walk_start();
-   while ((ii = mp_instrs_walk_next()) != NULL)
+   while ((ii = mp_instrs_walk_next()) != NULL) {
       VG_(memset)(&ii->held, 0, sizeof ii->held);
+      /* --sample=lines: the exact counts start from zero too */
+      VG_(memset)(ii->executed, 0, sizeof ii->executed);
+      VG_(memset)(ii->in_sample, 0, sizeof ii->in_sample);
+   }
 }
 
 void mp_an_footprint_flush(void)

@@ -1,14 +1,31 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sample_lines_show.py FILE VAR...: prints what the tests of
+# sample_lines_show.py FILE VAR... (or --accesses PATTERN VAR...,
+# below): prints what the tests of
 # --sample=lines assert of a memprof file: the sample (config.sampling),
 # then per named variable its reads and writes, its misses per level,
 # its lines in the sample, whether it could be estimated, and the 95%
 # intervals of its accesses and misses.  Read with the json module
 # alone: the numbers are checked against the derivation in
 # sample_lines.c, not against memprof's own reader.
+import glob
 import json
 import sys
+
+if sys.argv[1] == "--accesses":
+    # --accesses PATTERN VAR...: each file's reads and writes of the named
+    # variables ("absent" if not there), the files sorted by that text:
+    # the exact counts, whatever lines the sample holds.
+    texts = []
+    for path in glob.glob(sys.argv[2]):
+        with open(path) as f:
+            byname = {v["name"]: v for v in json.load(f)["variables"]}
+        texts.append("\n".join(
+            "%s reads=%d writes=%d" % (n, byname[n]["reads"], byname[n]["writes"])
+            if n in byname else "%s absent" % n for n in sys.argv[3:]))
+    for i, t in enumerate(sorted(texts)):
+        print("file %d of %d:\n%s" % (i + 1, len(texts), t))
+    sys.exit(0)
 
 with open(sys.argv[1]) as f:
     doc = json.load(f)
