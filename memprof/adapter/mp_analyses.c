@@ -127,7 +127,7 @@ void mp_an_footprint_reset(void)
    mp_instrs_walk_start();
    while ((ii = mp_instrs_walk_next()) != NULL) {
       VG_(memset)(&ii->held, 0, sizeof ii->held);
-      /* --sample=lines: the exact counts start from zero too */
+      /* the exact counts start from zero too */
       VG_(memset)(ii->executed, 0, sizeof ii->executed);
       VG_(memset)(ii->in_sample, 0, sizeof ii->in_sample);
    }

@@ -261,7 +261,9 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    c.tid = tid;
    c.core = mp_g_thread_core[tid];
    c.sampled = mp_g_sample_sets == NULL || mp_sampled_access(a, e.size);
-   if (mp_g_sample_sets && c.sampled)
+   if (mp_g_sample_sets == NULL)
+      ii->executed[e.is_write]++;    /* inline with --sample=lines */
+   else if (c.sampled)
       ii->in_sample[e.is_write]++;
    c.served = 0;
    c.cycles = 0;

@@ -28,6 +28,7 @@
 
 #include "mp_an_ctx.h"
 #include "mp_clo.h"
+#include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_threads.h"
 #include "mp_tool.h"
@@ -447,6 +448,15 @@ mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)
       f[id].var = ii->lc ? ii->lc_var : UINT32_MAX;
       f[id].iaddr = ii->iaddr;
       f[id].fn = ii->fn;
+      f[id].loop = MP_LOOP_NONE;
+      /* With --sample=lines and collection off at times, the inline
+         counts, which count throughout, are not the collected
+         accesses. */
+      if (mp_g_sample_sets == NULL || !mp_collection_was_partial()) {
+         f[id].executed = ii->executed[0] + ii->executed[1];
+         if (f[id].executed > 0 && !ii->no_loops)
+            f[id].loop = mp_loops_innermost(mp_g_loops, ii->fn, ii->iaddr);
+      }
    }
    *n_out = n_instr_ids;
    return f;

@@ -35,7 +35,31 @@ static void describe_loop(mp_results *res, const mp_adapter_queries *ask, uint32
    if (an->streams) {
       lr->streams = mp_streams_get(an->streams, id);
       lr->flagged = mp_streams_flagged(an->streams, id);
+      lr->accesses = lr->streams ? lr->streams->accesses : 0;
    }
+}
+
+/* With --sample=lines the loops are seen in the detail windows alone,
+   so a loop's count from its instances is of a few windows (a loop of
+   1.4% of LULESH's accesses came out at 0.4%, below the advice's
+   threshold): its own instructions' exact counts are a floor. */
+static void floor_exact_accesses(mp_results *res)
+{
+   const mp_finished *an = res->an;
+   uint64_t *own;
+   uint32_t i;
+   if (an->instrs == NULL)
+      return;
+   own = mp_calloc("mp.results.loopown", res->n_loops + 1, sizeof *own);
+   for (i = 0; i < an->n_instrs; i++) {
+      const mp_instr_fact *f = &an->instrs[i];
+      if (f->known && f->executed > 0 && f->loop < res->n_loops)
+         own[f->loop] += f->executed;
+   }
+   for (i = 0; i < res->n_loops; i++)
+      if (own[i] > res->loop[i].accesses)
+         res->loop[i].accesses = own[i];
+   mp_free(own);
 }
 
 /*------------------------------------------------------------*/
@@ -69,10 +93,10 @@ static loop_rank *rank_loops(const mp_results *res, uint32_t *n_out)
    uint32_t i, k = 0;
    for (i = 0; i < res->n_loops; i++) {
       const mp_loop_result *lr = &res->loop[i];
-      if (lr->loop->entries == 0 || lr->streams == NULL || lr->streams->accesses == 0)
+      if (lr->loop->entries == 0 || lr->streams == NULL || lr->accesses == 0)
          continue;
       r[k].loop = i;
-      r[k].accesses = lr->streams->accesses;
+      r[k].accesses = lr->accesses;
       k++;
    }
    mp_sort(r, k, sizeof *r, loop_rank_cmp);
@@ -242,6 +266,7 @@ void mp_loop_results_build(mp_results *res, const mp_adapter_queries *ask)
    res->loop = mp_calloc("mp.results.loops", res->n_loops + 1, sizeof *res->loop);
    for (i = 0; i < res->n_loops; i++)
       describe_loop(res, ask, i);
+   floor_exact_accesses(res);
    choose_shown(res);
    if (res->an->formula)
       shown_formulas(res);

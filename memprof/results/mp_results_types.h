@@ -119,6 +119,11 @@ typedef struct {
    uint64_t iaddr;
    uint32_t fn;         /* location id of its function alone */
    int known;           /* 0: no such instruction */
+   /* --sample=lines: its accesses, every one, counted inline, and the
+      innermost loop of its function containing it (MP_LOOP_NONE);
+      0 and MP_LOOP_NONE otherwise. */
+   uint64_t executed;
+   uint32_t loop;
 } mp_instr_fact;
 
 /* The finished analyses, read-only from here on; an analysis that did
@@ -336,6 +341,11 @@ typedef struct {
    const char *function;         /* its function's name, or NULL */
    char *where;                  /* "file:first-last" */
    const mp_streams_loop *streams;   /* its streams, or NULL */
+   /* Accesses in its instances, its inner loops' apart: the streams'
+      count; with --sample=lines, whose loop analysis sees the detail
+      windows alone, at least the exact count of its own instructions'
+      accesses (a callee's are not among them). */
+   uint64_t accesses;
    int flagged;                  /* more streams than a prefetcher tracks */
    mp_formula_result *formulas;  /* its busiest (of a loop shown), or NULL */
    uint32_t n_formulas;

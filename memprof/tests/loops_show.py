@@ -6,13 +6,15 @@
 # `post:` step of the regression tests of the loop analyses.
 #
 # Usage:
-#   loops_show.py FILE [--loops SRC] [--trips SRC] [--unnamed] [--struct NAME]...
+#   loops_show.py FILE [--loops SRC] [--accesses SRC] [--trips SRC] [--unnamed] [--struct NAME]...
 #
 #   --loops SRC    the loops whose file is SRC, by first line:
 #                  "loop L1-L2 fn=F depth=D entries=E iterations=I
 #                   streams=S flagged=B"
 #                  and under each its formulas:
 #                  "  formula WHERE VAR FORMULA base=B"
+#   --accesses SRC the same loops, their accesses alone:
+#                  "loop L1-L2 depth=D accesses=N"
 #   --trips SRC    the same loops, their trip counts alone (for programs
 #                  whose streams depend on a library's internals):
 #                  "loop L1-L2 fn=F depth=D entries=E iterations=I"
@@ -54,6 +56,13 @@ def show_trips(doc, src):
         print("loop %d-%d fn=%s depth=%d entries=%d iterations=%d"
               % (l.first_line, l.last_line, l.function, l.depth, l.entries,
                  l.iterations))
+
+
+def show_accesses(doc, src):
+    loops = [l for l in doc.loops or [] if l.file == src]
+    for l in sorted(loops, key=lambda l: (l.first_line, l.last_line, l.depth)):
+        print("loop %d-%d depth=%d accesses=%d"
+              % (l.first_line, l.last_line, l.depth, l.accesses))
 
 
 def show_unnamed(doc):
@@ -132,6 +141,8 @@ def main(argv):
             continue
         if args[i] == "--loops" and i + 1 < len(args):
             show_loops(doc, args[i + 1])
+        elif args[i] == "--accesses" and i + 1 < len(args):
+            show_accesses(doc, args[i + 1])
         elif args[i] == "--trips" and i + 1 < len(args):
             show_trips(doc, args[i + 1])
         elif args[i] == "--struct" and i + 1 < len(args):

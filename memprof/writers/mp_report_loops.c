@@ -54,7 +54,7 @@ static void write_loop(mp_json *j, const mp_results *res, uint32_t id)
    mp_json_kv_double(j, "mean_iterations",
                      l->entries ? (double)l->iterations / (double)l->entries : 0.0);
    mp_json_kv_u64(j, "max_iterations", l->max_iterations);
-   mp_json_kv_u64(j, "accesses", st ? st->accesses : 0);
+   mp_json_kv_u64(j, "accesses", lr->accesses);
    mp_json_kv_u64(j, "streams", st ? st->max_streams : 0);
    mp_json_kv_double(j, "mean_streams", st && st->instances
                      ? (double)st->streams_sum / (double)st->instances : 0.0);

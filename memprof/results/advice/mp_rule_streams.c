@@ -59,7 +59,7 @@ void mp_rule_streams(mp_advisor *ad)
          split, as its variables are not the program's to change. */
       if (!mp_class_is_programs(own->cls))
          continue;
-      share = (double)st->accesses / (double)total_accesses;
+      share = (double)own->accesses / (double)total_accesses;
       if (share < MP_ADVICE_MIN_SHARE)
          continue;
       a = mp_adv_new(ad, MP_ADVICE_TOO_MANY_STREAMS, NULL, share);
