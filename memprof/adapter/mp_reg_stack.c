@@ -261,32 +261,12 @@ static void exclude(Addr a, Addr start, Addr end, Addr *rlo, Addr *rhi)
    }
 }
 
-/* The variable of address a in frame i of c, which spans [lo, hi); ip:
-   the instruction making the access when c is the running thread's,
-   else 0.  With rlo, also the addresses around a that the same answer
-   holds for in this frame, [*rlo, *rhi): none if *rhi == *rlo (a local
-   not yet described). */
-static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
-                         ThreadId tid, Addr ip, Addr *rlo, Addr *rhi)
+/* The local of fi holding address a of frame i of c, else NO_VAR;
+   with rlo, narrows [*rlo, *rhi) as frame_var_of says. */
+static UInt local_of(stack_cache *c, UInt i, frame_info *fi, Addr a, ThreadId tid,
+                     Addr ip, Addr *rlo, Addr *rhi)
 {
-   frame_info *fi = c->fis[i] ? c->fis[i] : (c->fis[i] = frame_info_for(c->ips[i]));
-   mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
    UInt k;
-   /* stack:<fn>'s size is its largest frame, red zone included when
-      touched (the outermost frame runs to the top of the stack,
-      environment included: not a frame size). */
-   if (i + 1 < c->n) {
-      if (hi - lo > fv->size)
-         fv->size = hi - lo;
-      if (a < lo && hi - a > fv->size)
-         fv->size = hi - a;
-   }
-   if (rlo) {
-      /* Below lo, the red zone: the size just counted holds for any
-         address above a, not below it. */
-      *rlo = a < lo ? a : lo;
-      *rhi = hi;
-   }
    for (k = 0; k < fi->n_locals; k++) {
       local_block *b = &fi->locals[k];
       Addr start = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
@@ -311,7 +291,48 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
       if (rlo)
          exclude(a, start, start + b->size, rlo, rhi);
    }
-   return fi->frame_var;
+   return NO_VAR;
+}
+
+/* The variable of address a in frame i of c, which spans [lo, hi); ip:
+   the instruction making the access when c is the running thread's,
+   else 0.  With rlo, also the addresses around a that the same answer
+   holds for in this frame, [*rlo, *rhi): none if *rhi == *rlo (a local
+   not yet described). */
+static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
+                         ThreadId tid, Addr ip, Addr *rlo, Addr *rhi)
+{
+   frame_info *fi = c->fis[i] ? c->fis[i] : (c->fis[i] = frame_info_for(c->ips[i]));
+   mp_var *fv = mp_vars_get(mp_g_vars, fi->frame_var);
+   UInt var;
+   /* stack:<fn>'s size is its largest frame, red zone included when
+      touched (the outermost frame runs to the top of the stack,
+      environment included: not a frame size). */
+   if (i + 1 < c->n) {
+      if (hi - lo > fv->size)
+         fv->size = hi - lo;
+      if (a < lo && hi - a > fv->size)
+         fv->size = hi - a;
+   }
+   if (rlo) {
+      /* Below lo, the red zone: the size just counted holds for any
+         address above a, not below it. */
+      *rlo = a < lo ? a : lo;
+      *rhi = hi;
+   }
+   var = local_of(c, i, fi, a, tid, ip, rlo, rhi);
+   /* The running frame's unwind is kept for its function while its SP
+      stays (cached_unwind), with the locals in scope where it was
+      made: an address none of them holds may be a local of a block
+      entered since, in scope at the accessing instruction alone (an
+      -O0 loop's scratch array, whose function touched its other
+      locals first). */
+   if (var == NO_VAR && i == 0 && ip != 0 && ip != c->ips[0]) {
+      frame_info *here = frame_info_for(ip);
+      if (here != fi)
+         var = local_of(c, i, here, a, tid, ip, rlo, rhi);
+   }
+   return var != NO_VAR ? var : fi->frame_var;
 }
 
 /* The unwind of tid made at SP sp in function fn, or NULL. */
