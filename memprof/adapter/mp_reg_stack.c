@@ -218,11 +218,16 @@ static frame_info *frame_info_for(Addr ip)
             || mp_clo_show_runtime ? mp_stackvars_at(ip, fi->fn) : NULL;
    if (blocks && VG_(sizeXA)(blocks) > 0) {
       Bool keep_fn = False;
-      fi->n_locals = VG_(sizeXA)(blocks);
-      fi->locals = VG_(malloc)("mp.reg.locals", fi->n_locals * sizeof(local_block));
+      fi->locals = VG_(malloc)("mp.reg.locals", VG_(sizeXA)(blocks) * sizeof(local_block));
       for (i = 0; i < VG_(sizeXA)(blocks); i++) {
          StackBlock *b = VG_(indexXA)(blocks, i);
-         local_block *l = &fi->locals[i];
+         local_block *l;
+         /* valgrind.h's client request macros keep their arguments in
+            a block's array of their own (_zzq_args): not a variable of
+            the program's source, its bytes are the frame's */
+         if (VG_(strncmp)(b->name, "_zzq_", 5) == 0)
+            continue;
+         l = &fi->locals[fi->n_locals++];
          l->base = b->base;
          l->size = b->szB;
          l->sp_rel = b->spRel;
