@@ -124,6 +124,7 @@ void mp_an_footprint_reset(void)
 {
    mp_instr *ii;
    mp_vars_reset_counts(mp_g_vars);
+   mp_segments_settle();      /* the parent's, zeroed below */
    mp_instrs_walk_start();
    while ((ii = mp_instrs_walk_next()) != NULL) {
       VG_(memset)(&ii->held, 0, sizeof ii->held);

@@ -71,6 +71,7 @@ static void exact_accesses(Int sign)
 
 void mp_estimates_make(void)
 {
+   mp_segments_settle();
    mp_vars_scale(mp_g_vars, (Int)mp_g_sample_shift);
    scale_levels((Int)mp_g_sample_shift);
    /* With collection off at times the inline counts, which count

@@ -99,3 +99,70 @@ mp_instr *mp_instrs_walk_next(void)
    instr_node *n = VG_(HT_Next)(instrs);
    return n ? &n->ii : NULL;
 }
+
+/*------------------------------------------------------------*/
+/*--- Segments (--sample=lines)                            ---*/
+/*------------------------------------------------------------*/
+
+/* Each member: an instruction and its unconditional loads and stores
+   per execution of the segment. */
+typedef struct {
+   mp_instr *ii;
+   UInt per_exec[2];
+} segment_member;
+
+struct mp_segment {
+   ULong executions;          /* the translated code's counter */
+   UInt n, cap;
+   segment_member *members;
+   struct mp_segment *next;   /* every segment, newest first */
+};
+
+static mp_segment *segments;
+
+mp_segment *mp_segment_new(void)
+{
+   mp_segment *s = VG_(calloc)("mp.segment", 1, sizeof *s);
+   s->next = segments;
+   segments = s;
+   return s;
+}
+
+void mp_segment_add(mp_segment *s, mp_instr *ii, Bool is_write)
+{
+   UInt i;
+   for (i = 0; i < s->n; i++)
+      if (s->members[i].ii == ii)
+         break;
+   if (i == s->n) {
+      if (s->n == s->cap) {
+         s->cap = s->cap ? 2 * s->cap : 4;
+         s->members = VG_(realloc)("mp.segment.members", s->members,
+                                   s->cap * sizeof *s->members);
+      }
+      s->members[s->n].ii = ii;
+      s->members[s->n].per_exec[0] = s->members[s->n].per_exec[1] = 0;
+      s->n++;
+   }
+   s->members[i].per_exec[is_write ? 1 : 0]++;
+}
+
+ULong *mp_segment_counter(mp_segment *s)
+{
+   return &s->executions;
+}
+
+void mp_segments_settle(void)
+{
+   mp_segment *s;
+   UInt i;
+   for (s = segments; s; s = s->next) {
+      if (s->executions == 0)
+         continue;
+      for (i = 0; i < s->n; i++) {
+         s->members[i].ii->executed[0] += s->executions * s->members[i].per_exec[0];
+         s->members[i].ii->executed[1] += s->executions * s->members[i].per_exec[1];
+      }
+      s->executions = 0;
+   }
+}

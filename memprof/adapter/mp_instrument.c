@@ -391,7 +391,8 @@ static IRExpr *sample_guard(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard)
 }
 
 /* ii->executed[is_write] += 1 (when guard holds; NULL: always), as IR:
-   a load, an add and a store, as Cachegrind's counters. */
+   a load, an add and a store, as Cachegrind's counters: for a
+   conditional access, which its segment's count cannot stand for. */
 static void add_execution_count(IRSB *sb, mp_instr *ii, Bool is_write, Int size,
                                 IRExpr *guard)
 {
@@ -410,6 +411,35 @@ static void add_execution_count(IRSB *sb, mp_instr *ii, Bool is_write, Int size,
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
 }
 
+/* --sample=lines: the segment of the superblock being instrumented
+   whose unconditional accesses are counted together (mp_segment), or
+   NULL before its first one. */
+static mp_segment *segment;
+
+/* The segment's count, at its end (before a side exit, or at the
+   superblock's end): every path past this point made its accesses. */
+static void close_segment(IRSB *sb)
+{
+   IRTemp old, new;
+   IRExpr *counter;
+   if (segment == NULL)
+      return;
+   counter = mkIRExpr_HWord((HWord)mp_segment_counter(segment));
+   old = newIRTemp(sb->tyenv, Ity_I64);
+   new = newIRTemp(sb->tyenv, Ity_I64);
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
+                                                    IRExpr_Const(IRConst_U64(1)))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+   segment = NULL;
+}
+
+static Bool always(const IRExpr *guard)
+{
+   return guard == NULL || (guard->tag == Iex_Const && guard->Iex.Const.con->tag == Ico_U1
+                            && guard->Iex.Const.con->Ico.U1);
+}
+
 static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
                        Bool is_write, IRExpr *guard)
 {
@@ -420,7 +450,15 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    tl_assert(size > 0);
    tl_assert(isIRAtom(addr));
    if (mp_g_sample_sets) {
-      add_execution_count(sb, ii, is_write, size, guard);
+      /* An unconditional access is counted with its segment, a guarded
+         one (a conditional load or store) alone. */
+      if (always(guard)) {
+         if (segment == NULL)
+            segment = mp_segment_new();
+         mp_segment_add(segment, ii, is_write);
+         ii->access_size[is_write ? 1 : 0] = (UChar)(size > 255 ? 255 : size);
+      } else
+         add_execution_count(sb, ii, is_write, size, guard);
       guard = sample_guard(sb, addr, size, guard);
    } else if (!detailed)
       guard = window_guard(sb, guard);
@@ -838,6 +876,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
    cur_layout = layout;
+   segment = NULL;
    window_open = IRTemp_INVALID;
    detail_open = IRTemp_INVALID;
    sp_now = IRTemp_INVALID;
@@ -899,11 +938,14 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
          if (loop != MP_LOOP_NONE)
             add_back_edge(sbOut, loop, st->Ist.Exit.guard);
       }
-      if (st->tag == Ist_Exit)
+      if (st->tag == Ist_Exit) {
          add_instruction_count(sbOut, &pending);
+         close_segment(sbOut);
+      }
       addStmtToIRSB(sbOut, st);
    }
    add_instruction_count(sbOut, &pending);
+   close_segment(sbOut);
    if (!skip && mp_g_loops && ii != NULL) {
       if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
           && sbIn->next->Iex.Const.con->tag == Ico_U64) {

@@ -439,6 +439,7 @@ mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)
 {
    mp_instr_fact *f = VG_(calloc)("mp.loopnest.facts", n_instr_ids + 1, sizeof *f);
    UInt id;
+   mp_segments_settle();
    for (id = 0; id < n_instr_ids; id++) {
       const mp_instr *ii = instr_by_id[id];
       if (ii == NULL)

@@ -84,12 +84,15 @@ typedef struct {
       record (mp_istride); its runs end in mp_an_stride_end_runs. */
    mp_istride istride[2];
    UInt     stride_window;    /* mp_g_stride_window at its last stride */
-   /* --sample=lines: its accesses, loads [0] and stores [1], every one,
-      counted inline by the translated code (no call), as Cachegrind
-      counts; those of them in the sample, counted by the access helper;
-      the bytes of its last load and store; and whether it touched more
-      than one variable.  An instruction of one variable gives it its
-      exact count (mp_estimates.c). */
+   /* Its accesses, loads [0] and stores [1]: with --sample=lines every
+      one, counted by the translated code with no call (per segment,
+      mp_segment, or alone when conditional; settled into here before
+      they are read), else those the access helper saw (a loop's exact
+      count, mp_instr_fact).  With --sample=lines also: those of them
+      in the sample, counted by the access helper; the bytes of its
+      last load and store; and whether it touched more than one
+      variable.  An instruction of one variable gives it its exact
+      count (mp_estimates.c). */
    ULong    executed[2], in_sample[2];
    UChar    access_size[2];
    Bool     multi_var;
@@ -148,6 +151,24 @@ mp_instr *mp_instrs_get(Addr iaddr);
    during a walk. */
 void mp_instrs_walk_start(void);
 mp_instr *mp_instrs_walk_next(void);
+
+/* --sample=lines: a run of a superblock's code between two of its exits
+   (a segment), whose unconditional accesses all execute whenever the
+   code reaches its end: the translated code counts the segment once
+   there (a load, an add and a store) instead of each access, and
+   mp_segments_settle adds executions times accesses to each of its
+   instructions' mp_instr.executed.  Made while instrumenting, never
+   freed (a discarded translation's counts stay). */
+typedef struct mp_segment mp_segment;
+mp_segment *mp_segment_new(void);
+/* One more unconditional access of ii in s per execution. */
+void   mp_segment_add(mp_segment *s, mp_instr *ii, Bool is_write);
+/* The counter the translated code increments. */
+ULong *mp_segment_counter(mp_segment *s);
+/* Every segment's executions so far into its instructions' executed
+   counts, the segments' counters back to zero: before executed is read
+   (an output, a forked child's reset). */
+void   mp_segments_settle(void);
 
 extern mp_vars *mp_g_vars;
 /* The analyses' own state is declared by their adapter files
