@@ -852,6 +852,7 @@ static Bool same_carriers(const mp_var_carriers *a, const mp_var_carriers *b)
       return False;
    for (i = 0; i < a->n_pairs; i++)
       if (a->pair[i].from != b->pair[i].from || a->pair[i].to != b->pair[i].to
+          || a->pair[i].across != b->pair[i].across
           || !same_carrier(&a->pair[i].k, &b->pair[i].k))
          return False;
    return True;

@@ -269,17 +269,17 @@ void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt 
                            ULong d)
 {
    ULong at;
-   UInt loop, from, to;
+   UInt loop, from, to, across;
    /* The epoch of the earlier access, from its low 32 bits: less than
       2^32 loop entries ago (older ones pass for recent, and are far
       beyond any cache anyway). */
    at = now - (UInt)((UInt)now - then);
-   loop = mp_loops_siblings(mp_g_loops, tid, at, &from, &to);
+   loop = mp_loops_siblings(mp_g_loops, tid, at, &from, &to, &across);
    if (loop == MP_LOOP_UNSEEN)
       mp_carriers_unseen(cs, var);
    else {
       mp_carriers_add(cs, var, loop, d);
-      mp_carriers_add_pair(cs, var, loop, from, to, d);
+      mp_carriers_add_pair(cs, var, loop, from, to, across, d);
    }
 }
 
@@ -342,6 +342,7 @@ UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    }
    if (loop == MP_LOOP_NONE)
       return stream;
+   mp_loops_touch(mp_g_loops, tid, e->var);
    mp_streams_access(mp_g_streams, tid, loop, instance, ii->id, e->var, e->addr);
    /* The formula is in the counters of the instruction's own function's
       loops, and only when the thread is known to be in the instruction's
@@ -449,15 +450,13 @@ mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)
       f[id].var = ii->lc ? ii->lc_var : UINT32_MAX;
       f[id].iaddr = ii->iaddr;
       f[id].fn = ii->fn;
-      f[id].loop = MP_LOOP_NONE;
+      f[id].loop = ii->no_loops ? MP_LOOP_NONE
+                                : mp_loops_innermost(mp_g_loops, ii->fn, ii->iaddr);
       /* With --sample=lines and collection off at times, the inline
          counts, which count throughout, are not the collected
          accesses. */
-      if (mp_g_sample_sets == NULL || !mp_collection_was_partial()) {
+      if (mp_g_sample_sets == NULL || !mp_collection_was_partial())
          f[id].executed = ii->executed[0] + ii->executed[1];
-         if (f[id].executed > 0 && !ii->no_loops)
-            f[id].loop = mp_loops_innermost(mp_g_loops, ii->fn, ii->iaddr);
-      }
    }
    *n_out = n_instr_ids;
    return f;

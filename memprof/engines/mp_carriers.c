@@ -89,7 +89,7 @@ void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t dista
 }
 
 void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
-                          uint32_t to, uint64_t distance)
+                          uint32_t to, uint32_t across, uint64_t distance)
 {
    mp_var_carriers *vc;
    mp_loop_pair *p = NULL;
@@ -107,7 +107,10 @@ void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32
       p->k.loop = carrier;
       p->from = from;
       p->to = to;
+      p->across = MP_LOOP_NONE;
    }
+   if (across != MP_LOOP_NONE)
+      p->across = across;
    p->k.total++;
    p->k.bins[mp_reuse_bin(distance)]++;
 }

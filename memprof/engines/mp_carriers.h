@@ -53,6 +53,11 @@ typedef struct {
    children of the carrier k.loop (MP_LOOP_NONE: outermost loops). */
 typedef struct {
    uint32_t from, to;
+   /* A loop that ran between them, in the same iteration of the
+      carrier, at one of these reuses (mp_loops_siblings); MP_LOOP_NONE
+      if none did: fusing them would move the later loop's accesses
+      before its. */
+   uint32_t across;
    mp_carrier k;
 } mp_loop_pair;
 
@@ -79,11 +84,12 @@ void         mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t 
    (MP_LOOP_NONE: by none).  Distances below 'far' are ignored. */
 void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t distance);
 /* Of those, one whose earlier access lies in loop 'from' and the later
-   in loop 'to', two children of the carrier (mp_loops_siblings);
-   called after mp_carriers_add for the same reuse.  Ignored when
-   from == to, either is MP_LOOP_NONE or the distance is below 'far'. */
+   in loop 'to', two children of the carrier, with loop 'across' run
+   between them (MP_LOOP_NONE: none; mp_loops_siblings); called after
+   mp_carriers_add for the same reuse.  Ignored when from == to, either
+   is MP_LOOP_NONE or the distance is below 'far'. */
 void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
-                          uint32_t to, uint64_t distance);
+                          uint32_t to, uint32_t across, uint64_t distance);
 /* A far reuse of var whose carrier is not known. */
 void mp_carriers_unseen(mp_carriers *c, uint32_t var);
 

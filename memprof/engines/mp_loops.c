@@ -897,12 +897,12 @@ void mp_loops_seen(mp_loops *l, uint32_t tid)
 }
 
 uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
-                           uint32_t *from, uint32_t *to)
+                           uint32_t *from, uint32_t *to, uint32_t *across)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    const child_ring *r;
-   uint32_t i, carrier = mp_loops_carrier(l, tid, then), depth, k;
-   *from = *to = MP_LOOP_NONE;
+   uint32_t i, carrier = mp_loops_carrier(l, tid, then), depth, k, between;
+   *from = *to = *across = MP_LOOP_NONE;
    if (carrier == MP_LOOP_UNSEEN || !t || !t->children)
       return carrier;
    /* the carrier's frame is the innermost begun by then */
@@ -919,6 +919,13 @@ uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
          *from = r->ended[k].loop;
          break;
       }
+   }
+   /* those begun after the earlier access, ended before this one: the
+      first of another loop than the two */
+   for (between = 0; between < i; between++) {
+      k = (r->n - 1 - between) % MP_LOOPS_CHILDREN;
+      if (r->ended[k].loop != *from && r->ended[k].loop != *to)
+         *across = r->ended[k].loop;
    }
    return carrier;
 }
@@ -986,6 +993,27 @@ uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    *frames = t ? t->frames : NULL;
    return t ? t->n : 0;
+}
+
+static uint32_t touched_bit(uint32_t var)
+{
+   return (uint32_t)((var * 0x9E3779B97F4A7C15ULL) >> 56) % (MP_LOOPS_TOUCHED_WORDS * 64);
+}
+
+void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var)
+{
+   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   uint32_t b = touched_bit(var), i;
+   if (!t)
+      return;
+   for (i = 0; i < t->n; i++)
+      l->loops[t->frames[i].loop].touched[b / 64] |= 1ULL << (b % 64);
+}
+
+int mp_loops_touched(const mp_loop *L, uint32_t var)
+{
+   uint32_t b = touched_bit(var);
+   return (L->touched[b / 64] >> (b % 64)) & 1;
 }
 
 uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,

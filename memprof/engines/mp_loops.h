@@ -99,7 +99,12 @@ typedef struct {
    uint64_t max_iterations;  /* most back edges in one finished instance */
    int never_entered;        /* at exit: no instance ever began
                                 (mp_loops_drop_unentered) */
+   /* The variables accessed while it was active, its callees' and
+      inner loops' accesses included (mp_loops_touch): a Bloom filter
+      of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits. */
+   uint64_t touched[4];
 } mp_loop;
+#define MP_LOOPS_TOUCHED_WORDS 4
 
 /* One active loop of a thread. */
 typedef struct {
@@ -306,15 +311,20 @@ void mp_loops_seen(mp_loops *l, uint32_t tid);
    (MP_LOOP_NONE: the access is in the carrier's own body), *from, the
    loop of the child instance that had begun last at the earlier access,
    among the MP_LOOPS_CHILDREN seen (mp_loops_seen) that ended last
-   (MP_LOOP_NONE if none).
+   (MP_LOOP_NONE if none); *across, the loop of a child instance seen
+   that began after the earlier access and has ended, of neither of
+   those loops: one that ran between them (the last such; MP_LOOP_NONE
+   if none).
    With the carrier MP_LOOP_NONE, the children are the thread's
    outermost loops.  Two different loops are adjacent loops (or nests)
-   whose fusion would bring the reuse closer.  (An access made after a
-   child ended and before the next began is taken for the child's.)
+   whose fusion would bring the reuse closer, unless another ran
+   between them, whose accesses a fusion would reorder with the later
+   loop's.  (An access made after a child ended and before the next
+   began is taken for the child's.)
    Cost: O(depth + MP_LOOPS_CHILDREN); the rings cost O(1) per instance
    that ends. */
 uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
-                           uint32_t *from, uint32_t *to);
+                           uint32_t *from, uint32_t *to, uint32_t *across);
 
 /* What mp_loops_carrier reads, for a copy of the loops that answers it
    in another process (the reuse analysis's helper, mp_helper.h): a
@@ -327,6 +337,14 @@ const uint64_t *mp_loops_changes(const mp_loops *l);
 uint64_t mp_loops_unseen_before(const mp_loops *l);
 void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uint32_t n,
                      uint64_t epoch, uint64_t unseen_before);
+
+/* Thread tid accessed variable var: every loop active in it notes it.
+   O(depth). */
+void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var);
+/* Whether var may have been accessed while loop L was active (a false
+   yes one time in MP_LOOPS_TOUCHED_WORDS * 64 per variable, or more
+   when L touched many; never a false no). */
+int mp_loops_touched(const mp_loop *L, uint32_t var);
 
 /* Copies the iteration vector (the counters of the active frames,
    outermost first) into iters[0 .. max-1]; returns the full depth. */

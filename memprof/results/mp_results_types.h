@@ -119,9 +119,9 @@ typedef struct {
    uint64_t iaddr;
    uint32_t fn;         /* location id of its function alone */
    int known;           /* 0: no such instruction */
-   /* --sample=lines: its accesses, every one, counted inline, and the
-      innermost loop of its function containing it (MP_LOOP_NONE);
-      0 and MP_LOOP_NONE otherwise. */
+   /* Its accesses (mp_instr.executed: with --sample=lines every one,
+      else those the analyses saw), and the innermost loop of its
+      function containing it (MP_LOOP_NONE: none). */
    uint64_t executed;
    uint32_t loop;
 } mp_instr_fact;

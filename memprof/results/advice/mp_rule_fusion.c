@@ -32,7 +32,9 @@
    reuses between the loops, and the replay of the loops fused
    (mp_fusion_replays.h).  A fusion that would move an access past
    one it depends on is rejected; one whose replay does not pay too,
-   and one no replay could check (a loop without affine formulas).
+   and one no replay could check (a loop without affine formulas), and
+   one across a loop that ran between the two and accessed their data
+   (the replay sees the fused loops alone).
    Fix: fuse the loops.
 */
 #include "mp_advisor.h"
@@ -50,6 +52,7 @@
 /* Loops of one variable's pair, and what it brings. */
 typedef struct {
    uint32_t carrier, from, to, var, level;
+   uint32_t across;            /* a loop run between them, or MP_LOOP_NONE */
    uint64_t reuses;            /* beyond the level, from 'from' to 'to' */
    uint32_t group;
 } pair;
@@ -141,6 +144,7 @@ static void gather(const mp_advisor *ad, const mp_var *v, pairs *ps)
       ps->p[ps->n].carrier = lp->k.loop;
       ps->p[ps->n].from = lp->from;
       ps->p[ps->n].to = lp->to;
+      ps->p[ps->n].across = lp->across;
       ps->p[ps->n].var = v->id;
       ps->p[ps->n].level = k;
       ps->p[ps->n].reuses = n;
@@ -211,11 +215,35 @@ static char *loops_of(const mp_advisor *ad, const uint32_t *loops, uint32_t n)
    return mp_strbuf_take(&b);
 }
 
+/* A variable of the loops[0..n) (their instructions' last variables)
+   that was accessed while loop 'across' was active, its callees
+   included (mp_loops_touched); UINT32_MAX: none. */
+static uint32_t shared_with(const mp_advisor *ad, const uint32_t *loops, uint32_t n,
+                            uint32_t across)
+{
+   const mp_finished *an = ad->an;
+   const mp_loop *between = mp_loops_get(an->loops, across);
+   uint32_t i, j, found = UINT32_MAX;
+   if (an->instrs == NULL)
+      return UINT32_MAX;
+   for (i = 0; i < an->n_instrs && found == UINT32_MAX; i++) {
+      const mp_instr_fact *f = &an->instrs[i];
+      if (!f->known || f->var == UINT32_MAX || f->loop == MP_LOOP_NONE
+          || !mp_loops_touched(between, f->var))
+         continue;
+      for (j = 0; j < n; j++)
+         if (mp_loops_within(an->loops, f->loop, loops[j]))
+            found = f->var;
+   }
+   return found;
+}
+
 /* The item of group g. */
 static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const double *score)
 {
    uint32_t loops[MP_ADVICE_FUSED], vars[MP_ADVICE_FUSED], n_loops = 0, n_vars = 0, i;
    uint32_t level = UINT32_MAX, carrier = MP_LOOP_NONE, top = UINT32_MAX;
+   uint32_t across = MP_LOOP_NONE, shared = UINT32_MAX;
    uint64_t reuses = 0, cap = 0;
    double sum = 0.0;
    char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *text, *refuted = NULL;
@@ -232,6 +260,22 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
          level = p->level;
       carrier = p->carrier;
       reuses += p->reuses;
+   }
+   /* a loop run between two of the group, not itself one of them (a
+      loop of the group between two others is fused too) that touched
+      what they touch */
+   for (i = 0; i < ps->n && across == MP_LOOP_NONE; i++) {
+      const pair *p = &ps->p[i];
+      uint32_t j;
+      if (p->group != g || p->across == MP_LOOP_NONE)
+         continue;
+      for (j = 0; j < n_loops && loops[j] != p->across; j++)
+         ;
+      if (j == n_loops) {
+         shared = shared_with(ad, loops, n_loops, p->across);
+         if (shared != UINT32_MAX)
+            across = p->across;
+      }
    }
    mp_sort(loops, n_loops, sizeof *loops, by_id);
    for (i = 0; i < n_vars; i++) {
@@ -274,6 +318,24 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
    a->fix = mp_asprintf("fuse the loops at %s into one loop whose body runs each of theirs "
                         "in turn, so that each element of %s is used again while its line "
                         "is still in %s", where, names, mp_report_level_name(level));
+   if (across != MP_LOOP_NONE) {
+      /* The replay sees the fused loops' accesses alone: a loop between
+         them (an FFT called between a copy-in and a copy-out over its
+         scratch) may read what the first wrote and write what the
+         second reads. */
+      char *w = mp_facts_loop_where(ad->an, across);
+      const char *fn = mp_vars_location_fn(ad->vs, mp_loops_get(ad->an->loops, across)->fn);
+      refuted = mp_asprintf("the loop at %s%s%s runs between them and accesses %s too: "
+                            "fused, the later loop's accesses would move before its",
+                            w, fn ? ", in " : "", fn ? fn : "",
+                            mp_vars_get(ad->vs, shared)->name);
+      mp_free(w);
+      mp_free(names);
+      mp_free(where);
+      mp_free(around);
+      mp_adv_reject_last(ad, refuted);
+      return;
+   }
    mp_replay_fusion(ad->run, ad->an, loops, n_loops, carrier != MP_LOOP_NONE, level, &fo);
    text = mp_fusion_replay_text(&fo);
    {

@@ -143,20 +143,24 @@ START_TEST(test_pairs)
       uint32_t from = (uint32_t)rand() % 4, to = (uint32_t)rand() % 4;
       uint64_t d = (uint64_t)(rand() % 100000);
       mp_carriers_add(c, 1, 7, d);
-      mp_carriers_add_pair(c, 1, 7, from, to, d);
+      /* every tenth reuse of (0, 1) passes over loop 9 */
+      mp_carriers_add_pair(c, 1, 7, from, to, from == 0 && to == 1 && i % 10 == 0 ? 9
+                                              : MP_LOOP_NONE, d);
       /* the list keeps (k, k + 1), checked wherever a slot holds it */
       if (d >= FAR && to == from + 1)
          want[from][mp_reuse_bin(d)]++;
    }
-   mp_carriers_add_pair(c, 1, 7, 2, 2, 100000);
-   mp_carriers_add_pair(c, 1, 7, MP_LOOP_NONE, 2, 100000);
-   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, 10);
+   mp_carriers_add_pair(c, 1, 7, 2, 2, MP_LOOP_NONE, 100000);
+   mp_carriers_add_pair(c, 1, 7, MP_LOOP_NONE, 2, MP_LOOP_NONE, 100000);
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, MP_LOOP_NONE, 10);
    vc = mp_carriers_of(c, 1);
    ck_assert_uint_eq(vc->n_pairs, MP_CARRIER_PAIRS);
    for (p = 0; p < vc->n_pairs; p++) {
       const mp_loop_pair *lp = &vc->pair[p];
       ck_assert_uint_eq(lp->k.loop, 7);
       ck_assert_uint_ne(lp->from, lp->to);
+      /* a pair keeps a loop that ran between its loops at any reuse */
+      ck_assert_uint_eq(lp->across, lp->from == 0 && lp->to == 1 ? 9 : MP_LOOP_NONE);
       if (lp->to == lp->from + 1) {
          checked++;
          for (b = 0; b < MP_REUSE_N_BINS; b++)
@@ -167,7 +171,7 @@ START_TEST(test_pairs)
    ck_assert_uint_gt(checked, 0);
    /* below 'far': no table made */
    ck_assert_ptr_null(mp_carriers_of(c, 2));
-   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, FAR);
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, MP_LOOP_NONE, FAR);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->n_pairs, 1);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.loop, MP_LOOP_NONE);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.total, 1);

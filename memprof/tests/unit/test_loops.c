@@ -694,22 +694,29 @@ static void mirror(void)
    mp_loops_mirror(g_copy, g_tid, f, n, *mp_loops_epoch(g_l), mp_loops_unseen_before(g_l));
 }
 
-static void check_siblings(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to)
+static void check_across(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to,
+                         uint32_t across)
 {
    mp_loops *both[2] = { g_l, g_copy };
-   uint32_t i, f, t;
+   uint32_t i, f, t, a;
    mirror();
    for (i = 0; i < 2; i++) {
-      ck_assert_uint_eq(mp_loops_siblings(both[i], g_tid, then, &f, &t), carrier);
+      ck_assert_uint_eq(mp_loops_siblings(both[i], g_tid, then, &f, &t, &a), carrier);
       ck_assert_uint_eq(f, from);
       ck_assert_uint_eq(t, to);
+      ck_assert_uint_eq(a, across);
    }
+}
+
+static void check_siblings(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to)
+{
+   check_across(then, carrier, from, to, MP_LOOP_NONE);
 }
 
 START_TEST(test_siblings)
 {
-   uint32_t R, A, B, C, X, Y, f, t;
-   uint64_t in_a, in_a2, in_c, in_r, in_x;
+   uint32_t R, A, B, C, X, Y, f, t, a;
+   uint64_t in_a, in_a2, in_a3, in_c, in_c3, in_r, in_x;
    g_l = new_loops(0);
    g_copy = mp_loops_new();
    A = mp_loops_add_back_edge(g_l, 1, 0x160, 0x120, NULL, NULL, NULL, NULL);
@@ -732,13 +739,14 @@ START_TEST(test_siblings)
    mirror();
    /* from A to B, both in R's iteration */
    check_siblings(in_a, R, A, B);
-   /* an access of R's own body, before A: no loop it came from */
-   check_siblings(in_r, R, MP_LOOP_NONE, B);
+   /* an access of R's own body, before A: no loop it came from, A ran
+      between */
+   check_across(in_r, R, MP_LOOP_NONE, B, A);
    back(B);
    at(1, 0x200);
    at(1, 0x250);
-   /* the later access in R's body: no loop it goes to */
-   check_siblings(in_a, R, A, MP_LOOP_NONE);
+   /* the later access in R's body: no loop it goes to, B ran between */
+   check_across(in_a, R, A, MP_LOOP_NONE, B);
    /* R's next iteration: A again, then B */
    back(R);
    at(1, 0x100);
@@ -754,6 +762,22 @@ START_TEST(test_siblings)
    at(1, 0x200);
    check_siblings(in_a2, R, A, B);
    check_siblings(in_c, R, A, B);
+   /* R's third iteration: C runs between A and B and makes an access,
+      which a fusion of A and B would reorder with B's */
+   back(R);
+   at(1, 0x100);
+   at(1, 0x120);
+   in_a3 = *mp_loops_epoch(g_l);
+   mirror();
+   at(1, 0x170);
+   at(1, 0x180);
+   in_c3 = *mp_loops_epoch(g_l);
+   mirror();
+   at(1, 0x1d0);
+   at(1, 0x200);
+   check_across(in_a3, R, A, B, C);
+   /* from C to B: adjacent */
+   check_siblings(in_c3, R, C, B);
    /* B of the last iteration to A of this one is between siblings too
       (the rule on them tells which runs first) */
    at(1, 0x310);
@@ -766,12 +790,13 @@ START_TEST(test_siblings)
    at(1, 0x500);
    /* outside any loop: X then Y, the thread's outermost loops */
    check_siblings(in_x, MP_LOOP_NONE, X, Y);
-   check_siblings(in_a2, MP_LOOP_NONE, R, Y);
+   check_across(in_a2, MP_LOOP_NONE, R, Y, X);
    /* the epoch before a flush: unseen, no siblings */
    mp_loops_flush(g_l);
-   ck_assert_uint_eq(mp_loops_siblings(g_l, g_tid, in_x, &f, &t), MP_LOOP_UNSEEN);
+   ck_assert_uint_eq(mp_loops_siblings(g_l, g_tid, in_x, &f, &t, &a), MP_LOOP_UNSEEN);
    ck_assert_uint_eq(f, MP_LOOP_NONE);
    ck_assert_uint_eq(t, MP_LOOP_NONE);
+   ck_assert_uint_eq(a, MP_LOOP_NONE);
    mp_loops_free(g_copy);
    mp_loops_free(g_l);
 }
