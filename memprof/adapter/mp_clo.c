@@ -573,7 +573,8 @@ Bool mp_clo_process(const HChar *arg)
                               "bursty[:WINDOW[,MAXGAP]] (accesses), "
                               "periodic[:WINDOW[,PERIOD]] (instructions, PERIOD > "
                               "WINDOW), windows[:WINDOW[,MAXGAP]] (instructions) or "
-                              "lines[:RATE] (0 < RATE <= 1, or 1/N)\n");
+                              "lines[:RATE[,WINDOW,PERIOD[,FIRST]]] (0 < RATE <= 1, "
+                              "or 1/N; the windows as detail's)\n");
       mp_clo_sample_given = True;
    }
    else if VG_BOOL_CLO(arg, "--exact", mp_clo_exact) {}
