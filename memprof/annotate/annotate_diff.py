@@ -10,8 +10,9 @@
 from annotate_common import (Differs, REUSE_KINDS, RULE, SHARING_KEYS,
                              loop_key, var_key)
 from annotate_text import (clean, config_lines, fmt_mean, fmt_threshold,
-                           located, loop_place, num, render_table,
-                           section_title, signed, var_where_text, wrap)
+                           lines_sampling, located, loop_place, num,
+                           render_table, section_title, signed,
+                           var_where_text, wrap)
 from annotate_metrics import (above_loops, accesses, metric_fn,
                               numa_hit_ratio, pct, report_totals,
                               sharing_tracked, total_bytes, var_cpa,
@@ -119,7 +120,10 @@ def diff_header(before, after, opts):
     config = {}
     for k in list(before["config"]) + list(after["config"]):
         vb, va = before["config"].get(k), after["config"].get(k)
-        config[k] = (vb if vb == va
+        # Whose counts are estimates is said run by run, even when both
+        # runs sampled the lines alike.
+        alike = vb == va and not (k == "sampling" and lines_sampling(vb))
+        config[k] = (vb if alike
                      else Differs([("before", vb), ("after", va)]))
     out.extend(config_lines(config, before["levels"]))
     w("Sort order: %s, by the absolute change" % opts.sort)
