@@ -13,12 +13,13 @@ from annotate_text import (clean, config_lines, fmt_mean, fmt_threshold,
                            lines_sampling, located, loop_place, num,
                            render_table, section_title, signed,
                            var_where_text, wrap)
-from annotate_metrics import (above_loops, accesses, metric_fn,
-                              numa_hit_ratio, pct, report_totals,
-                              sharing_tracked, total_bytes, var_cpa,
-                              var_cycles, var_misses)
+from annotate_metrics import (above_loops, accesses, cache_key,
+                              metric_fn, numa_hit_ratio, pct,
+                              report_totals, sharing_tracked, total_bytes,
+                              var_cpa, var_cycles, var_estimable,
+                              var_misses)
 from annotate_report import (advice_head, advice_key, commands_line,
-                             place_table, streams_text)
+                             place_table, streams_text, unestimable_note)
 
 
 def diff_report(before, after, opts):
@@ -32,11 +33,12 @@ def diff_report(before, after, opts):
         pairs = [p for p in pairs if (p[1] or p[0])["class"] == "program"]
     key = diff_metric(opts.sort, levels)
     tracked = (sharing_tracked(before), sharing_tracked(after))
-    metrics = (metric_fn(key, levels, tracked[0]),
-               metric_fn(key, levels, tracked[1]))
-    ordered = sort_pairs(pairs, metrics, opts.sort)
+    metrics = (shown_metric(key, levels, tracked[0]),
+               shown_metric(key, levels, tracked[1]))
+    ordered = sort_pairs(pairs, metrics, opts.sort, levels)
     shown = pairs_above_threshold(ordered, before, after, opts.threshold)
-    out += diff_table(ordered, shown, key, metrics, opts, n_all - len(pairs))
+    out += diff_table(ordered, shown, key, metrics, levels, opts,
+                      n_all - len(pairs))
     out += diff_loops(before, after, opts)
     for rank, (b, a) in enumerate(shown[:opts.show], 1):
         out += diff_detail(rank, b, a, levels, tracked)
@@ -252,17 +254,35 @@ def pair_change(pair, metrics):
     return (ma or 0) - (mb or 0)
 
 
-def sort_pairs(pairs, metrics, key):
-    """Largest absolute change first (alphabetical for "name")."""
+def shown_metric(key, levels, tracked):
+    """metric_fn's function of one run, but None (shown "-", as the
+    report does) for a metric of the cache simulation of a variable too
+    few of whose lines were in the sample (--sample=lines): its number
+    is noise."""
+    f = metric_fn(key, levels, tracked)
+    if not cache_key(key, levels):
+        return f
+    return lambda v: f(v) if var_estimable(v) else None
+
+
+def sort_pairs(pairs, metrics, key, levels):
+    """Largest absolute change first (alphabetical for "name").  By a
+    metric of the cache simulation, the pairs with a variable too few of
+    whose lines were in a run's sample come after all others, as the
+    report ranks them: their change is no estimate."""
     def name(pair):
         v = pair[1] or pair[0]
         return (v["name"], v["kind"], v["where"] or "", v["function"] or "")
     if key == "name":
         return sorted(pairs, key=name)
 
+    def late(pair):
+        return cache_key(key, levels) and not all(
+            var_estimable(v) for v in pair if v is not None)
+
     def k(pair):
         d = pair_change(pair, metrics)
-        return (-abs(d) if d is not None else 1,) + name(pair)
+        return (late(pair), -abs(d) if d is not None else 1) + name(pair)
     return sorted(pairs, key=k)
 
 
@@ -280,7 +300,7 @@ def pairs_above_threshold(ordered, before, after, threshold):
             if max(share(p[0], before), share(p[1], after)) >= threshold]
 
 
-def diff_table(ordered, shown, key, metrics, opts, others=0):
+def diff_table(ordered, shown, key, metrics, levels, opts, others=0):
     """The variables of both runs, by the absolute change of the sort
     metric (by name for "name", with the default metric's change);
     others: how many are not the program's, left out."""
@@ -306,6 +326,10 @@ def diff_table(ordered, shown, key, metrics, opts, others=0):
                              var_where_text(v)])
     out.extend(render_table(["before", "after", "change", "%", "kind",
                              "name", "where"], rows, {0, 1, 2, 3}))
+    if cache_key(key, levels):
+        # One variable of each pair, the one that is no estimate if any.
+        out += unestimable_note([b if b is not None and not var_estimable(b)
+                                 else a or b for b, a in shown])
     hidden = len(ordered) - len(shown)
     if hidden:
         out.append("(%d variable%s below the %s%% threshold in both runs "
@@ -325,11 +349,17 @@ def diff_rows(b, a, levels, tracked):
     each run tracked sharing (see sharing_tracked)."""
     rows = []
 
-    def add(label, f, kind="count"):
+    def add(label, f, kind="count", cache=False):
+        """cache: a metric of the cache simulation, None in a run too
+        few of whose lines were in the sample."""
         vb = f(b) if b is not None else None
         va = f(a) if a is not None else None
-        if vb is not None or va is not None:
-            rows.append((label, vb, va, kind))
+        if vb is None and va is None:
+            return
+        if cache:
+            vb = vb if b is None or var_estimable(b) else None
+            va = va if a is None or var_estimable(a) else None
+        rows.append((label, vb, va, kind))
 
     def part(section, key):
         return lambda v: (v[section][key] if v.get(section) is not None
@@ -342,9 +372,9 @@ def diff_rows(b, a, levels, tracked):
     add("cache lines", lambda v: v["lines"])
     for name in levels or []:
         add("%s misses" % clean(name),
-            lambda v, name=name: var_misses(v, name))
-    add("cycles", var_cycles)
-    add("cycles per access", var_cpa, "float")
+            lambda v, name=name: var_misses(v, name), cache=True)
+    add("cycles", var_cycles, cache=True)
+    add("cycles per access", var_cpa, "float", cache=True)
     add("dominant stride", dominant_text, "text")
     for kind in REUSE_KINDS:
         add("mean %s reuse distance" % kind,
@@ -410,4 +440,17 @@ def diff_detail(rank, b, a, levels, tracked):
     out.extend(render_table(["", "before", "after", "change", "%"]
                             [:len(table[0]) if table else 5], table,
                             {1, 2, 3, 4}))
+    out += unestimable_runs_note(b, a)
     return out
+
+
+def unestimable_runs_note(b, a):
+    """Under a variable's detail, why it has "-" for its misses and
+    cycles in a run: too few of its lines were in that run's sample."""
+    runs = [label for label, v in (("before", b), ("after", a))
+            if v is not None and not var_estimable(v)]
+    if not runs:
+        return []
+    return ["(too few of its lines in the sample of the %s run%s: \"-\" "
+            "for its misses and cycles there; its accesses are exact)"
+            % (" and ".join(runs), "s" if len(runs) > 1 else "")]
