@@ -12,7 +12,7 @@
 import textwrap
 import unicodedata
 
-from annotate_common import Differs, RULE, is_int, is_number
+from annotate_common import Differs, RULE, half_width, is_int, is_number
 
 
 def clean(s):
@@ -350,7 +350,7 @@ def fmt_plus_minus(est, ci):
     """'±3.2%': the larger side of the interval ci = (lo, hi) around the
     estimate est, in percent, with one decimal below 10%; '±>100%' when
     wider than est.  As memprof's own summary writes it."""
-    d = max(est - ci[0], ci[1] - est, 0)
+    d = half_width(est, ci)
     if est == 0:
         return "\u00b1?" if d > 0 else "\u00b10%"
     if d > est:
