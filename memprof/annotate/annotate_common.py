@@ -61,6 +61,13 @@ def max_opt(a, b):
     return max(a, b)
 
 
+def half_width(est, ci):
+    """The larger side of the 95% interval ci = (lo, hi) around the
+    estimate est (--sample=lines): the error a reader should allow it,
+    0 when est lies outside."""
+    return max(est - ci[0], ci[1] - est, 0)
+
+
 def hist_total(bins):
     return sum(n for _, n in bins.values())
 

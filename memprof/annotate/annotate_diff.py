@@ -10,14 +10,23 @@
 from annotate_common import (Differs, REUSE_KINDS, RULE, SHARING_KEYS,
                              loop_key, var_key)
 from annotate_text import (clean, config_lines, fmt_mean, fmt_threshold,
-                           located, loop_place, num, render_table,
-                           section_title, signed, var_where_text, wrap)
-from annotate_metrics import (above_loops, accesses, metric_fn,
-                              numa_hit_ratio, pct, report_totals,
-                              sharing_tracked, total_bytes, var_cpa,
-                              var_cycles, var_misses)
+                           lines_sampling, located, loop_place, num,
+                           render_table, section_title, signed,
+                           var_where_text, wrap)
+from annotate_metrics import (above_loops, accesses, cache_key,
+                              estimate_error, metric_fn, numa_hit_ratio,
+                              pct, report_totals, sharing_tracked,
+                              total_bytes, var_cpa, var_cycles,
+                              var_estimable, var_misses)
 from annotate_report import (advice_head, advice_key, commands_line,
-                             place_table, streams_text)
+                             place_table, streams_text, unestimable_note)
+
+
+# The mark of a change within the sampling error (see within_error), and
+# what it means, under a table that has one.
+NOISE = "~"
+NOISE_LEGEND = ("(~: within the sampling error: |change| <= "
+                "sqrt(h_before^2 + h_after^2), h a run's 95% half-width)")
 
 
 def diff_report(before, after, opts):
@@ -31,11 +40,12 @@ def diff_report(before, after, opts):
         pairs = [p for p in pairs if (p[1] or p[0])["class"] == "program"]
     key = diff_metric(opts.sort, levels)
     tracked = (sharing_tracked(before), sharing_tracked(after))
-    metrics = (metric_fn(key, levels, tracked[0]),
-               metric_fn(key, levels, tracked[1]))
-    ordered = sort_pairs(pairs, metrics, opts.sort)
+    metrics = (shown_metric(key, levels, tracked[0]),
+               shown_metric(key, levels, tracked[1]))
+    ordered = sort_pairs(pairs, metrics, opts.sort, levels)
     shown = pairs_above_threshold(ordered, before, after, opts.threshold)
-    out += diff_table(ordered, shown, key, metrics, opts, n_all - len(pairs))
+    out += diff_table(ordered, shown, key, metrics, levels, opts,
+                      n_all - len(pairs))
     out += diff_loops(before, after, opts)
     for rank, (b, a) in enumerate(shown[:opts.show], 1):
         out += diff_detail(rank, b, a, levels, tracked)
@@ -119,7 +129,10 @@ def diff_header(before, after, opts):
     config = {}
     for k in list(before["config"]) + list(after["config"]):
         vb, va = before["config"].get(k), after["config"].get(k)
-        config[k] = (vb if vb == va
+        # Whose counts are estimates is said run by run, even when both
+        # runs sampled the lines alike.
+        alike = vb == va and not (k == "sampling" and lines_sampling(vb))
+        config[k] = (vb if alike
                      else Differs([("before", vb), ("after", va)]))
     out.extend(config_lines(config, before["levels"]))
     w("Sort order: %s, by the absolute change" % opts.sort)
@@ -248,18 +261,68 @@ def pair_change(pair, metrics):
     return (ma or 0) - (mb or 0)
 
 
-def sort_pairs(pairs, metrics, key):
-    """Largest absolute change first (alphabetical for "name")."""
+def shown_metric(key, levels, tracked):
+    """metric_fn's function of one run, but None (shown "-", as the
+    report does) for a metric of the cache simulation of a variable too
+    few of whose lines were in the sample (--sample=lines): its number
+    is noise."""
+    f = metric_fn(key, levels, tracked)
+    if not cache_key(key, levels):
+        return f
+    return lambda v: f(v) if var_estimable(v) else None
+
+
+def sort_pairs(pairs, metrics, key, levels):
+    """Largest absolute change first (alphabetical for "name").  By a
+    metric of the cache simulation, the pairs with a variable too few of
+    whose lines were in a run's sample come after all others, as the
+    report ranks them: their change is no estimate."""
     def name(pair):
         v = pair[1] or pair[0]
         return (v["name"], v["kind"], v["where"] or "", v["function"] or "")
     if key == "name":
         return sorted(pairs, key=name)
 
+    def late(pair):
+        return cache_key(key, levels) and not all(
+            var_estimable(v) for v in pair if v is not None)
+
     def k(pair):
         d = pair_change(pair, metrics)
-        return (-abs(d) if d is not None else 1,) + name(pair)
+        return (late(pair), -abs(d) if d is not None else 1) + name(pair)
     return sorted(pairs, key=k)
+
+
+def within_error(b, a, vb, va, key, levels):
+    """Whether the change va - vb of the metric of key (b, a: the
+    variable in each run) is within the sampling error: |va - vb| <=
+    sqrt(hb^2 + ha^2), h the larger side of a run's 95% interval, 0 for
+    an exact run's (see estimate_error).  False when neither run sampled
+    the lines, a run lacks the variable or the metric, or an interval is
+    unknown: only a change known to be noise is marked."""
+    if b is None or a is None or vb is None or va is None:
+        return False
+    if b.get("sample") is None and a.get("sample") is None:
+        return False
+    hb, ha = estimate_error(b, key, levels), estimate_error(a, key, levels)
+    if hb is None or ha is None:
+        return False
+    # Squared, the comparison of the integer counts is exact.
+    d = va - vb
+    return d * d <= hb * hb + ha * ha
+
+
+def mark_noise(table, marks, col):
+    """Appends NOISE to the change (column col) of the rows of table
+    whose mark is true, a space to the others' so that the digits stay
+    aligned; returns the legend, none when no row is marked (the table
+    left as it was)."""
+    if not any(marks):
+        return []
+    for row, noise in zip(table, marks):
+        if row[col]:
+            row[col] += NOISE if noise else " "
+    return [NOISE_LEGEND]
 
 
 def pairs_above_threshold(ordered, before, after, threshold):
@@ -276,10 +339,11 @@ def pairs_above_threshold(ordered, before, after, threshold):
             if max(share(p[0], before), share(p[1], after)) >= threshold]
 
 
-def diff_table(ordered, shown, key, metrics, opts, others=0):
+def diff_table(ordered, shown, key, metrics, levels, opts, others=0):
     """The variables of both runs, by the absolute change of the sort
-    metric (by name for "name", with the default metric's change);
-    others: how many are not the program's, left out."""
+    metric (by name for "name", with the default metric's change), a
+    change within the sampling error marked; others: how many are not
+    the program's, left out."""
     out = section_title("Variables, by the absolute change of %s" % key
                         if opts.sort != "name" else
                         "Variables, by name (change of %s)" % key)
@@ -287,11 +351,13 @@ def diff_table(ordered, shown, key, metrics, opts, others=0):
         out.append("(no variables)")
         return out
     kind = "float" if key in ("cpa", "reuse") else "count"
-    rows = []
+    rows, marks = [], []
     for b, a in shown:
         v = a or b
-        cells = change_cells(metrics[0](b) if b else None,
-                             metrics[1](a) if a else None, kind)
+        mb = metrics[0](b) if b else None
+        ma = metrics[1](a) if a else None
+        cells = change_cells(mb, ma, kind)
+        marks.append(within_error(b, a, mb, ma, key, levels))
         if b is None or a is None:
             # Sorted by the change from (or to) nothing: show it.
             d = pair_change((b, a), metrics)
@@ -300,8 +366,14 @@ def diff_table(ordered, shown, key, metrics, opts, others=0):
             cells[3] = "new" if b is None else "gone"
         rows.append(cells + [clean(v["kind"]), clean(v["name"]),
                              var_where_text(v)])
+    legend = mark_noise(rows, marks, 2)
     out.extend(render_table(["before", "after", "change", "%", "kind",
                              "name", "where"], rows, {0, 1, 2, 3}))
+    out += legend
+    if cache_key(key, levels):
+        # One variable of each pair, the one that is no estimate if any.
+        out += unestimable_note([b if b is not None and not var_estimable(b)
+                                 else a or b for b, a in shown])
     hidden = len(ordered) - len(shown)
     if hidden:
         out.append("(%d variable%s below the %s%% threshold in both runs "
@@ -317,15 +389,25 @@ def diff_table(ordered, shown, key, metrics, opts, others=0):
 
 def diff_rows(b, a, levels, tracked):
     """The metrics of one variable in both runs: (label, before, after,
-    kind) for every metric measured in at least one.  tracked: whether
-    each run tracked sharing (see sharing_tracked)."""
+    kind, within the sampling error) for every metric measured in at
+    least one.  tracked: whether each run tracked sharing (see
+    sharing_tracked)."""
     rows = []
 
-    def add(label, f, kind="count"):
+    def add(label, f, kind="count", cache=False, key=None):
+        """cache: a metric of the cache simulation, None in a run too
+        few of whose lines were in the sample; key: the sort key whose
+        sampling error it has."""
         vb = f(b) if b is not None else None
         va = f(a) if a is not None else None
-        if vb is not None or va is not None:
-            rows.append((label, vb, va, kind))
+        if vb is None and va is None:
+            return
+        if cache:
+            vb = vb if b is None or var_estimable(b) else None
+            va = va if a is None or var_estimable(a) else None
+        rows.append((label, vb, va, kind,
+                     key is not None
+                     and within_error(b, a, vb, va, key, levels)))
 
     def part(section, key):
         return lambda v: (v[section][key] if v.get(section) is not None
@@ -338,9 +420,9 @@ def diff_rows(b, a, levels, tracked):
     add("cache lines", lambda v: v["lines"])
     for name in levels or []:
         add("%s misses" % clean(name),
-            lambda v, name=name: var_misses(v, name))
-    add("cycles", var_cycles)
-    add("cycles per access", var_cpa, "float")
+            lambda v, name=name: var_misses(v, name), cache=True, key=name)
+    add("cycles", var_cycles, cache=True, key="cycles")
+    add("cycles per access", var_cpa, "float", cache=True)
     add("dominant stride", dominant_text, "text")
     for kind in REUSE_KINDS:
         add("mean %s reuse distance" % kind,
@@ -398,12 +480,28 @@ def diff_detail(rank, b, a, levels, tracked):
     out = [""] + section_title("%d. %s (%s%s)%s"
                                % (rank, clean(v["name"]), clean(v["kind"]),
                                   where, status))
+    rows = diff_rows(b, a, levels, tracked)
     table = [[label] + change_cells(vb, va, kind)
-             for label, vb, va, kind in diff_rows(b, a, levels, tracked)]
+             for label, vb, va, kind, _ in rows]
     if a is None or b is None:
         # One run only: nothing to compare.
         table = [row[:3] for row in table]
+    legend = mark_noise(table, [row[4] for row in rows], 3)
     out.extend(render_table(["", "before", "after", "change", "%"]
                             [:len(table[0]) if table else 5], table,
                             {1, 2, 3, 4}))
+    out += legend
+    out += unestimable_runs_note(b, a)
     return out
+
+
+def unestimable_runs_note(b, a):
+    """Under a variable's detail, why it has "-" for its misses and
+    cycles in a run: too few of its lines were in that run's sample."""
+    runs = [label for label, v in (("before", b), ("after", a))
+            if v is not None and not var_estimable(v)]
+    if not runs:
+        return []
+    return ["(too few of its lines in the sample of the %s run%s: \"-\" "
+            "for its misses and cycles there; its accesses are exact)"
+            % (" and ".join(runs), "s" if len(runs) > 1 else "")]

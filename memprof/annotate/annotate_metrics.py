@@ -9,7 +9,7 @@
 # accesses to data structures.  memprof/annotate/README.md lists the
 # annotator's modules, bottom up.
 
-from annotate_common import REUSE_KINDS, hist_total
+from annotate_common import REUSE_KINDS, half_width, hist_total
 from annotate_text import clean, fmt_mean, num
 
 
@@ -81,6 +81,19 @@ def ranked_interval(v, key, levels):
         level = {"misses": levels[0], "ll-misses": levels[-1]}.get(key, key)
         ci, est = s["ci"]["misses"].get(level), var_misses(v, level)
     return (est, ci) if ci is not None and est is not None else None
+
+
+def estimate_error(v, key, levels):
+    """The sampling error of the metric of a sort key of v (stall,
+    cycles, the misses of a level): the larger side of its 95% interval
+    (--sample=lines), 0 for a variable of an exact run; None for another
+    key or when the file gives no interval.  cpa has none of its own."""
+    if key == "cpa" or not cache_key(key, levels):
+        return None
+    if v.get("sample") is None:
+        return 0
+    r = ranked_interval(v, key, levels)
+    return half_width(*r) if r is not None else None
 
 
 def var_mean_reuse(v):

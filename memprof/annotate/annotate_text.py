@@ -12,7 +12,7 @@
 import textwrap
 import unicodedata
 
-from annotate_common import Differs, RULE, is_int, is_number
+from annotate_common import Differs, RULE, half_width, is_int, is_number
 
 
 def clean(s):
@@ -195,15 +195,19 @@ def config_lines(config, levels=None):
         label = CONFIG_LABELS.get(key, clean(key))
         if levels:
             label = CACHE_CONFIG_LABELS.get(key, label)
-        if key == "sampling" and lines_sampling(value):
+        if key == "sampling" and any_lines_sampling(value):
             label = "Sampled lines"
-        if isinstance(value, Differs):
+        if key == "sampling" and isinstance(value, Differs) \
+                and any_lines_sampling(value):
+            text = sampled_files_text(value)
+        elif isinstance(value, Differs):
             text = short_list(["%s: %s" % (clean(p), one_config(key, v))
                                for p, v in value.pairs], "; ")
         else:
             text = one_config(key, value)
             # With a sample of the lines no other count is exact.
-            if key == "detail" and lines_sampling(config.get("sampling")):
+            if key == "detail" \
+                    and any_lines_sampling(config.get("sampling")):
                 text = text.replace("; the other counts are exact", "")
         out.append("%s: %s" % (label, text))
     return out
@@ -215,6 +219,29 @@ def lines_sampling(value):
     return isinstance(value, dict) and value.get("mode") == "lines" \
         and is_number(value.get("rate")) and value["rate"] > 0 \
         and is_int(value.get("sets")) and is_int(value.get("l1_sets"))
+
+
+def any_lines_sampling(value):
+    """Whether config.sampling, or one of the files' when they differ,
+    is --sample=lines'."""
+    if isinstance(value, Differs):
+        return any(lines_sampling(v) for _, v in value.pairs)
+    return lines_sampling(value)
+
+
+def sampled_files_text(value):
+    """config.sampling differing between files of which one at least
+    sampled the lines (the runs of --diff): which file sampled what,
+    'before 1 in 32, after exact', so that a reader knows whose counts
+    are estimates."""
+    def one(v):
+        if lines_sampling(v):
+            return "1 in %s" % num(round(1 / v["rate"]))
+        return "exact" if v is None else one_config("sampling", v)
+    return (short_list(["%s %s" % (clean(p), one(v))
+                        for p, v in value.pairs])
+            + " (the sampled counts are whole-run estimates with their "
+            "95% intervals)")
 
 
 def one_config(key, value):
@@ -323,7 +350,7 @@ def fmt_plus_minus(est, ci):
     """'±3.2%': the larger side of the interval ci = (lo, hi) around the
     estimate est, in percent, with one decimal below 10%; '±>100%' when
     wider than est.  As memprof's own summary writes it."""
-    d = max(est - ci[0], ci[1] - est, 0)
+    d = half_width(est, ci)
     if est == 0:
         return "\u00b1?" if d > 0 else "\u00b10%"
     if d > est:

@@ -126,7 +126,18 @@ sample (the file's estimable false) has "-" for its stall, cycles and
 misses, ranks after all others by them, and its detail says so instead
 of its cache block; its accesses are exact.  Another's detail gives the
 intervals of its stall, cycles and misses.  Merging sums the sampled
-lines and the intervals' bounds.
+lines and the intervals' bounds.  With --diff the header says which run
+sampled the lines ("Sampled lines: before 1 in 32, after exact"); a
+variable too few of whose lines were in a run's sample has "-" for its
+stall, cycles, cpa and misses in that run and for their change, and
+ranks after the others by them; and a change of a variable's misses (per
+level), cycles or stall cycles that lies within the sampling error is
+marked "~" after the change, with a legend under the table or detail:
+for each run's estimate x and the larger side h of its 95%% interval
+(h = 0 for an exact run), the change is within the error when
+|x_after - x_before| <= sqrt(h_before^2 + h_after^2).  Such a change is
+one the sample cannot tell from none.  Nothing is marked when neither
+run sampled the lines.
 
 A variable with reuse distances ("reuse", MACPO's multicore reuse
 distance, in cache lines) gets them after its per-line table, before its

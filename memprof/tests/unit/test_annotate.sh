@@ -244,6 +244,36 @@ run_case sampled         sampled.json
 run_case lines           --show=3 --threshold=0 lines.json
 run_case lines_runtime   --show-runtime=yes --sort=cycles --show=0 --threshold=0 lines.json
 run_case lines_merge     --show=0 --threshold=0 lines.json lines.json
+# --diff of sampled runs: a change within the sampling error, |after -
+# before| <= sqrt(h_before^2 + h_after^2) (h the larger side of a run's
+# 95% interval, 0 for an exact run), is marked "~".  lines_b.json is
+# lines.json with, changed by hand: heap b's cycles and stall cycles
+# +1,000,000 (74,448,896 -> 75,448,896, 49,283,072 -> 50,283,072), their
+# intervals moved with them; its L3 misses +6,585 (131,072 -> 137,657)
+# on an interval of half-width 5,268 ([132,389, 142,925]); heap a's L1
+# and L2 misses -100,000 (655,360 -> 555,360) and its cycles and stall
+# cycles -10,000,000, the intervals moved with them; triad:mapped given
+# 2 sampled lines, estimable; the hits, causes, fills, served counts,
+# cpa and totals made to agree (lines.json's pid + 1).  lines_exact.json
+# is lines_b.json as an exact run writes it: no config.sampling, no
+# sampled_lines, estimable or ci, reuse weight 1 (pid + 2).  Expected:
+#   lines vs lines_b (the header: "before 1 in 32, after 1 in 32"):
+#     b's cycles +1,000,000 <= sqrt(2) x 2,244,090 = 3,173,623: "~";
+#     b's stall +1,000,000 <= sqrt(2) x 1,485,524 = 2,100,848: "~";
+#     b's L3 misses +6,585 = sqrt(3,951^2 + 5,268^2), on the bound: "~";
+#     a's cycles -10,000,000 > sqrt(2) x 1,975,431 = 2,793,681, its
+#     stall -10,000,000 > sqrt(2) x 1,343,293 = 1,899,703, its L1 and L2
+#     misses -100,000 > sqrt(2) x 19,754 = 27,936: unmarked; an
+#     unchanged count (b's L1 misses, a's L3): "0~".  triad:mapped, not
+#     estimable before: "-" before and for the change, no mark, ranked
+#     after the others, a note under the table and its detail;
+#     stack:(below main), not estimable in either run: "-" throughout.
+#   lines vs lines_exact (h_after = 0; the header: "before 1 in 32,
+#     after exact"): b's cycles +1,000,000 <= 2,244,090: "~"; b's L3
+#     misses +6,585 > 3,951: unmarked; triad:mapped "-" before only.
+run_case diff_lines       --diff lines.json lines_b.json --show=3 --threshold=0
+run_case diff_lines_stall --diff lines.json lines_b.json --sort=stall --show=0 --threshold=0
+run_case diff_lines_exact --diff lines.json lines_exact.json --sort=L3 --show=1 --threshold=0
 
 # --callgrind: the Callgrind profile format.  callgrind.json is a
 # hand-written file (two cache levels; a heap array accessed from two
