@@ -390,25 +390,27 @@ static IRExpr *sample_guard(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard)
    return both(sb, guard, IRExpr_RdTmp(in));
 }
 
-/* ii->executed[is_write] += 1 (when guard holds; NULL: always), as IR:
-   a load, an add and a store, as Cachegrind's counters: for a
+/* *counter += inc (an atom), as IR: a load, an add and a store, as
+   Cachegrind's counters. */
+static void add_to_counter(IRSB *sb, ULong *counter, IRExpr *inc)
+{
+   IRTemp old = newIRTemp(sb->tyenv, Ity_I64), new = newIRTemp(sb->tyenv, Ity_I64);
+   IRExpr *at = mkIRExpr_HWord((HWord)counter);
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, at)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), inc)));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, at, IRExpr_RdTmp(new)));
+}
+
+/* ii->executed[is_write] += 1 when guard holds, as IR: for a
    conditional access, which its segment's count cannot stand for. */
 static void add_execution_count(IRSB *sb, mp_instr *ii, Bool is_write, Int size,
                                 IRExpr *guard)
 {
-   IRTemp old = newIRTemp(sb->tyenv, Ity_I64), new = newIRTemp(sb->tyenv, Ity_I64);
-   IRExpr *counter = mkIRExpr_HWord((HWord)&ii->executed[is_write ? 1 : 0]);
-   IRExpr *one = IRExpr_Const(IRConst_U64(1));
+   IRTemp inc = newIRTemp(sb->tyenv, Ity_I64);
    ii->access_size[is_write ? 1 : 0] = (UChar)(size > 255 ? 255 : size);
-   if (guard) {
-      IRTemp inc = newIRTemp(sb->tyenv, Ity_I64);
-      addStmtToIRSB(sb, IRStmt_WrTmp(inc, IRExpr_ITE(guard, one,
-                                                      IRExpr_Const(IRConst_U64(0)))));
-      one = IRExpr_RdTmp(inc);
-   }
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
-   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one)));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(inc, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(1)),
+                                                   IRExpr_Const(IRConst_U64(0)))));
+   add_to_counter(sb, &ii->executed[is_write ? 1 : 0], IRExpr_RdTmp(inc));
 }
 
 /* --sample=lines: the segment of the superblock being instrumented
@@ -420,17 +422,9 @@ static mp_segment *segment;
    superblock's end): every path past this point made its accesses. */
 static void close_segment(IRSB *sb)
 {
-   IRTemp old, new;
-   IRExpr *counter;
    if (segment == NULL)
       return;
-   counter = mkIRExpr_HWord((HWord)mp_segment_counter(segment));
-   old = newIRTemp(sb->tyenv, Ity_I64);
-   new = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
-   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
-                                                    IRExpr_Const(IRConst_U64(1)))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+   add_to_counter(sb, mp_segment_counter(segment), IRExpr_Const(IRConst_U64(1)));
    segment = NULL;
 }
 
@@ -478,16 +472,9 @@ static void add_access(IRSB *sb, mp_instr *ii, IRExpr *addr, Int size,
    load-add-store per exit instead of one per instruction. */
 static void add_instruction_count(IRSB *sb, UInt *pending)
 {
-   IRTemp old, new;
-   IRExpr *counter = mkIRExpr_HWord((HWord)&mp_g_instructions);
    if (*pending == 0)
       return;
-   old = newIRTemp(sb->tyenv, Ity_I64);
-   new = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter)));
-   addStmtToIRSB(sb, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
-                                                    IRExpr_Const(IRConst_U64(*pending)))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter, IRExpr_RdTmp(new)));
+   add_to_counter(sb, &mp_g_instructions, IRExpr_Const(IRConst_U64(*pending)));
    *pending = 0;
 }
 

@@ -80,6 +80,8 @@
    loops were, or in a gap of the sampling windows). */
 #define MP_LOOP_UNSEEN (UINT32_MAX - 1)
 
+#define MP_LOOPS_TOUCHED_WORDS 4
+
 /* One loop; ids are dense: 0 .. mp_loops_count() - 1. */
 typedef struct {
    uint32_t fn;              /* the adapter's function id */
@@ -102,9 +104,8 @@ typedef struct {
    /* The variables accessed while it was active, its callees' and
       inner loops' accesses included (mp_loops_touch): a Bloom filter
       of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits. */
-   uint64_t touched[4];
+   uint64_t touched[MP_LOOPS_TOUCHED_WORDS];
 } mp_loop;
-#define MP_LOOPS_TOUCHED_WORDS 4
 
 /* One active loop of a thread. */
 typedef struct {
@@ -313,8 +314,8 @@ void mp_loops_seen(mp_loops *l, uint32_t tid);
    among the MP_LOOPS_CHILDREN seen (mp_loops_seen) that ended last
    (MP_LOOP_NONE if none); *across, the loop of a child instance seen
    that began after the earlier access and has ended, of neither of
-   those loops: one that ran between them (the last such; MP_LOOP_NONE
-   if none).
+   those loops: one that ran between them (the first such to run;
+   MP_LOOP_NONE if none).
    With the carrier MP_LOOP_NONE, the children are the thread's
    outermost loops.  Two different loops are adjacent loops (or nests)
    whose fusion would bring the reuse closer, unless another ran

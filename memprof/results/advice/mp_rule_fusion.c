@@ -238,16 +238,62 @@ static uint32_t shared_with(const mp_advisor *ad, const uint32_t *loops, uint32_
    return found;
 }
 
+/* A loop run between two loops of group g, not itself one of the
+   group's loops[0..n) (a loop of the group between two others is fused
+   too), that accessed a variable of theirs, *shared; MP_LOOP_NONE if
+   none did. */
+static uint32_t crossed_loop(const mp_advisor *ad, const pairs *ps, uint32_t g,
+                             const uint32_t *loops, uint32_t n, uint32_t *shared)
+{
+   uint32_t i, j;
+   for (i = 0; i < ps->n; i++) {
+      const pair *p = &ps->p[i];
+      if (p->group != g || p->across == MP_LOOP_NONE)
+         continue;
+      for (j = 0; j < n && loops[j] != p->across; j++)
+         ;
+      if (j == n && (*shared = shared_with(ad, loops, n, p->across)) != UINT32_MAX)
+         return p->across;
+   }
+   return MP_LOOP_NONE;
+}
+
+/* Item a replayed fused (its evidence ends with the replay); the
+   reason it is rejected, or NULL. */
+static char *replay_refutes(mp_advisor *ad, mp_advice *a, const uint32_t *loops,
+                            uint32_t n, int repeated, uint32_t level)
+{
+   mp_fusion_outcome fo;
+   char *text, *more, *refuted;
+   mp_replay_fusion(ad->run, ad->an, loops, n, repeated, level, &fo);
+   text = mp_fusion_replay_text(&fo);
+   more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   a->evidence = more;
+   mp_free(text);
+   a->replay = fo.r;
+   /* Unchecked, a fusion is a guess about loops the debug information
+      may not tell apart (compiled copies, a callee's loop beside its
+      caller's): it is given only when its replay holds it. */
+   if (fo.illegal || (!fo.r.made && fo.why_not))
+      refuted = mp_asprintf("%s%s", fo.illegal ? "" : "no fusion was replayed: ",
+                            mp_strncmp(fo.why_not, "no replay: ", 11) == 0
+                            ? fo.why_not + 11 : fo.why_not);
+   else
+      refuted = mp_adv_replay_refutes(ad, "of the fusion", &a->replay);
+   mp_fusion_outcome_clear(&fo);
+   return refuted;
+}
+
 /* The item of group g. */
 static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const double *score)
 {
    uint32_t loops[MP_ADVICE_FUSED], vars[MP_ADVICE_FUSED], n_loops = 0, n_vars = 0, i;
    uint32_t level = UINT32_MAX, carrier = MP_LOOP_NONE, top = UINT32_MAX;
-   uint32_t across = MP_LOOP_NONE, shared = UINT32_MAX;
+   uint32_t across, shared = UINT32_MAX;
    uint64_t reuses = 0, cap = 0;
    double sum = 0.0;
-   char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *text, *refuted = NULL;
-   mp_fusion_outcome fo;
+   char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *refuted;
    mp_advice *a;
    for (i = 0; i < ps->n; i++) {
       const pair *p = &ps->p[i];
@@ -261,22 +307,7 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
       carrier = p->carrier;
       reuses += p->reuses;
    }
-   /* a loop run between two of the group, not itself one of them (a
-      loop of the group between two others is fused too) that touched
-      what they touch */
-   for (i = 0; i < ps->n && across == MP_LOOP_NONE; i++) {
-      const pair *p = &ps->p[i];
-      uint32_t j;
-      if (p->group != g || p->across == MP_LOOP_NONE)
-         continue;
-      for (j = 0; j < n_loops && loops[j] != p->across; j++)
-         ;
-      if (j == n_loops) {
-         shared = shared_with(ad, loops, n_loops, p->across);
-         if (shared != UINT32_MAX)
-            across = p->across;
-      }
-   }
+   across = crossed_loop(ad, ps, g, loops, n_loops, &shared);
    mp_sort(loops, n_loops, sizeof *loops, by_id);
    for (i = 0; i < n_vars; i++) {
       const mp_var *v = mp_vars_get(ad->vs, vars[i]);
@@ -330,31 +361,8 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
                             w, fn ? ", in " : "", fn ? fn : "",
                             mp_vars_get(ad->vs, shared)->name);
       mp_free(w);
-      mp_free(names);
-      mp_free(where);
-      mp_free(around);
-      mp_adv_reject_last(ad, refuted);
-      return;
-   }
-   mp_replay_fusion(ad->run, ad->an, loops, n_loops, carrier != MP_LOOP_NONE, level, &fo);
-   text = mp_fusion_replay_text(&fo);
-   {
-      char *more = mp_asprintf("%s%s", a->evidence, text);
-      mp_free(a->evidence);
-      a->evidence = more;
-   }
-   mp_free(text);
-   a->replay = fo.r;
-   /* Unchecked, a fusion is a guess about loops the debug information
-      may not tell apart (compiled copies, a callee's loop beside its
-      caller's): it is given only when its replay holds it. */
-   if (fo.illegal || (!fo.r.made && fo.why_not))
-      refuted = mp_asprintf("%s%s", fo.illegal ? "" : "no fusion was replayed: ",
-                            mp_strncmp(fo.why_not, "no replay: ", 11) == 0
-                            ? fo.why_not + 11 : fo.why_not);
-   else
-      refuted = mp_adv_replay_refutes(ad, "of the fusion", &a->replay);
-   mp_fusion_outcome_clear(&fo);
+   } else
+      refuted = replay_refutes(ad, a, loops, n_loops, carrier != MP_LOOP_NONE, level);
    mp_free(names);
    mp_free(where);
    mp_free(around);
