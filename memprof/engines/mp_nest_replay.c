@@ -26,6 +26,75 @@ uint64_t mp_nest_accesses(const mp_nest *n)
    return total;
 }
 
+/* Whether reference r walks the lines of one before it. */
+static int walks_earlier_lines(const mp_nest *n, uint32_t r, uint32_t line)
+{
+   uint32_t q, k;
+   for (q = 0; q < r; q++) {
+      const mp_nest_ref *a = &n->refs[q], *b = &n->refs[r];
+      uint64_t gap = a->base > b->base ? a->base - b->base : b->base - a->base;
+      int same = gap < line;
+      for (k = 0; same && k < n->n_loops; k++)
+         same = a->step[k] == b->step[k];
+      if (same)
+         return 1;
+   }
+   return 0;
+}
+
+uint64_t mp_nest_footprint(const mp_nest *n, uint64_t trips, uint32_t line)
+{
+   uint64_t total = 0;
+   uint32_t r, k;
+   for (r = 0; r < n->n_refs; r++) {
+      const mp_nest_ref *ref = &n->refs[r];
+      uint64_t run = ref->size, runs = 1, accesses = 1, lines;
+      if (walks_earlier_lines(n, r, line))
+         continue;
+      for (k = 0; k < n->n_loops; k++) {
+         uint64_t t = k == 0 && trips != 0 && trips < n->trips[0] ? trips : n->trips[k];
+         uint64_t step = ref->step[k] < 0 ? (uint64_t)-ref->step[k] : (uint64_t)ref->step[k];
+         if (t == 0)
+            return total;
+         accesses = accesses > UINT64_MAX / t ? UINT64_MAX : accesses * t;
+         if (step == 0)
+            continue;
+         if (step < line)
+            run += step * (t - 1);
+         else
+            runs = runs > UINT64_MAX / t ? UINT64_MAX : runs * t;
+      }
+      lines = (ref->base % line + run + line - 1) / line;
+      lines = runs > UINT64_MAX / lines ? UINT64_MAX : runs * lines;
+      total += lines < accesses ? lines : accesses;
+   }
+   return total;
+}
+
+uint32_t mp_nest_miniature(mp_cache_cfg *cfg, uint64_t part, uint64_t whole)
+{
+   uint32_t k, shrunk = 0;
+   uint64_t above = 0;
+   for (k = 0; k < cfg->n_levels; k++) {
+      mp_cache_level_cfg *L = &cfg->level[k];
+      uint64_t lines = L->size / L->line, sets = lines / L->assoc, ways;
+      if (part < lines && lines < whole) {
+         ways = (L->assoc * part + whole / 2) / whole;
+         if (ways == 0)
+            ways = 1;
+         if (ways * sets * L->line < above)
+            ways = (above + sets * L->line - 1) / (sets * L->line);
+         if (ways < L->assoc) {
+            L->assoc = (uint32_t)ways;
+            L->size = ways * sets * L->line;
+            shrunk |= 1u << k;
+         }
+      }
+      above = L->size;
+   }
+   return shrunk;
+}
+
 /* The loops tiled. */
 static uint32_t n_tiled(const mp_nest *n)
 {

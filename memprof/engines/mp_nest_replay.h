@@ -89,6 +89,27 @@ typedef struct {
    its references (UINT64_MAX if that overflows). */
 uint64_t mp_nest_accesses(const mp_nest *n);
 
+/* The cache lines the nest's references touch in the first 'trips'
+   iterations of its outermost loop (0: all of them), for a line of
+   'line' bytes: per reference, the lines of its walk along the loops
+   whose step is under a line, times the iterations of the others,
+   at most its accesses; a reference that walks the lines of one before
+   it (the same steps, a start within a line) counts once.  Exact for
+   walks that share no line otherwise and whose steps of a line or more
+   are whole lines.  Cost O(refs^2 + refs * loops). */
+uint64_t mp_nest_footprint(const mp_nest *n, uint64_t trips, uint32_t line);
+
+/* A replay of part of a loop, 'part' of its 'whole' footprint's lines,
+   sees that part's footprint against the caches' whole capacity: a
+   level that would hold the part but not the whole would hit where the
+   run misses.  Each such level of cfg is shrunk to the part's share of
+   its ways (at least one, and at least the level above's capacity),
+   its sets kept, so that the part overflows it as the whole overflows
+   the real one (a miniature cache, shrunk in ways rather than in sets
+   so that the mapping of lines to sets stays the run's).  Returns the
+   levels shrunk, a bit per level. */
+uint32_t mp_nest_miniature(mp_cache_cfg *cfg, uint64_t part, uint64_t whole);
+
 /* Replays the nest (its first n->limit accesses) in its order through a new cache built from cfg
    (its callbacks are not used), core 0; latency[k]: cycles of an
    access served by level k, latency[n_levels] by memory.  Returns 0 if
