@@ -59,6 +59,7 @@ Bool         mp_clo_whatif_pad = True;
 Bool         mp_clo_whatif_interchange = True;
 Bool         mp_clo_whatif_tile = True;
 Bool         mp_clo_whatif_fuse = True;
+Bool         mp_clo_whatif_fission = True;
 Bool         mp_clo_whatif_pad_conflicts = True;
 UInt         mp_clo_whatif_min_gain = 5;
 UInt         mp_clo_page_size = 4096;
@@ -338,11 +339,12 @@ static Bool parse_sample(const HChar *s)
 }
 
 /* --what-if=none or a list of split, pad, interchange, tile,
-   pad-conflicts, fuse */
+   pad-conflicts, fuse, fission */
 static Bool parse_whatif(const HChar *s)
 {
    mp_clo_whatif_split = mp_clo_whatif_pad = mp_clo_whatif_interchange = False;
    mp_clo_whatif_tile = mp_clo_whatif_pad_conflicts = mp_clo_whatif_fuse = False;
+   mp_clo_whatif_fission = False;
    if (VG_(strcmp)(s, "none") == 0)
       return True;
    while (*s) {
@@ -366,6 +368,9 @@ static Bool parse_whatif(const HChar *s)
       } else if (VG_(strncmp)(s, "fuse", 4) == 0 && (s[4] == ',' || s[4] == '\0')) {
          mp_clo_whatif_fuse = True;
          s += 4;
+      } else if (VG_(strncmp)(s, "fission", 7) == 0 && (s[7] == ',' || s[7] == '\0')) {
+         mp_clo_whatif_fission = True;
+         s += 7;
       } else {
          return False;
       }
@@ -375,7 +380,8 @@ static Bool parse_whatif(const HChar *s)
          return False;
    }
    return mp_clo_whatif_split || mp_clo_whatif_pad || mp_clo_whatif_interchange
-          || mp_clo_whatif_tile || mp_clo_whatif_pad_conflicts || mp_clo_whatif_fuse;
+          || mp_clo_whatif_tile || mp_clo_whatif_pad_conflicts || mp_clo_whatif_fuse
+          || mp_clo_whatif_fission;
 }
 
 void mp_bad_option(const HChar *option, const HChar *value, const HChar *format, ...)
@@ -680,7 +686,7 @@ void mp_clo_print_usage(void)
 "    --prefetch-streams=<n>     flag loops with more concurrent strided\n"
 "                               streams than this (hardware prefetchers track\n"
 "                               about 16) [16]\n"
-"    --what-if=split,pad,interchange,tile,pad-conflicts,fuse|...|none\n"
+"    --what-if=split,pad,interchange,tile,pad-conflicts,fuse,fission|...|none\n"
 "                               replay the recorded accesses (first 1M per\n"
 "                               variable, 4M in all) of a structure under its\n"
 "                               suggested split, and of a falsely shared\n"
@@ -689,14 +695,17 @@ void mp_clo_print_usage(void)
 "                               conflict-sets advice (from its access\n"
 "                               formulas) interchanged, tiled or with the\n"
 "                               array padded, and the adjacent loops of a\n"
-"                               loop-fusion advice fused, through a copy of\n"
-"                               the cache hierarchy [split,pad,interchange,\n"
-"                               tile,pad-conflicts,fuse]\n"
+"                               loop-fusion advice fused, and the loop of a\n"
+"                               too-many-streams advice split, with a stream\n"
+"                               prefetcher, through a copy of the cache\n"
+"                               hierarchy [split,pad,interchange,tile,\n"
+"                               pad-conflicts,fuse,fission]\n"
 "    --what-if-min-gain=<pct>   advise a split, a padding, an interchange, a\n"
-"                               tiling or a fusion only if its replay saves\n"
-"                               at least this share of the variable's (the\n"
-"                               nest's, the loops') cycles; the others are\n"
-"                               listed as rejected in the output file [5]\n"
+"                               tiling, a fusion or a fission only if its\n"
+"                               replay saves at least this share of the\n"
+"                               variable's (the nest's, the loops') cycles;\n"
+"                               the others are listed as rejected in the\n"
+"                               output file [5]\n"
 "    --affinity-dot=<file>      write the field affinity graphs of the\n"
 "                               structures found as Graphviz DOT [none]\n"
 "    --page-size=<bytes>        NUMA page size; with two or more sockets\n"

@@ -57,6 +57,7 @@ extern Bool         mp_clo_whatif_pad;        /* --what-if=pad */
 extern Bool         mp_clo_whatif_interchange; /* --what-if=interchange */
 extern Bool         mp_clo_whatif_tile;        /* --what-if=tile */
 extern Bool         mp_clo_whatif_fuse;        /* --what-if=fuse */
+extern Bool         mp_clo_whatif_fission;     /* --what-if=fission */
 extern Bool         mp_clo_whatif_pad_conflicts; /* --what-if=pad-conflicts */
 extern UInt         mp_clo_whatif_min_gain;   /* --what-if-min-gain, percent */
 extern UInt         mp_clo_page_size;         /* --page-size, bytes, a power of two */

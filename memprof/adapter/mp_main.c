@@ -722,6 +722,7 @@ static void write_output(Bool summary)
    run.whatif_tile = mp_clo_whatif_tile;
    run.whatif_pad_conflicts = mp_clo_whatif_pad_conflicts;
    run.whatif_fuse = mp_clo_whatif_fuse;
+   run.whatif_fission = mp_clo_whatif_fission;
    run.whatif_min_gain = mp_clo_whatif_min_gain;
    run.fair_sched = mp_clo_fair_sched();
    run.openmp_runtime = openmp_runtime(&run.openmp_wait_set);

@@ -269,7 +269,7 @@ def advice_head(a):
 # The kinds whose fix a replay can check (memprof's
 # mp_advice_kind_replayable): one without its replay is marked.
 REPLAYABLE = ("loop-interchange", "long-stride", "conflict-sets", "blocking",
-              "loop-fusion")
+              "loop-fusion", "too-many-streams")
 
 
 def advice_key(a):

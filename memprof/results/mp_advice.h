@@ -98,9 +98,9 @@ struct mp_advice {
 };
 
 /* Whether a kind's fix is a change of loops or layout that a replay can
-   check (interchange, long stride, conflict sets, blocking, fusion): one
-   without its replay ranks after every replayed item and is marked
-   "not replayed". */
+   check (interchange, long stride, conflict sets, blocking, fusion,
+   fission): one without its replay ranks after every replayed item and
+   is marked "not replayed". */
 int mp_advice_kind_replayable(mp_advice_kind k);
 
 /* "false-sharing", "numa-first-touch", ... as in the JSON. */

@@ -195,6 +195,13 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
          out->gathered[out->n_gathered++] = an->instrs[id].var;
          continue;
       }
+      if ((!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth)
+          && out->leave_scatters) {
+         out->scattered = mp_realloc("mp.order.scattered", out->scattered,
+                                     (out->n_scattered + 1) * sizeof *out->scattered);
+         out->scattered[out->n_scattered++] = an->instrs[id].var;
+         continue;
+      }
       if (!mp_formula_fits(fi, NULL) || fi->coef == NULL || fi->depth != lp->depth) {
          *bad = id;
          if (body)
@@ -726,6 +733,10 @@ void mp_order_replay_clear(mp_order_replay *o)
       mp_free(o->gathered);
    o->gathered = NULL;
    o->n_gathered = 0;
+   if (o->scattered)
+      mp_free(o->scattered);
+   o->scattered = NULL;
+   o->n_scattered = 0;
    if (o->why_not)
       mp_free(o->why_not);
    if (o->how)

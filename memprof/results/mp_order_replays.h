@@ -49,9 +49,13 @@ typedef struct {
    /* In, for mp_order_nest: leave out the loads of the innermost loop
       whose formulas do not fit (an indirect index: a gather), rather
       than make no nest; out: their variables (allocated, UINT32_MAX:
-      none known) and number.  A store without one still makes none. */
-   int leave_gathers;
+      none known) and number.  A store without one still makes none,
+      unless leave_scatters: then it is left out too, its variable
+      listed in scattered (a loop split keeps each part's scatters;
+      the caller checks that no reference kept touches their variables). */
+   int leave_gathers, leave_scatters;
    uint32_t *gathered, n_gathered;
+   uint32_t *scattered, n_scattered;
 } mp_order_replay;
 
 /* The nest from loop outer down to loop inner, the innermost loop of

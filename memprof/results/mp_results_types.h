@@ -95,6 +95,7 @@ typedef struct {
    int whatif_tile;              /* blocking advice replayed */
    int whatif_pad_conflicts;     /* conflict-sets advice replayed padded */
    int whatif_fuse;              /* loop-fusion advice replayed fused */
+   int whatif_fission;           /* too-many-streams advice replayed split */
    /* A split, padding, interchange or tiling whose replay saves less than
       this percentage of the (variable's or nest's) cycles is rejected,
       not advised. */

@@ -49,6 +49,8 @@
 #                source lines: "advice KIND NAME where=[...]" and its fix
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
 #                where=[...]" and its text, evidence and fix
+#   --rejected-kind KIND  the same for the rejected items of kind KIND:
+#                "rejected KIND where=[...]", its evidence and reason
 #   --byte-counts  print the number of bytes read and written instead of
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
@@ -285,6 +287,15 @@ def main(argv):
                     print("  text %s" % adv.text)
                     print("  evidence %s" % adv.evidence)
                     print("  fix %s" % adv.fix)
+            i += 2
+            continue
+        elif a == "--rejected-kind":
+            kind = args[i + 1]
+            for adv in doc.rejected or []:
+                if adv.kind == kind:
+                    print("rejected %s where=%s" % (kind, adv.where))
+                    print("  evidence %s" % adv.evidence)
+                    print("  reason %s" % adv.reason)
             i += 2
             continue
         elif a == "--matrix-threads":

@@ -99,7 +99,7 @@ int mp_advice_kind_replayable(mp_advice_kind k)
 {
    return k == MP_ADVICE_LOOP_INTERCHANGE || k == MP_ADVICE_LONG_STRIDE
           || k == MP_ADVICE_CONFLICT_SETS || k == MP_ADVICE_BLOCKING
-          || k == MP_ADVICE_LOOP_FUSION;
+          || k == MP_ADVICE_LOOP_FUSION || k == MP_ADVICE_TOO_MANY_STREAMS;
 }
 
 /* A loop fix no replay checked: a guess, after every verified item. */

@@ -14,15 +14,41 @@
    their mean, and in how many of its executions they were above the
    threshold.
    Fix: split the loop (loop fission), or merge arrays walked together
-   into one array of structures.
+   into one array of structures.  The split is replayed with a stream
+   prefetcher (mp_fission_replays.h): one that does not pay is rejected;
+   one that could not be made (a body of gathers, a dependence) leaves
+   the item a guess, said in its evidence.
    Thresholds: the loop's accesses must be MP_ADVICE_MIN_SHARE of the
    run's; the streams must be too many in half of its executions, the
    loop must iterate (twice per entry), and it must be the program's:
    the reasons are with each test below.
 */
 #include "mp_advisor.h"
+#include "mp_fission_replays.h"
 #include "mp_owner.h"
 #include "mp_util.h"
+
+/* Item a on loop 'loop', replayed split into loops of at most
+   'streams' references; rejected when that does not pay. */
+static void replay_fission(mp_advisor *ad, mp_advice *a, uint32_t loop, uint32_t streams)
+{
+   mp_fission_outcome fo;
+   char *text, *more, *refuted = NULL;
+   mp_replay_fission(ad->run, ad->an, loop, streams, &fo);
+   text = mp_fission_replay_text(&fo);
+   more = mp_asprintf("%s%s", a->evidence, text);
+   mp_free(a->evidence);
+   a->evidence = more;
+   mp_free(text);
+   a->replay = fo.r;
+   if (fo.illegal)
+      refuted = mp_strdup("mp.advice.streams", fo.why_not + 11);   /* past "no replay: " */
+   else if (fo.r.made)
+      refuted = mp_adv_replay_refutes(ad, "of the split", &a->replay);
+   mp_fission_outcome_clear(&fo);
+   if (refuted)
+      mp_adv_reject_last(ad, refuted);
+}
 
 /* An item per loop of the program that walks too many streams at
    once. */
@@ -93,5 +119,6 @@ void mp_rule_streams(mp_advisor *ad)
                   "no source at hand: where the source of %s is, split the loop so "
                   "that each walks at most %u arrays", own->object ? own->object
                   : "this code", mp_streams_config(an->streams)->threshold);
+      replay_fission(ad, a, i, mp_streams_config(an->streams)->threshold);
    }
 }
