@@ -144,24 +144,8 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
                   100.0 * (double)sure / (double)lc->lstride.total,
                   mp_commas(lc->lstride.total, b3, sizeof b3),
                   inner_w ? ", in the loop at " : "", inner_w ? inner_w : "", misses, form);
-      if (with != MP_LOOP_NONE) {
-         size_t diagnosis_len = mp_strlen(a->evidence);
-         refuted = replay_interchange(ad, a, instr);
-         if (a->replay.made && conflicted(ad, v)) {
-            a->holds = mp_strdup("mp.advice.holds", "at any problem size: the walk becomes "
-                                 "contiguous");
-            if (refuted)
-               mp_free(refuted);
-            mp_adv_padding_alternative(ad, a, diagnosis_len, v, instr, 0, 0);
-            if (a->n_alt == 0) {
-               mp_free(a->holds);
-               a->holds = NULL;
-            }
-            refuted = mp_adv_replay_refutes(ad, a->loop == inner && a->with_loop == with
-                                                ? "of the interchange" : "of the padding",
-                                            &a->replay);
-         }
-      }
+      /* The fix before the replays: a padding that does more takes
+         its place, and it becomes the padding's alternative. */
       if (with != MP_LOOP_NONE && formula)
          a->fix = mp_asprintf(
                      "interchange the loop at %s with the loop at %s around it, so that "
@@ -184,6 +168,24 @@ void mp_rule_strides(mp_advisor *ad, const mp_var *v, double var_score)
                      "make the innermost loop at %s walk %s contiguously: interchange the "
                      "loops, or change its layout (transpose it; a structure of arrays)",
                      line, v->name);
+      if (with != MP_LOOP_NONE) {
+         size_t diagnosis_len = mp_strlen(a->evidence);
+         refuted = replay_interchange(ad, a, instr);
+         if (a->replay.made && conflicted(ad, v)) {
+            a->holds = mp_strdup("mp.advice.holds", "at any problem size: the walk becomes "
+                                 "contiguous");
+            if (refuted)
+               mp_free(refuted);
+            mp_adv_padding_alternative(ad, a, diagnosis_len, v, instr, 0, 0);
+            if (a->n_alt == 0) {
+               mp_free(a->holds);
+               a->holds = NULL;
+            }
+            refuted = mp_adv_replay_refutes(ad, a->loop == inner && a->with_loop == with
+                                                ? "of the interchange" : "of the padding",
+                                            &a->replay);
+         }
+      }
       /* A refuted interchange fixes nothing: blocking may speak. */
       if (refuted)
          mp_adv_reject_last(ad, refuted);
