@@ -50,7 +50,7 @@
 #   --advice-kind KIND  every advice item of kind KIND: "advice KIND
 #                where=[...]" and its text, evidence and fix
 #   --rejected-kind KIND  the same for the rejected items of kind KIND:
-#                "rejected KIND where=[...]", its evidence and reason
+#                "rejected KIND where=[...]", its evidence, fix and reason
 #   --byte-counts  print the number of bytes read and written instead of
 #                 the ranges (for stack lines, whose offsets move with the
 #                 environment's size)
@@ -295,6 +295,7 @@ def main(argv):
                 if adv.kind == kind:
                     print("rejected %s where=%s" % (kind, adv.where))
                     print("  evidence %s" % adv.evidence)
+                    print("  fix %s" % adv.fix)
                     print("  reason %s" % adv.reason)
             i += 2
             continue

@@ -14,7 +14,10 @@
    and what it holds (mp_setdiag), and the padding's replay
    (mp_pad_replays).
    Fix: pad it: a cache line added to its leading dimension or between
-   the colliding arrays; no power-of-two sizes and strides.  When the
+   the colliding arrays; no power-of-two sizes and strides.  Or pad the
+   partner, the other variable in its hottest set, when that replays
+   better: the array whose leading dimension maps a walk onto few sets
+   evicts the lines of those that share them.  When the
    walk behind the misses strides a line or more and a loop around it
    walks the variable contiguously (a column walk), interchanging the
    two cures the same accesses: both are replayed, the fix that saves
@@ -35,10 +38,11 @@
 #include "mp_pad_replays.h"
 #include "mp_util.h"
 
-/* The variable sharing the hottest conflict set of level k with v, or
-   NULL; *set_out is that set. */
-static const char *conflict_partner(const mp_advisor *ad, const mp_var *v, uint32_t k,
-                                    uint32_t *set_out)
+/* The variable sharing the hottest conflict set of level k with v
+   (v itself when it conflicts with itself), or NULL; *set_out is that
+   set. */
+static const mp_var *conflict_partner(const mp_advisor *ad, const mp_var *v, uint32_t k,
+                                      uint32_t *set_out)
 {
    mp_setdiag_set top[8];
    uint32_t n, i, s;
@@ -62,17 +66,17 @@ static const char *conflict_partner(const mp_advisor *ad, const mp_var *v, uint3
       /* A partner with a tenth of v's conflicts there is a bystander:
          v conflicts with itself (a power-of-two stride). */
       if (best_var == v->id || 10 * best < mine)
-         return v->name;
-      return mp_vars_get(ad->vs, best_var)->name;
+         return v;
+      return mp_vars_get(ad->vs, best_var);
    }
    return NULL;
 }
 
-/* The padding's replay (mp_pad_replays) for conflict-sets advice a at
-   level k, on the nest of the dominant walk of its lines with the most
-   misses, into *o. */
-static void replay_padding(mp_advisor *ad, const mp_advice *a, uint32_t k, int partner,
-                           mp_order_replay *o)
+/* The replay (mp_pad_replays) of variable 'pad' padded, for
+   conflict-sets advice a at level k, on the nest of the dominant walk
+   of a's lines with the most misses, into *o. */
+static void replay_padding(mp_advisor *ad, const mp_advice *a, uint32_t pad, uint32_t k,
+                           int partner, mp_order_replay *o)
 {
    uint32_t instrs[MP_ADVICE_WHERE], n = 0, i;
    for (i = 0; i < a->n_where; i++) {
@@ -82,7 +86,7 @@ static void replay_padding(mp_advisor *ad, const mp_advice *a, uint32_t k, int p
       if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instrs[n]))
          n++;
    }
-   mp_replay_padding(ad->run, ad->an, a->var, instrs, n, k, partner, o);
+   mp_replay_padding(ad->run, ad->an, pad, instrs, n, k, partner, o);
 }
 
 /* The interchange that makes the walk of a's busiest line contiguous,
@@ -129,23 +133,55 @@ static void interchange_alternative(mp_advisor *ad, mp_advice *a, size_t diagnos
    mp_adv_add_alternative(ad, a, diagnosis_len, &alt);
 }
 
-/* The fixes of item a: padding (its own) and the interchange of its
-   walk if there is one, both replayed, the one saving more first.  The
-   reason to reject a if that one's replay refutes it, else NULL. */
+/* The partner's padding, when it does more than v's own: the array
+   that maps the walk onto few sets (a power-of-two leading dimension
+   walked across its rows) may be the partner, whose lines evict v's;
+   padding v then moves nothing.  *o becomes the partner's replay and
+   a's fix names it; returns the variable padded. */
+static const mp_var *partner_padding(mp_advisor *ad, mp_advice *a, const mp_var *v,
+                                     const mp_var *partner, uint32_t k, mp_order_replay *o)
+{
+   mp_order_replay theirs;
+   if (partner == NULL || partner->id == v->id)
+      return v;
+   replay_padding(ad, a, partner->id, k, 1, &theirs);
+   if (!theirs.r.made || (o->r.made && theirs.r.after.cycles >= o->r.after.cycles)) {
+      mp_order_replay_clear(&theirs);
+      return v;
+   }
+   mp_order_replay_clear(o);
+   *o = theirs;
+   mp_free(a->fix);
+   a->fix = mp_asprintf("pad %s%s%s%s, whose lines %s's walk maps to the same sets: add "
+                        "a cache line to its leading dimension or between the colliding "
+                        "arrays, and avoid power-of-two sizes and strides (4 KiB aliasing)",
+                        partner->name, partner->where ? " (" : "",
+                        partner->where ? partner->where : "", partner->where ? ")" : "",
+                        v->name);
+   return partner;
+}
+
+/* The fixes of item a: padding (its own, or its partner's when that
+   does more) and the interchange of its walk if there is one, both
+   replayed, the one saving more first.  The reason to reject a if that
+   one's replay refutes it, else NULL. */
 static char *choose_fix(mp_advisor *ad, mp_advice *a, const mp_var *v, uint32_t k,
-                        int partner)
+                        const mp_var *partner)
 {
    size_t diagnosis_len = mp_strlen(a->evidence);
    mp_order_replay pad;
+   const mp_var *padded;
    char *refuted;
-   replay_padding(ad, a, k, partner, &pad);
+   replay_padding(ad, a, v->id, k, partner != NULL && partner->id != v->id, &pad);
+   padded = partner_padding(ad, a, v, partner, k, &pad);
    if (pad.r.made && a->n_where) {
       const mp_line_counts *lc = mp_adv_var_line(ad, a->var, a->where[0]);
       int64_t s;
       uint64_t sure;
       uint32_t instr;
       if (lc && mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
-         a->holds = mp_adv_padding_holds(ad, v, &pad, mp_facts_instr_loop(ad->an, instr), k);
+         a->holds = mp_adv_padding_holds(ad, padded, &pad,
+                                         mp_facts_instr_loop(ad->an, instr), k);
    }
    refuted = mp_adv_take_order_replay(ad, a, &pad, "of the padding");
    if (refuted)
@@ -173,6 +209,7 @@ void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
       uint64_t c = mp_cache_counts_uncovered_cause(cc, k, MP_MISS_CONFLICT);
       uint64_t all = mp_cache_counts_unprefetched(cc, k);
       uint32_t set = 0;
+      const mp_var *pv;
       const char *partner;
       char b1[32], b2[32], *of, *refuted;
       mp_advice *a;
@@ -189,7 +226,8 @@ void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
                        "the prefetcher (%.0f%%) are conflict misses the prefetcher did "
                        "not cover" : "of its %s misses (%.0f%%) are conflict misses",
                        mp_commas(all, b2, sizeof b2), 100.0 * (double)c / (double)all);
-      partner = conflict_partner(ad, v, k, &set);
+      pv = conflict_partner(ad, v, k, &set);
+      partner = pv ? pv->name : NULL;
       a = mp_adv_new(ad, MP_ADVICE_CONFLICT_SETS, v, score);
       a->text = mp_asprintf(
                   "conflict misses: %s maps to the same %s sets%s%s, which evict each other",
@@ -212,7 +250,7 @@ void mp_rule_conflicts(mp_advisor *ad, const mp_var *v, double score)
                   "aliasing)", v->where ? " (" : "", v->where ? v->where : "",
                   v->where ? ")" : "");
       mp_adv_fill_where(ad->vs, a, mp_adv_by_l1_misses_read);
-      refuted = choose_fix(ad, a, v, k, partner && mp_strcmp(partner, v->name) != 0);
+      refuted = choose_fix(ad, a, v, k, pv);
       if (refuted)
          mp_adv_reject_last(ad, refuted);
       return;   /* the first level is the one to fix */
