@@ -13,7 +13,8 @@
    - A sequence is a small automaton over its differences (first
      difference, second, later ones): whether it is regular changes at
      most twice, and the instance's count follows each change, so an
-     instance ends in O(1).
+     instance with fewer than two streams ends in O(1); one with more
+     merges those that walk one page (hw_streams).
    - The table is not cleared between instances: every slot carries the
      stamp of the instance that wrote it, and a new instance takes a new
      stamp, so slots of older instances read as empty.
@@ -25,6 +26,7 @@
      cache misses).
 */
 #include "mp_streams.h"
+#include "mp_util.h"
 
 typedef struct {
    uint64_t instr;
@@ -53,8 +55,18 @@ typedef struct {
    uint32_t n_loops;
 } thread_state;
 
+/* A stream as a prefetcher tracks it: its variable, its stride and the
+   page it is in (mp_streams.h). */
+typedef struct {
+   uint32_t var;
+   int64_t stride;
+   uint64_t page;
+} hw_stream;
+
 struct mp_streams {
    mp_streams_cfg cfg;
+   hw_stream *scratch;       /* an instance's streams, while they are counted */
+   uint32_t scratch_cap;
    mp_streams_loop *stats;   /* indexed by loop id */
    uint8_t *seen;            /* per loop: anything counted */
    uint32_t n_stats;
@@ -96,6 +108,7 @@ void mp_streams_free(mp_streams *s)
          mp_free(th->loops);
       mp_free(th);
    }
+   if (s->scratch) mp_free(s->scratch);
    if (s->threads) mp_free(s->threads);
    if (s->stats) mp_free(s->stats);
    if (s->seen) mp_free(s->seen);
@@ -199,9 +212,55 @@ static void count_instance(mp_streams *s, uint32_t loop, uint32_t streams,
       L->over_threshold++;
 }
 
+static inline int is_stream(const seq *q)
+{
+   return !q->irregular && q->stride != 0 && q->run >= 2;
+}
+
+static int by_stream(const void *a, const void *b)
+{
+   const hw_stream *x = a, *y = b;
+   if (x->var != y->var)
+      return x->var < y->var ? -1 : 1;
+   if (x->stride != y->stride)
+      return x->stride < y->stride ? -1 : 1;
+   if (x->page != y->page)
+      return x->page < y->page ? -1 : 1;
+   return 0;
+}
+
+/* The instance's streams: its regular sequences, those of one variable
+   and stride whose last accesses are in the same page counted once.
+   Cost O(slots + r log r), r regular sequences: at most the instance's
+   accesses, which are at least 3 per sequence. */
+static uint32_t hw_streams(mp_streams *s, const inst_state *st)
+{
+   uint32_t i, n = 0, distinct;
+   if (st->regular < 2)
+      return st->regular;
+   if (s->scratch_cap < st->regular) {
+      s->scratch_cap = 2 * st->regular;
+      s->scratch = mp_realloc("mp.streams.scratch", s->scratch,
+                              s->scratch_cap * sizeof *s->scratch);
+   }
+   for (i = 0; i < st->cap && n < st->regular; i++) {
+      const seq *q = &st->slots[i];
+      if (q->stamp != st->stamp || !is_stream(q))
+         continue;
+      s->scratch[n].var = q->var;
+      s->scratch[n].stride = q->stride;
+      s->scratch[n].page = q->last / MP_STREAMS_PAGE;
+      n++;
+   }
+   mp_sort(s->scratch, n, sizeof *s->scratch, by_stream);
+   for (i = 0, distinct = 0; i < n; i++)
+      distinct += i == 0 || by_stream(&s->scratch[i - 1], &s->scratch[i]) != 0;
+   return distinct;
+}
+
 static void finish(mp_streams *s, uint32_t loop, inst_state *st)
 {
-   count_instance(s, loop, st->regular, st->accesses);
+   count_instance(s, loop, hw_streams(s, st), st->accesses);
    st->accesses = 0;
    st->open = 0;
 }
@@ -216,11 +275,6 @@ static void start(inst_state *st, uint64_t instance)
       mp_memset(st->slots, 0, st->cap * sizeof(seq));
       st->stamp = 1;
    }
-}
-
-static inline int is_stream(const seq *q)
-{
-   return !q->irregular && q->stride != 0 && q->run >= 2;
 }
 
 void mp_streams_access(mp_streams *s, uint32_t tid, uint32_t loop, uint64_t instance,

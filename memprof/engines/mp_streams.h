@@ -38,12 +38,19 @@
      them up would flag exactly the code that fission produced.  An
      enclosing loop still owns the accesses of its own body (b[i] in
      "for i { b[i]; for j ... }"), over its whole instance.
-   - Two instructions on the same array (the load and the store of
-     a[i] += x) are two streams, as the manual defines them.
+   - A prefetcher follows the lines a program walks, not its
+     instructions: the load and the store of a[i] += x, or the 8 loads
+     of a loop unrolled by 8 (a[i], ..., a[i + 7]), walk one stream.
+     At an instance's end its regular sequences of one variable and one
+     stride whose last accesses lie in the same page (MP_STREAMS_PAGE,
+     the region a hardware streamer tracks one stream in) count as one;
+     rows of one array a page or more apart are as many streams.
 
    Cost: O(1) expected per access (a direct index on thread and loop,
-   then one open-addressing probe on (instruction, variable)); O(1) per
-   instance end (the regular sequences are counted as they become so).
+   then one open-addressing probe on (instruction, variable)); per
+   instance end with two streams or more, a pass over its table and a
+   sort of its streams, no more than its accesses (each stream took
+   three).
    Memory: per (thread, loop) ever active, a table as large as the most
    (instruction, variable) pairs one instance of it touched.
 */
@@ -53,6 +60,7 @@
 #include "mp_platform.h"
 
 #define MP_STREAMS_DEFAULT_THRESHOLD 16
+#define MP_STREAMS_PAGE 4096
 
 typedef struct {
    uint32_t threshold;       /* streams; a loop above it is flagged, >= 1 */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of mp_streams: MACPO's 20-array loop and its fissioned
    form (driven through mp_loops, as the adapter will), the regularity
-   rule case by case, and random traces against a brute-force reference
+   rule case by case, one stream per page a prefetcher follows, and
+   random traces against a brute-force reference
    that keeps every access of every instance and applies the definition
    to the whole sequence at the end. */
 #include "mp_test.h"
@@ -113,7 +114,7 @@ END_TEST
 /*------------------------------------------------------------*/
 
 /* Streams of one instance made of the given address sequences, one
-   (instruction, variable) pair each. */
+   (instruction, variable) pair each, each in pages of its own. */
 static uint32_t streams_of(const int64_t seqs[][8], const uint32_t *lens, uint32_t n)
 {
    mp_streams *s = new_streams(16);
@@ -121,7 +122,8 @@ static uint32_t streams_of(const int64_t seqs[][8], const uint32_t *lens, uint32
    for (j = 0; j < 8; j++)
       for (i = 0; i < n; i++)
          if (j < lens[i])
-            mp_streams_access(s, 1, 0, 1, 0x400 + i, 7, (uint64_t)(0x100000 + seqs[i][j]));
+            mp_streams_access(s, 1, 0, 1, 0x400 + i, 7,
+                              (uint64_t)(0x100000 + 0x10000 * i + seqs[i][j]));
    mp_streams_loop_end(s, 1, 0, 1);
    r = mp_streams_get(s, 0)->max_streams;
    mp_streams_free(s);
@@ -191,6 +193,48 @@ START_TEST(test_instances_and_pairs)
 }
 END_TEST
 
+/* A prefetcher's streams: the loads of a loop unrolled by 8 over one
+   array, and a load and a store of one element, are one stream each;
+   rows of an array a page or more apart are one per row, rows 2 KiB
+   apart one per page; the same lines walked at another stride are
+   another stream. */
+START_TEST(test_one_stream_per_page)
+{
+   mp_streams *s = new_streams(16);
+   const mp_streams_loop *d;
+   uint32_t i, k;
+   for (i = 0; i < 16; i++)                      /* instance 1: unrolled by 8 */
+      for (k = 0; k < 8; k++)
+         mp_streams_access(s, 1, 0, 1, 0x400 + 4 * k, 0, 0x100000 + 64 * i + 8 * k);
+   mp_streams_loop_end(s, 1, 0, 1);
+   for (i = 0; i < 16; i++) {                    /* instance 2: a[i] += x */
+      mp_streams_access(s, 1, 0, 2, 0x500, 0, 0x100000 + 8 * i);
+      mp_streams_access(s, 1, 0, 2, 0x504, 0, 0x100000 + 8 * i);
+   }
+   mp_streams_loop_end(s, 1, 0, 2);
+   d = mp_streams_get(s, 0);
+   ck_assert_uint_eq(d->streams_sum, 2);
+   ck_assert_uint_eq(d->max_streams, 1);
+   for (i = 0; i < 16; i++)                      /* 20 rows 16 KiB apart */
+      for (k = 0; k < 20; k++)
+         mp_streams_access(s, 1, 1, 1, 0x600 + 4 * k, 0, 0x200000 + 16384 * k + 8 * i);
+   mp_streams_loop_end(s, 1, 1, 1);
+   for (i = 0; i < 16; i++)                      /* 20 rows 2 KiB apart: 10 pages */
+      for (k = 0; k < 20; k++)
+         mp_streams_access(s, 1, 2, 1, 0x700 + 4 * k, 0, 0x400000 + 2048 * k + 8 * i);
+   mp_streams_loop_end(s, 1, 2, 1);
+   for (i = 0; i < 16; i++) {                    /* one line, two strides */
+      mp_streams_access(s, 1, 3, 1, 0x800, 0, 0x500000 + 8 * i);
+      mp_streams_access(s, 1, 3, 1, 0x804, 0, 0x500000 + 16 * i);
+   }
+   mp_streams_loop_end(s, 1, 3, 1);
+   ck_assert_uint_eq(mp_streams_get(s, 1)->max_streams, 20);
+   ck_assert_uint_eq(mp_streams_get(s, 2)->max_streams, 10);
+   ck_assert_uint_eq(mp_streams_get(s, 3)->max_streams, 2);
+   mp_streams_free(s);
+}
+END_TEST
+
 /* Random addresses, however long, are no stream. */
 START_TEST(test_irregular_stream)
 {
@@ -252,8 +296,10 @@ static void ref_finish(ref_state *r, uint32_t t, uint32_t l)
 {
    ref_inst *in = &r->inst[t][l];
    mp_streams_loop *L = &r->loops[l];
-   uint32_t i, j, streams = 0;
+   uint32_t i, j, k, streams = 0, n_found = 0;
    static uint64_t x[MAX_ACC];
+   /* each stream found: its variable, stride and last page */
+   static struct { uint32_t var; int64_t stride; uint64_t page; } found[MAX_ACC];
    uint8_t done[MAX_ACC];
    memset(done, 0, sizeof done);
    for (i = 0; i < in->n; i++) {
@@ -265,7 +311,18 @@ static void ref_finish(ref_state *r, uint32_t t, uint32_t l)
             x[n++] = in->acc[j].addr;
             done[j] = 1;
          }
-      streams += ref_is_stream(x, n);
+      if (!ref_is_stream(x, n))
+         continue;
+      found[n_found].var = in->acc[i].var;
+      found[n_found].stride = (int64_t)(x[n - 1] - x[n - 2]);
+      found[n_found].page = x[n - 1] / MP_STREAMS_PAGE;
+      /* one stream per (variable, stride, page) */
+      for (k = 0; k < n_found; k++)
+         if (found[k].var == found[n_found].var && found[k].stride == found[n_found].stride
+             && found[k].page == found[n_found].page)
+            break;
+      streams += k == n_found;
+      n_found++;
    }
    L->instances++;
    L->accesses += in->n;
@@ -346,7 +403,9 @@ static void run_random(uint64_t seed, int corrupt)
          }
          if (count[t][l][i][v] == 0) {
             kind[t][l][i][v] = (uint32_t)(rng() % 24);
-            a = 0x100000 * (1 + i) + 0x10000 * v;
+            /* instructions 0 and 2, 1 and 3 walk side by side, a
+               line apart: the same page, mostly */
+            a = 0x100000 * (1 + i % 2) + 0x10000 * v + 64 * (i / 2);
          } else {
             a = next_addr(last[t][l][i][v], kind[t][l][i][v], count[t][l][i][v]);
          }
@@ -390,6 +449,7 @@ int main(void)
    tcase_add_test(tc, test_rule_by_hand);
    tcase_add_test(tc, test_instances_and_pairs);
    tcase_add_test(tc, test_irregular_stream);
+   tcase_add_test(tc, test_one_stream_per_page);
    tcase_add_loop_test(tc, test_random_vs_reference, 0, 20);
    tcase_add_test(tc, test_mismatch_is_detected);
    suite_add_tcase(s, tc);
