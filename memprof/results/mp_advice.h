@@ -10,7 +10,8 @@
    lines, the evidence (the numbers that triggered it) and the known
    workaround.  A rule fires only for a variable that matters (at least
    MP_ADVICE_MIN_SHARE of the run's memory cycles, or of its accesses
-   without a cache simulation); the advice is ranked by that share.
+   without a cache simulation, or of its memory stall cycles); the
+   advice is ranked by the share of the cycles.
    False sharing is weighed instead by the cost of the transfers
    predicted for a parallel run (mp_sharing_predict).  A split, a
    padding, a loop interchange or a tiling whose what-if replay does not save

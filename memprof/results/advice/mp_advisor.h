@@ -65,6 +65,12 @@ typedef struct {
    int by_cycles;                /* total counts cycles */
    uint64_t accesses;            /* the run's accesses, whatever total counts */
    const double *score;          /* per variable, its share of total */
+   /* Per variable: hot, its score or its share of the run's memory
+      stall cycles MP_ADVICE_MIN_SHARE or more.  Arrays whose accesses
+      are few but mostly miss (temporaries written by one loop and read
+      by the next) have a small share of the cycles, which L1 hits
+      make, and a large one of the stall. */
+   const uint8_t *hot;
    mp_advice *out;
    uint32_t n, cap;
    mp_advice *rej;               /* rejected by their replay */

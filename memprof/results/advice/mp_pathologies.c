@@ -13,6 +13,7 @@
    users.  Runs once at exit: cost O(variables * per-line records).
 */
 #include "mp_advisor.h"
+#include "mp_rows.h"
 #include "mp_owner.h"
 #include "mp_util.h"
 
@@ -85,7 +86,7 @@ static void run_var_rules(mp_advisor *ad, const mp_var *v, double score, int fir
    for (k = 0; k < MP_ADVICE_N_KINDS; k++) {
       const pathology *p = &pathologies[k];
       if (p->var_rule == NULL || (p->scope == FIRST_ON_HOT_VARS) != first
-          || (p->scope != ON_EVERY_VAR && score < MP_ADVICE_MIN_SHARE))
+          || (p->scope != ON_EVERY_VAR && !ad->hot[v->id]))
          continue;
       p->var_rule(ad, v, score);
    }
@@ -143,6 +144,25 @@ static int replayed(const mp_results *res, const mp_advice *a)
    return 0;
 }
 
+/* ad->hot: a variable of MP_ADVICE_MIN_SHARE of the run's cycles (its
+   score) or of its memory stall cycles. */
+static uint8_t *hot_vars(const mp_advisor *ad, const double *score, uint32_t n)
+{
+   uint8_t *hot = mp_calloc("mp.advice.hot", n + 1, 1);
+   uint64_t *stall = mp_calloc("mp.advice.stall", n + 1, sizeof *stall), all = 0;
+   uint32_t i, l1 = ad->an->cache ? ad->an->cache->latency[0] : 0;
+   for (i = 0; i < n && ad->by_cycles; i++) {
+      const mp_var *v = mp_vars_get(ad->vs, i);
+      stall[i] = v->cache ? mp_report_stall(v->cache, l1) : 0;
+      all += stall[i];
+   }
+   for (i = 0; i < n; i++)
+      hot[i] = score[i] >= MP_ADVICE_MIN_SHARE
+               || (all > 0 && (double)stall[i] >= MP_ADVICE_MIN_SHARE * (double)all);
+   mp_free(stall);
+   return hot;
+}
+
 mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
                      mp_advice **rejected, uint32_t *n_rejected)
 {
@@ -175,6 +195,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
       score[i] = (double)mine / (double)total;
    }
    ad.score = score;
+   ad.hot = hot_vars(&ad, score, n);
    for (i = 0; i < n && total > 0; i++)
       if (mp_adv_programs_data(mp_vars_get(vs, i)))
          run_var_rules(&ad, mp_vars_get(vs, i), score[i], 1);
@@ -187,6 +208,7 @@ mp_advice *mp_advise(const mp_results *res, uint32_t *n_out,
       if (pathologies[k].run_rule)
          pathologies[k].run_rule(&ad);
    mp_free(score);
+   mp_free((uint8_t *)ad.hot);
    mp_free(ad.first);
    mp_free(ad.lines);
    if (ad.fixed_loop) mp_free(ad.fixed_loop);

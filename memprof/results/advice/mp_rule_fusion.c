@@ -380,7 +380,7 @@ void mp_rule_fusion(mp_advisor *ad)
    ps = mp_calloc("mp.advice.fusion", 1, sizeof *ps);
    for (i = 0; i < n; i++) {
       const mp_var *v = mp_vars_get(ad->vs, i);
-      if (mp_adv_programs_data(v) && ad->score[i] >= MP_ADVICE_MIN_SHARE)
+      if (mp_adv_programs_data(v) && ad->hot[i])
          gather(ad, v, ps);
    }
    group(ps);
