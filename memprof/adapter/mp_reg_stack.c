@@ -16,6 +16,7 @@
    stack is unwound from where that thread stopped.
 */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
@@ -340,6 +341,22 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
    return var != NO_VAR ? var : fi->frame_var;
 }
 
+/* An unwind through code whose unwind information misleads it (a
+   hand-written CFA rule, a JIT's code) goes on into garbage: return
+   addresses in no executable mapping (0x8), stack pointers that do not
+   grow.  Those frames are none; the last believable one then holds
+   the stack up to its top, as the outermost frame does. */
+static UInt believable_frames(const Addr *ips, const Addr *sps, UInt n)
+{
+   UInt i;
+   for (i = 1; i < n; i++) {
+      const NSegment *seg = VG_(am_find_nsegment)(ips[i]);
+      if (seg == NULL || !seg->hasX || sps[i] < sps[i - 1])
+         return i;
+   }
+   return n;
+}
+
 /* The unwind of tid made at SP sp in function fn, or NULL. */
 static stack_cache *cached_unwind(ThreadId tid, Addr sp, UInt fn)
 {
@@ -388,6 +405,7 @@ UInt mp_reg_stack_resolve(ThreadId tid, Addr a, mp_instr *ii)
          unwind information of its address describes the SP before. */
       c->n = VG_(get_StackTrace_with_deltas)(tid, c->ips, MAX_FRAMES, c->sps,
                                              c->fps, 0, ii->pushes ? 8 : 0);
+      c->n = believable_frames(c->ips, c->sps, c->n);
       VG_(memset)(c->fis, 0, sizeof c->fis);
       /* That frame list is right for this instruction only. */
       c->valid = c->n > 0 && !ii->pushes;
@@ -439,6 +457,7 @@ UInt mp_reg_foreign_stack_resolve(ThreadId tid, Addr a)
          stats__stack_unwinds++;
          c->n = VG_(get_StackTrace_with_deltas)(t, c->ips, MAX_FRAMES, c->sps,
                                                 c->fps, 0, 0);
+         c->n = believable_frames(c->ips, c->sps, c->n);
          VG_(memset)(c->fis, 0, sizeof c->fis);
          c->valid = c->n > 0;
          c->sp = sp;
