@@ -75,6 +75,19 @@ static int same_data_each(const mp_formula_instr *fi, uint32_t d)
           && fi->coef[d] == 0;
 }
 
+/* Whether fi walks anything: a coefficient known and not 0.  A
+   location no loop walks (a counter or an accumulator kept in memory,
+   at -O0) is each loop's own state, as a compiler keeps it, not data
+   that one sweep leaves for the next. */
+static int walks(const mp_formula_instr *fi)
+{
+   uint32_t d;
+   for (d = 0; fi->coef != NULL && d < fi->depth; d++)
+      if ((fi->known >> d & 1) && fi->coef[d] != 0)
+         return 1;
+   return 0;
+}
+
 /* A loop that the nest's outermost loop (chain[0]) runs beside the nest
    and that depends on it across its iterations, or MP_LOOP_NONE: one
    of its instructions and one of the nest's (in any loop of the chain)
@@ -87,7 +100,8 @@ static int same_data_each(const mp_formula_instr *fi, uint32_t d)
    which checks no dependence, is not made.  A loop beside the nest
    that walks its own part of the data per iteration (gemm's row of C
    scaled before the product, gramschmidt's columns) is not such a
-   loop: the loops can be split apart first.  *var_out: the variable. */
+   loop: the loops can be split apart first; nor is one that shares
+   only a scalar with it (walks).  *var_out: the variable. */
 static uint32_t dependent_sibling(const mp_finished *an, const uint32_t *chain, uint32_t n,
                                   uint32_t *var_out)
 {
@@ -110,7 +124,8 @@ static uint32_t dependent_sibling(const mp_finished *an, const uint32_t *chain, 
             if (chain[k] == m)
                fn = formula_in(an, nid, m, mp_loops_get(an->loops, m));
          if (fn != NULL && an->instrs[nid].var == an->instrs[id].var
-             && (fs->stores || fn->stores) && same_data_each(fn, d)) {
+             && (fs->stores || fn->stores) && same_data_each(fn, d)
+             && (walks(fs) || walks(fn))) {
             *var_out = an->instrs[id].var;
             return l;
          }
