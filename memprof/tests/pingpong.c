@@ -16,7 +16,7 @@
 static struct { int full; int item; } box __attribute__((aligned(64)));
 static pthread_mutex_t m __attribute__((aligned(64))) = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv __attribute__((aligned(64))) = PTHREAD_COND_INITIALIZER;
-static long total;
+static long total __attribute__((aligned(64)));   /* not in cv's line */
 
 static void *consumer(void *arg)
 {
