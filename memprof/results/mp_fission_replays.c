@@ -276,12 +276,11 @@ static char *shrunk_text(const mp_fission_outcome *o)
 
 char *mp_fission_replay_text(const mp_fission_outcome *o)
 {
-   char b[6][32];
-   char *dm, *dc, *text, *gathers, *shrunk;
+   char b[2][32];
+   char *outcome, *text, *gathers, *shrunk;
    if (!o->r.made)
       return o->why_not ? mp_asprintf("; %s", o->why_not) : mp_strdup("mp.fission.text", "");
-   dm = mp_order_change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
-   dc = mp_order_change(o->r.before.cycles, o->r.after.cycles);
+   outcome = mp_replay_outcome(&o->r.before, &o->r.after, o->level);
    gathers = o->n_gathered ? mp_asprintf(", %u load%s through an index left out",
                                           o->n_gathered, o->n_gathered == 1 ? "" : "s")
                            : mp_strdup("mp.fission.text", "");
@@ -299,19 +298,13 @@ char *mp_fission_replay_text(const mp_fission_outcome *o)
    shrunk = shrunk_text(o);
    text = mp_asprintf("; replaying %sthe loop (%u memory instructions%s, %s accesses, %s "
                       "iterations%s%s) with a stream prefetcher of %u streams, as it ran and "
-                      "split into %u loops: %s misses %s -> %s (%s), cycles %s -> %s (%s)",
+                      "split into %u loops: %s",
                       o->r.complete ? "" : "the first iterations of ", o->n_instrs, gathers,
                       mp_commas(o->r.before.accesses, b[0], sizeof b[0]),
                       mp_commas(o->trips, b[1], sizeof b[1]), shrunk,
                       o->warm ? ", its data in the cache from its last execution, as in the run"
-                              : "", o->streams, o->n_loops,
-                      mp_report_level_name(o->level),
-                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
-                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
-                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
-                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
-   mp_free(dm);
-   mp_free(dc);
+                              : "", o->streams, o->n_loops, outcome);
+   mp_free(outcome);
    mp_free(gathers);
    mp_free(shrunk);
    return text;

@@ -189,29 +189,21 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
 
 char *mp_fusion_replay_text(const mp_fusion_outcome *o)
 {
-   char b[6][32];
-   char *dm, *dc, *text, *gathers;
+   char b[2][32];
+   char *outcome, *text, *gathers;
    if (!o->r.made)
       return o->why_not ? mp_asprintf("; %s", o->why_not) : mp_strdup("mp.fusion.text", "");
-   dm = mp_order_change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
-   dc = mp_order_change(o->r.before.cycles, o->r.after.cycles);
+   outcome = mp_replay_outcome(&o->r.before, &o->r.after, o->level);
    gathers = o->n_gathered ? mp_asprintf(", %u load%s through an index left out",
                                           o->n_gathered, o->n_gathered == 1 ? "" : "s")
                            : mp_strdup("mp.fusion.text", "");
    text = mp_asprintf("; replaying %sthe %u loops (%u memory instructions%s, %s accesses, "
-                      "%s iterations of the fused loop%s) one after the other and fused: %s "
-                      "misses %s -> %s (%s), cycles %s -> %s (%s)",
+                      "%s iterations of the fused loop%s) one after the other and fused: %s",
                       o->r.complete ? "" : "the first iterations of ", o->n_loops,
                       o->n_instrs, gathers, mp_commas(o->r.before.accesses, b[0], sizeof b[0]),
                       mp_commas(o->trips, b[1], sizeof b[1]),
-                      o->repeated ? ", the cache warmed by a pass before" : "",
-                      mp_report_level_name(o->level),
-                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
-                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
-                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
-                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc);
-   mp_free(dm);
-   mp_free(dc);
+                      o->repeated ? ", the cache warmed by a pass before" : "", outcome);
+   mp_free(outcome);
    mp_free(gathers);
    return text;
 }

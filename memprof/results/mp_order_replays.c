@@ -700,11 +700,28 @@ char *mp_order_change(uint64_t a, uint64_t b)
                       a ? (unsigned long long)((d * 100 + a / 2) / a) : 0ULL);
 }
 
+char *mp_replay_outcome(const mp_whatif_run *before, const mp_whatif_run *after,
+                        uint32_t level)
+{
+   char b[4][32], *t;
+   char *dm = mp_order_change(before->misses[level], after->misses[level]);
+   char *dc = mp_order_change(before->cycles, after->cycles);
+   t = mp_asprintf("%s misses %s -> %s (%s), cycles %s -> %s (%s)",
+                   mp_report_level_name(level),
+                   mp_commas(before->misses[level], b[0], sizeof b[0]),
+                   mp_commas(after->misses[level], b[1], sizeof b[1]), dm,
+                   mp_commas(before->cycles, b[2], sizeof b[2]),
+                   mp_commas(after->cycles, b[3], sizeof b[3]), dc);
+   mp_free(dm);
+   mp_free(dc);
+   return t;
+}
+
 char *mp_order_replay_text(const mp_order_replay *o)
 {
-   char b[6][32];
+   char b[2][32];
    mp_strbuf it = MP_STRBUF_INIT;
-   char *text, *iters, *first, *left, *dm, *dc;
+   char *text, *iters, *first, *left, *outcome;
    uint32_t k;
    if (!o->r.made)
       return o->why_not ? mp_asprintf("; %s", o->why_not)
@@ -712,8 +729,7 @@ char *mp_order_replay_text(const mp_order_replay *o)
    for (k = 0; k < o->n_loops; k++)
       mp_strbuf_printf(&it, "%s%s", k ? " x " : "", mp_commas(o->full[k], b[0], sizeof b[0]));
    iters = mp_strbuf_take(&it);
-   dm = mp_order_change(o->r.before.misses[o->level], o->r.after.misses[o->level]);
-   dc = mp_order_change(o->r.before.cycles, o->r.after.cycles);
+   outcome = mp_replay_outcome(&o->r.before, &o->r.after, o->level);
    if (o->r.complete)
       first = mp_strdup("mp.order.text", "");
    else
@@ -724,21 +740,15 @@ char *mp_order_replay_text(const mp_order_replay *o)
                     : mp_strdup("mp.order.text", "");
    text = mp_asprintf("; replaying %sone execution of the nest (the %u memory "
                       "instruction%s of its innermost loop%s, %s iterations, %s accesses) "
-                      "%s: %s misses %s -> %s (%s), cycles %s -> %s (%s)%s", first,
+                      "%s: %s%s", first,
                       o->n_instrs, o->n_instrs == 1 ? "" : "s", left, iters,
                       o->all == UINT64_MAX ? "too many to count"
-                      : mp_commas(o->all, b[1], sizeof b[1]), o->how,
-                      mp_report_level_name(o->level),
-                      mp_commas(o->r.before.misses[o->level], b[2], sizeof b[2]),
-                      mp_commas(o->r.after.misses[o->level], b[3], sizeof b[3]), dm,
-                      mp_commas(o->r.before.cycles, b[4], sizeof b[4]),
-                      mp_commas(o->r.after.cycles, b[5], sizeof b[5]), dc,
+                      : mp_commas(o->all, b[1], sizeof b[1]), o->how, outcome,
                       o->also ? o->also : "");
    mp_free(iters);
    mp_free(first);
    mp_free(left);
-   mp_free(dm);
-   mp_free(dc);
+   mp_free(outcome);
    return text;
 }
 

@@ -76,6 +76,12 @@ void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
 /* "-88%" or "+3%": the change from a to b, rounded; allocated. */
 char *mp_order_change(uint64_t a, uint64_t b);
 
+/* What a replay changed: "L1 misses 8,192 -> 1,024 (-88%), cycles
+   520,192 -> 462,848 (-11%)", level's misses and the cycles from
+   before to after; allocated.  The tail of every replay's clause. */
+char *mp_replay_outcome(const mp_whatif_run *before, const mp_whatif_run *after,
+                        uint32_t level);
+
 /* The interchange of loop inner, the innermost loop of instruction
    instr, with loop with around it. */
 void mp_replay_interchange(const mp_run *run, const mp_finished *an, uint32_t instr,

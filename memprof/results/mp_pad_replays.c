@@ -78,16 +78,9 @@ static uint64_t mark_var(const mp_finished *an, uint32_t var, uint32_t depth,
 static char *variant_text(const char *how, const mp_whatif_run *before,
                           const mp_whatif_run *after, uint32_t level)
 {
-   char b[4][32], *dm = mp_order_change(before->misses[level], after->misses[level]);
-   char *dc = mp_order_change(before->cycles, after->cycles);
-   char *t = mp_asprintf("; %s instead: %s misses %s -> %s (%s), cycles %s -> %s (%s)",
-                         how, mp_report_level_name(level),
-                         mp_commas(before->misses[level], b[0], sizeof b[0]),
-                         mp_commas(after->misses[level], b[1], sizeof b[1]), dm,
-                         mp_commas(before->cycles, b[2], sizeof b[2]),
-                         mp_commas(after->cycles, b[3], sizeof b[3]), dc);
-   mp_free(dm);
-   mp_free(dc);
+   char *outcome = mp_replay_outcome(before, after, level);
+   char *t = mp_asprintf("; %s instead: %s", how, outcome);
+   mp_free(outcome);
    return t;
 }
 
