@@ -146,15 +146,19 @@ char *mp_adv_replay_text(const mp_advisor *ad, const char *what, const mp_replay
                after->cycles >= before->cycles ? "+" : "-", pct);
 }
 
+void mp_adv_take_replay(mp_advice *a, char *clause, const mp_replay *r)
+{
+   char *more = mp_asprintf("%s%s", a->evidence, clause);
+   mp_free(a->evidence);
+   mp_free(clause);
+   a->evidence = more;
+   a->replay = *r;
+}
+
 char *mp_adv_take_order_replay(mp_advisor *ad, mp_advice *a, mp_order_replay *o,
                                const char *what)
 {
-   char *text = mp_order_replay_text(o);
-   char *more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   mp_free(text);
-   a->evidence = more;
-   a->replay = o->r;
+   mp_adv_take_replay(a, mp_order_replay_text(o), &o->r);
    mp_order_replay_clear(o);
    return mp_adv_replay_refutes(ad, what, &a->replay);
 }

@@ -143,6 +143,10 @@ char *mp_adv_replay_refutes(const mp_advisor *ad, const char *what, const mp_rep
    caller frees it. */
 char *mp_adv_replay_text(const mp_advisor *ad, const char *what, const mp_replay *r);
 
+/* Ends a's evidence with a replay's clause (taken: "; replaying ...",
+   "; no replay: why", or "") and keeps the replay r with it. */
+void mp_adv_take_replay(mp_advice *a, char *clause, const mp_replay *r);
+
 /* Ends a loop advice's evidence with its nest's replay (or why there
    is none) and keeps the replay with it; the reason to reject it if
    the replay refutes it, else NULL.  o is cleared. */

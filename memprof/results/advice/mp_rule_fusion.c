@@ -264,14 +264,9 @@ static char *replay_refutes(mp_advisor *ad, mp_advice *a, const uint32_t *loops,
                             uint32_t n, int repeated, uint32_t level)
 {
    mp_fusion_outcome fo;
-   char *text, *more, *refuted;
+   char *refuted;
    mp_replay_fusion(ad->run, ad->an, loops, n, repeated, level, &fo);
-   text = mp_fusion_replay_text(&fo);
-   more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   a->evidence = more;
-   mp_free(text);
-   a->replay = fo.r;
+   mp_adv_take_replay(a, mp_fusion_replay_text(&fo), &fo.r);
    /* Unchecked, a fusion is a guess about loops the debug information
       may not tell apart (compiled copies, a callee's loop beside its
       caller's): it is given only when its replay holds it. */

@@ -33,16 +33,11 @@
 static void replay_fission(mp_advisor *ad, mp_advice *a, uint32_t loop, uint32_t streams)
 {
    mp_fission_outcome fo;
-   char *text, *more, *refuted = NULL;
+   char *refuted = NULL;
    mp_replay_fission(ad->run, ad->an, loop, streams, &fo);
-   text = mp_fission_replay_text(&fo);
-   more = mp_asprintf("%s%s", a->evidence, text);
-   mp_free(a->evidence);
-   a->evidence = more;
-   mp_free(text);
-   a->replay = fo.r;
+   mp_adv_take_replay(a, mp_fission_replay_text(&fo), &fo.r);
    if (fo.illegal)
-      refuted = mp_strdup("mp.advice.streams", fo.why_not + 11);   /* past "no replay: " */
+      refuted = mp_strdup("mp.advice.streams", fo.why_not + mp_strlen("no replay: "));
    else if (fo.r.made)
       refuted = mp_adv_replay_refutes(ad, "of the split", &a->replay);
    mp_fission_outcome_clear(&fo);
