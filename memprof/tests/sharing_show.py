@@ -219,6 +219,21 @@ def print_own_advice(label, items, reasons=False):
         print("%s none" % label)
 
 
+def print_kind(doc, rejected, kind):
+    """--advice-kind / --rejected-kind: each item of kind KIND, with its
+    text (advice) or reason (rejected), evidence and fix."""
+    for adv in (doc.rejected if rejected else doc.advice) or []:
+        if adv.kind != kind:
+            continue
+        print("%s %s where=%s" % ("rejected" if rejected else "advice", kind, adv.where))
+        if not rejected:
+            print("  text %s" % adv.text)
+        print("  evidence %s" % adv.evidence)
+        print("  fix %s" % adv.fix)
+        if rejected:
+            print("  reason %s" % adv.reason)
+
+
 def main(argv):
     if len(argv) < 2:
         fail("usage: sharing_show.py FILE [options]")
@@ -279,24 +294,8 @@ def main(argv):
             continue
         elif a == "--rejected-reasons":
             pass
-        elif a == "--advice-kind":
-            kind = args[i + 1]
-            for adv in doc.advice or []:
-                if adv.kind == kind:
-                    print("advice %s where=%s" % (kind, adv.where))
-                    print("  text %s" % adv.text)
-                    print("  evidence %s" % adv.evidence)
-                    print("  fix %s" % adv.fix)
-            i += 2
-            continue
-        elif a == "--rejected-kind":
-            kind = args[i + 1]
-            for adv in doc.rejected or []:
-                if adv.kind == kind:
-                    print("rejected %s where=%s" % (kind, adv.where))
-                    print("  evidence %s" % adv.evidence)
-                    print("  fix %s" % adv.fix)
-                    print("  reason %s" % adv.reason)
+        elif a in ("--advice-kind", "--rejected-kind"):
+            print_kind(doc, a == "--rejected-kind", args[i + 1])
             i += 2
             continue
         elif a == "--matrix-threads":
