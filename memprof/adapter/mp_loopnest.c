@@ -328,6 +328,15 @@ static UInt static_loop(mp_instr *ii)
    return ii->loop;
 }
 
+/* The part of its variable an access touched, for the loops' filters
+   of what they read and wrote (mp_loops_touch): a frame's unnamed bytes
+   by their 64-byte block, since two loops spilling to one frame touch
+   different slots; a named variable whole (0). */
+static uint64_t touched_part(const mp_event *e)
+{
+   return mp_vars_get(mp_g_vars, e->var)->whole_frame ? (e->addr >> 6) + 1 : 0;
+}
+
 UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start)
 {
@@ -342,7 +351,7 @@ UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
    }
    if (loop == MP_LOOP_NONE)
       return stream;
-   mp_loops_touch(mp_g_loops, tid, e->var);
+   mp_loops_touch(mp_g_loops, tid, e->var, touched_part(e), e->is_write);
    mp_streams_access(mp_g_streams, tid, loop, instance, ii->id, e->var, e->addr);
    /* The formula is in the counters of the instruction's own function's
       loops, and only when the thread is known to be in the instruction's

@@ -113,6 +113,7 @@ static UInt stack_var_of(const HChar *fn, const HChar *local, const HChar *obj,
       if (frame)
          VG_(free)(frame);
       v->function = VG_(strdup)("mp.reg.stackfn", fn);
+      v->whole_frame = local == NULL;
       n = VG_(malloc)("mp.reg.stackvar", sizeof *n);
       n->node.key = key;
       n->var = v->id;

@@ -995,25 +995,36 @@ uint32_t mp_loops_active(const mp_loops *l, uint32_t tid, const mp_loop_frame **
    return t ? t->n : 0;
 }
 
-static uint32_t touched_bit(uint32_t var)
+static uint32_t touched_bit(uint32_t var, uint64_t part)
 {
-   return (uint32_t)((var * 0x9E3779B97F4A7C15ULL) >> 56) % (MP_LOOPS_TOUCHED_WORDS * 64);
+   uint64_t h = (var + part * 0xC2B2AE3D27D4EB4FULL) * 0x9E3779B97F4A7C15ULL;
+   return (uint32_t)(h >> 56) % (MP_LOOPS_TOUCHED_WORDS * 64);
 }
 
-void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var)
+void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int is_write)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
-   uint32_t b = touched_bit(var), i;
+   uint32_t b = touched_bit(var, part), i;
    if (!t)
       return;
-   for (i = 0; i < t->n; i++)
-      l->loops[t->frames[i].loop].touched[b / 64] |= 1ULL << (b % 64);
+   for (i = 0; i < t->n; i++) {
+      mp_loop *L = &l->loops[t->frames[i].loop];
+      L->touched[b / 64] |= 1ULL << (b % 64);
+      if (is_write)
+         L->written[b / 64] |= 1ULL << (b % 64);
+   }
 }
 
 int mp_loops_touched(const mp_loop *L, uint32_t var)
 {
-   uint32_t b = touched_bit(var);
+   uint32_t b = touched_bit(var, 0);
    return (L->touched[b / 64] >> (b % 64)) & 1;
+}
+
+int mp_loops_written(const mp_loop *L, uint32_t var)
+{
+   uint32_t b = touched_bit(var, 0);
+   return (L->written[b / 64] >> (b % 64)) & 1;
 }
 
 uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,

@@ -101,10 +101,13 @@ typedef struct {
    uint64_t max_iterations;  /* most back edges in one finished instance */
    int never_entered;        /* at exit: no instance ever began
                                 (mp_loops_drop_unentered) */
-   /* The variables accessed while it was active, its callees' and
-      inner loops' accesses included (mp_loops_touch): a Bloom filter
-      of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits. */
+   /* The variables accessed, and those written, while it was active,
+      its callees' and inner loops' accesses included (mp_loops_touch):
+      Bloom filters of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits each.
+      Two loops that only read a variable do not depend on each other
+      through it (a pointer both load, a table both look up). */
    uint64_t touched[MP_LOOPS_TOUCHED_WORDS];
+   uint64_t written[MP_LOOPS_TOUCHED_WORDS];
 } mp_loop;
 
 /* One active loop of a thread. */
@@ -339,13 +342,16 @@ uint64_t mp_loops_unseen_before(const mp_loops *l);
 void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uint32_t n,
                      uint64_t epoch, uint64_t unseen_before);
 
-/* Thread tid accessed variable var: every loop active in it notes it.
-   O(depth). */
-void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var);
-/* Whether var may have been accessed while loop L was active (a false
-   yes one time in MP_LOOPS_TOUCHED_WORDS * 64 per variable, or more
-   when L touched many; never a false no). */
+/* Thread tid read (is_write 0) or wrote variable var, at the cache
+   line 'part' of a variable that is not one datum (a frame's unnamed
+   bytes: mp_var.whole_frame), else at part 0: every loop active in it
+   notes it.  O(depth). */
+void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int is_write);
+/* Whether var (at part 0) may have been accessed, or written, while
+   loop L was active (a false yes one time in MP_LOOPS_TOUCHED_WORDS *
+   64 per variable, or more when L touched many; never a false no). */
 int mp_loops_touched(const mp_loop *L, uint32_t var);
+int mp_loops_written(const mp_loop *L, uint32_t var);
 
 /* Copies the iteration vector (the counters of the active frames,
    outermost first) into iters[0 .. max-1]; returns the full depth. */

@@ -135,6 +135,10 @@ typedef struct mp_var {
    char *where;              /* owned; declaration or allocation site, or NULL */
    char *named_by;           /* owned; e.g. "MEMPROF_NAME_RANGE", or NULL */
    char *function;           /* owned; stack variables: their function */
+   /* stack:<fn>: the bytes of fn's frames no named local holds (spill
+      slots, locals the debug information does not place), not one
+      datum: two accesses to it need not touch the same bytes. */
+   int whole_frame;
    /* A function's static local whose symbol carried the compiler's
       number ("u1.3", now "u1"): mp_vars_name_static_locals names it
       after the function whose code accesses it most, main::u1. */

@@ -33,8 +33,8 @@
    (mp_fusion_replays.h).  A fusion that would move an access past
    one it depends on is rejected; one whose replay does not pay too,
    and one no replay could check (a loop without affine formulas), and
-   one across a loop that ran between the two and accessed their data
-   (the replay sees the fused loops alone).
+   one across a loop that ran between the two and wrote their data or
+   read what they write (the replay sees the fused loops alone).
    Fix: fuse the loops.
 */
 #include "mp_advisor.h"
@@ -175,13 +175,17 @@ static void group(pairs *ps)
    }
 }
 
-static void add_unique(uint32_t *set, uint32_t *n, uint32_t max, uint32_t x)
+static int member(const uint32_t *set, uint32_t n, uint32_t x)
 {
    uint32_t i;
-   for (i = 0; i < *n; i++)
-      if (set[i] == x)
-         return;
-   if (*n < max)
+   for (i = 0; i < n && set[i] != x; i++)
+      ;
+   return i < n;
+}
+
+static void add_unique(uint32_t *set, uint32_t *n, uint32_t max, uint32_t x)
+{
+   if (!member(set, *n, x) && *n < max)
       set[(*n)++] = x;
 }
 
@@ -215,46 +219,112 @@ static char *loops_of(const mp_advisor *ad, const uint32_t *loops, uint32_t n)
    return mp_strbuf_take(&b);
 }
 
-/* A variable of the loops[0..n) (their instructions' last variables)
-   that was accessed while loop 'across' was active, its callees
-   included (mp_loops_touched); UINT32_MAX: none. */
+/* Whether loops x and y may depend on each other: one wrote what the
+   other accessed (their filters, mp_loops_touch: a variable, or a
+   frame's unnamed bytes by block).  A variable both only read (a
+   pointer, a table) is no dependence. */
+static int may_depend(const mp_advisor *ad, uint32_t x, uint32_t y)
+{
+   const mp_loop *a = mp_loops_get(ad->an->loops, x), *b = mp_loops_get(ad->an->loops, y);
+   uint32_t w;
+   for (w = 0; w < MP_LOOPS_TOUCHED_WORDS; w++)
+      if ((a->written[w] & b->touched[w]) | (a->touched[w] & b->written[w]))
+         return 1;
+   return 0;
+}
+
+/* A variable through which loop 'across' may depend on one of the
+   loops[0..n) (their instructions' last variables), to name it;
+   UINT32_MAX: none is known (a frame's unnamed bytes). */
 static uint32_t shared_with(const mp_advisor *ad, const uint32_t *loops, uint32_t n,
                             uint32_t across)
 {
    const mp_finished *an = ad->an;
    const mp_loop *between = mp_loops_get(an->loops, across);
-   uint32_t i, j, found = UINT32_MAX;
-   if (an->instrs == NULL)
-      return UINT32_MAX;
-   for (i = 0; i < an->n_instrs && found == UINT32_MAX; i++) {
+   uint32_t i, j;
+   for (i = 0; an->instrs != NULL && i < an->n_instrs; i++) {
       const mp_instr_fact *f = &an->instrs[i];
       if (!f->known || f->var == UINT32_MAX || f->loop == MP_LOOP_NONE
           || !mp_loops_touched(between, f->var))
          continue;
       for (j = 0; j < n; j++)
-         if (mp_loops_within(an->loops, f->loop, loops[j]))
-            found = f->var;
+         if (mp_loops_within(an->loops, f->loop, loops[j])
+             && (mp_loops_written(between, f->var)
+                 || mp_loops_written(mp_loops_get(an->loops, loops[j]), f->var)))
+            return f->var;
    }
-   return found;
+   return UINT32_MAX;
+}
+
+/* Whether loop 'across', run between loops 'from' and 'to' of the
+   loops[0..n), can move out of the fused loop: before it when no loop
+   of the group up to 'from' (by their first runs) depends on it, or
+   after it when none from 'to' on does.  A table of constants the
+   code between the loops fills, that the earlier loop never reads, is
+   set up before it.  Returns "before", "after" or NULL: it cannot. */
+static const char *movable(const mp_advisor *ad, const uint32_t *loops, uint32_t n,
+                           uint32_t from, uint32_t to, uint32_t across)
+{
+   int before = 1, after = 1;
+   uint32_t j;
+   for (j = 0; j < n; j++) {
+      if (loops[j] <= from && may_depend(ad, loops[j], across))
+         before = 0;
+      if (loops[j] >= to && may_depend(ad, loops[j], across))
+         after = 0;
+   }
+   return before ? "before" : after ? "after" : NULL;
+}
+
+/* Whether loop l is one of the loops[0..n) or inside one: fused with
+   them.  (The loops are found as they run: until its outer loop's
+   first back edge, an inner loop's first run is one of the carrier's
+   own, between the loops of a pair.) */
+static int fused_with(const mp_advisor *ad, const uint32_t *loops, uint32_t n, uint32_t l)
+{
+   uint32_t j;
+   for (j = 0; j < n && !mp_loops_within(ad->an->loops, l, loops[j]); j++)
+      ;
+   return j < n;
 }
 
 /* A loop run between two loops of group g, not itself one of the
-   group's loops[0..n) (a loop of the group between two others is fused
-   too), that accessed a variable of theirs, *shared; MP_LOOP_NONE if
-   none did. */
+   group's loops[0..n) nor inside one (a loop of the group between two
+   others is fused too), that one of them depends on and that cannot move out of the
+   fused loop, with *shared the variable they share (UINT32_MAX: not
+   known); MP_LOOP_NONE if none did.  Those that can move are said in
+   *moves: "the loop at f.c:1-2 before it, ...", or NULL. */
 static uint32_t crossed_loop(const mp_advisor *ad, const pairs *ps, uint32_t g,
-                             const uint32_t *loops, uint32_t n, uint32_t *shared)
+                             const uint32_t *loops, uint32_t n, uint32_t *shared,
+                             char **moves)
 {
-   uint32_t i, j;
+   mp_strbuf b = MP_STRBUF_INIT;
+   uint32_t i, j, moved[MAX_PAIRS], n_moved = 0;
+   *moves = NULL;
    for (i = 0; i < ps->n; i++) {
       const pair *p = &ps->p[i];
-      if (p->group != g || p->across == MP_LOOP_NONE)
+      const char *side;
+      char *w;
+      if (p->group != g || p->across == MP_LOOP_NONE || fused_with(ad, loops, n, p->across))
          continue;
-      for (j = 0; j < n && loops[j] != p->across; j++)
+      for (j = 0; j < n && !may_depend(ad, loops[j], p->across); j++)
          ;
-      if (j == n && (*shared = shared_with(ad, loops, n, p->across)) != UINT32_MAX)
+      if (j == n)
+         continue;
+      side = movable(ad, loops, n, p->from, p->to, p->across);
+      if (side == NULL) {
+         mp_free(mp_strbuf_take(&b));
+         *shared = shared_with(ad, loops, n, p->across);
          return p->across;
+      }
+      if (member(moved, n_moved, p->across))
+         continue;
+      moved[n_moved++] = p->across;
+      w = mp_facts_loop_where(ad->an, p->across);
+      mp_strbuf_printf(&b, "%sthe loop at %s %s it", n_moved == 1 ? "" : ", ", w, side);
+      mp_free(w);
    }
+   *moves = n_moved ? mp_strbuf_take(&b) : NULL;
    return MP_LOOP_NONE;
 }
 
@@ -288,7 +358,7 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
    uint32_t across, shared = UINT32_MAX;
    uint64_t reuses = 0, cap = 0;
    double sum = 0.0;
-   char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *refuted;
+   char b1[32], b2[32], b3[32], b4[32], *names, *where, *around, *refuted, *moves;
    mp_advice *a;
    for (i = 0; i < ps->n; i++) {
       const pair *p = &ps->p[i];
@@ -302,8 +372,8 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
       carrier = p->carrier;
       reuses += p->reuses;
    }
-   across = crossed_loop(ad, ps, g, loops, n_loops, &shared);
    mp_sort(loops, n_loops, sizeof *loops, by_id);
+   across = crossed_loop(ad, ps, g, loops, n_loops, &shared, &moves);
    for (i = 0; i < n_vars; i++) {
       const mp_var *v = mp_vars_get(ad->vs, vars[i]);
       sum += score[vars[i]];
@@ -343,7 +413,11 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
                             / ad->an->cache->level[level].line, b4, sizeof b4), around);
    a->fix = mp_asprintf("fuse the loops at %s into one loop whose body runs each of theirs "
                         "in turn, so that each element of %s is used again while its line "
-                        "is still in %s", where, names, mp_report_level_name(level));
+                        "is still in %s%s%s%s", where, names, mp_report_level_name(level),
+                        moves ? "; move " : "", moves ? moves : "",
+                        moves ? " (it runs between them, and no loop on that side depends "
+                                "on it)" : "");
+   mp_free(moves);
    if (across != MP_LOOP_NONE) {
       /* The replay sees the fused loops' accesses alone: a loop between
          them (an FFT called between a copy-in and a copy-out over its
@@ -351,10 +425,16 @@ static void advise_group(mp_advisor *ad, const pairs *ps, uint32_t g, const doub
          second reads. */
       char *w = mp_facts_loop_where(ad->an, across);
       const char *fn = mp_vars_location_fn(ad->vs, mp_loops_get(ad->an->loops, across)->fn);
-      refuted = mp_asprintf("the loop at %s%s%s runs between them and accesses %s too: "
-                            "fused, the later loop's accesses would move before its",
-                            w, fn ? ", in " : "", fn ? fn : "",
-                            mp_vars_get(ad->vs, shared)->name);
+      char *what = shared == UINT32_MAX
+                   ? mp_strdup("mp.advice.fusion", "accesses unnamed bytes of a frame they "
+                               "access too, one side writing")
+                   : mp_asprintf("%s %s too",
+                                 mp_loops_written(mp_loops_get(ad->an->loops, across), shared)
+                                 ? "writes" : "reads", mp_vars_get(ad->vs, shared)->name);
+      refuted = mp_asprintf("the loop at %s%s%s runs between them and %s: fused, the later "
+                            "loop's accesses would move before its",
+                            w, fn ? ", in " : "", fn ? fn : "", what);
+      mp_free(what);
       mp_free(w);
    } else
       refuted = replay_refutes(ad, a, loops, n_loops, carrier != MP_LOOP_NONE, level);

@@ -802,6 +802,42 @@ START_TEST(test_siblings)
 }
 END_TEST
 
+/* The variables a loop read and wrote (mp_loops_touch), by hand: R
+   around A, then B outside R.  A read in A is noted in A and R, not
+   as written; a write in R's own body is noted in R alone; B, which
+   ran later, notes nothing of theirs.  Variables 5, 7 and 9 fall on
+   distinct bits of the filters. */
+START_TEST(test_touched)
+{
+   uint32_t R, A, B;
+   g_l = new_loops(0);
+   A = mp_loops_add_back_edge(g_l, 1, 0x160, 0x120, NULL, NULL, NULL, NULL);
+   R = mp_loops_add_back_edge(g_l, 1, 0x300, 0x100, NULL, NULL, NULL, NULL);
+   B = mp_loops_add_back_edge(g_l, 1, 0x440, 0x400, NULL, NULL, NULL, NULL);
+   at(1, 0x100);
+   at(1, 0x120);
+   mp_loops_touch(g_l, g_tid, 5, 0, 0);
+   mp_loops_touch(g_l, g_tid, 5, 0, 0);
+   at(1, 0x170);
+   mp_loops_touch(g_l, g_tid, 7, 0, 1);
+   at(1, 0x310);
+   at(1, 0x400);
+   mp_loops_touch(g_l, g_tid, 9, 0, 1);
+   ck_assert(mp_loops_touched(mp_loops_get(g_l, A), 5));
+   ck_assert(!mp_loops_written(mp_loops_get(g_l, A), 5));
+   ck_assert(!mp_loops_touched(mp_loops_get(g_l, A), 7));
+   ck_assert(mp_loops_touched(mp_loops_get(g_l, R), 5));
+   ck_assert(!mp_loops_written(mp_loops_get(g_l, R), 5));
+   ck_assert(mp_loops_touched(mp_loops_get(g_l, R), 7));
+   ck_assert(mp_loops_written(mp_loops_get(g_l, R), 7));
+   ck_assert(!mp_loops_touched(mp_loops_get(g_l, R), 9));
+   ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 5));
+   ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 7));
+   ck_assert(mp_loops_written(mp_loops_get(g_l, B), 9));
+   mp_loops_free(g_l);
+}
+END_TEST
+
 /* Two threads in the same loops: separate stacks and counters, distinct
    instance ids.  Thread ids grow the table. */
 /* The carrier of a reuse (mp_loops_carrier), by hand: main's nest O
@@ -1305,6 +1341,7 @@ int main(void)
    tcase_add_test(tc, test_threads);
    tcase_add_test(tc, test_carrier);
    tcase_add_test(tc, test_siblings);
+   tcase_add_test(tc, test_touched);
    tcase_add_test(tc, test_drop_unentered);
    tcase_add_loop_test(tc, test_mirror, 0, 4);
    tcase_add_test(tc, test_mirror_on_epoch_is_detected);
