@@ -327,18 +327,16 @@ static UInt frame_var_of(stack_cache *c, UInt i, Addr a, Addr lo, Addr hi,
       *rlo = a < lo ? a : lo;
       *rhi = hi;
    }
-   var = local_of(c, i, fi, a, tid, ip, rlo, rhi);
    /* The running frame's unwind is kept for its function while its SP
-      stays (cached_unwind), with the locals in scope where it was
-      made: an address none of them holds may be a local of a block
-      entered since, in scope at the accessing instruction alone (an
-      -O0 loop's scratch array, whose function touched its other
-      locals first). */
-   if (var == NO_VAR && i == 0 && ip != 0 && ip != c->ips[0]) {
-      frame_info *here = frame_info_for(ip);
-      if (here != fi)
-         var = local_of(c, i, here, a, tid, ip, rlo, rhi);
-   }
+      stays (cached_unwind), made at another instruction: its locals
+      are those in scope there, not at the accessing instruction.  At
+      -O2 one SP serves the whole function, and blocks entered later
+      reuse the slots of blocks left (an -O0 loop's scratch array, a
+      second loop's table in the first loop's array): the locals are
+      those of the accessing instruction. */
+   if (i == 0 && ip != 0 && ip != c->ips[0])
+      fi = frame_info_for(ip);
+   var = local_of(c, i, fi, a, tid, ip, rlo, rhi);
    return var != NO_VAR ? var : fi->frame_var;
 }
 
