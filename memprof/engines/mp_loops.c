@@ -1027,6 +1027,15 @@ int mp_loops_written(const mp_loop *L, uint32_t var)
    return (L->written[b / 64] >> (b % 64)) & 1;
 }
 
+int mp_loops_may_depend(const mp_loop *a, const mp_loop *b)
+{
+   uint32_t w;
+   for (w = 0; w < MP_LOOPS_TOUCHED_WORDS; w++)
+      if ((a->written[w] & b->touched[w]) | (a->touched[w] & b->written[w]))
+         return 1;
+   return 0;
+}
+
 uint32_t mp_loops_iteration_vector(const mp_loops *l, uint32_t tid,
                                    uint64_t *iters, uint32_t max)
 {

@@ -352,6 +352,11 @@ void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int 
    64 per variable, or more when L touched many; never a false no). */
 int mp_loops_touched(const mp_loop *L, uint32_t var);
 int mp_loops_written(const mp_loop *L, uint32_t var);
+/* Whether loops a and b may depend on each other: one may have written
+   what the other accessed (a variable, or a part of one), by their
+   filters.  Two loops that only read a variable do not depend on each
+   other through it.  Never a false no. */
+int mp_loops_may_depend(const mp_loop *a, const mp_loop *b);
 
 /* Copies the iteration vector (the counters of the active frames,
    outermost first) into iters[0 .. max-1]; returns the full depth. */

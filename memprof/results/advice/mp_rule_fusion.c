@@ -219,18 +219,10 @@ static char *loops_of(const mp_advisor *ad, const uint32_t *loops, uint32_t n)
    return mp_strbuf_take(&b);
 }
 
-/* Whether loops x and y may depend on each other: one wrote what the
-   other accessed (their filters, mp_loops_touch: a variable, or a
-   frame's unnamed bytes by block).  A variable both only read (a
-   pointer, a table) is no dependence. */
+/* Whether loops x and y may depend on each other (mp_loops_may_depend). */
 static int may_depend(const mp_advisor *ad, uint32_t x, uint32_t y)
 {
-   const mp_loop *a = mp_loops_get(ad->an->loops, x), *b = mp_loops_get(ad->an->loops, y);
-   uint32_t w;
-   for (w = 0; w < MP_LOOPS_TOUCHED_WORDS; w++)
-      if ((a->written[w] & b->touched[w]) | (a->touched[w] & b->written[w]))
-         return 1;
-   return 0;
+   return mp_loops_may_depend(mp_loops_get(ad->an->loops, x), mp_loops_get(ad->an->loops, y));
 }
 
 /* A variable through which loop 'across' may depend on one of the
@@ -290,10 +282,11 @@ static int fused_with(const mp_advisor *ad, const uint32_t *loops, uint32_t n, u
 
 /* A loop run between two loops of group g, not itself one of the
    group's loops[0..n) nor inside one (a loop of the group between two
-   others is fused too), that one of them depends on and that cannot move out of the
-   fused loop, with *shared the variable they share (UINT32_MAX: not
-   known); MP_LOOP_NONE if none did.  Those that can move are said in
-   *moves: "the loop at f.c:1-2 before it, ...", or NULL. */
+   others is fused too), that one of them depends on and that cannot
+   move out of the fused loop, with *shared the variable they share
+   (UINT32_MAX: not known); MP_LOOP_NONE if none did.  Those that can
+   move are said in *moves: "the loop at f.c:1-2 before it, ...", or
+   NULL. */
 static uint32_t crossed_loop(const mp_advisor *ad, const pairs *ps, uint32_t g,
                              const uint32_t *loops, uint32_t n, uint32_t *shared,
                              char **moves)

@@ -834,6 +834,20 @@ START_TEST(test_touched)
    ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 5));
    ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 7));
    ck_assert(mp_loops_written(mp_loops_get(g_l, B), 9));
+   /* A and B share nothing; R and A both hold the read of 5, but only
+      R the write of 7, which A did not touch: no dependence between A
+      and B; a loop that read 9 would depend on B. */
+   ck_assert(!mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, B)));
+   ck_assert(!mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, A)));
+   ck_assert(mp_loops_may_depend(mp_loops_get(g_l, R), mp_loops_get(g_l, R)));
+   at(1, 0x120);
+   mp_loops_touch(g_l, g_tid, 9, 0, 0);
+   ck_assert(mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, B)));
+   ck_assert(mp_loops_may_depend(mp_loops_get(g_l, B), mp_loops_get(g_l, A)));
+   /* a frame's part: the same variable at another block is another key */
+   at(1, 0x400);
+   mp_loops_touch(g_l, g_tid, 11, 3, 1);
+   ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 11));
    mp_loops_free(g_l);
 }
 END_TEST
