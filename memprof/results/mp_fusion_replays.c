@@ -93,6 +93,66 @@ static char *unknown_dependence(const mp_finished *an, const uint32_t *loops, ui
    return NULL;
 }
 
+static int holds(const uint32_t *set, uint32_t n, uint32_t var)
+{
+   uint32_t i;
+   for (i = 0; i < n && set[i] != var; i++)
+      ;
+   return var != UINT32_MAX && i < n;
+}
+
+/* Whether part q accesses var (stores only, when stores): its refs
+   replayed or the instructions left out between its loops. */
+static int part_accesses(const mp_finished *an, const mp_nest *n, const uint32_t *ids,
+                         const mp_order_replay *left, uint32_t var, int stores)
+{
+   uint32_t r;
+   for (r = 0; r < n->n_refs; r++)
+      if ((!stores || n->refs[r].is_write) && ids[r] < an->n_instrs
+          && an->instrs[ids[r]].var == var)
+         return 1;
+   return holds(left->left_stored, left->n_left_stored, var)
+          || (!stores && holds(left->left_loaded, left->n_left_loaded, var));
+}
+
+/* A variable that an instruction left out between a part's loops (a
+   row's set-up before its inner loop) stores, and another part
+   accesses, or that it loads and another stores: the replay does not
+   see the dependence.  Its why_not, or NULL. */
+static char *unseen_dependence(const mp_finished *an, const uint32_t *loops, uint32_t k,
+                               const mp_nest *nests, uint32_t *const *ids,
+                               const mp_order_replay *left)
+{
+   uint32_t p, q, i;
+   for (p = 0; p < k; p++)
+      for (q = 0; q < k; q++) {
+         uint32_t var = UINT32_MAX;
+         if (q == p)
+            continue;
+         for (i = 0; i < left[p].n_left_stored && var == UINT32_MAX; i++)
+            if (left[p].left_stored[i] != UINT32_MAX
+                && part_accesses(an, &nests[q], ids[q], &left[q], left[p].left_stored[i], 0))
+               var = left[p].left_stored[i];
+         for (i = 0; i < left[p].n_left_loaded && var == UINT32_MAX; i++)
+            if (left[p].left_loaded[i] != UINT32_MAX
+                && part_accesses(an, &nests[q], ids[q], &left[q], left[p].left_loaded[i], 1))
+               var = left[p].left_loaded[i];
+         if (var != UINT32_MAX) {
+            char *wp = mp_facts_loop_where(an, loops[p]);
+            char *wq = mp_facts_loop_where(an, loops[q]);
+            char *t = mp_asprintf("no replay: the loop at %s accesses %s between its loops, "
+                                  "where the replay does not follow it, and the loop at %s "
+                                  "accesses it too, one of them storing: the fusion's "
+                                  "dependences through it are not known", wp,
+                                  mp_vars_get(an->vars, var)->name, wq);
+            mp_free(wp);
+            mp_free(wq);
+            return t;
+         }
+      }
+   return NULL;
+}
+
 void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *loops,
                       uint32_t k, int repeated, uint32_t level, mp_fusion_outcome *out)
 {
@@ -100,6 +160,7 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
    const mp_nest *parts[MP_FUSION_MAX_PARTS];
    mp_nest_ref *refs[MP_FUSION_MAX_PARTS];
    uint32_t *ids[MP_FUSION_MAX_PARTS], *gathered[MP_FUSION_MAX_PARTS];
+   mp_order_replay left[MP_FUSION_MAX_PARTS];   /* each part's left-out lists */
    uint32_t n_gathered[MP_FUSION_MAX_PARTS];
    uint64_t all, most = 0, addr;
    uint32_t p, made = 0, earlier, later, ref;
@@ -134,6 +195,13 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       n_gathered[p] = o.n_gathered;
       o.gathered = NULL;
       o.n_gathered = 0;
+      mp_memset(&left[p], 0, sizeof left[p]);
+      left[p].left_loaded = o.left_loaded;
+      left[p].n_left_loaded = o.n_left_loaded;
+      left[p].left_stored = o.left_stored;
+      left[p].n_left_stored = o.n_left_stored;
+      o.left_loaded = o.left_stored = NULL;
+      o.n_left_loaded = o.n_left_stored = 0;
       mp_order_replay_clear(&o);
       out->n_instrs += o.n_instrs;
       out->n_gathered += n_gathered[p];
@@ -162,6 +230,8 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
             out->trips = 1;
       }
       out->why_not = unknown_dependence(an, loops, k, nests, ids, gathered, n_gathered);
+      if (out->why_not == NULL)
+         out->why_not = unseen_dependence(an, loops, k, nests, ids, left);
       if (out->why_not == NULL
           && mp_fusion_dependence(parts, k, out->trips, &earlier, &later, &ref, &addr)) {
          out->illegal = 1;
@@ -184,6 +254,7 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       mp_free(ids[p]);
       if (gathered[p])
          mp_free(gathered[p]);
+      mp_order_replay_clear(&left[p]);
    }
 }
 

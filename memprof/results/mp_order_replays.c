@@ -56,14 +56,46 @@ static const mp_formula_instr *formula_in(const mp_finished *an, uint32_t id,
    return mp_formula_get(an->formula, (uint64_t)lp->depth << 32 | id);
 }
 
-/* The memory instructions whose innermost loop is loop. */
-static uint32_t count_in(const mp_finished *an, uint32_t loop)
+static void add_var(uint32_t **set, uint32_t *n, uint32_t var)
+{
+   *set = mp_realloc("mp.order.left", *set, (*n + 1) * sizeof **set);
+   (*set)[(*n)++] = var;
+}
+
+/* Whether fi's location is the same at every iteration of every loop
+   around it, by a formula known at each depth: a counter or a sum kept
+   in memory (-O0), each loop's own state rather than data another loop
+   could depend on. */
+static int stays_put(const mp_formula_instr *fi)
+{
+   uint32_t d;
+   if (fi->coef == NULL || fi->depth == 0)
+      return 0;
+   for (d = 0; d < fi->depth; d++)
+      if (!(fi->known >> d & 1) || fi->coef[d] != 0)
+         return 0;
+   return 1;
+}
+
+/* The memory instructions whose innermost loop is loop, left out of
+   the nest's replay: counted in out->n_left, the variables of those
+   that walk data noted. */
+static void note_left(const mp_finished *an, uint32_t loop, mp_order_replay *out)
 {
    const mp_loop *lp = mp_loops_get(an->loops, loop);
-   uint32_t id, n = 0;
-   for (id = 0; id < an->n_instrs; id++)
-      n += formula_in(an, id, loop, lp) != NULL;
-   return n;
+   uint32_t id;
+   for (id = 0; id < an->n_instrs; id++) {
+      const mp_formula_instr *fi = formula_in(an, id, loop, lp);
+      if (fi == NULL)
+         continue;
+      out->n_left++;
+      if (stays_put(fi))
+         continue;
+      if (fi->loads)
+         add_var(&out->left_loaded, &out->n_left_loaded, an->instrs[id].var);
+      if (fi->stores)
+         add_var(&out->left_stored, &out->n_left_stored, an->instrs[id].var);
+   }
 }
 
 /* Whether instruction id's formula stays on the same data through the
@@ -314,7 +346,7 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       register, stored after the inner loop) is not replayed, and is
       said to be left out. */
    for (k = 0; k + 1 < nest->n_loops; k++)
-      out->n_left += count_in(an, chain[k]);
+      note_left(an, chain[k], out);
    out->all = mp_nest_accesses(nest);
    out->r.complete = out->all <= nest->limit;
    if (body)
@@ -583,6 +615,13 @@ static void tile_around(const mp_run *run, const mp_finished *an, uint32_t instr
    mp_free(refs);
 }
 
+/* Forgets o's lists without freeing them (another holds them). */
+static void let_go_of_lists(mp_order_replay *o)
+{
+   o->gathered = o->scattered = o->left_loaded = o->left_stored = NULL;
+   o->n_gathered = o->n_scattered = o->n_left_loaded = o->n_left_stored = 0;
+}
+
 void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
                       uint32_t level, uint32_t carried_by, mp_order_replay *out)
 {
@@ -683,10 +722,14 @@ void mp_replay_tiling(const mp_run *run, const mp_finished *an, uint32_t instr,
       uint64_t square[MP_NEST_MAX_TILED] = { tb, ta };
       sq.how = sq.also = sq.why_not = NULL;
       tile_nest(an, inner, &nest, nest.n_loops - 1, square, &sq);
+      /* The lists the nest's builder made are shared by the two: the
+         one cleared lets go of them first. */
       if (sq.r.made && (!out->r.made || sq.r.after.cycles < out->r.after.cycles)) {
+         let_go_of_lists(out);
          mp_order_replay_clear(out);
          *out = sq;
       } else {
+         let_go_of_lists(&sq);
          mp_order_replay_clear(&sq);
       }
    }
@@ -762,6 +805,14 @@ void mp_order_replay_clear(mp_order_replay *o)
       mp_free(o->scattered);
    o->scattered = NULL;
    o->n_scattered = 0;
+   if (o->left_loaded)
+      mp_free(o->left_loaded);
+   o->left_loaded = NULL;
+   o->n_left_loaded = 0;
+   if (o->left_stored)
+      mp_free(o->left_stored);
+   o->left_stored = NULL;
+   o->n_left_stored = 0;
    if (o->why_not)
       mp_free(o->why_not);
    if (o->how)

@@ -56,6 +56,12 @@ typedef struct {
    int leave_gathers, leave_scatters;
    uint32_t *gathered, n_gathered;
    uint32_t *scattered, n_scattered;
+   /* Out: the variables the instructions left out between the loops
+      (n_left) load and store (allocated, UINT32_MAX: none known), and
+      their numbers: a fusion with another nest cannot check its
+      dependences through them. */
+   uint32_t *left_loaded, n_left_loaded;
+   uint32_t *left_stored, n_left_stored;
 } mp_order_replay;
 
 /* The nest from loop outer down to loop inner, the innermost loop of

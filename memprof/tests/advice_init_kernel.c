@@ -9,7 +9,10 @@
    reuses that run from init_array's loop to the kernel's, carried by no
    loop of the program.  No tiling of either nest shortens them: the
    blocking item is rejected, not advised.  x, y and tmp are 2 KiB each:
-   no capacity miss. */
+   no capacity miss.  Fusing init_array's i loop with the kernel's would
+   read x[j] in row i before init_array's row j stored it; that store
+   runs between init_array's loops, outside the replayed inner loop, so
+   the fusion is rejected as one whose dependences are not known. */
 #include <stdio.h>
 
 #define N 256

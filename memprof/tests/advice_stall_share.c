@@ -6,9 +6,10 @@
    but its 8,192 L1 misses (a line per 8 elements, once in each loop:
    a, t and b, 192 KiB, do not stay in a 32 KiB L1) are a third of the
    run's memory stall.  Its share of the stall makes it one the rules
-   look at: its loop fusion and its blocking are found (and rejected:
-   the frame's hits dominate the loops' cycles, which fusing them does
-   not change). */
+   look at: its loop fusion and its blocking are found and rejected
+   (the fusion because t's load and b's store run between the second
+   nest's loops, outside the walk its replay follows; the tilings
+   because each pass of the time loop reads what the last one wrote). */
 #include <stdio.h>
 
 #define N 8192
