@@ -795,24 +795,20 @@ char *mp_order_replay_text(const mp_order_replay *o)
    return text;
 }
 
+static void free_vars(uint32_t **set, uint32_t *n)
+{
+   if (*set)
+      mp_free(*set);
+   *set = NULL;
+   *n = 0;
+}
+
 void mp_order_replay_clear(mp_order_replay *o)
 {
-   if (o->gathered)
-      mp_free(o->gathered);
-   o->gathered = NULL;
-   o->n_gathered = 0;
-   if (o->scattered)
-      mp_free(o->scattered);
-   o->scattered = NULL;
-   o->n_scattered = 0;
-   if (o->left_loaded)
-      mp_free(o->left_loaded);
-   o->left_loaded = NULL;
-   o->n_left_loaded = 0;
-   if (o->left_stored)
-      mp_free(o->left_stored);
-   o->left_stored = NULL;
-   o->n_left_stored = 0;
+   free_vars(&o->gathered, &o->n_gathered);
+   free_vars(&o->scattered, &o->n_scattered);
+   free_vars(&o->left_loaded, &o->n_left_loaded);
+   free_vars(&o->left_stored, &o->n_left_stored);
    if (o->why_not)
       mp_free(o->why_not);
    if (o->how)
