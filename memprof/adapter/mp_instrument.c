@@ -859,6 +859,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    Bool first_imark = True, skip = False;
    const UInt *watching;
    UInt pending = 0;   /* instructions not yet added to mp_g_instructions */
+   UInt exit_loop;     /* the loop whose back edge the exit just added is */
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
@@ -919,17 +920,23 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       tl_assert(!first_imark);
       if (!skip)
          instrument_stmt(sbOut, sbIn->tyenv, st, ii);
+      exit_loop = MP_LOOP_NONE;
       if (!skip && st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
           && st->Ist.Exit.dst->tag == Ico_U64) {
-         UInt loop = back_edge_loop(ii, cur_ia, st->Ist.Exit.dst->Ico.U64);
-         if (loop != MP_LOOP_NONE)
-            add_back_edge(sbOut, loop, st->Ist.Exit.guard);
+         exit_loop = back_edge_loop(ii, cur_ia, st->Ist.Exit.dst->Ico.U64);
+         if (exit_loop != MP_LOOP_NONE)
+            add_back_edge(sbOut, exit_loop, st->Ist.Exit.guard);
       }
       if (st->tag == Ist_Exit) {
          add_instruction_count(sbOut, &pending);
          close_segment(sbOut);
       }
       addStmtToIRSB(sbOut, st);
+      /* past the exit: the back edge was not taken (mp_loops.h's
+         excursions); a loop's exit, mostly, so seldom run */
+      if (exit_loop != MP_LOOP_NONE)
+         add_loop_call(sbOut, "mp_loop_fell_through", mp_loop_fell_through, 1,
+                       mkIRExprVec_1(mkIRExpr_HWord(exit_loop)), NULL);
    }
    add_instruction_count(sbOut, &pending);
    close_segment(sbOut);

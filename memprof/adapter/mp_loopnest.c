@@ -251,6 +251,12 @@ VG_REGPARM(1) void mp_loop_back_edge(UWord loop)
                             (uint32_t)loop);
 }
 
+VG_REGPARM(1) void mp_loop_fell_through(UWord loop)
+{
+   mp_loops_back_edge_fell_through(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()),
+                                   (uint32_t)loop);
+}
+
 VG_REGPARM(1) void mp_loop_return(UWord fn)
 {
    mp_loops_return(mp_g_loops, mp_thread_serial(VG_(get_running_tid)()), (uint32_t)fn);

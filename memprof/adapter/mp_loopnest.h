@@ -45,6 +45,7 @@ void mp_loopnest_thread_runs(ThreadId tid);
 
 VG_REGPARM(2) void mp_loop_at(mp_instr *ii, UWord sp);
 VG_REGPARM(1) void mp_loop_back_edge(UWord loop);
+VG_REGPARM(1) void mp_loop_fell_through(UWord loop);
 VG_REGPARM(1) void mp_loop_return(UWord fn);
 
 /* Every access (the list's loops entry, mp_an_loops.h), with its memory cycles and the

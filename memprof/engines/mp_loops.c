@@ -106,10 +106,20 @@ static map_slot *map_get(map *m, uint64_t k1, uint64_t k2)
 /*--- Types                                                ---*/
 /*------------------------------------------------------------*/
 
+/* A back edge: to its loop's head, from branch. */
+typedef struct {
+   uint32_t loop;
+   uint64_t branch;
+   int excursion;            /* returns into another loop from past its tail */
+   int found;                /* shape_forest's mark in the current round */
+} fn_edge;
+
 typedef struct {
    uint32_t fn;
    uint32_t *ids;            /* the function's loops, in discovery order */
    uint32_t n, cap;
+   fn_edge *edges;           /* its back edges, in discovery order */
+   uint32_t n_edges, cap_edges;
 } fn_loops;
 
 /* The last child instances of one loop instance (or of the thread's
@@ -138,6 +148,14 @@ typedef struct {
       frames is already the loop's chain): a superblock of an outer
       loop's body, entered again and again, returns at once. */
    uint32_t settled_loop, settled_gen, settled_n;
+   /* The last frame popped, kept while no frame was pushed since: the
+      thread left its loop for a block found, on its jump back, to be
+      an excursion of it (revive_excursions). */
+   mp_loop_frame popped;
+   uint32_t popped_at;       /* the stack height after it was popped */
+   uint64_t pushes;          /* frames pushed, ever */
+   uint64_t popped_pushes;   /* pushes when it was popped; no frame
+                                kept when it differs from pushes */
 } thread_state;
 
 struct mp_loops {
@@ -231,8 +249,11 @@ void mp_loops_free(mp_loops *l)
       if (l->loops[i].scope)
          mp_free((char *)l->loops[i].scope);
    }
-   for (i = 0; i < l->n_fns; i++)
+   for (i = 0; i < l->n_fns; i++) {
       mp_free(l->fns[i].ids);
+      if (l->fns[i].edges)
+         mp_free(l->fns[i].edges);
+   }
    for (i = 0; i < l->n_threads; i++)
       if (l->threads[i]) {
          if (l->threads[i]->frames)
@@ -347,11 +368,17 @@ static uint32_t best_container(const mp_loops *l, const fn_loops *f, uint32_t id
    uint32_t i, best = MP_LOOP_NONE;
    for (i = 0; i < f->n; i++) {
       const mp_loop *P = &l->loops[f->ids[i]];
-      if (f->ids[i] != id && !P->never_entered && contains(P, L)
+      if (f->ids[i] != id && !P->never_entered && !P->excursion && contains(P, L)
           && (best == MP_LOOP_NONE || better(P, &l->loops[best])))
          best = f->ids[i];
    }
    return best;
+}
+
+/* Loop id's parent: none for an excursion, which no one enters. */
+static uint32_t parent_of(const mp_loops *l, const fn_loops *f, uint32_t id)
+{
+   return l->loops[id].excursion ? MP_LOOP_NONE : best_container(l, f, id);
 }
 
 /* The parent links of f's loops changed: their depths and child
@@ -378,29 +405,6 @@ static void relinked(mp_loops *l, fn_loops *f)
       l->memo.n = 0;
    }
    l->settled.gen = l->gen;
-}
-
-/* Loop id's range is new or has grown: fix every parent link of its
-   function, then the depths and child counts.  Only links to or from
-   id can change: a loop's containers are the old ones plus, maybe, id;
-   and a loop whose parent was id may now have a smaller container. */
-static void relink(mp_loops *l, fn_loops *f, uint32_t id)
-{
-   mp_loop *L = &l->loops[id];
-   uint32_t i;
-   L->parent = best_container(l, f, id);
-   for (i = 0; i < f->n; i++) {
-      uint32_t m = f->ids[i];
-      mp_loop *M = &l->loops[m];
-      if (m == id)
-         continue;
-      if (M->parent == id)
-         M->parent = best_container(l, f, m);
-      else if (contains(L, M)
-               && (M->parent == MP_LOOP_NONE || better(L, &l->loops[M->parent])))
-         M->parent = id;
-   }
-   relinked(l, f);
 }
 
 static fn_loops *fn_for(mp_loops *l, uint32_t fn)
@@ -436,6 +440,104 @@ static void widen_edge(mp_loop *L, const char *branch_loc, const char *target_lo
    widen_lines(L, target_loc, target_scope ? given_scope : NULL, (void *)target_scope);
 }
 
+/* Whether a back edge from 'branch' to 'target' returns into loop P
+   from past its tail: an excursion, not a loop (mp_loops.h). */
+static inline int returns_into(const mp_loop *P, uint64_t target, uint64_t branch)
+{
+   return !P->excursion && P->head < target && target <= P->tail && P->tail < branch;
+}
+
+/* The ranges of f's loops from its edges, those found to be
+   excursions apart: a loop's own edges give its tail, and an excursion
+   returning into a loop takes its tail (and its ancestors') as far as
+   its branch.  A loop with no edge of its own is an excursion. */
+static void grow_tails(mp_loops *l, fn_loops *f)
+{
+   uint32_t i, j;
+   int changed = 1;
+   for (i = 0; i < f->n; i++) {
+      l->loops[f->ids[i]].tail = l->loops[f->ids[i]].head;
+      l->loops[f->ids[i]].excursion = 1;
+   }
+   for (i = 0; i < f->n_edges; i++) {
+      mp_loop *L = &l->loops[f->edges[i].loop];
+      if (f->edges[i].excursion)
+         continue;
+      L->excursion = 0;
+      if (f->edges[i].branch > L->tail)
+         L->tail = f->edges[i].branch;
+   }
+   while (changed) {
+      changed = 0;
+      for (i = 0; i < f->n_edges; i++) {
+         const fn_edge *e = &f->edges[i];
+         uint64_t target = l->loops[e->loop].head;
+         if (!e->excursion)
+            continue;
+         for (j = 0; j < f->n; j++)
+            if (returns_into(&l->loops[f->ids[j]], target, e->branch)) {
+               l->loops[f->ids[j]].tail = e->branch;
+               changed = 1;
+            }
+      }
+   }
+}
+
+/* f's forest from its back edges alone, whatever order they came in:
+   rounds find, all at once, the edges that return into another loop
+   from past its tail, until none is left (the set only grows, so at
+   most one round per edge).  O(rounds * edges * loops), at
+   instrumentation time. */
+static void shape_forest(mp_loops *l, fn_loops *f)
+{
+   uint32_t i, j;
+   int found = 1;
+   for (i = 0; i < f->n_edges; i++)
+      f->edges[i].excursion = 0;
+   while (found) {
+      found = 0;
+      grow_tails(l, f);
+      for (i = 0; i < f->n_edges; i++) {
+         fn_edge *e = &f->edges[i];
+         uint64_t target = l->loops[e->loop].head;
+         e->found = 0;
+         if (e->excursion)
+            continue;
+         for (j = 0; j < f->n && !returns_into(&l->loops[f->ids[j]], target, e->branch); j++)
+            ;
+         e->found = j < f->n;
+         found |= e->found;
+      }
+      for (i = 0; i < f->n_edges; i++)
+         f->edges[i].excursion |= f->edges[i].found;
+   }
+   for (i = 0; i < f->n; i++)
+      l->loops[f->ids[i]].parent = parent_of(l, f, f->ids[i]);
+   relinked(l, f);
+}
+
+/* Edge (loop, branch) of f: its index, added if new (*is_new). */
+static uint32_t edge_of(fn_loops *f, uint32_t loop, uint64_t branch, int *is_new)
+{
+   uint32_t i;
+   for (i = 0; i < f->n_edges; i++)
+      if (f->edges[i].loop == loop && f->edges[i].branch == branch) {
+         *is_new = 0;
+         return i;
+      }
+   if (f->n_edges == f->cap_edges) {
+      f->cap_edges = f->cap_edges ? 2 * f->cap_edges : 8;
+      f->edges = mp_realloc("mp.loops.edges", f->edges, f->cap_edges * sizeof(fn_edge));
+   }
+   mp_memset(&f->edges[f->n_edges], 0, sizeof(fn_edge));
+   f->edges[f->n_edges].loop = loop;
+   f->edges[f->n_edges].branch = branch;
+   *is_new = 1;
+   return f->n_edges++;
+}
+
+static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *old_tails);
+
 uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
                                 uint64_t target, const char *branch_loc,
                                 const char *target_loc, const char *branch_scope,
@@ -444,43 +546,47 @@ uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
    map_slot *s;
    fn_loops *f;
    mp_loop *L;
-   uint32_t id;
+   uint32_t id, e;
+   int is_new;
    if (target > branch)
       return MP_LOOP_NONE;
    f = fn_for(l, fn);
    s = map_get(&l->head_map, fn, target);
    if (s->stamp) {           /* stamp 1 marks a known head */
       id = s->val;
-      L = &l->loops[id];
-      widen_edge(L, branch_loc, target_loc, branch_scope, target_scope);
-      if (branch > L->tail) {
-         L->tail = branch;
-         relink(l, f, id);
+   } else {
+      id = l->n_loops;
+      s->val = id;
+      s->stamp = 1;
+      if (l->n_loops == l->cap_loops) {
+         l->cap_loops = l->cap_loops ? 2 * l->cap_loops : 64;
+         l->loops = mp_realloc("mp.loops.loops", l->loops, l->cap_loops * sizeof(mp_loop));
       }
-      return id;
+      L = &l->loops[id];
+      mp_memset(L, 0, sizeof *L);
+      L->fn = fn;
+      L->head = L->tail = target;
+      L->parent = MP_LOOP_NONE;
+      L->depth = 1;
+      l->n_loops++;
+      if (f->n == f->cap) {
+         f->cap = f->cap ? 2 * f->cap : 8;
+         f->ids = mp_realloc("mp.loops.fnids", f->ids, f->cap * sizeof(uint32_t));
+      }
+      f->ids[f->n++] = id;
    }
-   id = l->n_loops;
-   s->val = id;
-   s->stamp = 1;
-   if (l->n_loops == l->cap_loops) {
-      l->cap_loops = l->cap_loops ? 2 * l->cap_loops : 64;
-      l->loops = mp_realloc("mp.loops.loops", l->loops, l->cap_loops * sizeof(mp_loop));
+   e = edge_of(f, id, branch, &is_new);
+   if (is_new) {
+      uint64_t *old_tails = mp_malloc("mp.loops.tails", f->n * sizeof(uint64_t));
+      uint32_t i;
+      for (i = 0; i < f->n; i++)
+         old_tails[i] = l->loops[f->ids[i]].tail;
+      shape_forest(l, f);
+      revive_excursions(l, f, old_tails);
+      mp_free(old_tails);
    }
-   L = &l->loops[id];
-   mp_memset(L, 0, sizeof *L);
-   L->fn = fn;
-   L->head = target;
-   L->tail = branch;
-   L->parent = MP_LOOP_NONE;
-   L->depth = 1;
-   widen_edge(L, branch_loc, target_loc, branch_scope, target_scope);
-   l->n_loops++;
-   if (f->n == f->cap) {
-      f->cap = f->cap ? 2 * f->cap : 8;
-      f->ids = mp_realloc("mp.loops.fnids", f->ids, f->cap * sizeof(uint32_t));
-   }
-   f->ids[f->n++] = id;
-   relink(l, f, id);
+   if (!f->edges[e].excursion)
+      widen_edge(&l->loops[id], branch_loc, target_loc, branch_scope, target_scope);
    return id;
 }
 
@@ -495,7 +601,7 @@ uint32_t mp_loops_innermost(mp_loops *l, uint32_t fn, uint64_t addr)
       const fn_loops *f = &l->fns[fs->val];
       for (i = 0; i < f->n; i++) {
          const mp_loop *P = &l->loops[f->ids[i]];
-         if (P->head <= addr && addr <= P->tail
+         if (!P->excursion && P->head <= addr && addr <= P->tail
              && (best == MP_LOOP_NONE || better(P, &l->loops[best])))
             best = f->ids[i];
       }
@@ -597,6 +703,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    if (t->n == t->cap)
       reserve(t, t->cap ? 2 * t->cap : 8);
    fr = &t->frames[t->n++];
+   t->pushes++;
    if (t->n > l->deepest)
       l->deepest = t->n;
    fr->loop = loop;
@@ -605,6 +712,13 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    fr->sp = t->sp;
    fr->begun = ++l->epoch;
    fr->seen = 0;
+   fr->fell_through = 0;
+   /* An inner loop ran after the back edge fell through: no rare block
+      of a rotated loop but code around it, whose jump back is no
+      iteration (LULESH's frees, placed before the loop that jumps back
+      to them). */
+   if (t->n > 1 && l->loops[t->frames[t->n - 2].loop].fn == L->fn)
+      t->frames[t->n - 2].fell_through = 0;
    l->changes++;
 }
 
@@ -622,6 +736,38 @@ static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
          L->max_iterations = fr->iterations;
       if (l->exit_fn)
          l->exit_fn(l->exit_arg, tid, fr->loop, fr->instance, fr->iterations);
+      t->popped = *fr;
+      t->popped_at = t->n;
+      t->popped_pushes = t->pushes;
+   }
+}
+
+/* The back edges of f just grew some of its loops' tails (old_tails:
+   f's loops' tails before, by index in f->ids).  A thread that left
+   one of them for a block that the new edge shows to be an excursion
+   of it, and has pushed nothing since, is back in that loop's
+   instance: the instance goes on (its exit was told; its iterations
+   and identity carry on).  Without this the first run of each
+   excursion, before its jump back is translated, would split an
+   instance in two. */
+static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *old_tails)
+{
+   uint32_t i, k;
+   for (k = 0; k < l->n_threads; k++) {
+      thread_state *t = l->threads[k];
+      if (t == NULL || t->pushes == 0 || t->popped_pushes != t->pushes || t->n != t->popped_at)
+         continue;
+      for (i = 0; i < f->n && f->ids[i] != t->popped.loop; i++)
+         ;
+      if (i == f->n || l->loops[f->ids[i]].excursion
+          || l->loops[f->ids[i]].tail <= old_tails[i])
+         continue;
+      if (t->n == t->cap)
+         reserve(t, t->cap ? 2 * t->cap : 8);
+      t->frames[t->n++] = t->popped;
+      t->popped_pushes = 0;
+      l->loops[t->popped.loop].exits--;
+      l->changes++;
    }
 }
 
@@ -797,12 +943,33 @@ void mp_loops_enter_block(mp_loops *l, uint32_t tid, uint64_t sp, uint32_t fn,
    place_at_site(l, t, tid, fn, addr, site);
 }
 
+/* The jump back from an excursion (its 'loop' E is no loop: mp_loops.h)
+   into the loop P holding E's head.  When the excursion began where
+   P's own back edge fell through (a rotated loop whose rare case is
+   tested at its bottom), the jump back stands for that back edge: the
+   next iteration begins.  From the middle of the body it does not. */
+static void excursion_return(mp_loops *l, thread_state *t, const mp_loop *E)
+{
+   uint32_t p = mp_loops_innermost(l, E->fn, E->head);
+   mp_loop_frame *fr = t->n > 0 ? &t->frames[t->n - 1] : NULL;
+   if (p == MP_LOOP_NONE || fr == NULL || fr->loop != p || !fr->fell_through)
+      return;
+   fr->fell_through = 0;
+   fr->iterations++;
+   l->loops[p].iterations++;
+   settle(l, t);
+}
+
 void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
 {
    thread_state *t = thread_for(l, tid);
    mp_loop *L;
    mp_assert(loop < l->n_loops);
    L = &l->loops[loop];
+   if (L->excursion) {
+      excursion_return(l, t, L);
+      return;
+   }
    /* The branch is at or below the tail: the thread is in the loop even
       if no address told us so yet (a superblock that began before the
       head, or the loop found after its entry). */
@@ -810,9 +977,18 @@ void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
       at_slow(l, t, tid, L->fn, mp_loops_innermost(l, L->fn, L->tail));
    L->iterations++;
    /* Not on top only if another loop overlaps this one at its tail. */
-   if (t->n > 0 && t->frames[t->n - 1].loop == loop)
+   if (t->n > 0 && t->frames[t->n - 1].loop == loop) {
       t->frames[t->n - 1].iterations++;
+      t->frames[t->n - 1].fell_through = 0;
+   }
    settle(l, t);
+}
+
+void mp_loops_back_edge_fell_through(mp_loops *l, uint32_t tid, uint32_t loop)
+{
+   thread_state *t = thread_for(l, tid);
+   if (t->n > 0 && t->frames[t->n - 1].loop == loop)
+      t->frames[t->n - 1].fell_through = 1;
 }
 
 void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn)
@@ -957,13 +1133,13 @@ void mp_loops_drop_unentered(mp_loops *l)
       fn_loops *f = &l->fns[k];
       for (i = 0, dropped = 0; i < f->n; i++) {
          mp_loop *L = &l->loops[f->ids[i]];
-         L->never_entered = L->entries == 0;
+         L->never_entered = L->entries == 0 || L->excursion;
          dropped += L->never_entered;
       }
       if (dropped == 0)
          continue;
       for (i = 0; i < f->n; i++)
-         l->loops[f->ids[i]].parent = best_container(l, f, f->ids[i]);
+         l->loops[f->ids[i]].parent = parent_of(l, f, f->ids[i]);
       relinked(l, f);
    }
 }

@@ -16,6 +16,18 @@
    the smallest loop of the same function whose range contains it.  The
    forest does not depend on the order in which back edges are found.
 
+   Excursions.  A compiler places a loop's rarely taken blocks past its
+   back edge (gcc -O2's block reordering); such a block ends with a jump
+   back into the loop's body.  That jump is backward, but no loop: a
+   back edge from past the tail of a loop P into P's body (P.head <
+   target <= P.tail < branch) is an excursion of P, and P's range (with
+   its ancestors') grows to hold the block, so that running it does not
+   end P's instance.  A loop found earlier whose back edge turns out to
+   be one is demoted (mp_loop.excursion) and never entered again.  A
+   loop whose inner loop's latch the compiler placed past the outer
+   loop's tail is read the same way: its iterations count as the outer
+   loop's body.
+
    Dynamic part.  Per thread, a stack of active loop frames, outermost
    first.  A frame is one execution instance of a loop: it starts when
    the thread enters the loop's range (an "entry") and ends when the
@@ -85,7 +97,9 @@
 /* One loop; ids are dense: 0 .. mp_loops_count() - 1. */
 typedef struct {
    uint32_t fn;              /* the adapter's function id */
-   uint64_t head, tail;      /* guest addresses; the range is [head, tail] */
+   uint64_t head, tail;      /* guest addresses; the range is [head, tail]:
+                                tail is its highest back edge, or an
+                                excursion's return past it */
    uint32_t parent;          /* enclosing loop, MP_LOOP_NONE at top level */
    uint32_t depth;           /* 1 at top level */
    uint32_t n_children;      /* loops whose parent this is */
@@ -101,6 +115,9 @@ typedef struct {
    uint64_t max_iterations;  /* most back edges in one finished instance */
    int never_entered;        /* at exit: no instance ever began
                                 (mp_loops_drop_unentered) */
+   int excursion;            /* no loop: its back edge was found to
+                                return into another loop from past that
+                                loop's tail (above); never entered again */
    /* The variables accessed, and those written, while it was active,
       its callees' and inner loops' accesses included (mp_loops_touch):
       Bloom filters of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits each.
@@ -121,6 +138,9 @@ typedef struct {
    uint64_t begun;           /* the epoch its entry made (mp_loops_epoch) */
    int seen;                 /* active at an access the carriers were
                                 told of (mp_loops_seen) */
+   int fell_through;         /* its back edge was not taken, and the
+                                thread stayed in it: an excursion's
+                                jump back is then the next iteration */
 } mp_loop_frame;
 
 typedef struct mp_loops mp_loops;
@@ -141,7 +161,9 @@ void      mp_loops_set_exit_hook(mp_loops *l, mp_loops_exit_fn fn, void *arg);
    (its increment, test and jump): its file and scope are the loop's,
    while the target, the body's first instruction, may be a function
    inlined there, whose line then does not widen the loop's.  Returns
-   the loop's id, MP_LOOP_NONE if target > branch (not a back edge).
+   the id of the loop at target (a demoted one, mp_loop.excursion, for an
+   excursion's jump back), MP_LOOP_NONE if target > branch (not a back
+   edge).
    May grow the loop's tail and re-nest the function's loops. */
 uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
                                 uint64_t target, const char *branch_loc,
@@ -246,6 +268,14 @@ void mp_loops_unsettle(mp_loops *l);
    mp_loops_add_back_edge).  If the loop is not the innermost active
    one, the thread is first placed at the loop's tail. */
 void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop);
+
+/* The conditional back edge of 'loop' was not taken (the code after
+   the branch runs): a loop exit, or the rare block of a rotated loop
+   that an excursion's jump back then brings to its next iteration.
+   For a loop's excursions, mp_loops_back_edge_taken is told of each
+   excursion's jump back with the id mp_loops_add_back_edge returned
+   for it. */
+void mp_loops_back_edge_fell_through(mp_loops *l, uint32_t tid, uint32_t loop);
 
 /* Optional (R4): thread tid returns from function fn. */
 void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn);

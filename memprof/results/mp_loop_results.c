@@ -93,7 +93,8 @@ static loop_rank *rank_loops(const mp_results *res, uint32_t *n_out)
    uint32_t i, k = 0;
    for (i = 0; i < res->n_loops; i++) {
       const mp_loop_result *lr = &res->loop[i];
-      if (lr->loop->entries == 0 || lr->streams == NULL || lr->accesses == 0)
+      if (lr->loop->entries == 0 || lr->loop->excursion || lr->streams == NULL
+          || lr->accesses == 0)
          continue;
       r[k].loop = i;
       r[k].accesses = lr->accesses;

@@ -20,13 +20,16 @@
 typedef struct {
    uint32_t fn;
    uint64_t head, tail;      /* final range */
-   uint64_t cur_tail;        /* highest branch added so far, 0 if none */
+   uint64_t cur_tail;        /* its range's end from the edges so far
+                                (ref_shape), 0 if none is known */
+   int active;               /* a loop, not an excursion (ref_shape) */
    uint32_t id;              /* the engine's id, once known */
 } ref_loop;
 
 typedef struct {
    uint32_t loop;            /* index in ref_loop[] */
    uint64_t branch;
+   int excursion;            /* ref_shape's verdict */
 } ref_edge;
 
 typedef struct {
@@ -96,7 +99,61 @@ static void gen_edges(ref_set *r)
    }
 }
 
-static int ref_known(const ref_loop *L) { return L->cur_tail != 0; }
+static int ref_known(const ref_loop *L) { return L->cur_tail != 0 && L->active; }
+
+/* Whether P, as shaped so far, is one an edge from b to head h returns
+   into from past its tail. */
+static int ref_returns_into(const ref_loop *P, uint32_t fn, uint64_t h, uint64_t b)
+{
+   return P->cur_tail != 0 && P->active && P->fn == fn && P->head < h && h <= P->cur_tail
+          && P->cur_tail < b;
+}
+
+/* The definition of mp_loops.h's excursions, over the first n edges,
+   by brute force: an edge returning into a loop from past its tail is
+   no loop's and stretches the loops it returns into; found in rounds,
+   all of a round at once, until none is left. */
+static void ref_shape(ref_set *r, uint32_t n)
+{
+   uint32_t i, k, j;
+   int more = 1;
+   for (k = 0; k < n; k++)
+      r->edges[k].excursion = 0;
+   while (more) {
+      int found[MAX_EDGES] = { 0 }, grew = 1;
+      for (i = 0; i < r->n; i++) {
+         r->loops[i].cur_tail = 0;
+         r->loops[i].active = 0;
+      }
+      for (k = 0; k < n; k++) {
+         ref_loop *L = &r->loops[r->edges[k].loop];
+         if (L->cur_tail == 0)
+            L->cur_tail = L->head;
+         if (r->edges[k].excursion)
+            continue;
+         L->active = 1;
+         if (r->edges[k].branch > L->cur_tail)
+            L->cur_tail = r->edges[k].branch;
+      }
+      while (grew)
+         for (grew = 0, k = 0; k < n; k++)
+            for (j = 0; j < r->n && r->edges[k].excursion; j++) {
+               const ref_loop *E = &r->loops[r->edges[k].loop];
+               if (ref_returns_into(&r->loops[j], E->fn, E->head, r->edges[k].branch)) {
+                  r->loops[j].cur_tail = r->edges[k].branch;
+                  grew = 1;
+               }
+            }
+      for (more = 0, k = 0; k < n; k++) {
+         const ref_loop *E = &r->loops[r->edges[k].loop];
+         for (j = 0; j < r->n && !r->edges[k].excursion; j++)
+            if (ref_returns_into(&r->loops[j], E->fn, E->head, r->edges[k].branch))
+               found[k] = more = 1;
+      }
+      for (k = 0; k < n; k++)
+         r->edges[k].excursion |= found[k];
+   }
+}
 
 /* The definition, by brute force over the loops known so far: the
    containers of L, and the best (smallest, higher head on a tie). */
@@ -164,6 +221,7 @@ static int compare_forest(mp_loops *l, const ref_set *r, int corrupt)
          continue;
       e = mp_loops_get(l, L->id);
       if (!e) { bad++; continue; }
+      if (e->excursion) { bad++; continue; }
       bad += e->fn != L->fn || e->head != L->head || e->tail != L->cur_tail;
       bad += e->parent != (parent[i] == UINT32_MAX ? MP_LOOP_NONE : r->loops[parent[i]].id);
       bad += e->depth != depth[i];
@@ -183,7 +241,7 @@ static void run_forest(int nested, uint64_t seed, int corrupt)
 {
    ref_set *r = calloc(1, sizeof *r);
    mp_loops *l = mp_loops_new();
-   uint32_t fn, e;
+   uint32_t fn, e, next_id = 0;
    rng_state = seed;
    for (fn = 0; fn < 3; fn++) {
       uint32_t n = 1 + (uint32_t)(rng() % 40);
@@ -193,14 +251,20 @@ static void run_forest(int nested, uint64_t seed, int corrupt)
          gen_overlapping(r, fn, n);
    }
    gen_edges(r);
+   for (e = 0; e < r->n; e++)
+      r->loops[e].id = UINT32_MAX;
    for (e = 0; e < r->n_edges; e++) {
       ref_loop *L = &r->loops[r->edges[e].loop];
+      if (L->id == UINT32_MAX)
+         L->id = next_id++;       /* ids are dense, by the first edge to a head */
       uint32_t id = mp_loops_add_back_edge(l, L->fn, r->edges[e].branch, L->head, NULL, NULL, NULL, NULL);
-      if (ref_known(L))
-         ck_assert_uint_eq(id, L->id);       /* one loop per head */
-      L->id = id;
-      if (r->edges[e].branch > L->cur_tail)
-         L->cur_tail = r->edges[e].branch;
+      uint32_t i;
+      ref_shape(r, e + 1);
+      /* one loop per head, a demoted one for an excursion's edge */
+      ck_assert_uint_eq(id, L->id);
+      for (i = 0; i < r->n; i++)
+         if (r->loops[i].cur_tail != 0 && !r->loops[i].active && r->loops[i].id < mp_loops_count(l))
+            ck_assert(mp_loops_get(l, r->loops[i].id)->excursion);
       if (!corrupt)
          ck_assert_int_eq(compare_forest(l, r, 0), 0);
    }
@@ -267,6 +331,49 @@ START_TEST(test_forest_by_hand)
    ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x165), o);
    ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x191), MP_LOOP_NONE);
    mp_loops_free(l);
+}
+END_TEST
+
+/* The same edges in two orders make the same forest, excursions and
+   all (mp_loops.h). */
+START_TEST(test_forest_order_free)
+{
+   ref_set *r = calloc(1, sizeof *r);
+   mp_loops *x = mp_loops_new(), *y = mp_loops_new();
+   uint32_t fn, e, i, excursions = 0;
+   rng_state = 0x0dd5eedULL + 31 * (uint64_t)_i;
+   for (fn = 0; fn < 3; fn++)
+      gen_overlapping(r, fn, 1 + (uint32_t)(rng() % 40));
+   gen_edges(r);
+   for (e = 0; e < r->n_edges; e++)
+      mp_loops_add_back_edge(x, r->loops[r->edges[e].loop].fn, r->edges[e].branch,
+                             r->loops[r->edges[e].loop].head, NULL, NULL, NULL, NULL);
+   for (e = r->n_edges; e-- > 0;)
+      mp_loops_add_back_edge(y, r->loops[r->edges[e].loop].fn, r->edges[e].branch,
+                             r->loops[r->edges[e].loop].head, NULL, NULL, NULL, NULL);
+   ck_assert_uint_eq(mp_loops_count(x), mp_loops_count(y));
+   for (i = 0; i < mp_loops_count(x); i++) {
+      const mp_loop *a = mp_loops_get(x, i), *b = NULL, *pa, *pb;
+      uint32_t j;
+      for (j = 0; j < mp_loops_count(y); j++)
+         if (mp_loops_get(y, j)->fn == a->fn && mp_loops_get(y, j)->head == a->head)
+            b = mp_loops_get(y, j);
+      ck_assert_ptr_nonnull(b);
+      ck_assert_int_eq(a->excursion, b->excursion);
+      excursions += (uint32_t)a->excursion;
+      if (a->excursion)
+         continue;
+      ck_assert_uint_eq(a->tail, b->tail);
+      ck_assert_uint_eq(a->depth, b->depth);
+      ck_assert_uint_eq(a->n_children, b->n_children);
+      pa = a->parent == MP_LOOP_NONE ? NULL : mp_loops_get(x, a->parent);
+      pb = b->parent == MP_LOOP_NONE ? NULL : mp_loops_get(y, b->parent);
+      ck_assert(pa == NULL ? pb == NULL : pb != NULL && pa->head == pb->head);
+   }
+   ck_assert_uint_gt(excursions, 0);   /* the shapes met excursions */
+   mp_loops_free(x);
+   mp_loops_free(y);
+   free(r);
 }
 END_TEST
 
@@ -573,6 +680,127 @@ END_TEST
    entered at its condition, inside the range but not at the head; each
    pass of the body follows a back edge, so n passes are n iterations
    and the body's first pass sees counter 1. */
+/* gcc -O2's layout of a loop with a rare branch: the branch's block
+   placed past the back edge, jumping back into the body.  Found in
+   either order, it is one loop of the whole range: one instance of
+   many iterations, not an instance per iteration. */
+START_TEST(test_excursion_keeps_instance)
+{
+   uint32_t k, n;
+   mp_loops *l;
+   g_l = l = new_loops(0);
+   if (_i == 0) {
+      ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x240, 0x180, NULL, NULL, NULL, NULL),
+                        0);                    /* a loop, until the next edge */
+      k = mp_loops_add_back_edge(l, 1, 0x200, 0x100, NULL, NULL, NULL, NULL);
+      ck_assert(mp_loops_get(l, 0)->excursion);
+   } else {
+      k = mp_loops_add_back_edge(l, 1, 0x200, 0x100, NULL, NULL, NULL, NULL);
+      ck_assert_uint_eq(mp_loops_add_back_edge(l, 1, 0x240, 0x180, NULL, NULL, NULL, NULL),
+                        1);
+      ck_assert(mp_loops_get(l, 1)->excursion);
+   }
+   ck_assert_uint_eq(mp_loops_get(l, k)->tail, 0x240);
+   /* an inner loop of the body, and the excursion's owner for it */
+   ck_assert_uint_eq(mp_loops_get(l, mp_loops_add_back_edge(l, 1, 0x1f0, 0x1c0, NULL, NULL,
+                                                             NULL, NULL))->parent, k);
+   ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x230), k);
+   ck_assert_uint_eq(mp_loops_innermost(l, 1, 0x190), k);
+   at(1, 0x0f0);
+   for (n = 0; n < 10; n++) {
+      at(1, 0x100);
+      at(1, 0x150);
+      if (n % 3 == 0) {
+         at(1, 0x230);                          /* the rare block */
+         at(1, 0x180);                          /* and back */
+      }
+      at(1, 0x1f8);
+      if (n < 9)
+         back(k);
+   }
+   at(1, 0x300);
+   ck_assert_uint_eq(mp_loops_get(l, k)->entries, 1);
+   ck_assert_uint_eq(mp_loops_get(l, k)->iterations, 9);
+   ck_assert_uint_eq(mp_loops_get(l, k)->max_iterations, 9);
+   mp_loops_drop_unentered(l);
+   ck_assert(mp_loops_get(l, _i == 0 ? 0 : k)->never_entered == (_i == 0));
+   mp_loops_free(l);
+}
+END_TEST
+
+/* A rotated loop whose rare case is tested at its bottom: the back
+   edge falls through into the rare block, which jumps back into the
+   body.  That jump is the iteration's back edge; one from a rare block
+   left from the middle of the body is not. */
+START_TEST(test_excursion_wraps_iteration)
+{
+   uint32_t k, bottom, middle, n;
+   uint64_t v[1];
+   mp_loops *l;
+   g_l = l = new_loops(0);
+   k = mp_loops_add_back_edge(l, 1, 0x1c0, 0x100, NULL, NULL, NULL, NULL);
+   bottom = mp_loops_add_back_edge(l, 1, 0x1d0, 0x110, NULL, NULL, NULL, NULL);
+   middle = mp_loops_add_back_edge(l, 1, 0x1f0, 0x150, NULL, NULL, NULL, NULL);
+   ck_assert(mp_loops_get(l, bottom)->excursion && mp_loops_get(l, middle)->excursion);
+   at(1, 0x0f0);
+   at(1, 0x110);
+   for (n = 0; n < 12; n++) {
+      ck_assert_uint_eq(mp_loops_iteration_vector(l, g_tid, v, 1), 1);
+      ck_assert_uint_eq(v[0], n);
+      if (n % 4 == 1) {                        /* the rare block of the middle */
+         at(1, 0x1e0);
+         back(middle);
+         at(1, 0x150);
+      }
+      if (n == 11)
+         break;
+      if (n % 3 == 2) {                        /* the rare block of the bottom */
+         mp_loops_back_edge_fell_through(l, g_tid, k);
+         at(1, 0x1c4);
+         back(bottom);
+         at(1, 0x110);
+      } else {
+         back(k);
+         at(1, 0x100);
+      }
+   }
+   mp_loops_back_edge_fell_through(l, g_tid, k);
+   at(1, 0x300);
+   ck_assert_uint_eq(mp_loops_get(l, k)->entries, 1);
+   ck_assert_uint_eq(mp_loops_get(l, k)->iterations, 11);
+   ck_assert_uint_eq(mp_loops_get(l, k)->max_iterations, 11);
+   mp_loops_free(l);
+}
+END_TEST
+
+/* LULESH's layout: a backward jump never taken, at the end of code
+   that a loop after it jumps back into (the frees the compiler placed
+   before that loop).  The jump back follows an inner loop's run, not a
+   rare block: no iteration. */
+START_TEST(test_excursion_after_inner_loop)
+{
+   uint32_t p, inner, back_to;
+   mp_loops *l;
+   g_l = l = new_loops(0);
+   p = mp_loops_add_back_edge(l, 1, 0x140, 0x100, NULL, NULL, NULL, NULL);
+   inner = mp_loops_add_back_edge(l, 1, 0x1a0, 0x160, NULL, NULL, NULL, NULL);
+   back_to = mp_loops_add_back_edge(l, 1, 0x1c0, 0x108, NULL, NULL, NULL, NULL);
+   ck_assert_uint_eq(mp_loops_get(l, inner)->parent, p);
+   at(1, 0x120);
+   mp_loops_back_edge_fell_through(l, g_tid, p);
+   at(1, 0x160);
+   back(inner);
+   at(1, 0x160);
+   at(1, 0x1b0);
+   back(back_to);                              /* to the frees */
+   at(1, 0x108);
+   at(1, 0x300);
+   ck_assert_uint_eq(mp_loops_get(l, p)->iterations, 0);
+   ck_assert_uint_eq(mp_loops_get(l, inner)->iterations, 1);
+   mp_loops_free(l);
+}
+END_TEST
+
 START_TEST(test_trace_jump_to_condition_layout)
 {
    uint32_t L, n;
@@ -1346,6 +1574,10 @@ int main(void)
    tcase_add_loop_test(tc, test_forest_overlapping_random, 0, 30);
    tcase_add_test(tc, test_forest_mismatch_is_detected);
    tcase_add_test(tc, test_forest_by_hand);
+   tcase_add_loop_test(tc, test_forest_order_free, 0, 20);
+   tcase_add_loop_test(tc, test_excursion_keeps_instance, 0, 2);
+   tcase_add_test(tc, test_excursion_wraps_iteration);
+   tcase_add_test(tc, test_excursion_after_inner_loop);
    tcase_add_test(tc, test_source_lines);
    tcase_add_test(tc, test_source_lines_scope);
    tcase_add_loop_test(tc, test_trace_nest_call_and_exits, 0, 2);
