@@ -124,6 +124,26 @@ static uint32_t level_to_fix(const mp_advisor *ad, const mp_var *v)
    return UINT32_MAX;
 }
 
+/* The loop that stands for 'loop' in a pair: itself, or, for a
+   backward jump never taken (the compiler placed a block, such as the
+   frees after a loop, before the code that jumps to it), the busiest
+   of the loops inside it, since such a "loop" is straight code around
+   them; MP_LOOP_NONE when none of them iterated either. */
+static uint32_t stand_in(const mp_advisor *ad, uint32_t loop)
+{
+   const mp_loops *ls = ad->an->loops;
+   while (loop != MP_LOOP_NONE && loop < ad->res->n_loops
+          && mp_loops_get(ls, loop)->iterations == 0) {
+      uint32_t i, best = MP_LOOP_NONE;
+      for (i = 0; i < ad->res->n_loops; i++)
+         if (mp_loops_get(ls, i)->parent == loop
+             && (best == MP_LOOP_NONE || ad->res->loop[i].accesses > ad->res->loop[best].accesses))
+            best = i;
+      loop = best;
+   }
+   return loop;
+}
+
 /* v's pairs of loops, added to ps. */
 static void gather(const mp_advisor *ad, const mp_var *v, pairs *ps)
 {
@@ -137,14 +157,15 @@ static void gather(const mp_advisor *ad, const mp_var *v, pairs *ps)
    for (i = 0; i < vc->n_pairs && ps->n < MAX_PAIRS; i++) {
       const mp_loop_pair *lp = &vc->pair[i];
       uint64_t n = mp_carrier_beyond(&lp->k, lines);
-      if (lp->from >= lp->to || n < MIN_PAIRED || 4 * n < known
-          || !users_loop(ad, lp->from) || !users_loop(ad, lp->to)
-          || one_source_loop(ad, lp->from, lp->to))
+      uint32_t from = stand_in(ad, lp->from), to = stand_in(ad, lp->to);
+      if (from == MP_LOOP_NONE || to == MP_LOOP_NONE || from == to || lp->from >= lp->to
+          || n < MIN_PAIRED || 4 * n < known || !users_loop(ad, from) || !users_loop(ad, to)
+          || one_source_loop(ad, from, to))
          continue;
       ps->p[ps->n].carrier = lp->k.loop;
-      ps->p[ps->n].from = lp->from;
-      ps->p[ps->n].to = lp->to;
-      ps->p[ps->n].across = lp->across;
+      ps->p[ps->n].from = from;
+      ps->p[ps->n].to = to;
+      ps->p[ps->n].across = stand_in(ad, lp->across);
       ps->p[ps->n].var = v->id;
       ps->p[ps->n].level = k;
       ps->p[ps->n].reuses = n;
