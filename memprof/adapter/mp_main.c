@@ -42,6 +42,7 @@
 #include "mp_clreq.h"
 #include "mp_hierarchy.h"
 #include "mp_loopnest.h"
+#include "mp_inlvars.h"
 #include "mp_stackvars.h"
 #include "mp_threads.h"
 #include "mp_exit_summary.h"
@@ -803,6 +804,7 @@ static void print_stats(void)
    VG_(dmsg)("memprof: registry resolutions:      %llu\n", stats__resolves);
    VG_(dmsg)("memprof: stack unwinds:             %llu\n", stats__stack_unwinds);
    mp_stackvars_stats();
+   mp_inlvars_stats();
    VG_(dmsg)("memprof: heap blocks:               %llu\n", stats__blocks);
    VG_(dmsg)("memprof: variables:                 %u\n", mp_vars_count(mp_g_vars));
    mp_analyses_stats();

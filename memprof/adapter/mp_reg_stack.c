@@ -27,6 +27,7 @@
 #include "pub_tool_xarray.h"
 
 #include "mp_clo.h"
+#include "mp_inlvars.h"
 #include "mp_naming.h"
 #include "mp_registry_int.h"
 #include "mp_stackvars.h"
@@ -38,10 +39,12 @@
 /* What a code address tells about its frame, computed once per address
    and kept: the frame's variable (stack:<function>) and, with
    --read-var-info=yes, the local variables in scope there. */
+typedef enum { FROM_SP, FROM_FP, FROM_CFA } local_base;
+
 typedef struct {
-   PtrdiffT base;     /* from SP or FP */
+   PtrdiffT base;     /* from SP, FP or the frame's CFA (its caller's SP) */
    SizeT    size;     /* bytes */
-   Bool     sp_rel;
+   local_base from;
    UInt     var;      /* NO_VAR until its first access (see local_var) */
    HChar   *name;     /* while var is NO_VAR: the core's name */
 } local_block;
@@ -199,9 +202,11 @@ static UInt local_var(frame_info *fi, local_block *b, Addr a)
 static frame_info *frame_info_for(Addr ip)
 {
    frame_info *fi = VG_(HT_lookup)(frame_infos, ip);
+   const mp_dw_local **inlined = NULL;
    const HChar *name;
    XArray *blocks;
-   Word i;
+   UInt i, n_blocks, n_inlined;
+   Bool asked, keep_fn = False;
    if (fi)
       return fi;
    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &name))
@@ -216,40 +221,52 @@ static frame_info *frame_info_for(Addr ip)
    /* The runtime's frames are summed per object unless the user asks
       for them: their locals are asked for only then (mp_stackvars.h
       says what a question costs). */
-   blocks = mp_vars_get(mp_g_vars, fi->frame_var)->cls == MP_CLASS_PROGRAM
-            || mp_clo_show_runtime ? mp_stackvars_at(ip, fi->fn) : NULL;
-   if (blocks && VG_(sizeXA)(blocks) > 0) {
-      Bool keep_fn = False;
-      fi->locals = VG_(malloc)("mp.reg.locals", VG_(sizeXA)(blocks) * sizeof(local_block));
-      for (i = 0; i < VG_(sizeXA)(blocks); i++) {
-         StackBlock *b = VG_(indexXA)(blocks, i);
-         local_block *l;
-         /* valgrind.h's client request macros keep their arguments in
-            a block's array of their own (_zzq_args): not a variable of
-            the program's source, its bytes are the frame's */
-         if (VG_(strncmp)(b->name, "_zzq_", 5) == 0)
-            continue;
-         l = &fi->locals[fi->n_locals++];
-         l->base = b->base;
-         l->size = b->szB;
-         l->sp_rel = b->spRel;
-         l->name = NULL;
-         if (VG_(strlen)(b->name) < CORE_NAME_MAX) {
-            l->var = local_stack_var(fi->frame_var, fi->fn, b->name, b->szB);
-         } else {
-            l->var = NO_VAR;
-            l->name = VG_(strdup)("mp.reg.localname", b->name);
-            keep_fn = True;
-         }
+   asked = mp_vars_get(mp_g_vars, fi->frame_var)->cls == MP_CLASS_PROGRAM
+           || mp_clo_show_runtime;
+   blocks = asked ? mp_stackvars_at(ip, fi->fn) : NULL;
+   n_inlined = asked && mp_stackvars_naming() ? mp_inlvars_at(ip, &inlined) : 0;
+   n_blocks = blocks ? (UInt)VG_(sizeXA)(blocks) : 0;
+   if (n_blocks + n_inlined > 0)
+      fi->locals = VG_(malloc)("mp.reg.locals", (n_blocks + n_inlined) * sizeof(local_block));
+   /* The inlined functions' first: the innermost scopes, whose slots
+      the outer function's locals of other scopes may share at -O2. */
+   for (i = 0; i < n_inlined; i++) {
+      local_block *l = &fi->locals[fi->n_locals++];
+      l->base = (PtrdiffT)inlined[i]->offset;
+      l->size = (SizeT)inlined[i]->size;
+      l->from = inlined[i]->base == MP_DW_CFA ? FROM_CFA
+                : inlined[i]->base == MP_DW_SP ? FROM_SP : FROM_FP;
+      l->name = NULL;
+      l->var = local_stack_var(fi->frame_var, inlined[i]->function, inlined[i]->name,
+                               l->size);
+   }
+   for (i = 0; i < n_blocks; i++) {
+      StackBlock *b = VG_(indexXA)(blocks, i);
+      local_block *l;
+      /* valgrind.h's client request macros keep their arguments in a
+         block's array of their own (_zzq_args): not a variable of the
+         program's source, its bytes are the frame's */
+      if (VG_(strncmp)(b->name, "_zzq_", 5) == 0)
+         continue;
+      l = &fi->locals[fi->n_locals++];
+      l->base = b->base;
+      l->size = b->szB;
+      l->from = b->spRel ? FROM_SP : FROM_FP;
+      l->name = NULL;
+      if (VG_(strlen)(b->name) < CORE_NAME_MAX) {
+         l->var = local_stack_var(fi->frame_var, fi->fn, b->name, b->szB);
+      } else {
+         l->var = NO_VAR;
+         l->name = VG_(strdup)("mp.reg.localname", b->name);
+         keep_fn = True;
       }
-      if (!keep_fn) {
-         VG_(free)(fi->fn);
-         fi->fn = NULL;
-      }
-   } else {
+   }
+   if (!keep_fn) {
       VG_(free)(fi->fn);
       fi->fn = NULL;
    }
+   if (inlined)
+      VG_(free)(inlined);
    if (blocks)
       VG_(deleteXA)(blocks);
    VG_(HT_add_node)(frame_infos, fi);
@@ -276,7 +293,11 @@ static UInt local_of(stack_cache *c, UInt i, frame_info *fi, Addr a, ThreadId ti
    UInt k;
    for (k = 0; k < fi->n_locals; k++) {
       local_block *b = &fi->locals[k];
-      Addr start = (b->sp_rel ? c->sps[i] : c->fps[i]) + b->base;
+      Addr start;
+      if (b->from == FROM_CFA && i + 1 >= c->n)
+         continue;   /* the outermost frame: its CFA is not known */
+      start = (b->from == FROM_SP ? c->sps[i] : b->from == FROM_FP ? c->fps[i] : c->sps[i + 1])
+              + b->base;
       if (a >= start && a < start + b->size) {
          if (b->var == NO_VAR) {
             /* the description unwinds the thread from its IP */

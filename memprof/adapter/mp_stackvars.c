@@ -445,6 +445,11 @@ void mp_stackvars_atfork_child(void)
    stop_server();
 }
 
+Bool mp_stackvars_naming(void)
+{
+   return var_info;
+}
+
 void mp_stackvars_stats(void)
 {
    VG_(dmsg)("memprof: frames' locals asked for:  %llu, of %llu reader processes "

@@ -45,6 +45,9 @@ void mp_stackvars_init(void);
 void mp_stackvars_pre_mmap(Int fd);
 void mp_stackvars_post_mmap(void);
 
+/* Whether the program's locals are named (not --read-var-info=no). */
+Bool mp_stackvars_naming(void);
+
 /* Before the program's first instruction. */
 void mp_stackvars_client_starts(void);
 

@@ -19,7 +19,8 @@
    Notes:
    - DWARF 2 to 5, 32- and 64-bit format, compile and partial units
      (type, skeleton and split units are passed over); gcc's and
-     clang's output.  Little-endian objects only (x86-64, AArch64).
+     clang's output.  Little-endian objects only; the registers are
+     x86-64's DWARF numbers (the caller asks only on that platform).
    - A location is accepted only as one operation: DW_OP_fbreg through
      a frame base of DW_OP_call_frame_cfa, DW_OP_reg6/7 or
      DW_OP_breg6/7, or DW_OP_breg7 / DW_OP_breg6 (rsp / rbp, the x86-64
@@ -27,8 +28,9 @@
      computed value, a frame base that is a location list) is not a
      fixed place in memory, and the variable is left out.
    - A location list's entries are cut to the variable's scope; a
-     DW_LLE_default_location entry is not used.  XXX: it holds where no
-     other entry does, which needs the list's complement.
+     DW_LLE_default_location entry is not used (it holds where no other
+     entry does, which would need the list's complement): the variable
+     is then named only where another entry places it.
    - A variable whose name, type or size cannot be told (a
      variable-length array, a declaration-only structure) is left out,
      as is one of an inlined function without a name.
