@@ -664,15 +664,40 @@ static void count_inline(IRSB *sb, IRExpr *fast, uint64_t *const *field)
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(p), IRExpr_RdTmp(new)));
 }
 
+/* The jump back of an excursion (mp_loops.h), into loop 'into', taken
+   when guard holds: nothing to do while the thread sits in that loop
+   and its back edge did not fall through (a rare block left from the
+   middle of the body, the common kind); else mp_loop_back_edge. */
+static void add_excursion_return(IRSB *sb, UInt loop, UInt into, IRExpr *guard)
+{
+   const mp_loops_settled *st = mp_loopnest_settled();
+   IRExpr *same = cmp32(sb, Iop_CmpEQ32, &st->loop, into), *quiet;
+   IRTemp p = newIRTemp(sb->tyenv, Ity_I64), flag = newIRTemp(sb->tyenv, Ity_I32);
+   addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_ITE(same, load_settled(sb, Ity_I64,
+                                                                   &st->frame_fell_through),
+                                                mkIRExpr_HWord((HWord)&loop_sink))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Load(Iend_LE, Ity_I32, IRExpr_RdTmp(p))));
+   quiet = both(sb, same, bit(sb, IRExpr_Binop(Iop_CmpEQ32, IRExpr_RdTmp(flag),
+                                               IRExpr_Const(IRConst_U32(0)))));
+   add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
+                 mkIRExprVec_1(mkIRExpr_HWord(loop)),
+                 both(sb, guard, bit(sb, IRExpr_Unop(Iop_Not1, quiet))));
+}
+
 /* The back edge of loop taken (when guard holds; NULL: always): counted
    inline when it is the loop the thread sits in, else mp_loop_back_edge. */
 static void add_back_edge(IRSB *sb, UInt loop, IRExpr *guard)
 {
    const mp_loops_settled *st = mp_loopnest_settled();
    IRExpr *same, *fast;
+   UInt into = mp_loops_returns_to(mp_g_loops, loop);
    if (loops_windowed) {     /* as in add_loop_at */
       add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
                     mkIRExprVec_1(mkIRExpr_HWord(loop)), guard);
+      return;
+   }
+   if (into != MP_LOOP_NONE) {
+      add_excursion_return(sb, loop, into, guard);
       return;
    }
    same = cmp32(sb, Iop_CmpEQ32, &st->loop, loop);
@@ -682,6 +707,30 @@ static void add_back_edge(IRSB *sb, UInt loop, IRExpr *guard)
    add_loop_call(sb, "mp_loop_back_edge", mp_loop_back_edge, 1,
                  mkIRExprVec_1(mkIRExpr_HWord(loop)),
                  both(sb, guard, bit(sb, IRExpr_Unop(Iop_Not1, same))));
+}
+
+/* The back edge of loop not taken, past the exit that takes it: set in
+   the promised frame when it is the loop the thread sits in, else
+   mp_loop_fell_through (mp_loops.h's excursions). */
+static void add_fell_through(IRSB *sb, UInt loop)
+{
+   const mp_loops_settled *st = mp_loopnest_settled();
+   IRExpr *same, *fast;
+   IRTemp p;
+   if (loops_windowed) {     /* as in add_loop_at */
+      add_loop_call(sb, "mp_loop_fell_through", mp_loop_fell_through, 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(loop)), NULL);
+      return;
+   }
+   same = cmp32(sb, Iop_CmpEQ32, &st->loop, loop);
+   fast = window_guard(sb, same);
+   p = newIRTemp(sb->tyenv, Ity_I64);
+   addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_ITE(fast, load_settled(sb, Ity_I64,
+                                                                   &st->frame_fell_through),
+                                                mkIRExpr_HWord((HWord)&loop_sink))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(p), IRExpr_Const(IRConst_U32(1))));
+   add_loop_call(sb, "mp_loop_fell_through", mp_loop_fell_through, 1,
+                 mkIRExprVec_1(mkIRExpr_HWord(loop)), bit(sb, IRExpr_Unop(Iop_Not1, same)));
 }
 
 /* A return from ii's function: mp_loop_return, unless the promise says
@@ -935,8 +984,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
       /* past the exit: the back edge was not taken (mp_loops.h's
          excursions); a loop's exit, mostly, so seldom run */
       if (exit_loop != MP_LOOP_NONE)
-         add_loop_call(sbOut, "mp_loop_fell_through", mp_loop_fell_through, 1,
-                       mkIRExprVec_1(mkIRExpr_HWord(exit_loop)), NULL);
+         add_fell_through(sbOut, exit_loop);
    }
    add_instruction_count(sbOut, &pending);
    close_segment(sbOut);

@@ -181,6 +181,7 @@ struct mp_loops {
    void *exit_arg;
    mp_loops_settled settled;     /* of the last caller (mp_loops.h) */
    uint64_t no_iterations;       /* where settled's pointers point when unset */
+   int no_fell_through;      /* the promise's flag without a frame */
 };
 
 /*------------------------------------------------------------*/
@@ -208,6 +209,7 @@ void mp_loops_unsettle(mp_loops *l)
    l->settled.head = 1;
    l->settled.tail = 0;
    l->settled.loop_iterations = l->settled.frame_iterations = &l->no_iterations;
+   l->settled.frame_fell_through = &l->no_fell_through;
 }
 
 const mp_loops_settled *mp_loops_settled_state(const mp_loops *l)
@@ -231,6 +233,7 @@ static void settle(mp_loops *l, thread_state *t)
       l->settled.tail = L->n_children == 0 ? L->tail : 0;
       l->settled.loop_iterations = &L->iterations;
       l->settled.frame_iterations = &top->iterations;
+      l->settled.frame_fell_through = &top->fell_through;
    }
    l->settled.valid = 1;
    l->settled.sp = t->sp;
@@ -982,6 +985,12 @@ void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop)
       t->frames[t->n - 1].fell_through = 0;
    }
    settle(l, t);
+}
+
+uint32_t mp_loops_returns_to(mp_loops *l, uint32_t loop)
+{
+   const mp_loop *E = &l->loops[loop];
+   return E->excursion ? mp_loops_innermost(l, E->fn, E->head) : MP_LOOP_NONE;
 }
 
 void mp_loops_back_edge_fell_through(mp_loops *l, uint32_t tid, uint32_t loop)

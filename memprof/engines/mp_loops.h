@@ -79,8 +79,10 @@
    otherwise one hash look-up of (function, address) (memoised innermost
    loop) and O(depth) for a change of loops.  Back edges: O(1) when the
    loop is on top; mp_loops_at_site replaces the hash look-up by the
-   caller's memo.  Static changes: O(k) per back edge, O(k^2) in the
-   worst case, k = loops of the function (instrumentation time only).
+   caller's memo.  Static changes: a new back edge shapes its
+   function's forest again from its e back edges, O(r * e * k) for k
+   loops and r rounds (one per link of the longest chain of excursions
+   found through one another, plus one; instrumentation time only).
 */
 #ifndef MP_LOOPS_H
 #define MP_LOOPS_H
@@ -239,7 +241,9 @@ void mp_loops_enter_block(mp_loops *l, uint32_t tid, uint64_t sp, uint32_t fn,
      mp_loops_at_site would return at once (head > tail when the loop
      has a loop inside it);
    - a back edge of 'loop' only adds one to *loop_iterations and
-     *frame_iterations (what mp_loops_back_edge_taken would do);
+     *frame_iterations (what mp_loops_back_edge_taken would do), and
+     one not taken only sets *frame_fell_through to 1 (what
+     mp_loops_back_edge_fell_through would do);
    - while 'valid', a return from a function other than 'fn' (the
      innermost frame's, MP_LOOPS_NO_FN without frames) changes nothing;
    - while 'valid', with the stack pointer at 'sp', a block of another
@@ -250,6 +254,7 @@ void mp_loops_enter_block(mp_loops *l, uint32_t tid, uint64_t sp, uint32_t fn,
 typedef struct {
    uint64_t head, tail, sp;
    uint64_t *loop_iterations, *frame_iterations;
+   int *frame_fell_through;
    uint32_t loop, fn, valid;
    uint32_t gen;             /* the forest's generation (mp_loops_site) */
    /* The engine's own: the thread's frames, and mp_loops_at's memo
@@ -276,6 +281,13 @@ void mp_loops_back_edge_taken(mp_loops *l, uint32_t tid, uint32_t loop);
    excursion's jump back with the id mp_loops_add_back_edge returned
    for it. */
 void mp_loops_back_edge_fell_through(mp_loops *l, uint32_t tid, uint32_t loop);
+
+/* For the id of an excursion's jump back (mp_loops_add_back_edge), the
+   loop it returns into as the forest is now; MP_LOOP_NONE for a loop's
+   own back edge.  While the thread sits in that loop and its back edge
+   did not fall through, the jump back changes nothing: the adapter's
+   fast path. */
+uint32_t mp_loops_returns_to(mp_loops *l, uint32_t loop);
 
 /* Optional (R4): thread tid returns from function fn. */
 void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn);
