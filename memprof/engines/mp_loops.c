@@ -699,6 +699,20 @@ static void child_ended(thread_state *t, uint32_t d, uint64_t parent_begun,
    r->n++;
 }
 
+/* Frame fr, at depth d, is back after its end was recorded (an
+   excursion's first run: revive_excursions): its end is taken back,
+   so that the ring is as if it never ended. */
+static void child_back(thread_state *t, uint32_t d, const mp_loop_frame *fr)
+{
+   child_ring *r;
+   if (t->children == NULL)
+      return;
+   r = &t->children[d];
+   if (r->n > 0 && r->parent_begun == (d ? t->frames[d - 1].begun : 0)
+       && r->ended[(r->n - 1) % MP_LOOPS_CHILDREN].begun == fr->begun)
+      r->n--;
+}
+
 static void push(mp_loops *l, thread_state *t, uint32_t loop)
 {
    mp_loop *L = &l->loops[loop];
@@ -767,6 +781,7 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
          continue;
       if (t->n == t->cap)
          reserve(t, t->cap ? 2 * t->cap : 8);
+      child_back(t, t->n, &t->popped);
       t->frames[t->n++] = t->popped;
       t->popped_pushes = 0;
       l->loops[t->popped.loop].exits--;
@@ -1059,6 +1074,9 @@ void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uin
    if (n)
       mp_memcpy(t->frames, frames, n * sizeof(mp_loop_frame));
    t->n = n;
+   /* one that ended, as the copy saw, and is back: revived */
+   for (d = same; d < n; d++)
+      child_back(t, d, &t->frames[d]);
    l->epoch = epoch;
    l->unseen_before = unseen_before;
 }

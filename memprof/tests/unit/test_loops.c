@@ -1360,6 +1360,56 @@ END_TEST
 START_TEST(test_mirror_on_epoch_is_detected) { rng_state = 0x3177a5ULL; check_mirror(1); }
 END_TEST
 
+/* An execution given back by an excursion found on its first run
+   (revive_excursions) is one execution for the carriers, in the engine
+   and in a mirror that saw it end or did not (_i: whether an access
+   was mirrored while the thread ran the rare block). */
+START_TEST(test_excursion_revive_mirrored)
+{
+   mp_loops *l = mp_loops_new(), *m = mp_loops_new();
+   uint32_t p, q, tid = 1, carrier[2], from[2], to[2], across[2], k;
+   uint64_t during;
+   const mp_loop_frame *f;
+   uint32_t n;
+   p = mp_loops_add_back_edge(l, 1, 0x200, 0x100, NULL, NULL, NULL, NULL);
+   q = mp_loops_add_back_edge(l, 1, 0x480, 0x400, NULL, NULL, NULL, NULL);
+   mp_loops_at(l, tid, 1, 0x100);
+   mp_loops_seen(l, tid);
+   during = *mp_loops_epoch(l);
+   n = mp_loops_active(l, tid, &f);
+   mp_loops_mirror(m, tid, f, n, during, mp_loops_unseen_before(l));
+   mp_loops_at(l, tid, 1, 0x230);               /* the rare block, not yet known */
+   ck_assert_uint_eq(mp_loops_active(l, tid, &f), 0);
+   if (_i) {
+      n = mp_loops_active(l, tid, &f);
+      mp_loops_mirror(m, tid, f, n, *mp_loops_epoch(l), mp_loops_unseen_before(l));
+   }
+   mp_loops_add_back_edge(l, 1, 0x240, 0x180, NULL, NULL, NULL, NULL);
+   ck_assert_uint_eq(mp_loops_active(l, tid, &f), 1);
+   mp_loops_at(l, tid, 1, 0x180);
+   mp_loops_back_edge_taken(l, tid, p);
+   mp_loops_at(l, tid, 1, 0x100);
+   n = mp_loops_active(l, tid, &f);
+   mp_loops_mirror(m, tid, f, n, *mp_loops_epoch(l), mp_loops_unseen_before(l));
+   mp_loops_at(l, tid, 1, 0x300);               /* p ends */
+   mp_loops_at(l, tid, 1, 0x400);               /* q runs */
+   mp_loops_seen(l, tid);
+   n = mp_loops_active(l, tid, &f);
+   mp_loops_mirror(m, tid, f, n, *mp_loops_epoch(l), mp_loops_unseen_before(l));
+   ck_assert_uint_eq(mp_loops_get(l, p)->entries, 1);
+   carrier[0] = mp_loops_siblings(l, tid, during, &from[0], &to[0], &across[0]);
+   carrier[1] = mp_loops_siblings(m, tid, during, &from[1], &to[1], &across[1]);
+   for (k = 0; k < 2; k++) {
+      ck_assert_uint_eq(carrier[k], MP_LOOP_NONE);
+      ck_assert_uint_eq(from[k], p);
+      ck_assert_uint_eq(to[k], q);
+      ck_assert_uint_eq(across[k], MP_LOOP_NONE);
+   }
+   mp_loops_free(l);
+   mp_loops_free(m);
+}
+END_TEST
+
 START_TEST(test_threads)
 {
    uint32_t O, I;
@@ -1578,6 +1628,7 @@ int main(void)
    tcase_add_loop_test(tc, test_excursion_keeps_instance, 0, 2);
    tcase_add_test(tc, test_excursion_wraps_iteration);
    tcase_add_test(tc, test_excursion_after_inner_loop);
+   tcase_add_loop_test(tc, test_excursion_revive_mirrored, 0, 2);
    tcase_add_test(tc, test_source_lines);
    tcase_add_test(tc, test_source_lines_scope);
    tcase_add_loop_test(tc, test_trace_nest_call_and_exits, 0, 2);
