@@ -908,7 +908,7 @@ IRSB *mp_instrument(VgCallbackClosure *closure, IRSB *sbIn,
    Bool first_imark = True, skip = False;
    const UInt *watching;
    UInt pending = 0;   /* instructions not yet added to mp_g_instructions */
-   UInt exit_loop;     /* the loop whose back edge the exit just added is */
+   UInt exit_loop;     /* the loop whose back edge the last exit takes */
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
