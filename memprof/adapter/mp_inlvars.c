@@ -15,17 +15,15 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_vki.h"
 
+#include "mp_elf.h"
 #include "mp_inlvars.h"
 #include "mp_owner.h"
 
 #define MAX_OBJECTS 64   /* program objects read at most; more are not */
-#define SHF_COMPRESSED 0x800
 
 /* One object's locals.  max_hi[k]: the highest hi among locals[0..k],
    so that a look-up walks back from the last local starting at or
@@ -43,20 +41,6 @@ static object objects[MAX_OBJECTS];
 static UInt n_objects;
 static ULong n_locals, n_asked, n_found, n_skipped_units, read_ms;
 static UInt n_unreadable;
-
-static Bool read_at(Int fd, ULong off, void *buf, SizeT n)
-{
-   return VG_(lseek)(fd, (Off64T)off, VKI_SEEK_SET) == (Off64T)off
-          && VG_(read)(fd, buf, n) == (Int)n;
-}
-
-static ULong little(const UChar *p, UInt n)
-{
-   ULong v = 0;
-   while (n-- > 0)
-      v = v << 8 | p[n];
-   return v;
-}
 
 /* The sections the reader takes, by name, and where their buffers go. */
 static Bool wanted(mp_dwarf_sections *s, const HChar *name, const uint8_t ***buf,
@@ -93,60 +77,40 @@ static void free_sections(mp_dwarf_sections *s)
          VG_(free)((void *)bufs[i]);
 }
 
-/* Reads the debug sections of the 64-bit little-endian ELF file at
-   path into s; False (s emptied) if it has no .debug_info or one is
-   compressed or cannot be read. */
+/* Reads the debug sections of the ELF file at path into s; False (s
+   emptied) if it has no .debug_info or one is compressed or cannot be
+   read. */
 static Bool read_sections(const HChar *path, mp_dwarf_sections *s)
 {
-   UChar eh[64], sh[64], name[24];
-   ULong shoff, shentsize, shnum, stroff, i;
+   HChar name[24];
+   mp_elf e;
+   ULong i;
    Bool ok = True;
-   SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
-   Int fd;
    VG_(memset)(s, 0, sizeof *s);
-   if (sr_isError(sr))
+   if (!mp_elf_open(path, &e))
       return False;
-   fd = (Int)sr_Res(sr);
-   if (!read_at(fd, 0, eh, sizeof eh) || VG_(memcmp)(eh, "\x7f" "ELF", 4) != 0
-       || eh[4] != 2 || eh[5] != 1) {
-      VG_(close)(fd);
-      return False;
-   }
-   shoff = little(eh + 0x28, 8);
-   shentsize = little(eh + 0x3A, 2);
-   shnum = little(eh + 0x3C, 2);
-   if (shentsize < 64 || !read_at(fd, shoff + little(eh + 0x3E, 2) * shentsize, sh, 64)) {
-      VG_(close)(fd);
-      return False;
-   }
-   stroff = little(sh + 0x18, 8);
-   for (i = 0; i < shnum && ok; i++) {
+   for (i = 0; i < e.shnum && ok; i++) {
       const uint8_t **buf;
       uint64_t *size;
+      mp_elf_section sh;
       UChar *data;
-      ULong off, len;
-      VG_(memset)(name, 0, sizeof name);
-      if (!read_at(fd, shoff + i * shentsize, sh, 64)
-          || !read_at(fd, stroff + little(sh, 4), name, sizeof name - 1))
+      if (!mp_elf_section_at(&e, i, name, sizeof name, &sh)
+          || !wanted(s, name, &buf, &size) || *buf != NULL)
          continue;
-      if (!wanted(s, (const HChar *)name, &buf, &size) || *buf != NULL)
-         continue;
-      off = little(sh + 0x18, 8);
-      len = little(sh + 0x20, 8);
-      if (little(sh + 0x08, 8) & SHF_COMPRESSED) {
+      if (sh.flags & MP_ELF_SHF_COMPRESSED) {
          ok = False;      /* zlib's; the reader takes plain sections */
          break;
       }
-      data = VG_(malloc)("mp.inlvars.section", len ? len : 1);
-      if (len > 0 && !read_at(fd, off, data, len)) {
+      data = VG_(malloc)("mp.inlvars.section", sh.size ? sh.size : 1);
+      if (sh.size > 0 && !mp_elf_read(&e, sh.offset, data, sh.size)) {
          VG_(free)(data);
          ok = False;
          break;
       }
       *buf = data;
-      *size = len;
+      *size = sh.size;
    }
-   VG_(close)(fd);
+   mp_elf_close(&e);
    if (!ok || s->info == NULL || s->abbrev == NULL) {
       free_sections(s);
       VG_(memset)(s, 0, sizeof *s);

@@ -26,6 +26,7 @@
 #include "pub_tool_options.h"
 
 #include "mp_apart.h"
+#include "mp_elf.h"
 #include "mp_owner.h"
 #include "mp_stackvars.h"
 #include "mp_vgcompat.h"
@@ -45,54 +46,21 @@ static UInt server_epoch;             /* the DiEpoch it was forked in */
 static UInt n_unreadable;
 static ULong n_asked, n_started;
 
-/* Reads n bytes at off of fd; False if short. */
-static Bool read_at(Int fd, ULong off, void *buf, SizeT n)
-{
-   return VG_(lseek)(fd, (Off64T)off, VKI_SEEK_SET) == (Off64T)off
-          && VG_(read)(fd, buf, n) == (Int)n;
-}
-
-static ULong little(const UChar *p, UInt n)
-{
-   ULong v = 0;
-   while (n-- > 0)
-      v = v << 8 | p[n];
-   return v;
-}
-
-/* Whether the 64-bit ELF file at path has a .debug_info section (it
-   was built with -g); True when it cannot tell. */
+/* Whether the ELF file at path has a .debug_info section (it was
+   built with -g); True when it cannot tell. */
 static Bool has_debug_info(const HChar *path)
 {
-   UChar eh[64], sh[64], name[12];
-   ULong shoff, i, shnum, shentsize, stroff;
+   HChar name[12];
+   mp_elf e;
+   mp_elf_section sh;
+   ULong i;
    Bool found = False;
-   SysRes sr;
-   Int fd;
-   if (path == NULL)
+   if (path == NULL || !mp_elf_open(path, &e))
       return True;
-   sr = VG_(open)(path, VKI_O_RDONLY, 0);
-   if (sr_isError(sr))
-      return True;
-   fd = (Int)sr_Res(sr);
-   if (!read_at(fd, 0, eh, sizeof eh) || VG_(memcmp)(eh, "\x7f" "ELF", 4) != 0
-       || eh[4] != 2 || eh[5] != 1) {
-      VG_(close)(fd);
-      return True;
-   }
-   shoff = little(eh + 0x28, 8);
-   shentsize = little(eh + 0x3A, 2);
-   shnum = little(eh + 0x3C, 2);
-   if (shentsize < 64 || !read_at(fd, shoff + little(eh + 0x3E, 2) * shentsize, sh, 64)) {
-      VG_(close)(fd);
-      return True;
-   }
-   stroff = little(sh + 0x18, 8);
-   for (i = 0; i < shnum && !found; i++)
-      if (read_at(fd, shoff + i * shentsize, sh, 64)
-          && read_at(fd, stroff + little(sh, 4), name, sizeof name))
-         found = VG_(memcmp)(name, ".debug_info", 12) == 0;
-   VG_(close)(fd);
+   for (i = 0; i < e.shnum && !found; i++)
+      found = mp_elf_section_at(&e, i, name, sizeof name, &sh)
+              && VG_(strcmp)(name, ".debug_info") == 0;
+   mp_elf_close(&e);
    return found;
 }
 
