@@ -852,7 +852,8 @@ static Bool same_carriers(const mp_var_carriers *a, const mp_var_carriers *b)
       return False;
    for (i = 0; i < a->n_pairs; i++)
       if (a->pair[i].from != b->pair[i].from || a->pair[i].to != b->pair[i].to
-          || a->pair[i].across != b->pair[i].across
+          || a->pair[i].across[0] != b->pair[i].across[0]
+          || a->pair[i].across[1] != b->pair[i].across[1]
           || !same_carrier(&a->pair[i].k, &b->pair[i].k))
          return False;
    return True;

@@ -275,12 +275,12 @@ void mp_loopnest_far_reuse(mp_carriers *cs, UInt tid, UInt var, ULong now, UInt 
                            ULong d)
 {
    ULong at;
-   UInt loop, from, to, across;
+   UInt loop, from, to, across[2];
    /* The epoch of the earlier access, from its low 32 bits: less than
       2^32 loop entries ago (older ones pass for recent, and are far
       beyond any cache anyway). */
    at = now - (UInt)((UInt)now - then);
-   loop = mp_loops_siblings(mp_g_loops, tid, at, &from, &to, &across);
+   loop = mp_loops_siblings(mp_g_loops, tid, at, &from, &to, across);
    if (loop == MP_LOOP_UNSEEN)
       mp_carriers_unseen(cs, var);
    else {

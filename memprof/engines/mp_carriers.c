@@ -89,7 +89,7 @@ void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t dista
 }
 
 void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
-                          uint32_t to, uint32_t across, uint64_t distance)
+                          uint32_t to, const uint32_t across[2], uint64_t distance)
 {
    mp_var_carriers *vc;
    mp_loop_pair *p = NULL;
@@ -100,17 +100,26 @@ void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32
    for (i = 0; i < vc->n_pairs && !p; i++)
       if (vc->pair[i].k.loop == carrier && vc->pair[i].from == from && vc->pair[i].to == to)
          p = &vc->pair[i];
-   if (!p) {
-      if (vc->n_pairs == MP_CARRIER_PAIRS)
-         return;
+   if (!p && vc->n_pairs == MP_CARRIER_PAIRS) {
+      p = &vc->pair[0];
+      for (i = 1; i < vc->n_pairs; i++)
+         if (vc->pair[i].k.total < p->k.total
+             || (vc->pair[i].k.total == p->k.total && vc->pair[i].admitted < p->admitted))
+            p = &vc->pair[i];
+      mp_memset(p, 0, sizeof *p);
+   } else if (!p)
       p = &vc->pair[vc->n_pairs++];
+   if (p->k.total == 0) {
+      p->admitted = vc->admissions++;
       p->k.loop = carrier;
       p->from = from;
       p->to = to;
-      p->across = MP_LOOP_NONE;
+      p->across[0] = p->across[1] = MP_LOOP_NONE;
    }
-   if (across != MP_LOOP_NONE)
-      p->across = across;
+   if (across[0] != MP_LOOP_NONE) {
+      p->across[0] = across[0];
+      p->across[1] = across[1];
+   }
    p->k.total++;
    p->k.bins[mp_reuse_bin(distance)]++;
 }

@@ -24,9 +24,13 @@
    reuses of any other loop are counted as "other".  Beside them, the
    far reuses whose two accesses lie in two different child loops of
    the carrier (mp_loops_siblings: adjacent loops, or nests, in its
-   body), by carrier and the two loops: MP_CARRIER_PAIRS of them, the
-   first met.  Those reuses are what fusing the two loops brings
-   closer.  Memory: one table of about 6 KiB per variable with far
+   body), by carrier and the two loops: MP_CARRIER_PAIRS of them.  When
+   they are all taken, the pair with the fewest reuses (of those, the
+   one that took its place first) gives its place to the new one, its
+   counts lost: pairs met a
+   few times early (a loop's first run, before the loop around it was
+   known to be one) do not keep out those met all run long.  Those
+   reuses are what fusing the two loops brings closer.  Memory: one table of about 8 KiB per variable with far
    reuses, made at its first.
    Cost: O(MP_CARRIER_SLOTS) per far reuse; nothing for the others.
 
@@ -39,7 +43,7 @@
 #include "mp_reuse.h"
 
 #define MP_CARRIER_SLOTS 6
-#define MP_CARRIER_PAIRS 4
+#define MP_CARRIER_PAIRS 8
 
 /* The far reuses of one variable carried by one loop (MP_LOOP_NONE:
    by no loop), by distance bin (mp_reuse_bin). */
@@ -53,11 +57,12 @@ typedef struct {
    children of the carrier k.loop (MP_LOOP_NONE: outermost loops). */
 typedef struct {
    uint32_t from, to;
-   /* A loop that ran between them, in the same iteration of the
-      carrier, at one of these reuses (mp_loops_siblings); MP_LOOP_NONE
-      if none did: fusing them would move the later loop's accesses
-      before its. */
-   uint32_t across;
+   /* The first and the last loop that ran between them, in the same
+      iteration of the carrier, at one of these reuses
+      (mp_loops_siblings); MP_LOOP_NONE if none did: fusing them would
+      move the later loop's accesses before theirs. */
+   uint32_t across[2];
+   uint64_t admitted;        /* when it took its place (the table's count) */
    mp_carrier k;
 } mp_loop_pair;
 
@@ -65,6 +70,7 @@ typedef struct {
    mp_carrier slot[MP_CARRIER_SLOTS];
    mp_loop_pair pair[MP_CARRIER_PAIRS];
    uint32_t n_pairs;
+   uint64_t admissions;                 /* pairs that took a place */
    uint32_t n;                          /* slots used */
    mp_carrier other;                    /* of loops beyond the slots (its
                                            loop is MP_LOOP_NONE) */
@@ -84,12 +90,13 @@ void         mp_carriers_counts(const mp_carriers *c, uint64_t *added, uint64_t 
    (MP_LOOP_NONE: by none).  Distances below 'far' are ignored. */
 void mp_carriers_add(mp_carriers *c, uint32_t var, uint32_t loop, uint64_t distance);
 /* Of those, one whose earlier access lies in loop 'from' and the later
-   in loop 'to', two children of the carrier, with loop 'across' run
-   between them (MP_LOOP_NONE: none; mp_loops_siblings); called after
+   in loop 'to', two children of the carrier, with the loops across[0]
+   and across[1] run first and last between them (MP_LOOP_NONE: none;
+   mp_loops_siblings); called after
    mp_carriers_add for the same reuse.  Ignored when from == to, either
    is MP_LOOP_NONE or the distance is below 'far'. */
 void mp_carriers_add_pair(mp_carriers *c, uint32_t var, uint32_t carrier, uint32_t from,
-                          uint32_t to, uint32_t across, uint64_t distance);
+                          uint32_t to, const uint32_t across[2], uint64_t distance);
 /* A far reuse of var whose carrier is not known. */
 void mp_carriers_unseen(mp_carriers *c, uint32_t var);
 

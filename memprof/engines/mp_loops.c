@@ -1100,12 +1100,12 @@ void mp_loops_seen(mp_loops *l, uint32_t tid)
 }
 
 uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
-                           uint32_t *from, uint32_t *to, uint32_t *across)
+                           uint32_t *from, uint32_t *to, uint32_t across[2])
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    const child_ring *r;
    uint32_t i, carrier = mp_loops_carrier(l, tid, then), depth, k, between;
-   *from = *to = *across = MP_LOOP_NONE;
+   *from = *to = across[0] = across[1] = MP_LOOP_NONE;
    if (carrier == MP_LOOP_UNSEEN || !t || !t->children)
       return carrier;
    /* the carrier's frame is the innermost begun by then */
@@ -1123,12 +1123,16 @@ uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
          break;
       }
    }
-   /* those begun after the earlier access, ended before this one: the
-      first of another loop than the two */
+   /* those begun after the earlier access, ended before this one, of
+      another loop than the two: the ring is walked from the last to
+      end, so the first met ran last and the final one ran first */
    for (between = 0; between < i; between++) {
       k = (r->n - 1 - between) % MP_LOOPS_CHILDREN;
-      if (r->ended[k].loop != *from && r->ended[k].loop != *to)
-         *across = r->ended[k].loop;
+      if (r->ended[k].loop != *from && r->ended[k].loop != *to) {
+         if (across[1] == MP_LOOP_NONE)
+            across[1] = r->ended[k].loop;
+         across[0] = r->ended[k].loop;
+      }
    }
    return carrier;
 }

@@ -357,10 +357,12 @@ void mp_loops_seen(mp_loops *l, uint32_t tid);
    (MP_LOOP_NONE: the access is in the carrier's own body), *from, the
    loop of the child instance that had begun last at the earlier access,
    among the MP_LOOPS_CHILDREN seen (mp_loops_seen) that ended last
-   (MP_LOOP_NONE if none); *across, the loop of a child instance seen
-   that began after the earlier access and has ended, of neither of
-   those loops: one that ran between them (the first such to run;
-   MP_LOOP_NONE if none).
+   (MP_LOOP_NONE if none); across[0] and across[1], the loops of the
+   first and of the last child instance seen that began after the
+   earlier access and has ended, of neither of those loops: loops that
+   ran between them (the same loop if one did; MP_LOOP_NONE if none).
+   A fusion of the two whose first between loop is fused with them too
+   may still be crossed by the last.
    With the carrier MP_LOOP_NONE, the children are the thread's
    outermost loops.  Two different loops are adjacent loops (or nests)
    whose fusion would bring the reuse closer, unless another ran
@@ -370,7 +372,7 @@ void mp_loops_seen(mp_loops *l, uint32_t tid);
    Cost: O(depth + MP_LOOPS_CHILDREN); the rings cost O(1) per instance
    that ends. */
 uint32_t mp_loops_siblings(const mp_loops *l, uint32_t tid, uint64_t then,
-                           uint32_t *from, uint32_t *to, uint32_t *across);
+                           uint32_t *from, uint32_t *to, uint32_t across[2]);
 
 /* What mp_loops_carrier reads, for a copy of the loops that answers it
    in another process (the reuse analysis's helper, mp_helper.h): a

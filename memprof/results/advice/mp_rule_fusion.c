@@ -26,7 +26,12 @@
    beyond the level, and a quarter of them, run from one loop of the
    pair to the other.  Pairs that share a loop under the same carrier
    are one group: a run of k loops over m arrays is one item, on its
-   hottest array, scored by the share of the run its arrays take.
+   hottest array, scored by the share of the run its arrays take.  A
+   pair with a loop between it that blocks it (below) groups only with
+   pairs blocked too, and is dropped where it shares a loop with a
+   group that is not: the arrays of a time step are reused across its
+   whole body, and a fusion that holds should not be rejected for a
+   partner many loops later.
 
    Evidence: the level, the arrays and their capacity misses, the
    reuses between the loops, and the replay of the loops fused
@@ -52,9 +57,11 @@
 /* Loops of one variable's pair, and what it brings. */
 typedef struct {
    uint32_t carrier, from, to, var, level;
-   uint32_t across;            /* a loop run between them, or MP_LOOP_NONE */
+   uint32_t across[2];         /* the first and last loop run between them,
+                                  or MP_LOOP_NONE */
    uint64_t reuses;            /* beyond the level, from 'from' to 'to' */
    uint32_t group;
+   int blocked;                /* a loop between them blocks their fusion */
 } pair;
 
 typedef struct {
@@ -165,7 +172,8 @@ static void gather(const mp_advisor *ad, const mp_var *v, pairs *ps)
       ps->p[ps->n].carrier = lp->k.loop;
       ps->p[ps->n].from = from;
       ps->p[ps->n].to = to;
-      ps->p[ps->n].across = stand_in(ad, lp->across);
+      ps->p[ps->n].across[0] = stand_in(ad, lp->across[0]);
+      ps->p[ps->n].across[1] = stand_in(ad, lp->across[1]);
       ps->p[ps->n].var = v->id;
       ps->p[ps->n].level = k;
       ps->p[ps->n].reuses = n;
@@ -180,8 +188,8 @@ static int shares_loop(const pair *a, const pair *b)
                                        || a->to == b->from || a->to == b->to);
 }
 
-/* Pairs sharing a loop under one carrier get one group: the lowest
-   index among them. */
+/* Pairs sharing a loop under one carrier, both blocked or neither, get
+   one group: the lowest index among them. */
 static void group(pairs *ps)
 {
    uint32_t i, j, changed = 1;
@@ -189,11 +197,24 @@ static void group(pairs *ps)
       changed = 0;
       for (i = 0; i < ps->n; i++)
          for (j = 0; j < ps->n; j++)
-            if (ps->p[j].group < ps->p[i].group && shares_loop(&ps->p[i], &ps->p[j])) {
+            if (ps->p[j].group < ps->p[i].group && ps->p[j].blocked == ps->p[i].blocked
+                && shares_loop(&ps->p[i], &ps->p[j])) {
                ps->p[i].group = ps->p[j].group;
                changed = 1;
             }
    }
+}
+
+/* Whether group g is of blocked pairs one of which shares a loop with
+   a pair that is not: the fusion without them is the item. */
+static int overshadowed(const pairs *ps, uint32_t g)
+{
+   uint32_t i, j;
+   for (i = 0; i < ps->n; i++)
+      for (j = 0; ps->p[i].group == g && ps->p[i].blocked && j < ps->n; j++)
+         if (!ps->p[j].blocked && shares_loop(&ps->p[i], &ps->p[j]))
+            return 1;
+   return 0;
 }
 
 static int member(const uint32_t *set, uint32_t n, uint32_t x)
@@ -313,33 +334,51 @@ static uint32_t crossed_loop(const mp_advisor *ad, const pairs *ps, uint32_t g,
                              char **moves)
 {
    mp_strbuf b = MP_STRBUF_INIT;
-   uint32_t i, j, moved[MAX_PAIRS], n_moved = 0;
+   uint32_t i, j, moved[2 * MAX_PAIRS], n_moved = 0;
    *moves = NULL;
-   for (i = 0; i < ps->n; i++) {
-      const pair *p = &ps->p[i];
+   for (i = 0; i < 2 * ps->n; i++) {
+      const pair *p = &ps->p[i / 2];
+      uint32_t across = p->across[i % 2];
       const char *side;
       char *w;
-      if (p->group != g || p->across == MP_LOOP_NONE || fused_with(ad, loops, n, p->across))
+      if (p->group != g || across == MP_LOOP_NONE || fused_with(ad, loops, n, across))
          continue;
-      for (j = 0; j < n && !may_depend(ad, loops[j], p->across); j++)
+      for (j = 0; j < n && !may_depend(ad, loops[j], across); j++)
          ;
       if (j == n)
          continue;
-      side = movable(ad, loops, n, p->from, p->to, p->across);
+      side = movable(ad, loops, n, p->from, p->to, across);
       if (side == NULL) {
          mp_free(mp_strbuf_take(&b));
-         *shared = shared_with(ad, loops, n, p->across);
-         return p->across;
+         *shared = shared_with(ad, loops, n, across);
+         return across;
       }
-      if (member(moved, n_moved, p->across))
+      if (member(moved, n_moved, across))
          continue;
-      moved[n_moved++] = p->across;
-      w = mp_facts_loop_where(ad->an, p->across);
+      moved[n_moved++] = across;
+      w = mp_facts_loop_where(ad->an, across);
       mp_strbuf_printf(&b, "%sthe loop at %s %s it", n_moved == 1 ? "" : ", ", w, side);
       mp_free(w);
    }
    *moves = n_moved ? mp_strbuf_take(&b) : NULL;
    return MP_LOOP_NONE;
+}
+
+/* Whether a loop between pair p's two loops blocks their fusion alone
+   (crossed_loop on the pair as a group of two). */
+static int blocked_pair(const mp_advisor *ad, const pair *p)
+{
+   uint32_t loops[2], shared, across;
+   pairs one;
+   char *moves;
+   loops[0] = p->from < p->to ? p->from : p->to;
+   loops[1] = p->from < p->to ? p->to : p->from;
+   one.p[0] = *p;
+   one.p[0].group = 0;
+   one.n = 1;
+   across = crossed_loop(ad, &one, 0, loops, 2, &shared, &moves);
+   mp_free(moves);
+   return across != MP_LOOP_NONE;
 }
 
 /* Item a replayed fused (its evidence ends with the replay); the
@@ -472,9 +511,11 @@ void mp_rule_fusion(mp_advisor *ad)
       if (mp_adv_programs_data(v) && ad->hot[i])
          gather(ad, v, ps);
    }
+   for (i = 0; i < ps->n; i++)
+      ps->p[i].blocked = blocked_pair(ad, &ps->p[i]);
    group(ps);
    for (i = 0; i < ps->n; i++)
-      if (ps->p[i].group == i)
+      if (ps->p[i].group == i && !overshadowed(ps, i))
          advise_group(ad, ps, i, ad->score);
    mp_free(ps);
 }

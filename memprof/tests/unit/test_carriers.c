@@ -128,53 +128,122 @@ START_TEST(test_against_reference)
 }
 END_TEST
 
-/* The pairs of sibling loops: the first MP_CARRIER_PAIRS (carrier,
-   from, to) met, counted against a list kept by hand; a reuse within
-   one loop, with a loop unknown, or near, is no pair's. */
+/* The pairs of sibling loops, against a list kept by hand by the same
+   rule (a new pair takes the place of the one with the fewest reuses,
+   of those the one placed first, when all are taken); a reuse within
+   one loop,
+   with a loop unknown, or near, is no pair's. */
+typedef struct {
+   uint32_t from, to, across[2];
+   uint64_t total, bins[MP_REUSE_N_BINS], admitted;
+} ref_pair;
+
+static void ref_add(ref_pair *l, uint32_t *n, uint64_t *admissions, uint32_t from,
+                    uint32_t to, const uint32_t across[2], uint64_t d)
+{
+   uint32_t i, m = 0;
+   for (i = 0; i < *n && !(l[i].from == from && l[i].to == to); i++)
+      ;
+   if (i == *n && *n == MP_CARRIER_PAIRS) {
+      for (i = 1; i < *n; i++)
+         if (l[i].total < l[m].total
+             || (l[i].total == l[m].total && l[i].admitted < l[m].admitted))
+            m = i;
+      i = m;
+      memset(&l[i], 0, sizeof l[i]);
+   } else if (i == *n)
+      memset(&l[(*n)++], 0, sizeof l[i]);
+   if (l[i].total == 0) {
+      l[i].admitted = (*admissions)++;
+      l[i].from = from;
+      l[i].to = to;
+      l[i].across[0] = l[i].across[1] = MP_LOOP_NONE;
+   }
+   if (across[0] != MP_LOOP_NONE) {
+      l[i].across[0] = across[0];
+      l[i].across[1] = across[1];
+   }
+   l[i].total++;
+   l[i].bins[mp_reuse_bin(d)]++;
+}
+
 START_TEST(test_pairs)
 {
    mp_carriers *c = mp_carriers_new(FAR);
+   const uint32_t none[2] = { MP_LOOP_NONE, MP_LOOP_NONE };
    const mp_var_carriers *vc;
-   uint64_t want[MP_CARRIER_PAIRS + 2][MP_REUSE_N_BINS];
-   uint32_t i, p, b, checked = 0;
-   memset(want, 0, sizeof want);
+   ref_pair want[MP_CARRIER_PAIRS];
+   uint32_t i, p, b, n_want = 0;
+   uint64_t admissions = 0;
    srand(3);
    for (i = 0; i < 5000; i++) {
-      uint32_t from = (uint32_t)rand() % 4, to = (uint32_t)rand() % 4;
+      /* more pairs than the table holds, (0, 1) the most frequent */
+      uint32_t from = i % 3 ? 0 : (uint32_t)rand() % 5, to = i % 3 ? 1 : (uint32_t)rand() % 5;
       uint64_t d = (uint64_t)(rand() % 100000);
+      /* every tenth reuse of (0, 1) passes over loops 9 then 8 */
+      const uint32_t across[2] = { from == 0 && to == 1 && i % 10 == 0 ? 9 : MP_LOOP_NONE,
+                                   from == 0 && to == 1 && i % 10 == 0 ? 8 : MP_LOOP_NONE };
       mp_carriers_add(c, 1, 7, d);
-      /* every tenth reuse of (0, 1) passes over loop 9 */
-      mp_carriers_add_pair(c, 1, 7, from, to, from == 0 && to == 1 && i % 10 == 0 ? 9
-                                              : MP_LOOP_NONE, d);
-      /* the list keeps (k, k + 1), checked wherever a slot holds it */
-      if (d >= FAR && to == from + 1)
-         want[from][mp_reuse_bin(d)]++;
+      mp_carriers_add_pair(c, 1, 7, from, to, across, d);
+      if (d >= FAR && from != to)
+         ref_add(want, &n_want, &admissions, from, to, across, d);
    }
-   mp_carriers_add_pair(c, 1, 7, 2, 2, MP_LOOP_NONE, 100000);
-   mp_carriers_add_pair(c, 1, 7, MP_LOOP_NONE, 2, MP_LOOP_NONE, 100000);
-   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, MP_LOOP_NONE, 10);
+   mp_carriers_add_pair(c, 1, 7, 2, 2, none, 100000);
+   mp_carriers_add_pair(c, 1, 7, MP_LOOP_NONE, 2, none, 100000);
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, none, 10);
    vc = mp_carriers_of(c, 1);
    ck_assert_uint_eq(vc->n_pairs, MP_CARRIER_PAIRS);
+   ck_assert_uint_eq(n_want, MP_CARRIER_PAIRS);
    for (p = 0; p < vc->n_pairs; p++) {
       const mp_loop_pair *lp = &vc->pair[p];
       ck_assert_uint_eq(lp->k.loop, 7);
-      ck_assert_uint_ne(lp->from, lp->to);
+      ck_assert_uint_eq(lp->from, want[p].from);
+      ck_assert_uint_eq(lp->to, want[p].to);
+      ck_assert_uint_eq(lp->k.total, want[p].total);
       /* a pair keeps a loop that ran between its loops at any reuse */
-      ck_assert_uint_eq(lp->across, lp->from == 0 && lp->to == 1 ? 9 : MP_LOOP_NONE);
-      if (lp->to == lp->from + 1) {
-         checked++;
-         for (b = 0; b < MP_REUSE_N_BINS; b++)
-            ck_assert_uint_eq(lp->k.bins[b], want[lp->from][b]);
-      }
+      ck_assert_uint_eq(lp->across[0], want[p].across[0]);
+      ck_assert_uint_eq(lp->across[1], want[p].across[1]);
+      for (b = 0; b < MP_REUSE_N_BINS; b++)
+         ck_assert_uint_eq(lp->k.bins[b], want[p].bins[b]);
+      /* the frequent pair was never given up: all its far reuses */
+      if (lp->from == 0 && lp->to == 1)
+         ck_assert_uint_gt(lp->k.total, 3000);
    }
-   /* the list was compared with some slot */
-   ck_assert_uint_gt(checked, 0);
    /* below 'far': no table made */
    ck_assert_ptr_null(mp_carriers_of(c, 2));
-   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, MP_LOOP_NONE, FAR);
+   mp_carriers_add_pair(c, 2, MP_LOOP_NONE, 0, 1, none, FAR);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->n_pairs, 1);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.loop, MP_LOOP_NONE);
    ck_assert_uint_eq(mp_carriers_of(c, 2)->pair[0].k.total, 1);
+   mp_carriers_free(c);
+}
+END_TEST
+
+/* Pairs met once at the start (a loop's first run before the loop
+   around it was known) fill the table; the pair met at every step
+   after them still gets a place and keeps it. */
+START_TEST(test_pairs_late)
+{
+   mp_carriers *c = mp_carriers_new(FAR);
+   const uint32_t none[2] = { MP_LOOP_NONE, MP_LOOP_NONE };
+   const mp_var_carriers *vc;
+   uint32_t i, p, found = 0;
+   for (i = 0; i < MP_CARRIER_PAIRS; i++)
+      mp_carriers_add_pair(c, 1, 5, 10 + i, 20 + i, none, FAR);
+   for (i = 0; i < 1000; i++) {
+      mp_carriers_add_pair(c, 1, 7, 1, 2, none, FAR);
+      /* and a stray pair between */
+      if (i % 100 == 0)
+         mp_carriers_add_pair(c, 1, 5, 30 + i, 31 + i, none, FAR);
+   }
+   vc = mp_carriers_of(c, 1);
+   for (p = 0; p < vc->n_pairs; p++)
+      if (vc->pair[p].from == 1 && vc->pair[p].to == 2) {
+         found = 1;
+         ck_assert_uint_eq(vc->pair[p].k.loop, 7);
+         ck_assert_uint_eq(vc->pair[p].k.total, 1000);
+      }
+   ck_assert_uint_eq(found, 1);
    mp_carriers_free(c);
 }
 END_TEST
@@ -185,6 +254,7 @@ int main(void)
    TCase *tc = tcase_create("core");
    tcase_add_test(tc, test_against_reference);
    tcase_add_test(tc, test_pairs);
+   tcase_add_test(tc, test_pairs_late);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
 }

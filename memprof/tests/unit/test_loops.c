@@ -922,18 +922,26 @@ static void mirror(void)
    mp_loops_mirror(g_copy, g_tid, f, n, *mp_loops_epoch(g_l), mp_loops_unseen_before(g_l));
 }
 
+/* first and last: the loops that ran first and last between them */
+static void check_between(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to,
+                          uint32_t first, uint32_t last)
+{
+   mp_loops *both[2] = { g_l, g_copy };
+   uint32_t i, f, t, a[2];
+   mirror();
+   for (i = 0; i < 2; i++) {
+      ck_assert_uint_eq(mp_loops_siblings(both[i], g_tid, then, &f, &t, a), carrier);
+      ck_assert_uint_eq(f, from);
+      ck_assert_uint_eq(t, to);
+      ck_assert_uint_eq(a[0], first);
+      ck_assert_uint_eq(a[1], last);
+   }
+}
+
 static void check_across(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to,
                          uint32_t across)
 {
-   mp_loops *both[2] = { g_l, g_copy };
-   uint32_t i, f, t, a;
-   mirror();
-   for (i = 0; i < 2; i++) {
-      ck_assert_uint_eq(mp_loops_siblings(both[i], g_tid, then, &f, &t, &a), carrier);
-      ck_assert_uint_eq(f, from);
-      ck_assert_uint_eq(t, to);
-      ck_assert_uint_eq(a, across);
-   }
+   check_between(then, carrier, from, to, across, across);
 }
 
 static void check_siblings(uint64_t then, uint32_t carrier, uint32_t from, uint32_t to)
@@ -943,7 +951,7 @@ static void check_siblings(uint64_t then, uint32_t carrier, uint32_t from, uint3
 
 START_TEST(test_siblings)
 {
-   uint32_t R, A, B, C, X, Y, f, t, a;
+   uint32_t R, A, B, C, X, Y, f, t, a[2];
    uint64_t in_a, in_a2, in_a3, in_c, in_c3, in_r, in_x;
    g_l = new_loops(0);
    g_copy = mp_loops_new();
@@ -1008,6 +1016,9 @@ START_TEST(test_siblings)
    check_siblings(in_c3, R, C, B);
    /* B of the last iteration to A of this one is between siblings too
       (the rule on them tells which runs first) */
+   at(1, 0x250);
+   /* from A to R's own body after B: C ran first between them, B last */
+   check_between(in_a3, R, A, MP_LOOP_NONE, C, B);
    at(1, 0x310);
    at(1, 0x400);
    in_x = *mp_loops_epoch(g_l);
@@ -1021,10 +1032,11 @@ START_TEST(test_siblings)
    check_across(in_a2, MP_LOOP_NONE, R, Y, X);
    /* the epoch before a flush: unseen, no siblings */
    mp_loops_flush(g_l);
-   ck_assert_uint_eq(mp_loops_siblings(g_l, g_tid, in_x, &f, &t, &a), MP_LOOP_UNSEEN);
+   ck_assert_uint_eq(mp_loops_siblings(g_l, g_tid, in_x, &f, &t, a), MP_LOOP_UNSEEN);
    ck_assert_uint_eq(f, MP_LOOP_NONE);
    ck_assert_uint_eq(t, MP_LOOP_NONE);
-   ck_assert_uint_eq(a, MP_LOOP_NONE);
+   ck_assert_uint_eq(a[0], MP_LOOP_NONE);
+   ck_assert_uint_eq(a[1], MP_LOOP_NONE);
    mp_loops_free(g_copy);
    mp_loops_free(g_l);
 }
@@ -1367,7 +1379,7 @@ END_TEST
 START_TEST(test_excursion_revive_mirrored)
 {
    mp_loops *l = mp_loops_new(), *m = mp_loops_new();
-   uint32_t p, q, tid = 1, carrier[2], from[2], to[2], across[2], k;
+   uint32_t p, q, tid = 1, carrier[2], from[2], to[2], across[2][2], k;
    uint64_t during;
    const mp_loop_frame *f;
    uint32_t n;
@@ -1397,13 +1409,14 @@ START_TEST(test_excursion_revive_mirrored)
    n = mp_loops_active(l, tid, &f);
    mp_loops_mirror(m, tid, f, n, *mp_loops_epoch(l), mp_loops_unseen_before(l));
    ck_assert_uint_eq(mp_loops_get(l, p)->entries, 1);
-   carrier[0] = mp_loops_siblings(l, tid, during, &from[0], &to[0], &across[0]);
-   carrier[1] = mp_loops_siblings(m, tid, during, &from[1], &to[1], &across[1]);
+   carrier[0] = mp_loops_siblings(l, tid, during, &from[0], &to[0], across[0]);
+   carrier[1] = mp_loops_siblings(m, tid, during, &from[1], &to[1], across[1]);
    for (k = 0; k < 2; k++) {
       ck_assert_uint_eq(carrier[k], MP_LOOP_NONE);
       ck_assert_uint_eq(from[k], p);
       ck_assert_uint_eq(to[k], q);
-      ck_assert_uint_eq(across[k], MP_LOOP_NONE);
+      ck_assert_uint_eq(across[k][0], MP_LOOP_NONE);
+      ck_assert_uint_eq(across[k][1], MP_LOOP_NONE);
    }
    mp_loops_free(l);
    mp_loops_free(m);
