@@ -182,6 +182,7 @@ int mp_fusion_replay(const mp_nest *const *parts, uint32_t k, uint64_t trips_lim
    and the parts that did. */
 typedef struct {
    uint64_t key;                 /* granule + 1; 0: an empty slot */
+   uint32_t var;                 /* the references' variable (mp_nest_ref) */
    uint64_t stored, touched;
    uint32_t stored_by, touched_by;
    /* From a first walk of every part: the parts that load it and that
@@ -204,10 +205,11 @@ typedef struct {
    uint64_t addr;
 } dep_state;
 
-static granule *slot_of(dep_state *d, uint64_t key)
+static granule *slot_of(dep_state *d, uint64_t key, uint32_t var)
 {
-   uint64_t h = key * 0x9E3779B97F4A7C15ull, j;
-   for (j = h >> 20 & (d->cap - 1); d->slots[j].key && d->slots[j].key != key;
+   uint64_t h = (key ^ (uint64_t)var << 40) * 0x9E3779B97F4A7C15ull, j;
+   for (j = h >> 20 & (d->cap - 1);
+        d->slots[j].key && (d->slots[j].key != key || d->slots[j].var != var);
         j = (j + 1) & (d->cap - 1))
       ;
    return &d->slots[j];
@@ -221,7 +223,7 @@ static void grow(dep_state *d)
    d->slots = mp_calloc("mp.fusion.granules", d->cap, sizeof *d->slots);
    for (j = 0; j < n; j++)
       if (old[j].key)
-         *slot_of(d, old[j].key) = old[j];
+         *slot_of(d, old[j].key, old[j].var) = old[j];
    mp_free(old);
 }
 
@@ -242,14 +244,15 @@ static int loop_state(const granule *s)
    return !s->moves && s->loaded_in == s->stored_in;
 }
 
-static granule *entry(dep_state *d, uint64_t key)
+static granule *entry(dep_state *d, uint64_t key, uint32_t var)
 {
    granule *s;
    if (2 * (d->n + 1) > d->cap)
       grow(d);
-   s = slot_of(d, key);
+   s = slot_of(d, key, var);
    if (!s->key) {
       s->key = key;
+      s->var = var;
       d->n++;
    }
    return s;
@@ -264,7 +267,7 @@ static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
    for (g = addr >> GRANULE_SHIFT; g <= last; g++) {
       granule *s;
       if (d->listing) {
-         s = entry(d, g + 1);
+         s = entry(d, g + 1, r->var);
          if (r->is_write)
             s->stored_in |= 1u << d->part;
          else
@@ -275,7 +278,7 @@ static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
       if (!d->merging) {
          if (d->broken)
             return;
-         s = slot_of(d, g + 1);
+         s = slot_of(d, g + 1, r->var);
          if (s->key && !loop_state(s) && (r->is_write ? s->touched : s->stored) > i + 1) {
             d->broken = 1;
             d->earlier = r->is_write ? s->touched_by : s->stored_by;
@@ -284,7 +287,7 @@ static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
          }
          continue;
       }
-      s = entry(d, g + 1);
+      s = entry(d, g + 1, r->var);
       if (r->is_write && s->stored < i + 1) {
          s->stored = i + 1;
          s->stored_by = d->part;

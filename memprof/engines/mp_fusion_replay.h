@@ -28,7 +28,8 @@
    iteration s run before the earlier parts' of the iterations after
    s, so they must not touch bytes that an earlier part touches in a
    later iteration of the fused loop, one of the two storing.  mp_fusion_dependence
-   checks that on the accesses themselves, granule by granule; a
+   checks that on the accesses themselves, granule by granule and
+   variable by variable (mp_nest_ref's var); a
    location no reference walks, which each loop touching it both loads
    and stores (a loop counter kept in memory, an accumulator), is each
    loop's own state and is left out, as a compiler fusing the loops

@@ -46,6 +46,13 @@ typedef struct {
    /* With a pad: the start of the padded array this reference walks
       (its first row as it ran); 0: another array's. */
    uint64_t origin;
+   /* The variable it accesses, for a fusion's dependences
+      (mp_fusion_dependence): two references meet only when they touch
+      the same bytes of the same variable, since two variables at one
+      address (a frame's slot given to two scopes' locals, a block
+      freed and allocated again) carry no dependence in the source.
+      0: not told (all such references are one variable). */
+   uint32_t var;
 } mp_nest_ref;
 
 /* The padded array's layout: an address origin + r * row + c (c < row)

@@ -361,6 +361,16 @@ START_TEST(test_dependence_by_hand)
    /* two loops that only read the same data never depend */
    ra[1].is_write = 0;
    ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   /* the second loop reads b[i + 1], a dependence, unless the bytes are
+      another variable's when it reads them (a stack slot the compiler
+      gave to two scopes' locals) */
+   two_sweeps(ra, rb, &pa, &pb);
+   rb[0].base = B + 8;
+   ra[1].var = 1;
+   rb[0].var = 1;
+   ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   rb[0].var = 2;
+   ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
 }
 END_TEST
 
