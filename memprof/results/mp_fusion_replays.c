@@ -5,11 +5,13 @@
 /*
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
-   A loop's part is the nest from the loop down to its deepest loop
-   that holds a memory instruction with a formula: the body the fused
-   loop's iteration runs.  When the loops' accesses together pass the
-   replay's budget, both orders replay the same first iterations of
-   every loop.
+   A loop's part is the loop with its short inner loops unrolled, or
+   else the nest from the loop down to its deepest loop that holds a
+   memory instruction with a formula: the body the fused loop's
+   iteration runs.  The references carry their variables, for the
+   dependence check, and each variable's heap block is one for all the
+   parts.  When the loops' accesses together pass the replay's budget,
+   both orders replay the same first iterations of every loop.
 */
 #include "mp_fusion_replays.h"
 #include "mp_facts.h"
@@ -115,10 +117,167 @@ static int part_accesses(const mp_finished *an, const mp_nest *n, const uint32_t
           || (!stores && holds(left->left_loaded, left->n_left_loaded, var));
 }
 
+/* Whether var is the bytes of a function's frames that no local holds
+   while the debug information names others of its locals: its spill
+   slots and the compiler's temporaries, each loop's own (a fusion in
+   the source lets the compiler place them again), not data one loop
+   leaves for another.  Without named locals (no -g, a clone the
+   debug information does not describe) the frame's arrays are among
+   those bytes, and the dependence check keeps them. */
+static int compilers_slots(const mp_finished *an, uint32_t var)
+{
+   const mp_var *v = mp_vars_get(an->vars, var), *o;
+   uint32_t i, n = mp_vars_count(an->vars);
+   if (!v->whole_frame || v->function == NULL)
+      return 0;
+   for (i = 0; i < n; i++) {
+      o = mp_vars_get(an->vars, i);
+      if (o->kind == MP_VAR_STACK && !o->whole_frame && o->function != NULL
+          && mp_strcmp(o->function, v->function) == 0)
+         return 1;
+   }
+   return 0;
+}
+
+/* The formula instruction id is replayed by: its own in its innermost
+   loop. */
+static const mp_formula_instr *formula_of(const mp_finished *an, uint32_t id)
+{
+   uint32_t l = id < an->n_instrs && an->instrs[id].known ? mp_facts_instr_loop(an, id)
+                                                          : MP_LOOP_NONE;
+   if (l == MP_LOOP_NONE)
+      return NULL;
+   return mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, l)->depth << 32 | id);
+}
+
+/* One block per variable for every part: a formula fitted on offsets in
+   a heap block (the block's start then, ref_block) is moved to the
+   block the first reference of its variable was fitted in.  Each
+   instruction's formula is fitted in one execution of its loop, and a
+   loop's temporaries allocated at each call of its function lie
+   elsewhere at each: two loops' formulas of one array, fitted at two
+   calls, would otherwise replay two arrays. */
+static void same_blocks(const mp_finished *an, mp_nest_ref *const *refs, const mp_nest *nests,
+                        uint32_t *const *ids, uint32_t k)
+{
+   uint32_t *var = NULL, n = 0, p, r, j;
+   uint64_t *block = NULL;
+   for (p = 0; p < k; p++)
+      for (r = 0; r < nests[p].n_refs; r++) {
+         const mp_formula_instr *fi = formula_of(an, ids[p][r]);
+         uint32_t v = refs[p][r].var;
+         if (fi == NULL || !fi->has_block || v == 0)
+            continue;
+         for (j = 0; j < n && var[j] != v; j++)
+            ;
+         if (j == n) {
+            var = mp_realloc("mp.fusion.blocks", var, (n + 1) * sizeof *var);
+            block = mp_realloc("mp.fusion.blocks", block, (n + 1) * sizeof *block);
+            var[n] = v;
+            block[n++] = fi->ref_block;
+         }
+         refs[p][r].base += block[j] - fi->ref_block;
+      }
+   if (var) {
+      mp_free(var);
+      mp_free(block);
+   }
+}
+
+/* Part n without its references to the compiler's slots of a frame
+   (compilers_slots): each part's own, they carry no dependence a
+   fusion in the source must keep.  *kept: the new references (the
+   caller frees them), map[r] the part's reference that reference r
+   was. */
+static void without_slots(const mp_finished *an, const mp_nest *n, const uint32_t *ids,
+                          mp_nest *out, mp_nest_ref **kept, uint32_t **map)
+{
+   uint32_t r, m = 0;
+   *out = *n;
+   *kept = mp_calloc("mp.fusion.kept", n->n_refs + 1, sizeof **kept);
+   *map = mp_calloc("mp.fusion.kept", n->n_refs + 1, sizeof **map);
+   for (r = 0; r < n->n_refs; r++)
+      if (ids[r] >= an->n_instrs || an->instrs[ids[r]].var == UINT32_MAX
+          || !compilers_slots(an, an->instrs[ids[r]].var)) {
+         (*kept)[m] = n->refs[r];
+         (*map)[m++] = r;
+      }
+   out->refs = *kept;
+   out->n_refs = m;
+}
+
+/* The dependence a fusion of the parts would break, through data
+   other than the compiler's slots: as mp_fusion_dependence, *ref the
+   later part's reference in nests[later]. */
+static int breaks_dependence(const mp_finished *an, const mp_nest *nests, uint32_t *const *ids,
+                             uint32_t k, uint64_t trips, uint32_t *earlier, uint32_t *later,
+                             uint32_t *ref, uint64_t *addr)
+{
+   mp_nest dep[MP_FUSION_MAX_PARTS];
+   const mp_nest *parts[MP_FUSION_MAX_PARTS];
+   mp_nest_ref *kept[MP_FUSION_MAX_PARTS];
+   uint32_t *map[MP_FUSION_MAX_PARTS], part[MP_FUSION_MAX_PARTS], p, n = 0;
+   int broken = 0;
+   for (p = 0; p < k; p++) {
+      without_slots(an, &nests[p], ids[p], &dep[p], &kept[p], &map[p]);
+      /* a part of slots alone has nothing to check */
+      if (dep[p].n_refs > 0) {
+         part[n] = p;
+         parts[n++] = &dep[p];
+      }
+   }
+   if (n >= 2 && mp_fusion_dependence(parts, n, trips, earlier, later, ref, addr)) {
+      *earlier = part[*earlier];
+      *later = part[*later];
+      *ref = map[*later][*ref];
+      broken = 1;
+   }
+   for (p = 0; p < k; p++) {
+      mp_free(kept[p]);
+      mp_free(map[p]);
+   }
+   return broken;
+}
+
+/* A variable that a part stores to through an index (a scatter, left
+   out of its replay: an element loop's forces added to its nodes) and
+   another part accesses: the fusion's dependences through it are not
+   known.  Its why_not, or NULL. */
+static char *scattered_dependence(const mp_finished *an, const uint32_t *loops, uint32_t k,
+                                  const mp_nest *nests, uint32_t *const *ids,
+                                  uint32_t *const *gathered, const uint32_t *n_gathered,
+                                  const mp_order_replay *left)
+{
+   uint32_t p, q, s;
+   for (p = 0; p < k; p++)
+      for (s = 0; s < left[p].n_scattered; s++)
+         for (q = 0; q < k; q++) {
+            uint32_t var = left[p].scattered[s];
+            char *wp, *wq, *t;
+            if (q == p || (var != UINT32_MAX
+                           && !part_accesses(an, &nests[q], ids[q], &left[q], var, 0)
+                           && !holds(gathered[q], n_gathered[q], var)
+                           && !holds(left[q].scattered, left[q].n_scattered, var)))
+               continue;
+            wp = mp_facts_loop_where(an, loops[p]);
+            wq = mp_facts_loop_where(an, loops[q]);
+            t = mp_asprintf("no replay: the loop at %s stores to %s through an index, and "
+                            "the loop at %s accesses it too: the fusion's dependences "
+                            "through it are not known", wp,
+                            var != UINT32_MAX ? mp_vars_get(an->vars, var)->name
+                                              : "a variable", wq);
+            mp_free(wp);
+            mp_free(wq);
+            return t;
+         }
+   return NULL;
+}
+
 /* A variable that an instruction left out between a part's loops (a
    row's set-up before its inner loop) stores, and another part
    accesses, or that it loads and another stores: the replay does not
-   see the dependence.  Its why_not, or NULL. */
+   see the dependence (compilers_slots excepted).  Its why_not, or
+   NULL. */
 static char *unseen_dependence(const mp_finished *an, const uint32_t *loops, uint32_t k,
                                const mp_nest *nests, uint32_t *const *ids,
                                const mp_order_replay *left)
@@ -131,10 +290,12 @@ static char *unseen_dependence(const mp_finished *an, const uint32_t *loops, uin
             continue;
          for (i = 0; i < left[p].n_left_stored && var == UINT32_MAX; i++)
             if (left[p].left_stored[i] != UINT32_MAX
+                && !compilers_slots(an, left[p].left_stored[i])
                 && part_accesses(an, &nests[q], ids[q], &left[q], left[p].left_stored[i], 0))
                var = left[p].left_stored[i];
          for (i = 0; i < left[p].n_left_loaded && var == UINT32_MAX; i++)
             if (left[p].left_loaded[i] != UINT32_MAX
+                && !compilers_slots(an, left[p].left_loaded[i])
                 && part_accesses(an, &nests[q], ids[q], &left[q], left[p].left_loaded[i], 1))
                var = left[p].left_loaded[i];
          if (var != UINT32_MAX) {
@@ -184,13 +345,29 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
          mp_free(w);
          break;
       }
-      refs[p] = mp_order_nest(run, an, instr, inner, loops[p], &nests[p], &o, &ids[p]);
+      /* an element loop with short inner loops whole; else the nest
+         down to its deepest walk, the loops' other bodies left out */
+      o.leave_scatters = 1;
+      refs[p] = mp_order_flat_nest(an, loops[p], &nests[p], &o, &ids[p]);
+      if (refs[p] == NULL) {
+         mp_order_replay_clear(&o);
+         mp_memset(&o, 0, sizeof o);
+         o.leave_gathers = 1;
+         refs[p] = mp_order_nest(run, an, instr, inner, loops[p], &nests[p], &o, &ids[p]);
+      }
       if (refs[p] == NULL) {
          out->why_not = o.why_not;
          o.why_not = NULL;
          mp_order_replay_clear(&o);
          break;
       }
+      /* the references' variables, so that two variables sharing bytes
+         in turn (one stack slot, two scopes' locals) are not taken for
+         a dependence */
+      for (ref = 0; ref < nests[p].n_refs; ref++)
+         refs[p][ref].var = ids[p][ref] < an->n_instrs && an->instrs[ids[p][ref]].var
+                                                          != UINT32_MAX
+                            ? an->instrs[ids[p][ref]].var + 1 : 0;
       gathered[p] = o.gathered;
       n_gathered[p] = o.n_gathered;
       o.gathered = NULL;
@@ -200,11 +377,14 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       left[p].n_left_loaded = o.n_left_loaded;
       left[p].left_stored = o.left_stored;
       left[p].n_left_stored = o.n_left_stored;
-      o.left_loaded = o.left_stored = NULL;
-      o.n_left_loaded = o.n_left_stored = 0;
+      left[p].scattered = o.scattered;
+      left[p].n_scattered = o.n_scattered;
+      o.left_loaded = o.left_stored = o.scattered = NULL;
+      o.n_left_loaded = o.n_left_stored = o.n_scattered = 0;
       mp_order_replay_clear(&o);
       out->n_instrs += o.n_instrs;
       out->n_gathered += n_gathered[p];
+      out->n_scattered += left[p].n_scattered;
       parts[p] = &nests[p];
       if (nests[p].trips[0] > most)
          most = nests[p].trips[0];
@@ -222,6 +402,7 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
          mp_free(wp);
       }
    if (made == k && !out->why_not) {
+      same_blocks(an, refs, nests, ids, k);
       /* the same first iterations of every loop in both orders */
       all = mp_fusion_accesses(parts, k, 0);
       if (all > MP_ORDER_REPLAY_BUDGET) {
@@ -231,9 +412,12 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       }
       out->why_not = unknown_dependence(an, loops, k, nests, ids, gathered, n_gathered);
       if (out->why_not == NULL)
+         out->why_not = scattered_dependence(an, loops, k, nests, ids, gathered, n_gathered,
+                                             left);
+      if (out->why_not == NULL)
          out->why_not = unseen_dependence(an, loops, k, nests, ids, left);
       if (out->why_not == NULL
-          && mp_fusion_dependence(parts, k, out->trips, &earlier, &later, &ref, &addr)) {
+          && breaks_dependence(an, nests, ids, k, out->trips, &earlier, &later, &ref, &addr)) {
          out->illegal = 1;
          out->why_not = dependence_text(an, loops, earlier, later, ids[later][ref]);
       }
@@ -265,9 +449,16 @@ char *mp_fusion_replay_text(const mp_fusion_outcome *o)
    if (!o->r.made)
       return o->why_not ? mp_asprintf("; %s", o->why_not) : mp_strdup("mp.fusion.text", "");
    outcome = mp_replay_outcome(&o->r.before, &o->r.after, o->level);
-   gathers = o->n_gathered ? mp_asprintf(", %u load%s through an index left out",
-                                          o->n_gathered, o->n_gathered == 1 ? "" : "s")
-                           : mp_strdup("mp.fusion.text", "");
+   if (o->n_gathered && o->n_scattered)
+      gathers = mp_asprintf(", %u load%s and %u store%s through an index left out",
+                            o->n_gathered, o->n_gathered == 1 ? "" : "s", o->n_scattered,
+                            o->n_scattered == 1 ? "" : "s");
+   else if (o->n_gathered || o->n_scattered)
+      gathers = mp_asprintf(", %u %s%s through an index left out",
+                            o->n_gathered + o->n_scattered, o->n_gathered ? "load" : "store",
+                            o->n_gathered + o->n_scattered == 1 ? "" : "s");
+   else
+      gathers = mp_strdup("mp.fusion.text", "");
    text = mp_asprintf("; replaying %sthe %u loops (%u memory instructions%s, %s accesses, "
                       "%s iterations of the fused loop%s) one after the other and fused: %s",
                       o->r.complete ? "" : "the first iterations of ", o->n_loops,

@@ -8,10 +8,13 @@
    Adjacent loops fused, replayed before it is advised (--what-if=fuse).
    Each loop's nest, from the loop down to the innermost loop of its
    busiest memory instructions, is rebuilt from the access formulas as
-   the other loop-order replays rebuild theirs (mp_order_nest), but for
-   its loads through an index (a gather), which have no formula: they
-   are left out, and said to be, unless another of the loops stores to
-   their variable (then the fusion's dependences are not known); the
+   the other loop-order replays rebuild theirs (mp_order_nest); a loop
+   whose inner loops are all short is rebuilt whole, those unrolled
+   (mp_order_flat_nest).  Its loads through an index (a gather), and
+   in a loop rebuilt whole its stores through one (a scatter), have no
+   formula: they are left out, and said to be, unless another of the
+   loops accesses their variable, storing to it for a gather (then the
+   fusion's dependences are not known); the
    nests are replayed one after the other, as they ran, and fused
    (mp_fusion_replay), once the fusion is found to move no access past
    one it depends on.  Made by the advice rule that needs it; no
@@ -29,6 +32,8 @@ typedef struct {
    uint32_t n_loops;         /* the loops fused */
    uint32_t n_instrs;        /* memory instructions replayed, in all */
    uint32_t n_gathered;      /* loads through an index left out */
+   uint32_t n_scattered;     /* stores through an index left out (of a
+                                variable no other loop accesses) */
    uint64_t trips;           /* iterations of the fused loop replayed */
    uint32_t level;           /* the level whose misses the text gives */
    int repeated;             /* replayed in the steady state */

@@ -354,6 +354,206 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
    return refs;
 }
 
+/* The iterations of inner loop l at each entry (its first counter
+   'start': 0 when its body runs before its first back edge), or 0 if
+   they vary or exceed MP_ORDER_FLAT_TRIPS. */
+static uint64_t flat_trips(const mp_loop *l, uint64_t start)
+{
+   uint64_t b;
+   if (l->entries == 0 || l->iterations % l->entries != 0)
+      return 0;
+   b = l->iterations / l->entries;
+   if (l->max_iterations != b || b + 1 - start > MP_ORDER_FLAT_TRIPS || b + 1 < start)
+      return 0;
+   return b + 1 - start;
+}
+
+/* One reference of a flat body: instruction id at the inner loops'
+   counters given by 'copy', sorted by where it runs in an iteration of
+   the flat loop (the head of the inner loop it is in, then the inner
+   iteration, then its address). */
+typedef struct {
+   uint64_t at, copy, pc;
+   uint32_t id;
+   const mp_formula_instr *fi;
+   uint64_t v[MP_FORMULA_MAX_DEPTH];
+} flat_instr;
+
+static int by_place(const void *a, const void *b)
+{
+   const flat_instr *x = a, *y = b;
+   if (x->at != y->at)
+      return x->at < y->at ? -1 : 1;
+   if (x->copy != y->copy)
+      return x->copy < y->copy ? -1 : 1;
+   return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The copies of instruction id, in loop 'inner' within 'loop' (depth
+   d0), appended to *fl: one per combination of the counters of the
+   loops between; 0 if one of those loops is not short, or the copies
+   are too many. */
+static int add_copies(const mp_finished *an, uint32_t id, const mp_formula_instr *fi,
+                      uint32_t inner, uint32_t loop, const uint64_t *start,
+                      flat_instr **fl, uint32_t *n, uint32_t *cap)
+{
+   uint32_t d0 = mp_loops_get(an->loops, loop)->depth, chain[MP_FORMULA_MAX_DEPTH];
+   uint64_t trips[MP_FORMULA_MAX_DEPTH], first[MP_FORMULA_MAX_DEPTH], copies = 1, c;
+   uint64_t at = an->instrs[id].iaddr;
+   uint32_t k, m = 0, l;
+   for (l = inner; l != loop; l = mp_loops_get(an->loops, l)->parent) {
+      const mp_loop *lp = mp_loops_get(an->loops, l);
+      uint32_t d = lp->depth - 1;
+      if (m == MP_FORMULA_MAX_DEPTH || d >= fi->depth)
+         return 0;
+      first[m] = fi->ref[d] < 1 ? fi->ref[d] : 1;
+      trips[m] = flat_trips(lp, first[m]);
+      if (trips[m] == 0)
+         return 0;
+      if (!(fi->known >> d & 1)) {
+         /* no step along it: it ran at one iteration of that loop only
+            (a rotated loop's code before its test), or is not known */
+         if (fi->hi == NULL || fi->hi[d] != fi->ref[d])
+            return 0;
+         first[m] = fi->ref[d];
+         trips[m] = 1;
+      }
+      copies *= trips[m];
+      at = lp->head;         /* ends as the head of loop's child */
+      chain[m++] = d;
+   }
+   if (copies > MP_ORDER_FLAT_COPIES)
+      return 0;
+   for (c = 0; c < copies; c++) {
+      flat_instr *f;
+      uint64_t rest = c;
+      if (*n == *cap) {
+         *cap = *cap ? 2 * *cap : 64;
+         *fl = mp_realloc("mp.order.flat", *fl, *cap * sizeof **fl);
+      }
+      f = &(*fl)[(*n)++];
+      f->at = at;
+      f->copy = c;
+      f->pc = an->instrs[id].iaddr;
+      f->id = id;
+      f->fi = fi;
+      for (k = 0; k < MP_FORMULA_MAX_DEPTH; k++)
+         f->v[k] = k < d0 ? start[k] : 0;
+      /* the innermost loop's counter varies fastest */
+      for (k = 0; k < m; k++) {
+         f->v[chain[k]] = first[k] + rest % trips[k];
+         rest /= trips[k];
+      }
+   }
+   return 1;
+}
+
+mp_nest_ref *mp_order_flat_nest(const mp_finished *an, uint32_t loop,
+                                mp_nest *nest, mp_order_replay *out, uint32_t **ids)
+{
+   const mp_loop *lp = mp_loops_get(an->loops, loop);
+   uint32_t d0 = lp->depth, id, k, n = 0, cap = 0, n_refs = 0, inner_loops = 0, n_instrs = 0;
+   const mp_formula_instr *dom = NULL;
+   uint64_t start[MP_FORMULA_MAX_DEPTH], b;
+   flat_instr *fl = NULL;
+   mp_nest_ref *refs;
+   mp_memset(nest, 0, sizeof *nest);
+   for (k = 0; k < mp_loops_count(an->loops); k++)
+      if (k != loop && mp_loops_get(an->loops, k)->parent == loop)
+         inner_loops++;
+   if (inner_loops == 0 || d0 > MP_FORMULA_MAX_DEPTH)
+      return NULL;
+   /* the counters around loop, and its own first, from its busiest
+      instruction that fits (as mp_order_nest's dominant one) */
+   for (id = 0; id < an->n_instrs; id++) {
+      uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
+      const mp_formula_instr *fi;
+      if (l == MP_LOOP_NONE || !mp_loops_within(an->loops, l, loop))
+         continue;
+      fi = formula_in(an, id, l, mp_loops_get(an->loops, l));
+      if (fi != NULL && fi->coef != NULL && fi->depth >= d0 && (fi->known >> (d0 - 1) & 1)
+          && mp_formula_fits(fi, NULL) && (dom == NULL || fi->accesses > dom->accesses))
+         dom = fi;
+   }
+   if (dom == NULL)
+      return NULL;
+   for (k = 0; k < d0; k++)
+      start[k] = dom->ref[k] < 1 ? dom->ref[k] : 1;
+   for (id = 0; id < an->n_instrs; id++) {
+      uint32_t l = an->instrs[id].known ? mp_facts_instr_loop(an, id) : MP_LOOP_NONE;
+      const mp_formula_instr *fi;
+      int fits;
+      if (l == MP_LOOP_NONE || !mp_loops_within(an->loops, l, loop))
+         continue;
+      fi = formula_in(an, id, l, mp_loops_get(an->loops, l));
+      if (fi == NULL)
+         continue;
+      fits = mp_formula_fits(fi, NULL) && fi->coef != NULL
+             && fi->depth == mp_loops_get(an->loops, l)->depth;
+      if (!fits && out->leave_gathers && !fi->stores) {
+         out->gathered = mp_realloc("mp.order.gathered", out->gathered,
+                                    (out->n_gathered + 1) * sizeof *out->gathered);
+         out->gathered[out->n_gathered++] = an->instrs[id].var;
+         continue;
+      }
+      if (!fits && out->leave_scatters) {
+         out->scattered = mp_realloc("mp.order.scattered", out->scattered,
+                                     (out->n_scattered + 1) * sizeof *out->scattered);
+         out->scattered[out->n_scattered++] = an->instrs[id].var;
+         continue;
+      }
+      /* a store without a formula, or one the loop does not move by a
+         known step: the caller's nest leaves it out and says so */
+      if (!fits || !(fi->known >> (d0 - 1) & 1))
+         break;
+      if (!add_copies(an, id, fi, l, loop, start, &fl, &n, &cap))
+         break;
+      n_instrs++;
+   }
+   if (id < an->n_instrs) {
+      if (fl)
+         mp_free(fl);
+      return NULL;
+   }
+   if (n)
+      mp_sort(fl, n, sizeof *fl, by_place);
+   nest->n_loops = 1;
+   /* one execution's trips, as mp_order_nest counts them */
+   b = dom->execution && dom->hi ? dom->hi[d0 - 1] : back_edges(lp);
+   nest->trips[0] = out->full[0] = b + 1 > start[d0 - 1] ? b + 1 - start[d0 - 1] : 1;
+   nest->order[0] = 0;
+   refs = mp_calloc("mp.order.refs", 2 * n + 1, sizeof *refs);
+   if (ids)
+      *ids = mp_calloc("mp.order.ids", 2 * n + 1, sizeof **ids);
+   for (k = 0; k < n; k++) {
+      const mp_formula_instr *fi = fl[k].fi;
+      int kind;
+      for (kind = 0; kind < 2; kind++) {
+         mp_nest_ref *r;
+         if (kind == 0 ? !fi->loads : !fi->stores)
+            continue;
+         if (ids)
+            (*ids)[n_refs] = fl[k].id;
+         r = &refs[n_refs++];
+         r->base = address_at(fi, fl[k].v);
+         r->step[0] = fi->coef[d0 - 1];
+         r->size = fi->size ? fi->size : 1;
+         r->is_write = kind;
+         r->pc = fl[k].pc;
+      }
+   }
+   nest->refs = refs;
+   nest->n_refs = n_refs;
+   nest->limit = MP_ORDER_REPLAY_BUDGET;
+   out->n_instrs = n_instrs;
+   out->n_loops = 1;
+   out->all = mp_nest_accesses(nest);
+   out->r.complete = out->all <= nest->limit;
+   if (fl)
+      mp_free(fl);
+   return refs;
+}
+
 void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
                           const mp_nest *after, mp_order_replay *out)
 {

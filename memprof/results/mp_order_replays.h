@@ -74,6 +74,29 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
                            uint32_t inner, uint32_t outer, mp_nest *nest,
                            mp_order_replay *out, uint32_t **ids);
 
+/* Inner loops of at most this many iterations per entry, every entry,
+   are unrolled into a flat nest's body (mp_order_flat_nest): a finite
+   element's 8 nodes, a 3-vector's components. */
+#define MP_ORDER_FLAT_TRIPS 8
+/* References an instruction may become so, at most. */
+#define MP_ORDER_FLAT_COPIES 64
+
+/* The nest of loop alone, its body every memory instruction of loop and
+   of the loops inside it, those unrolled: one reference per iteration of
+   the inner loops, placed in the body where the inner loop runs.  The
+   whole body of an element loop with short inner loops (the imperfect
+   nest mp_order_nest replays only the innermost body of, the rest left
+   out), as a fusion moves it.  Instructions without a formula are left
+   out as with mp_order_nest's leave_gathers and leave_scatters, if
+   asked.  NULL when loop has
+   no inner loop, or one that runs more than MP_ORDER_FLAT_TRIPS
+   iterations or not the same number at each entry, or an instruction
+   that is no load has no formula the loop moves by a known step: the
+   caller then makes the nest mp_order_nest makes (out's lists must be
+   cleared first).  As mp_order_nest otherwise. */
+mp_nest_ref *mp_order_flat_nest(const mp_finished *an, uint32_t loop,
+                                mp_nest *nest, mp_order_replay *out, uint32_t **ids);
+
 /* Replays nest as it ran into out->r.before and after into
    out->r.after, through the run's hierarchy. */
 void mp_order_replay_both(const mp_finished *an, const mp_nest *nest,
