@@ -248,16 +248,35 @@ static char *names_of(const mp_advisor *ad, const uint32_t *vars, uint32_t n)
    return mp_strbuf_take(&b);
 }
 
-/* "the loops at f.c:10-12 and f.c:14-16" */
+/* "f.c:10-12 and f.c:14-16"; copies of one source loop (a function
+   inlined at several calls) said once, where the first runs, with
+   their number: "f.c:10-12 (2 copies) and f.c:14-16". */
 static char *loops_of(const mp_advisor *ad, const uint32_t *loops, uint32_t n)
 {
    mp_strbuf b = MP_STRBUF_INIT;
-   uint32_t i;
+   char *w[MP_ADVICE_FUSED];
+   uint32_t i, j, copies, said = 0, places = 0;
+   for (i = 0; i < n; i++)
+      w[i] = mp_facts_loop_where(ad->an, loops[i]);
    for (i = 0; i < n; i++) {
-      char *w = mp_facts_loop_where(ad->an, loops[i]);
-      mp_strbuf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", w);
-      mp_free(w);
+      for (j = 0; j < i && mp_strcmp(w[j], w[i]) != 0; j++)
+         ;
+      places += j == i;
    }
+   for (i = 0; i < n; i++) {
+      for (j = 0; j < i && mp_strcmp(w[j], w[i]) != 0; j++)
+         ;
+      if (j < i)
+         continue;
+      for (copies = 1, j = i + 1; j < n; j++)
+         copies += mp_strcmp(w[j], w[i]) == 0;
+      said++;
+      mp_strbuf_printf(&b, "%s%s", said == 1 ? "" : said == places ? " and " : ", ", w[i]);
+      if (copies > 1)
+         mp_strbuf_printf(&b, " (%u copies)", copies);
+   }
+   for (i = 0; i < n; i++)
+      mp_free(w[i]);
    return mp_strbuf_take(&b);
 }
 
