@@ -189,6 +189,22 @@ static uint64_t address_at(const mp_formula_instr *fi, const uint64_t *v)
    return a;
 }
 
+/* Appends reference *n of instruction id (ids[*n] = id, if ids): fi's
+   load (kind 0) or store (1) at base, its steps left to the caller. */
+static mp_nest_ref *add_ref(mp_nest_ref *refs, uint32_t *n, uint32_t *ids, uint32_t id,
+                            const mp_formula_instr *fi, int kind, uint64_t pc, uint64_t base)
+{
+   mp_nest_ref *r = &refs[*n];
+   if (ids)
+      ids[*n] = id;
+   (*n)++;
+   r->base = base;
+   r->size = fi->size ? fi->size : 1;
+   r->is_write = kind;
+   r->pc = pc;
+   return r;
+}
+
 /* The references of the body: per instruction, its load then its
    store, each at the nest's first iteration and stepping per loop of
    the chain; ids[r] (if ids) the instruction of reference r. */
@@ -205,17 +221,11 @@ static mp_nest_ref *make_refs(const body_instr *body, uint32_t n_body,
          mp_nest_ref *r;
          if (kind == 0 ? !fi->loads : !fi->stores)
             continue;
-         if (ids)
-            ids[n] = body[i].id;
-         r = &refs[n++];
-         r->base = address_at(fi, start);
+         r = add_ref(refs, &n, ids, body[i].id, fi, kind, body[i].pc, address_at(fi, start));
          for (k = 0; k < n_loops; k++) {
             uint32_t d = chain_depth[k] - 1;
             r->step[k] = d < fi->depth && (fi->known >> d & 1) ? fi->coef[d] : 0;
          }
-         r->size = fi->size ? fi->size : 1;
-         r->is_write = kind;
-         r->pc = body[i].pc;
       }
    }
    *n_out = n;
@@ -528,19 +538,10 @@ mp_nest_ref *mp_order_flat_nest(const mp_finished *an, uint32_t loop,
    for (k = 0; k < n; k++) {
       const mp_formula_instr *fi = fl[k].fi;
       int kind;
-      for (kind = 0; kind < 2; kind++) {
-         mp_nest_ref *r;
-         if (kind == 0 ? !fi->loads : !fi->stores)
-            continue;
-         if (ids)
-            (*ids)[n_refs] = fl[k].id;
-         r = &refs[n_refs++];
-         r->base = address_at(fi, fl[k].v);
-         r->step[0] = fi->coef[d0 - 1];
-         r->size = fi->size ? fi->size : 1;
-         r->is_write = kind;
-         r->pc = fl[k].pc;
-      }
+      for (kind = 0; kind < 2; kind++)
+         if (kind == 0 ? fi->loads : fi->stores)
+            add_ref(refs, &n_refs, ids ? *ids : NULL, fl[k].id, fi, kind, fl[k].pc,
+                    address_at(fi, fl[k].v))->step[0] = fi->coef[d0 - 1];
    }
    nest->refs = refs;
    nest->n_refs = n_refs;
