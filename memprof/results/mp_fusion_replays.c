@@ -8,15 +8,21 @@
    A loop's part is the loop with its short inner loops unrolled, or
    else the nest from the loop down to its deepest loop that holds a
    memory instruction with a formula: the body the fused loop's
-   iteration runs.  The references carry their variables, for the
-   dependence check, and each variable's heap block is one for all the
-   parts.  When the loops' accesses together pass the replay's budget,
-   both orders replay the same first iterations of every loop.
+   iteration runs, in its largest execution.  The references carry
+   their variables, for the dependence check; each variable's heap
+   block is one for all the parts, and the blocks lie apart as one
+   call's (one_layout).  When the loops' accesses together pass the
+   replay's budget, both orders replay the same first iterations of
+   every loop.
 */
 #include "mp_fusion_replays.h"
 #include "mp_facts.h"
 #include "mp_order_replays.h"
 #include "mp_util.h"
+
+/* The moves that lay blocks apart keep each element's place in its
+   line (a line of 64 bytes, or a divisor of it). */
+#define MP_LAYOUT_LINE 64
 
 /* An instruction of the deepest loop inside 'loop' whose formula there
    fits, and that loop in *inner; UINT32_MAX if none. */
@@ -150,38 +156,100 @@ static const mp_formula_instr *formula_of(const mp_finished *an, uint32_t id)
    return mp_formula_get(an->formula, (uint64_t)mp_loops_get(an->loops, l)->depth << 32 | id);
 }
 
-/* One block per variable for every part: a formula fitted on offsets in
-   a heap block (the block's start then, ref_block) is moved to the
-   block the first reference of its variable was fitted in.  Each
-   instruction's formula is fitted in one execution of its loop, and a
-   loop's temporaries allocated at each call of its function lie
-   elsewhere at each: two loops' formulas of one array, fitted at two
-   calls, would otherwise replay two arrays. */
-static void same_blocks(const mp_finished *an, mp_nest_ref *const *refs, const mp_nest *nests,
-                        uint32_t *const *ids, uint32_t k)
+/* A variable in a heap block, as the parts replay it. */
+typedef struct {
+   uint32_t var;
+   uint64_t block;        /* the block its first reference was fitted in */
+   uint64_t lo, hi;       /* the bytes its references walk, hi past the last */
+   uint64_t shift;        /* added to its references to lay it apart */
+} heap_walk;
+
+static int by_lo(const void *a, const void *b)
 {
-   uint32_t *var = NULL, n = 0, p, r, j;
-   uint64_t *block = NULL;
+   const heap_walk *x = a, *y = b;
+   return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The bytes reference r of nest n walks: [*lo, *hi). */
+static void walk_extent(const mp_nest *n, const mp_nest_ref *r, uint64_t *lo, uint64_t *hi)
+{
+   uint64_t down = 0, up = 0;
+   uint32_t k;
+   for (k = 0; k < n->n_loops; k++) {
+      uint64_t span = (uint64_t)(r->step[k] < 0 ? -r->step[k] : r->step[k])
+                      * (n->trips[k] ? n->trips[k] - 1 : 0);
+      if (r->step[k] < 0)
+         down += span;
+      else
+         up += span;
+   }
+   *lo = r->base - down;
+   *hi = r->base + up + r->size;
+}
+
+/* One block per variable for every part, and the blocks apart as one
+   call's.  A formula fitted on offsets in a heap block (the block's
+   start then, ref_block) is moved to the block the first reference of
+   its variable was fitted in: each instruction's formula is fitted in
+   one execution of its loop, and a loop's temporaries allocated at
+   each call of its function lie elsewhere at each, so two loops'
+   formulas of one array, fitted at two calls, would otherwise replay
+   two arrays.  An execution of an outer loop spans many calls, and the
+   trip counts replayed are its most (the largest region of elements)
+   while the blocks are those of the call fitted first (perhaps a small
+   one, its blocks a few lines apart): the variables whose walks would
+   overlap are moved up, in their order in memory, each to the next
+   line past the one below, as the allocator lays out blocks of that
+   size one after another. */
+static void one_layout(const mp_finished *an, mp_nest_ref *const *refs, const mp_nest *nests,
+                       uint32_t *const *ids, uint32_t k)
+{
+   heap_walk *w = NULL;
+   uint32_t n = 0, p, r, j;
+   uint64_t end = 0;
    for (p = 0; p < k; p++)
       for (r = 0; r < nests[p].n_refs; r++) {
          const mp_formula_instr *fi = formula_of(an, ids[p][r]);
          uint32_t v = refs[p][r].var;
+         uint64_t lo, hi;
          if (fi == NULL || !fi->has_block || v == 0)
             continue;
-         for (j = 0; j < n && var[j] != v; j++)
+         for (j = 0; j < n && w[j].var != v; j++)
             ;
          if (j == n) {
-            var = mp_realloc("mp.fusion.blocks", var, (n + 1) * sizeof *var);
-            block = mp_realloc("mp.fusion.blocks", block, (n + 1) * sizeof *block);
-            var[n] = v;
-            block[n++] = fi->ref_block;
+            w = mp_realloc("mp.fusion.blocks", w, (n + 1) * sizeof *w);
+            mp_memset(&w[n], 0, sizeof *w);
+            w[n].var = v;
+            w[n].block = fi->ref_block;
+            w[n++].lo = UINT64_MAX;
          }
-         refs[p][r].base += block[j] - fi->ref_block;
+         refs[p][r].base += w[j].block - fi->ref_block;
+         walk_extent(&nests[p], &refs[p][r], &lo, &hi);
+         if (lo < w[j].lo)
+            w[j].lo = lo;
+         if (hi > w[j].hi)
+            w[j].hi = hi;
       }
-   if (var) {
-      mp_free(var);
-      mp_free(block);
+   if (w == NULL)
+      return;
+   mp_sort(w, n, sizeof *w, by_lo);
+   /* each moved as little as clears the walks below it: a block far
+      from the others keeps its place, and its sets */
+   for (j = 0; j < n; j++) {
+      w[j].shift = j > 0 && w[j].lo < end
+                   ? (end - w[j].lo + MP_LAYOUT_LINE - 1) / MP_LAYOUT_LINE * MP_LAYOUT_LINE
+                   : 0;
+      if (w[j].hi + w[j].shift > end)
+         end = w[j].hi + w[j].shift;
    }
+   for (p = 0; p < k; p++)
+      for (r = 0; r < nests[p].n_refs; r++) {
+         const mp_formula_instr *fi = formula_of(an, ids[p][r]);
+         for (j = 0; fi != NULL && fi->has_block && j < n; j++)
+            if (w[j].var == refs[p][r].var)
+               refs[p][r].base += w[j].shift;
+      }
+   mp_free(w);
 }
 
 /* Part n without its references to the compiler's slots of a frame
@@ -348,11 +416,13 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       /* an element loop with short inner loops whole; else the nest
          down to its deepest walk, the loops' other bodies left out */
       o.leave_scatters = 1;
+      o.largest = 1;
       refs[p] = mp_order_flat_nest(an, loops[p], &nests[p], &o, &ids[p]);
       if (refs[p] == NULL) {
          mp_order_replay_clear(&o);
          mp_memset(&o, 0, sizeof o);
          o.leave_gathers = 1;
+         o.largest = 1;
          refs[p] = mp_order_nest(run, an, instr, inner, loops[p], &nests[p], &o, &ids[p]);
       }
       if (refs[p] == NULL) {
@@ -402,7 +472,7 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
          mp_free(wp);
       }
    if (made == k && !out->why_not) {
-      same_blocks(an, refs, nests, ids, k);
+      one_layout(an, refs, nests, ids, k);
       /* the same first iterations of every loop in both orders */
       all = mp_fusion_accesses(parts, k, 0);
       if (all > MP_ORDER_REPLAY_BUDGET) {

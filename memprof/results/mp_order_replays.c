@@ -339,6 +339,8 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       const mp_loop *l = mp_loops_get(an->loops, chain[k]);
       uint64_t b = dom->execution && dom->hi && l->depth - 1 < dom->depth
                    ? dom->hi[l->depth - 1] : back_edges(l);
+      if (k == 0 && out->largest && l->max_iterations > b)
+         b = l->max_iterations;
       uint64_t s = start[l->depth - 1];
       depth[k] = l->depth;
       nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
@@ -530,6 +532,8 @@ mp_nest_ref *mp_order_flat_nest(const mp_finished *an, uint32_t loop,
    nest->n_loops = 1;
    /* one execution's trips, as mp_order_nest counts them */
    b = dom->execution && dom->hi ? dom->hi[d0 - 1] : back_edges(lp);
+   if (out->largest && lp->max_iterations > b)
+      b = lp->max_iterations;
    nest->trips[0] = out->full[0] = b + 1 > start[d0 - 1] ? b + 1 - start[d0 - 1] : 1;
    nest->order[0] = 0;
    refs = mp_calloc("mp.order.refs", 2 * n + 1, sizeof *refs);

@@ -54,6 +54,12 @@ typedef struct {
       listed in scattered (a loop split keeps each part's scatters;
       the caller checks that no reference kept touches their variables). */
    int leave_gathers, leave_scatters;
+   /* In: replay the outermost loop's largest execution (its most
+      iterations at one entry) where it ran further than the one the
+      formulas were fitted in.  Loops over per-call regions are fitted
+      at the first call, perhaps a small region, while their capacity
+      misses come from the large ones; an affine walk steps on alike. */
+   int largest;
    uint32_t *gathered, n_gathered;
    uint32_t *scattered, n_scattered;
    /* Out: the variables the instructions left out between the loops
