@@ -446,8 +446,8 @@ static void wait_for_records(void)
 }
 
 /* A thread's active loops as they arrive (a frames record, a bound
-   record, then one record per frame), given to the loops' copy once
-   whole. */
+   record, then one record per frame past those the last record kept),
+   given to the loops' copy once whole. */
 typedef struct {
    UInt serial, want, n, cap;
    ULong epoch, unseen_before;
@@ -540,7 +540,7 @@ static void __attribute__((noreturn)) helper_loop(void)
          case MP_REC_BOUND:
             fi.unseen_before = r->a;
             fi.want = r->b;
-            fi.n = 0;
+            fi.n = r->meta >> 8;      /* the frames kept from the last */
             if (fi.want > fi.cap) {
                fi.cap = fi.want;
                fi.f = VG_(realloc)("mp.helper.frames", fi.f, fi.cap * sizeof *fi.f);
@@ -762,14 +762,31 @@ void mp_helper_thread(UInt serial, ThreadId tid)
    mp_g_stream.serial = serial;
 }
 
+/* The frames of the last frames record, of mp_g_stream.frames_serial:
+   a record sends those past the ones both have (an instance is one
+   begun epoch), which a call-heavy program's loops, entered and left
+   at every call, keep to one or none. */
+static ULong *sent_begun;
+static UInt n_sent, cap_sent;
+
 void mp_helper_frames(UInt serial)
 {
    const mp_loop_frame *f;
-   UInt n = mp_loops_active(mp_g_loops, serial, &f), i;
+   UInt n = mp_loops_active(mp_g_loops, serial, &f), i, keep = 0;
+   if (serial == mp_g_stream.frames_serial)
+      while (keep < n && keep < n_sent && sent_begun[keep] == f[keep].begun)
+         keep++;
    mp_helper_put(*mp_g_loop_epoch, serial, MP_REC_FRAMES);
-   mp_helper_put(mp_loops_unseen_before(mp_g_loops), n, MP_REC_BOUND);
-   for (i = 0; i < n; i++)
+   mp_helper_put(mp_loops_unseen_before(mp_g_loops), n, MP_REC_BOUND | keep << 8);
+   if (n > cap_sent) {
+      cap_sent = n > 2 * cap_sent ? n : 2 * cap_sent;
+      sent_begun = VG_(realloc)("mp.helper.sent", sent_begun, cap_sent * sizeof *sent_begun);
+   }
+   for (i = keep; i < n; i++) {
       mp_helper_put(f[i].begun, f[i].loop, MP_REC_FRAME);
+      sent_begun[i] = f[i].begun;
+   }
+   n_sent = n;
    mp_g_stream.frames_serial = serial;
    mp_g_stream.frames_changes = *mp_g_loop_changes;
 }

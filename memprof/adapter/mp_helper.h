@@ -42,7 +42,9 @@
      frames      a thread's active loops, the loop epoch and the epoch
                  before which accesses were unseen, when they changed
                  since that thread's last (mp_loops_changes): all the
-                 carriers read of the loops
+                 carriers read of the loops.  Only the frames past those
+                 the last record of the same thread had: a loop entered
+                 or left is one or two records more, not the stack
      struct      the structure stream the last access counted in
      exit        a thread ended (its private reuse stream goes)
      sync, end   hand the counts back; end: and stop
