@@ -55,6 +55,12 @@ extern UInt mp_g_line_shift;
    collection is off.  Defined in mp_analyses.c; the sampling schedule
    in mp_instrument.c sets it. */
 extern UWord mp_g_detailing;
+/* 1 while the carriers of far reuses are counted: wherever the loops
+   are followed, which --sample=detail does in its gaps too, so that a
+   reuse across a time step's body (millions of instructions, beyond
+   any window) finds the loops of both its accesses; 0 while
+   collection is off.  Set with mp_g_detailing. */
+extern UWord mp_g_carrying;
 /* What one access seen by the detail analyses stands for: 1, or with
    --sample=detail past its first window P/W rounded, so that the stride
    counts estimate the run's.  Set with mp_g_detailing. */

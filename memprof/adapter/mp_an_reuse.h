@@ -24,10 +24,12 @@
    reuse reads the epoch its earlier access left, which says which of
    the loops active now were active then (mp_loops_carrier).  That
    needs the loops (--loops=yes), exact distances and a cache to size
-   "far"; the carriers are then counted in the detail windows, where the
-   loops are followed, and only there are the epochs left: outside them
-   the plain access runs (a line last touched in a gap reads an older
-   epoch, from before the window's flush: its carrier is unseen).
+   "far"; the carriers are then counted wherever the loops are followed
+   (mp_g_carrying: throughout with --sample=detail, in the windows alone
+   when the gaps do not follow the loops), and only there are the
+   epochs left: outside them the plain access runs (a line last touched
+   in a gap reads an older epoch, from before the window's flush: its
+   carrier is unseen).
 */
 #ifndef MP_AN_REUSE_H
 #define MP_AN_REUSE_H
@@ -109,7 +111,7 @@ static inline void mp_an_reuse_access(mp_an_ctx *c)
    if (mp_g_reuse_apart && LIKELY(!mp_clo_helper_check))
       return;
    mp_an_reuse_lines(c->e, mp_g_thread_group[c->tid], &c->lc->reuse,
-                     mp_g_carriers != NULL && mp_g_detailing);
+                     mp_g_carriers != NULL && mp_g_carrying);
 }
 
 /* A second thread: the L1 shadows come back, filled as the history

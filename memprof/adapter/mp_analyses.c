@@ -20,6 +20,7 @@
 /* Which analyses see this access (mp_an_ctx.h); the sampling schedule
    in mp_instrument.c sets them. */
 UWord mp_g_detailing = 1;
+UWord mp_g_carrying = 1;
 UInt mp_g_detail_weight = 1;
 
 mp_stride *mp_g_stride;

@@ -160,11 +160,11 @@ static inline void mp_analyses_prefetch(const mp_an_ctx *c)
 }
 
 /* The access's record for the helper processes (mp_helper.h); the
-   carriers are counted by the reuse helper in the detail windows. */
+   carriers are counted by the reuse helper (mp_g_carrying). */
 static inline void mp_an_stream_access(const mp_an_ctx *c)
 {
    mp_helper_access(c->e->addr, c->e->size, c->e->is_write, c->ii->lc_id, c->e->tid, c->tid,
-                    mp_g_reuse_apart && mp_g_carriers != NULL && mp_g_detailing);
+                    mp_g_reuse_apart && mp_g_carriers != NULL && mp_g_carrying);
 }
 
 /* With --sample=lines, an access outside the sample, seen in a detail

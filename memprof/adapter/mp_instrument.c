@@ -115,6 +115,7 @@ static void update_analysing(void)
 {
    analysing = client_on && (!windowed || schedule.in_window);
    mp_g_detailing = analysing && (!detailed || schedule.in_window);
+   mp_g_carrying = analysing && (!detailed || !loops_windowed || schedule.in_window);
    mp_g_detail_weight = detail_weight();
 }
 

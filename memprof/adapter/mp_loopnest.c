@@ -295,10 +295,10 @@ void mp_loopnest_window_start(Bool followed)
       mp_loops_flush(mp_g_loops);
       return;
    }
-   /* The instances go on, their counters exact; what the gap did is
-      unseen by the carriers (no tags there) and by the streams, whose
-      instances end at the last access they saw. */
-   mp_loops_forget(mp_g_loops);
+   /* The instances go on, their counters exact, and so do the
+      carriers, whose tags the gap left too (mp_g_carrying); the
+      streams, which the gap did not see, end their instances at the
+      last access they saw. */
    mp_streams_flush(mp_g_streams);
 }
 
