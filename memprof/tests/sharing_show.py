@@ -37,6 +37,9 @@
 #                KIND VARIABLE where=[...]" (none: "rejected none")
 #   --rejected-reasons  with --rejected (after it), each rejected item's
 #                reason on the next line: "  reason ..."
+#   --unreplayed  before --advice, after each item of a kind that has
+#                replays but made none, why: "  no replay: ..." (the
+#                evidence's clause), or "  no replay: no reason given"
 #   --replays    after each item of --advice and --rejected with a replay
 #                (a loop-interchange's or a tiling's nest, a fusion's
 #                loops): "  replay accesses=N complete=B L1 before=X
@@ -88,7 +91,11 @@ def ranges(rs):
 
 
 OPTS = {"byte_counts": False, "from_thread": 0, "predicted": False,
-        "placements": False, "replays": False}
+        "placements": False, "replays": False, "unreplayed": False}
+
+# The kinds of advice whose fix memprof replays (mp_advice_kind_replayable).
+REPLAYABLE = ("loop-interchange", "long-stride", "conflict-sets", "blocking",
+              "loop-fusion", "too-many-streams")
 
 
 def nbytes(rs):
@@ -215,6 +222,10 @@ def print_own_advice(label, items, reasons=False):
             print_fixes(adv)
         if (reasons or OPTS["replays"]) and adv.reason:
             print("  reason %s" % adv.reason)
+        if OPTS["unreplayed"] and adv.kind in REPLAYABLE and adv.replayed is False:
+            at = adv.evidence.rfind("; no replay: ")
+            print("  no replay: %s" % (adv.evidence[at + len("; no replay: "):]
+                                       if at >= 0 else "no reason given"))
     if not shown:
         print("%s none" % label)
 
@@ -255,6 +266,10 @@ def main(argv):
             continue
         if a == "--replays":
             OPTS["replays"] = True
+            i += 1
+            continue
+        if a == "--unreplayed":
+            OPTS["unreplayed"] = True
             i += 1
             continue
         if a == "--placements":

@@ -184,8 +184,21 @@ static char *replay_blocking(mp_advisor *ad, mp_advice *a, uint32_t k)
    uint64_t sure;
    uint32_t instr;
    char *unmade = NULL, *refuted;
-   if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr))
+   if (lc == NULL || !mp_line_stride_dominant(&lc->lstride, &s, &sure, &instr)) {
+      /* The line's accesses ran outside the detail windows (a checksum
+         after each time step, a few thousand instructions in millions):
+         no instruction of its walk to rebuild the nest from.  Still
+         advised, ranked after the replayed items and marked, with the
+         reason. */
+      const char *w = a->n_where ? mp_vars_location_where(ad->vs, a->where[0]) : NULL;
+      mp_replay none;
+      mp_memset(&none, 0, sizeof none);
+      mp_adv_take_replay(a, mp_asprintf("; no replay: the stride analysis saw no walk at %s "
+                                        "(it follows the detail windows, --sample), so no "
+                                        "loop nest of its accesses is known to tile",
+                                        w ? w : "its busiest line"), &none);
       return NULL;
+   }
    mp_replay_tiling(ad->run, ad->an, instr, k, a->loop, &o);
    if (!o.r.made && o.why_not != NULL)
       unmade = mp_asprintf("no tiling was replayed: %s",
