@@ -339,9 +339,9 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
       const mp_loop *l = mp_loops_get(an->loops, chain[k]);
       uint64_t b = dom->execution && dom->hi && l->depth - 1 < dom->depth
                    ? dom->hi[l->depth - 1] : back_edges(l);
+      uint64_t s = start[l->depth - 1];
       if (k == 0 && out->largest && l->max_iterations > b)
          b = l->max_iterations;
-      uint64_t s = start[l->depth - 1];
       depth[k] = l->depth;
       nest->trips[k] = out->full[k] = b + 1 > s ? b + 1 - s : 1;
       nest->order[k] = k;
