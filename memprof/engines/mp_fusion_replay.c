@@ -11,17 +11,34 @@
    dependence check keeps, per granule the earlier parts touched, the
    last outermost iteration that stored to it and the last that touched
    it: a later part's access is checked against that table before its
-   own accesses enter it.
+   own accesses enter it.  A variable's granule is the widest power of
+   two, at most 8 bytes, that all its references' addresses and widths
+   are multiples of, so that granules meet exactly where bytes do: the
+   elements of an array of floats, one stored at i and its neighbour
+   loaded at i, are two granules, not one dependence.
 */
 #include "mp_fusion_replay.h"
+#include "mp_util.h"
 
-#define GRANULE_SHIFT 3
+#define MAX_GRANULE_SHIFT 3
 
 typedef void (*visit_fn)(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr);
 
-static uint64_t outer_trips(const mp_nest *n, uint64_t limit)
+/* The outermost iterations of part p replayed: all, or under a limit
+   on the fused loop's, the same share of every part's, so that parts
+   of different lengths (a nest's rows beside a flat loop's elements)
+   still meet over the same stretch of their data. */
+static uint64_t outer_trips(const mp_nest *const *parts, uint32_t k, uint32_t p, uint64_t limit)
 {
-   return limit && n->trips[0] > limit ? limit : n->trips[0];
+   uint64_t most = 0, t = parts[p]->trips[0];
+   uint32_t q;
+   for (q = 0; q < k; q++)
+      if (parts[q]->trips[0] > most)
+         most = parts[q]->trips[0];
+   if (limit == 0 || most <= limit)
+      return t;
+   t = (uint64_t)((double)t * (double)limit / (double)most);
+   return t ? t : 1;
 }
 
 static int usable(const mp_nest *const *parts, uint32_t k)
@@ -69,8 +86,8 @@ static uint64_t fused_trips(const mp_nest *const *parts, uint32_t k, uint64_t li
    uint64_t most = 0;
    uint32_t p;
    for (p = 0; p < k; p++)
-      if (outer_trips(parts[p], limit) > most)
-         most = outer_trips(parts[p], limit);
+      if (outer_trips(parts, k, p, limit) > most)
+         most = outer_trips(parts, k, p, limit);
    return most;
 }
 
@@ -106,14 +123,14 @@ static void walk(const mp_nest *const *parts, uint32_t k, uint64_t limit, int fu
    uint32_t p;
    if (!fused) {
       for (p = 0; p < k; p++)
-         for (i = 0; i < outer_trips(parts[p], limit); i++)
+         for (i = 0; i < outer_trips(parts, k, p, limit); i++)
             iteration(parts[p], i, fn, arg);
       return;
    }
    steps = fused_trips(parts, k, limit);
    for (s = 0; s < steps; s++)
       for (p = 0; p < k; p++) {
-         uint64_t t = outer_trips(parts[p], limit);
+         uint64_t t = outer_trips(parts, k, p, limit);
          for (i = first_at(s, t, steps, p == 0); i < first_at(s + 1, t, steps, p == 0); i++)
             iteration(parts[p], i, fn, arg);
       }
@@ -195,6 +212,9 @@ typedef struct {
 typedef struct {
    granule *slots;
    uint64_t cap, n;              /* cap a power of two, n < cap / 2 */
+   const mp_nest *const *parts;
+   uint8_t *shift[MP_FUSION_MAX_PARTS]; /* per reference: log2 of its
+                                           variable's granule */
    int listing;                  /* the first walk: the loads and stores */
    uint64_t steps, trips;        /* the fused loop's iterations, the part's */
    int merging;                  /* entering the part's accesses, not checking */
@@ -261,10 +281,11 @@ static granule *entry(dep_state *d, uint64_t key, uint32_t var)
 static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
 {
    dep_state *d = arg;
-   uint64_t g, last = (addr + (r->size ? r->size : 1) - 1) >> GRANULE_SHIFT;
+   uint32_t shift = d->shift[d->part][r - d->parts[d->part]->refs];
+   uint64_t g, last = (addr + (r->size ? r->size : 1) - 1) >> shift;
    /* where the fused loop runs this access */
    i = step_of(i, d->trips, d->steps, d->part == 0);
-   for (g = addr >> GRANULE_SHIFT; g <= last; g++) {
+   for (g = addr >> shift; g <= last; g++) {
       granule *s;
       if (d->listing) {
          s = entry(d, g + 1, r->var);
@@ -299,6 +320,59 @@ static void dep_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
    }
 }
 
+typedef struct {
+   uint32_t var, shift, part, ref;
+} sized_ref;
+
+static int by_var(const void *x, const void *y)
+{
+   const sized_ref *a = x, *b = y;
+   return a->var < b->var ? -1 : a->var > b->var;
+}
+
+/* log2 of the widest power of two, at most 8, that divides every
+   address reference r touches and its width: 3 for a walk of doubles,
+   2 for one of floats, 0 for a walk in steps of 3 bytes. */
+static uint32_t alignment_of(const mp_nest_ref *r)
+{
+   uint64_t bits = r->base | (r->size ? r->size : 1) | 1u << MAX_GRANULE_SHIFT;
+   uint32_t k, s = 0;
+   for (k = 0; k < MP_NEST_MAX_LOOPS; k++)
+      bits |= (uint64_t)r->step[k];
+   while ((bits >> s & 1) == 0)
+      s++;
+   return s;
+}
+
+/* d->shift: each reference's granule, its variable's narrowest. */
+static void granules_by_variable(dep_state *d, const mp_nest *const *parts, uint32_t k)
+{
+   uint32_t q, r, n = 0, i, j, narrowest;
+   sized_ref *all;
+   for (q = 0; q < k; q++)
+      n += parts[q]->n_refs;
+   all = mp_calloc("mp.fusion.granules", n, sizeof *all);
+   for (q = 0, n = 0; q < k; q++) {
+      d->shift[q] = mp_calloc("mp.fusion.granules", parts[q]->n_refs + 1, 1);
+      for (r = 0; r < parts[q]->n_refs; r++, n++) {
+         all[n].var = parts[q]->refs[r].var;
+         all[n].shift = alignment_of(&parts[q]->refs[r]);
+         all[n].part = q;
+         all[n].ref = r;
+      }
+   }
+   mp_sort(all, n, sizeof *all, by_var);
+   for (i = 0; i < n; i = j) {
+      narrowest = all[i].shift;
+      for (j = i; j < n && all[j].var == all[i].var; j++)
+         if (all[j].shift < narrowest)
+            narrowest = all[j].shift;
+      for (j = i; j < n && all[j].var == all[i].var; j++)
+         d->shift[all[j].part][all[j].ref] = (uint8_t)narrowest;
+   }
+   mp_free(all);
+}
+
 int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips_limit,
                          uint32_t *earlier, uint32_t *later, uint32_t *ref,
                          uint64_t *addr)
@@ -308,19 +382,21 @@ int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips
    if (!usable(parts, k))
       return 0;
    mp_memset(&d, 0, sizeof d);
+   d.parts = parts;
+   granules_by_variable(&d, parts, k);
    d.cap = 1024;
    d.slots = mp_calloc("mp.fusion.granules", d.cap, sizeof *d.slots);
    d.steps = fused_trips(parts, k, trips_limit);
    d.listing = 1;
    for (q = 0; q < k; q++) {
       d.part = q;
-      d.trips = outer_trips(parts[q], trips_limit);
+      d.trips = outer_trips(parts, k, q, trips_limit);
       walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
    }
    d.listing = 0;
    for (q = 0; q < k && !d.broken; q++) {
       d.part = q;
-      d.trips = outer_trips(parts[q], trips_limit);
+      d.trips = outer_trips(parts, k, q, trips_limit);
       d.merging = 0;
       if (q > 0)
          walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
@@ -335,5 +411,7 @@ int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips
       *addr = d.addr;
    }
    mp_free(d.slots);
+   for (q = 0; q < k; q++)
+      mp_free(d.shift[q]);
    return d.broken;
 }

@@ -29,7 +29,9 @@
    s, so they must not touch bytes that an earlier part touches in a
    later iteration of the fused loop, one of the two storing.  mp_fusion_dependence
    checks that on the accesses themselves, granule by granule and
-   variable by variable (mp_nest_ref's var); a
+   variable by variable (mp_nest_ref's var), a variable's granule the
+   widest its references' addresses and widths are multiples of (at
+   most 8 bytes: two floats side by side are two elements); a
    location no reference walks, which each loop touching it both loads
    and stores (a loop counter kept in memory, an accumulator), is each
    loop's own state and is left out, as a compiler fusing the loops
@@ -46,8 +48,9 @@
 #define MP_FUSION_MAX_PARTS 8
 
 /* The parts' loops run in their order as run (order 0, 1, ...; no
-   tiles, no pad).  trips_limit: iterations of each outermost loop
-   replayed at most (0: all), the same for both orders so that both
+   tiles, no pad).  trips_limit: iterations of the fused loop
+   replayed at most (0: all), each part cut to the same share of its
+   outermost loop's iterations, the same for both orders so that both
    replay the same accesses.  The accesses made: */
 uint64_t mp_fusion_accesses(const mp_nest *const *parts, uint32_t k, uint64_t trips_limit);
 
@@ -64,8 +67,8 @@ int mp_fusion_replay(const mp_nest *const *parts, uint32_t k, uint64_t trips_lim
 
 /* The dependence the fusion would break, if any: 1 with *earlier and
    *later the two parts, *ref the reference of the later part and *addr
-   the address it touches; else 0.  Memory: a table of the granules (8
-   bytes) the parts touch; cost O(accesses). */
+   the address it touches; else 0.  Memory: a table of the granules the
+   parts touch; cost O(accesses + references log references). */
 int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips_limit,
                          uint32_t *earlier, uint32_t *later, uint32_t *ref,
                          uint64_t *addr);

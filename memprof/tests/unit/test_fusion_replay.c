@@ -136,6 +136,10 @@ START_TEST(test_trips_limit_and_unequal)
    ck_assert(mp_fusion_replay(parts, 2, 0, 0, 0, &cfg, latency, &seq));
    ck_assert_uint_eq(fused.accesses, 2 * N + 30);
    ck_assert_uint_eq(seq.accesses, fused.accesses);
+   /* under a limit, each part keeps the same share of its iterations
+      (a quarter of both here), so that both cover the same data */
+   pb.trips[0] = N / 2;
+   ck_assert_uint_eq(mp_fusion_accesses(parts, 2, N / 4), N / 4 * 2 + N / 8 * 3);
 }
 END_TEST
 
@@ -242,20 +246,17 @@ static void list_accesses(const mp_nest *const *parts, uint32_t k, list *l)
 
 static int overlap(const access *x, const access *y)
 {
-   uint64_t x0 = x->addr >> 3, x1 = (x->addr + x->size - 1) >> 3;
-   uint64_t y0 = y->addr >> 3, y1 = (y->addr + y->size - 1) >> 3;
-   return x0 <= y1 && y0 <= x1;
+   return x->addr < y->addr + y->size && y->addr < x->addr + x->size;
 }
 
-/* Whether the granule of byte b is a loop's own state: no moving
-   reference touches it, and the parts that load it are those that store
-   it. */
-static int loop_state(const list *l, uint64_t g)
+/* Whether byte b is a loop's own state: no moving reference touches
+   it, and the parts that load it are those that store it. */
+static int loop_state(const list *l, uint64_t b)
 {
    uint32_t x, loaded = 0, stored = 0;
    for (x = 0; x < l->n; x++) {
       const access *a = &l->a[x];
-      if (a->addr >> 3 > g || (a->addr + a->size - 1) >> 3 < g)
+      if (a->addr > b || a->addr + a->size <= b)
          continue;
       if (a->moves)
          return 0;
@@ -267,24 +268,37 @@ static int loop_state(const list *l, uint64_t g)
    return loaded == stored;
 }
 
-/* Whether two accesses of different parts, one storing, to a granule
-   not a loop's own state, run in the other order fused. */
+/* Whether two accesses of different parts, one storing, to a byte not
+   a loop's own state, run in the other order fused.  (Each byte's
+   loop_state is asked once: memo, over the bytes from the lowest
+   access to the highest, -1 not yet asked.) */
 static int brute_broken(const mp_nest *const *parts, uint32_t k)
 {
    list l;
    uint32_t x, y;
-   uint64_t g;
+   uint64_t b, lo = UINT64_MAX, hi = 0;
+   signed char *memo;
    int broken = 0;
    l.a = calloc(4096, sizeof *l.a);
    list_accesses(parts, k, &l);
+   for (x = 0; x < l.n; x++) {
+      lo = l.a[x].addr < lo ? l.a[x].addr : lo;
+      hi = l.a[x].addr + l.a[x].size > hi ? l.a[x].addr + l.a[x].size : hi;
+   }
+   memo = malloc(hi > lo ? hi - lo : 1);
+   memset(memo, -1, hi > lo ? hi - lo : 1);
    for (x = 0; x < l.n && !broken; x++)
       for (y = x + 1; y < l.n && !broken; y++)
          if (l.a[x].part != l.a[y].part && (l.a[x].is_write || l.a[y].is_write)
              && overlap(&l.a[x], &l.a[y]) && l.a[x].fused > l.a[y].fused)
-            for (g = l.a[x].addr >> 3; g <= (l.a[x].addr + l.a[x].size - 1) >> 3; g++)
-               if (g >= l.a[y].addr >> 3 && g <= (l.a[y].addr + l.a[y].size - 1) >> 3
-                   && !loop_state(&l, g))
-                  broken = 1;
+            for (b = l.a[x].addr; b < l.a[x].addr + l.a[x].size && !broken; b++) {
+               if (b < l.a[y].addr || b >= l.a[y].addr + l.a[y].size)
+                  continue;
+               if (memo[b - lo] < 0)
+                  memo[b - lo] = (signed char)loop_state(&l, b);
+               broken = !memo[b - lo];
+            }
+   free(memo);
    free(l.a);
    return broken;
 }
@@ -300,6 +314,23 @@ START_TEST(test_dependence_by_hand)
    /* b[i] written, then read at the same i: fusable */
    ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
    ck_assert(!brute_broken(parts, 2));
+   /* the same of floats: b[i] and b[i + 1] share 8 bytes but are two
+      elements, the first stored at i + 1 after the second's i read b[i] */
+   ra[0].size = ra[1].size = rb[0].size = rb[1].size = rb[2].size = 4;
+   ra[0].step[0] = ra[1].step[0] = rb[0].step[0] = rb[1].step[0] = rb[2].step[0] = 4;
+   ck_assert(!mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert(!brute_broken(parts, 2));
+   /* reading b[i + 1] of floats is broken, at the float */
+   rb[0].base = B + 4;
+   ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert_uint_eq(addr, B + 4);
+   ck_assert(brute_broken(parts, 2));
+   /* a read of two floats at once (8 bytes, b[2i] and b[2i + 1]) makes
+      the variable's granule no wider: b[i + 1] still breaks it */
+   rb[1] = ref(B, 8, 0, 0x2004);
+   ck_assert(mp_fusion_dependence(parts, 2, 0, &e, &l, &r, &addr));
+   ck_assert(brute_broken(parts, 2));
+   two_sweeps(ra, rb, &pa, &pb);
    /* the second loop reads b[i + 1]: written by the first at i + 1,
       after the fused iteration i */
    rb[0].base = B + 8;
@@ -383,14 +414,18 @@ START_TEST(test_dependence_random)
       mp_nest nests[3];
       const mp_nest *parts[3] = { &nests[0], &nests[1], &nests[2] };
       uint32_t k = 2 + (uint32_t)rand() % 2, p, r, e, l, x;
+      int floats = rand() % 4 == 0;
       uint64_t addr;
       for (p = 0; p < k; p++) {
          uint32_t n_refs = 1 + (uint32_t)rand() % 3;
          for (r = 0; r < n_refs; r++) {
-            refs[p][r] = ref(0x1000 + 8 * (uint64_t)(rand() % 8), 8 * (rand() % 3 - 1),
+            /* doubles, and in one case in four floats: widths of 4, 8
+               and 16 bytes at 4-byte steps */
+            uint32_t w = floats ? 4 : 8;
+            refs[p][r] = ref(0x1000 + w * (uint64_t)(rand() % 8), (int64_t)w * (rand() % 3 - 1),
                              rand() % 2, 0x100 * p + r);
-            refs[p][r].step[1] = 8 * (rand() % 2);
-            refs[p][r].size = rand() % 4 == 0 ? 16 : 8;
+            refs[p][r].step[1] = (int64_t)w * (rand() % 2);
+            refs[p][r].size = rand() % 4 == 0 ? 16 : floats && rand() % 2 ? 8 : w;
          }
          nests[p] = one_loop(refs[p], n_refs, 1 + (uint64_t)(rand() % 6));
          if (rand() % 2) {
