@@ -26,6 +26,36 @@ uint64_t mp_nest_accesses(const mp_nest *n)
    return total;
 }
 
+int mp_nest_flatten(mp_nest *n, mp_nest_ref *refs)
+{
+   uint64_t all = 1;
+   uint32_t r, k;
+   if (n->refs != refs || n->n_loops < 2 || n->tile[0] != 0 || n->pad != NULL)
+      return 0;
+   for (k = 0; k < n->n_loops; k++)
+      if (n->order[k] != k)
+         return 0;
+   for (r = 0; r < n->n_refs; r++)
+      for (k = 0; k + 1 < n->n_loops; k++)
+         if (refs[r].step[k] != refs[r].step[k + 1] * (int64_t)n->trips[k + 1])
+            return 0;
+   for (k = 0; k < n->n_loops; k++) {
+      if (n->trips[k] && all > UINT64_MAX / n->trips[k])
+         return 0;
+      all *= n->trips[k];
+   }
+   for (r = 0; r < n->n_refs; r++) {
+      refs[r].step[0] = refs[r].step[n->n_loops - 1];
+      for (k = 1; k < n->n_loops; k++)
+         refs[r].step[k] = 0;
+   }
+   for (k = 1; k < n->n_loops; k++)
+      n->trips[k] = 1;
+   n->trips[0] = all;
+   n->n_loops = 1;
+   return 1;
+}
+
 /* Whether reference r walks the lines of one before it. */
 static int walks_earlier_lines(const mp_nest *n, uint32_t r, uint32_t line)
 {

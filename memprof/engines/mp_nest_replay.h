@@ -92,6 +92,15 @@ typedef struct {
    const mp_nest_pad *pad;               /* NULL: the layout as it ran */
 } mp_nest;
 
+/* Whether the nest walks its references as one loop would: each
+   reference's step along loop k is its step along loop k + 1 times
+   loop k + 1's trips (rows laid end to end; a scalar, unmoved), in the
+   order the nest ran.  If so, the nest becomes that loop: one loop of
+   all the iterations, each reference stepping as along the innermost
+   (refs: n->refs, writable), so that it pairs element by element with
+   a flat loop over the same data (a fusion).  Cost O(refs * loops). */
+int mp_nest_flatten(mp_nest *n, mp_nest_ref *refs);
+
 /* The accesses the nest makes: the product of its trip counts times
    its references (UINT64_MAX if that overflows). */
 uint64_t mp_nest_accesses(const mp_nest *n);
