@@ -274,6 +274,19 @@ static void without_slots(const mp_finished *an, const mp_nest *n, const uint32_
    out->n_refs = m;
 }
 
+/* Whether nest n, all its loops' iterations together, runs as many
+   as a loop of 'most' iterations, within a factor of two: a 2-D nest
+   over the elements a 1-D loop walks (a matrix filled row by row, then
+   read flat), which fusing by hand collapses. */
+static int collapses(const mp_nest *n, uint64_t most)
+{
+   uint64_t all = 1;
+   uint32_t l;
+   for (l = 0; l < n->n_loops && all <= 2 * most; l++)
+      all *= n->trips[l];
+   return n->n_loops > 1 && 2 * all >= most && all <= 2 * most;
+}
+
 /* The dependence a fusion of the parts would break, through data
    other than the compiler's slots: as mp_fusion_dependence, *ref the
    later part's reference in nests[later]. */
@@ -459,6 +472,14 @@ void mp_replay_fusion(const mp_run *run, const mp_finished *an, const uint32_t *
       if (nests[p].trips[0] > most)
          most = nests[p].trips[0];
    }
+   /* a nest over the elements a flat loop walks pairs with it element
+      by element, flattened */
+   for (p = 0; made == k && p < k && !out->why_not; p++)
+      if (8 * nests[p].trips[0] < most && collapses(&nests[p], most))
+         mp_nest_flatten(&nests[p], refs[p]);
+   for (p = 0, most = 0; made == k && p < k; p++)
+      if (nests[p].trips[0] > most)
+         most = nests[p].trips[0];
    for (p = 0; made == k && p < k && !out->why_not; p++)
       if (8 * nests[p].trips[0] < most) {
          char b1[32], b2[32];

@@ -341,6 +341,16 @@ static int fused_with(const mp_advisor *ad, const uint32_t *loops, uint32_t n, u
    return j < n;
 }
 
+/* Whether loop l is the loader's: its lazy binding of a function runs
+   at the function's first call, wherever that is (srad's first exp(),
+   in the second loop's first iteration, before that loop is known to
+   be one), and touches the program's data only through the stack it
+   runs on: a fusion moves no call past it. */
+static int lazy_binding(const mp_advisor *ad, uint32_t l)
+{
+   return ad->res->loop[l].cls == MP_CLASS_LOADER;
+}
+
 /* A loop run between two loops of group g, not itself one of the
    group's loops[0..n) nor inside one (a loop of the group between two
    others is fused too), that one of them depends on and that cannot
@@ -360,7 +370,8 @@ static uint32_t crossed_loop(const mp_advisor *ad, const pairs *ps, uint32_t g,
       uint32_t across = p->across[i % 2];
       const char *side;
       char *w;
-      if (p->group != g || across == MP_LOOP_NONE || fused_with(ad, loops, n, across))
+      if (p->group != g || across == MP_LOOP_NONE || fused_with(ad, loops, n, across)
+          || lazy_binding(ad, across))
          continue;
       for (j = 0; j < n && !may_depend(ad, loops[j], across); j++)
          ;

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A matrix of floats filled row by row in a function of its own, then
+   read flat by the loop after the call (the shape of Rodinia's srad
+   start: random_matrix, then J[k] = exp(I[k])), built at -O2 with lazy
+   binding, in the test's 4 KiB L1 (64 lines, 4-way) and no L2 or L3.
+   Three things stood between this and a replayed fusion:
+   - the floats m[k] and m[k + 1], stored by the fill and loaded by the
+     flat loop, share 8 bytes: met as 8-byte granules they looked like
+     a dependence the fusion would break;
+   - the loader's lazy binding of exp(), run at its first call in the
+     flat loop's first iteration (before that loop is known as one),
+     touches the stack both loops touch: it looked like a loop between
+     them that the fusion would cross;
+   - the fill is a nest of 128 rows where the flat loop runs 16,384
+     iterations: "their iterations do not pair up", though the nest's
+     iterations, all its loops', are the flat loop's.
+   The replay, cold (no loop repeats the two): the loops as found run
+   127 of the fill's rows (its outer loop's back edges) and 16,383 of
+   the flat loop's iterations; m and e are 64-byte aligned.  One after
+   the other: the fill stores 127 x 8 = 1,016 lines of m, the flat loop
+   loads 1,024 lines of m (the fill's are long gone from L1) and stores
+   1,024 of e; the constant RAND_MAX's line and the two calls' return
+   address slots miss once each: 1,016 + 1,024 + 1,024 + 3 = 3,067.
+   Fused, each row of m is loaded right after it is stored: only the
+   last row's 8 lines, which the replayed fill does not store, miss on
+   the load: 1,016 + 8 + 1,024 + 3 = 2,051.  Cycles (4 a hit, 200 a
+   miss, 97,917 accesses: 3 per iteration of either loop): 992,800 ->
+   793,664. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define ROWS 128
+#define COLS 128
+
+static float m[ROWS * COLS] __attribute__((aligned(64)));
+static float e[ROWS * COLS] __attribute__((aligned(64)));
+
+__attribute__((noinline)) static void fill(float *x, int rows, int cols)
+{
+   int i, j;
+   srand(7);
+   for (i = 0; i < rows; i++)
+      for (j = 0; j < cols; j++)
+         x[i * cols + j] = rand() / (float)RAND_MAX;
+}
+
+int main(void)
+{
+   int k;
+   fill(m, ROWS, COLS);
+   for (k = 0; k < ROWS * COLS; k++)
+      e[k] = (float)exp(m[k]);
+   printf("%.4f\n", e[ROWS * COLS - 1]);
+   return 0;
+}
