@@ -279,6 +279,20 @@ static uint32_t gather_body(const mp_finished *an, uint32_t inner, body_instr **
    return n;
 }
 
+/* Why an instruction of loop lp has no formula to replay (fi: its
+   formula at lp's depth, or NULL), as a clause: its addresses missed
+   the affine prediction (a gather, i & 63) or it never ran at lp's
+   depth. */
+static const char *why_unfitted(const mp_formula_instr *fi, const mp_loop *lp)
+{
+   if (fi == NULL || fi->coef == NULL || fi->depth != lp->depth)
+      return ": it was not seen inside the loop's iterations";
+   if (fi->mismatches >= fi->unresolved)
+      return ": its addresses are no affine function of the loop counters (an index "
+             "loaded in the loop, a wrap-around, a data-dependent step)";
+   return ": its loop counters never moved one at a time";
+}
+
 mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t instr,
                            uint32_t inner, uint32_t outer, mp_nest *nest,
                            mp_order_replay *out, uint32_t **ids)
@@ -300,18 +314,26 @@ mp_nest_ref *mp_order_nest(const mp_run *run, const mp_finished *an, uint32_t in
                                      | instr);
    n_body = gather_body(an, inner, &body, &bad, out);
    if (n_body == UINT32_MAX || dom == NULL || !mp_formula_fits(dom, NULL)) {
-      const char *w = mp_vars_location_where(an->vars,
-                                             an->instrs[n_body == UINT32_MAX ? bad : instr].loc);
+      uint32_t id = n_body == UINT32_MAX ? bad : instr;
+      const mp_loop *lp = mp_loops_get(an->loops, inner);
+      const char *w = mp_vars_location_where(an->vars, an->instrs[id].loc);
+      uint32_t var = an->instrs[id].var;
       /* In windows, an execution cut at a window's start restarts its
          counters there: the formulas of a nest that runs across
          windows do not fit. */
       /* The detail windows follow the loops throughout: only the
          periodic and windows modes cut their executions. */
       int cut = run->window_mode && mp_strcmp(run->window_mode, "detail") != 0;
-      out->why_not = mp_asprintf("no replay: the access at %s has no affine formula "
-                                 "in its loop%s", w ? w : "?", cut
+      char *to = var != UINT32_MAX ? mp_asprintf(" to %s", mp_vars_get(an->vars, var)->name)
+                                   : mp_strdup("mp.order.why", "");
+      out->why_not = mp_asprintf("no replay: the access at %s%s has no affine formula "
+                                 "in its loop%s", w ? w : "?", to, cut
                                  ? " (the loops were analysed in windows; "
-                                   "--exact=yes analyses them whole)" : "");
+                                   "--exact=yes analyses them whole)"
+                                 : why_unfitted(mp_formula_get(an->formula,
+                                                               (uint64_t)lp->depth << 32
+                                                               | id), lp));
+      mp_free(to);
       if (body)
          mp_free(body);
       return NULL;
