@@ -140,6 +140,14 @@ typedef struct {
    uint32_t n, cap;
    child_ring *children;     /* [d]: the ended children of frames[d - 1]
                                 ([0]: of the top level); cap + 1 of them */
+   /* [d]: what frames[d]'s instance touched and wrote (mp_loop's
+      filters: touched words, then written) since it began, its ended
+      inner instances' included.  An access sets its bit here alone; an
+      instance ending ORs its filters into its loop's and into the
+      frame below: O(1) an access where noting it in every active loop
+      was O(depth), and the same filters once the frames have ended
+      (every frame ends by the report: mp_loops_flush). */
+   uint64_t (*pending)[2 * MP_LOOPS_TOUCHED_WORDS];
    uint64_t sp;              /* the stack pointer last given to mp_loops_unwind */
    /* The last at_slow that changed or checked the stack: its innermost
       loop, and the generation and stack height it left.  While all
@@ -263,6 +271,8 @@ void mp_loops_free(mp_loops *l)
             mp_free(l->threads[i]->frames);
          if (l->threads[i]->children)
             mp_free(l->threads[i]->children);
+         if (l->threads[i]->pending)
+            mp_free(l->threads[i]->pending);
          mp_free(l->threads[i]);
       }
    if (l->loops) mp_free(l->loops);
@@ -678,6 +688,7 @@ static void reserve(thread_state *t, uint32_t cap)
    if (cap < t->cap)
       cap = t->cap;
    t->frames = mp_realloc("mp.loops.frames", t->frames, cap * sizeof(mp_loop_frame));
+   t->pending = mp_realloc("mp.loops.pending", t->pending, cap * sizeof *t->pending);
    t->children = mp_realloc("mp.loops.children", t->children,
                             (cap + 1) * sizeof(child_ring));
    mp_memset(t->children + rings, 0, (cap + 1 - rings) * sizeof(child_ring));
@@ -719,6 +730,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    mp_loop_frame *fr;
    if (t->n == t->cap)
       reserve(t, t->cap ? 2 * t->cap : 8);
+   mp_memset(t->pending[t->n], 0, sizeof t->pending[t->n]);
    fr = &t->frames[t->n++];
    t->pushes++;
    if (t->n > l->deepest)
@@ -740,11 +752,30 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
 }
 
 /* Ends the instances above stack index n (exclusive). */
+/* Frame d's filters into its loop's and the frame below's
+   (thread_state.pending). */
+static void settle_touched(mp_loops *l, thread_state *t, uint32_t d)
+{
+   mp_loop *L = &l->loops[t->frames[d].loop];
+   const uint64_t *p = t->pending[d];
+   uint32_t w;
+   for (w = 0; w < MP_LOOPS_TOUCHED_WORDS; w++) {
+      L->touched[w] |= p[w];
+      L->written[w] |= p[MP_LOOPS_TOUCHED_WORDS + w];
+   }
+   if (d > 0)
+      for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
+         t->pending[d - 1][w] |= p[w];
+}
+
 static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
 {
    while (t->n > n) {
-      mp_loop_frame *fr = &t->frames[--t->n];
-      mp_loop *L = &l->loops[fr->loop];
+      mp_loop_frame *fr;
+      mp_loop *L;
+      settle_touched(l, t, t->n - 1);
+      fr = &t->frames[--t->n];
+      L = &l->loops[fr->loop];
       if (fr->seen)
          child_ended(t, t->n, t->n ? t->frames[t->n - 1].begun : 0, fr);
       l->changes++;
@@ -782,6 +813,8 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
       if (t->n == t->cap)
          reserve(t, t->cap ? 2 * t->cap : 8);
       child_back(t, t->n, &t->popped);
+      /* what it touched before is in its loop's filters and below */
+      mp_memset(t->pending[t->n], 0, sizeof t->pending[t->n]);
       t->frames[t->n++] = t->popped;
       t->popped_pushes = 0;
       l->loops[t->popped.loop].exits--;
@@ -1211,15 +1244,15 @@ static uint32_t touched_bit(uint32_t var, uint64_t part)
 void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int is_write)
 {
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
-   uint32_t b = touched_bit(var, part), i;
-   if (!t)
+   uint32_t b = touched_bit(var, part);
+   uint64_t *p;
+   (void)l;
+   if (!t || t->n == 0)
       return;
-   for (i = 0; i < t->n; i++) {
-      mp_loop *L = &l->loops[t->frames[i].loop];
-      L->touched[b / 64] |= 1ULL << (b % 64);
-      if (is_write)
-         L->written[b / 64] |= 1ULL << (b % 64);
-   }
+   p = t->pending[t->n - 1];
+   p[b / 64] |= 1ULL << (b % 64);
+   if (is_write)
+      p[MP_LOOPS_TOUCHED_WORDS + b / 64] |= 1ULL << (b % 64);
 }
 
 int mp_loops_touched(const mp_loop *L, uint32_t var)

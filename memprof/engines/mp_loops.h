@@ -389,7 +389,7 @@ void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uin
 /* Thread tid read (is_write 0) or wrote variable var, at the cache
    line 'part' of a variable that is not one datum (a frame's unnamed
    bytes: mp_var.whole_frame), else at part 0: every loop active in it
-   notes it.  O(depth). */
+   notes it, in its filters once that instance has ended.  O(1). */
 void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int is_write);
 /* Whether var (at part 0) may have been accessed, or written, while
    loop L was active (a false yes one time in MP_LOOPS_TOUCHED_WORDS *

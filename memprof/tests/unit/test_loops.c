@@ -1045,7 +1045,8 @@ END_TEST
 /* The variables a loop read and wrote (mp_loops_touch), by hand: R
    around A, then B outside R.  A read in A is noted in A and R, not
    as written; a write in R's own body is noted in R alone; B, which
-   ran later, notes nothing of theirs.  Variables 5, 7 and 9 fall on
+   ran later, notes nothing of theirs; an instance's accesses reach
+   its loop's filters when it ends.  Variables 5, 7 and 9 fall on
    distinct bits of the filters. */
 START_TEST(test_touched)
 {
@@ -1063,6 +1064,10 @@ START_TEST(test_touched)
    at(1, 0x310);
    at(1, 0x400);
    mp_loops_touch(g_l, g_tid, 9, 0, 1);
+   /* B's instance runs: its accesses reach its filters when it ends
+      (A's and R's have) */
+   ck_assert(!mp_loops_written(mp_loops_get(g_l, B), 9));
+   mp_loops_flush(g_l);
    ck_assert(mp_loops_touched(mp_loops_get(g_l, A), 5));
    ck_assert(!mp_loops_written(mp_loops_get(g_l, A), 5));
    ck_assert(!mp_loops_touched(mp_loops_get(g_l, A), 7));
@@ -1080,13 +1085,17 @@ START_TEST(test_touched)
    ck_assert(!mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, B)));
    ck_assert(!mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, A)));
    ck_assert(mp_loops_may_depend(mp_loops_get(g_l, R), mp_loops_get(g_l, R)));
+   at(1, 0x100);
    at(1, 0x120);
    mp_loops_touch(g_l, g_tid, 9, 0, 0);
+   mp_loops_flush(g_l);
+   ck_assert(mp_loops_touched(mp_loops_get(g_l, R), 9));
    ck_assert(mp_loops_may_depend(mp_loops_get(g_l, A), mp_loops_get(g_l, B)));
    ck_assert(mp_loops_may_depend(mp_loops_get(g_l, B), mp_loops_get(g_l, A)));
    /* a frame's part: the same variable at another block is another key */
    at(1, 0x400);
    mp_loops_touch(g_l, g_tid, 11, 3, 1);
+   mp_loops_flush(g_l);
    ck_assert(!mp_loops_touched(mp_loops_get(g_l, B), 11));
    mp_loops_free(g_l);
 }
