@@ -24,21 +24,25 @@
 
 typedef void (*visit_fn)(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr);
 
-/* The outermost iterations of part p replayed: all, or under a limit
-   on the fused loop's, the same share of every part's, so that parts
-   of different lengths (a nest's rows beside a flat loop's elements)
-   still meet over the same stretch of their data. */
-static uint64_t outer_trips(const mp_nest *const *parts, uint32_t k, uint32_t p, uint64_t limit)
+/* cut[p]: the outermost iterations of part p replayed: all, or under
+   a limit on the fused loop's, the same share of every part's, so that
+   parts of different lengths (a nest's rows beside a flat loop's
+   elements) still meet over the same stretch of their data. */
+static void cut_trips(const mp_nest *const *parts, uint32_t k, uint64_t limit, uint64_t *cut)
 {
-   uint64_t most = 0, t = parts[p]->trips[0];
-   uint32_t q;
-   for (q = 0; q < k; q++)
-      if (parts[q]->trips[0] > most)
-         most = parts[q]->trips[0];
-   if (limit == 0 || most <= limit)
-      return t;
-   t = (uint64_t)((double)t * (double)limit / (double)most);
-   return t ? t : 1;
+   uint64_t most = 0;
+   uint32_t p;
+   for (p = 0; p < k; p++)
+      if (parts[p]->trips[0] > most)
+         most = parts[p]->trips[0];
+   for (p = 0; p < k; p++) {
+      cut[p] = parts[p]->trips[0];
+      if (limit != 0 && most > limit) {
+         cut[p] = (uint64_t)((double)cut[p] * (double)limit / (double)most);
+         if (cut[p] == 0)
+            cut[p] = 1;
+      }
+   }
 }
 
 static int usable(const mp_nest *const *parts, uint32_t k)
@@ -80,14 +84,14 @@ static void iteration(const mp_nest *n, uint64_t i, visit_fn fn, void *arg)
    }
 }
 
-/* The fused loop's iterations: the most of any part's. */
-static uint64_t fused_trips(const mp_nest *const *parts, uint32_t k, uint64_t limit)
+/* The fused loop's iterations: the most of any part's replayed. */
+static uint64_t fused_trips(const uint64_t *cut, uint32_t k)
 {
    uint64_t most = 0;
    uint32_t p;
    for (p = 0; p < k; p++)
-      if (outer_trips(parts, k, p, limit) > most)
-         most = outer_trips(parts, k, p, limit);
+      if (cut[p] > most)
+         most = cut[p];
    return most;
 }
 
@@ -115,25 +119,25 @@ static uint64_t step_of(uint64_t i, uint64_t t, uint64_t steps, int early)
    return early ? i * steps / t : ((i + 1) * steps + t - 1) / t - 1;
 }
 
-/* Every access of the parts, in sequence or fused. */
-static void walk(const mp_nest *const *parts, uint32_t k, uint64_t limit, int fused,
+/* Every access of the parts, cut[p] outermost iterations of part p,
+   in sequence or fused. */
+static void walk(const mp_nest *const *parts, const uint64_t *cut, uint32_t k, int fused,
                  visit_fn fn, void *arg)
 {
    uint64_t i, s, steps;
    uint32_t p;
    if (!fused) {
       for (p = 0; p < k; p++)
-         for (i = 0; i < outer_trips(parts, k, p, limit); i++)
+         for (i = 0; i < cut[p]; i++)
             iteration(parts[p], i, fn, arg);
       return;
    }
-   steps = fused_trips(parts, k, limit);
+   steps = fused_trips(cut, k);
    for (s = 0; s < steps; s++)
-      for (p = 0; p < k; p++) {
-         uint64_t t = outer_trips(parts, k, p, limit);
-         for (i = first_at(s, t, steps, p == 0); i < first_at(s + 1, t, steps, p == 0); i++)
+      for (p = 0; p < k; p++)
+         for (i = first_at(s, cut[p], steps, p == 0); i < first_at(s + 1, cut[p], steps, p == 0);
+              i++)
             iteration(parts[p], i, fn, arg);
-      }
 }
 
 static void count_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr)
@@ -144,9 +148,11 @@ static void count_one(void *arg, uint64_t i, const mp_nest_ref *r, uint64_t addr
 
 uint64_t mp_fusion_accesses(const mp_nest *const *parts, uint32_t k, uint64_t trips_limit)
 {
-   uint64_t n = 0;
-   if (usable(parts, k))
-      walk(parts, k, trips_limit, 0, count_one, &n);
+   uint64_t n = 0, cut[MP_FUSION_MAX_PARTS];
+   if (usable(parts, k)) {
+      cut_trips(parts, k, trips_limit, cut);
+      walk(parts, cut, k, 0, count_one, &n);
+   }
    return n;
 }
 
@@ -175,17 +181,19 @@ int mp_fusion_replay(const mp_nest *const *parts, uint32_t k, uint64_t trips_lim
                      mp_whatif_run *out)
 {
    replay_state s;
+   uint64_t cut[MP_FUSION_MAX_PARTS];
    mp_memset(out, 0, sizeof *out);
    if (!usable(parts, k) || (s.cache = mp_whatif_new_cache(cfg)) == NULL)
       return 0;
+   cut_trips(parts, k, trips_limit, cut);
    s.latency = latency;
    s.n_levels = cfg->n_levels;
    s.out = out;
    if (warm) {
-      walk(parts, k, trips_limit, fused, replay_one, &s);
+      walk(parts, cut, k, fused, replay_one, &s);
       mp_memset(out, 0, sizeof *out);
    }
-   walk(parts, k, trips_limit, fused, replay_one, &s);
+   walk(parts, cut, k, fused, replay_one, &s);
    mp_cache_free(s.cache);
    return 1;
 }
@@ -378,6 +386,7 @@ int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips
                          uint64_t *addr)
 {
    dep_state d;
+   uint64_t cut[MP_FUSION_MAX_PARTS];
    uint32_t q;
    if (!usable(parts, k))
       return 0;
@@ -386,23 +395,25 @@ int mp_fusion_dependence(const mp_nest *const *parts, uint32_t k, uint64_t trips
    granules_by_variable(&d, parts, k);
    d.cap = 1024;
    d.slots = mp_calloc("mp.fusion.granules", d.cap, sizeof *d.slots);
-   d.steps = fused_trips(parts, k, trips_limit);
+   /* the iterations the replay runs, part by part */
+   cut_trips(parts, k, trips_limit, cut);
+   d.steps = fused_trips(cut, k);
    d.listing = 1;
    for (q = 0; q < k; q++) {
       d.part = q;
-      d.trips = outer_trips(parts, k, q, trips_limit);
-      walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
+      d.trips = cut[q];
+      walk(&parts[q], &cut[q], 1, 0, dep_one, &d);
    }
    d.listing = 0;
    for (q = 0; q < k && !d.broken; q++) {
       d.part = q;
-      d.trips = outer_trips(parts, k, q, trips_limit);
+      d.trips = cut[q];
       d.merging = 0;
       if (q > 0)
-         walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
+         walk(&parts[q], &cut[q], 1, 0, dep_one, &d);
       d.merging = 1;
       if (!d.broken)
-         walk(&parts[q], 1, trips_limit, 0, dep_one, &d);
+         walk(&parts[q], &cut[q], 1, 0, dep_one, &d);
    }
    if (d.broken) {
       *earlier = d.earlier;
