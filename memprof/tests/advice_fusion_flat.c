@@ -2,35 +2,41 @@
 /* A matrix of floats filled row by row in a function of its own, then
    read flat by the loop after the call (the shape of Rodinia's srad
    start: random_matrix, then J[k] = exp(I[k])), built at -O2 with lazy
-   binding, in the test's 4 KiB L1 (64 lines, 4-way) and no L2 or L3.
+   binding, in the test's 8 KiB L1 (128 lines, 8-way) and no L2 or L3.
    Three things stood between this and a replayed fusion:
    - the floats m[k] and m[k + 1], stored by the fill and loaded by the
      flat loop, share 8 bytes: met as 8-byte granules they looked like
      a dependence the fusion would break;
-   - the loader's lazy binding of exp(), run at its first call in the
-     flat loop's first iteration (before that loop is known as one),
-     touches the stack both loops touch: it looked like a loop between
-     them that the fusion would cross;
-   - the fill is a nest of 128 rows where the flat loop runs 16,384
+   - the loader's lazy binding of ldexpf(), run at its first call in
+     the flat loop's first iteration (before that loop is known as
+     one), touches the stack both loops touch: it looked like a loop
+     between them that the fusion would cross;
+   - the fill is a nest of 256 rows where the flat loop runs 32,768
      iterations: "their iterations do not pair up", though the nest's
      iterations, all its loops', are the flat loop's.
+   Each line of m misses cold at the fill's store and by capacity at
+   the flat loop's load: 2,048 capacity misses, exactly half of m's,
+   the rule's threshold.  ldexpf() (no table, unlike exp()) and the
+   eight ways keep the stack's lines from evicting m's current line
+   wherever the environment's size puts them: no conflict miss.
    The replay, cold (no loop repeats the two): the loops as found run
-   127 of the fill's rows (its outer loop's back edges) and 16,383 of
+   255 of the fill's rows (its outer loop's back edges) and 32,767 of
    the flat loop's iterations; m and e are 64-byte aligned.  One after
-   the other: the fill stores 127 x 8 = 1,016 lines of m, the flat loop
-   loads 1,024 lines of m (the fill's are long gone from L1) and stores
-   1,024 of e; the constant RAND_MAX's line and the two calls' return
-   address slots miss once each: 1,016 + 1,024 + 1,024 + 3 = 3,067.
+   the other: the fill stores 255 x 8 = 2,040 lines of m, the flat loop
+   loads 2,048 lines of m (the fill's are long gone from L1) and stores
+   2,048 of e; the constant RAND_MAX's line and the two calls' return
+   address slots miss once each: 2,040 + 2,048 + 2,048 + 3 = 6,139.
    Fused, each row of m is loaded right after it is stored: only the
    last row's 8 lines, which the replayed fill does not store, miss on
-   the load: 1,016 + 8 + 1,024 + 3 = 2,051.  Cycles (4 a hit, 200 a
-   miss, 97,917 accesses: 3 per iteration of either loop): 992,800 ->
-   793,664. */
+   the load: 2,040 + 8 + 2,048 + 3 = 4,099.  Cycles (4 a hit, 200 a
+   miss, 196,221 accesses: 3 per iteration of either loop):
+   6,139 x 200 + 190,082 x 4 = 1,988,128 -> 4,099 x 200 + 192,122 x 4
+   = 1,588,288. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define ROWS 128
+#define ROWS 256
 #define COLS 128
 
 static float m[ROWS * COLS] __attribute__((aligned(64)));
@@ -50,7 +56,7 @@ int main(void)
    int k;
    fill(m, ROWS, COLS);
    for (k = 0; k < ROWS * COLS; k++)
-      e[k] = (float)exp(m[k]);
+      e[k] = ldexpf(m[k], 1);
    printf("%.4f\n", e[ROWS * COLS - 1]);
    return 0;
 }
