@@ -1246,7 +1246,6 @@ void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int 
    const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    uint32_t b = touched_bit(var, part);
    uint64_t *p;
-   (void)l;
    if (!t || t->n == 0)
       return;
    p = t->pending[t->n - 1];
