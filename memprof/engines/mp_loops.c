@@ -724,13 +724,23 @@ static void child_back(thread_state *t, uint32_t d, const mp_loop_frame *fr)
       r->n--;
 }
 
+/* Frame d's filters emptied: a loop of stores the compiler keeps in
+   registers, where mp_memset, a call per push, was a call-heavy
+   program's third cost in the loops. */
+static inline void clear_pending(thread_state *t, uint32_t d)
+{
+   uint32_t w;
+   for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
+      t->pending[d][w] = 0;
+}
+
 static void push(mp_loops *l, thread_state *t, uint32_t loop)
 {
    mp_loop *L = &l->loops[loop];
    mp_loop_frame *fr;
    if (t->n == t->cap)
       reserve(t, t->cap ? 2 * t->cap : 8);
-   mp_memset(t->pending[t->n], 0, sizeof t->pending[t->n]);
+   clear_pending(t, t->n);
    fr = &t->frames[t->n++];
    t->pushes++;
    if (t->n > l->deepest)
@@ -814,7 +824,7 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
          reserve(t, t->cap ? 2 * t->cap : 8);
       child_back(t, t->n, &t->popped);
       /* what it touched before is in its loop's filters and below */
-      mp_memset(t->pending[t->n], 0, sizeof t->pending[t->n]);
+      clear_pending(t, t->n);
       t->frames[t->n++] = t->popped;
       t->popped_pushes = 0;
       l->loops[t->popped.loop].exits--;
@@ -1104,8 +1114,11 @@ void mp_loops_mirror(mp_loops *l, uint32_t tid, const mp_loop_frame *frames, uin
       same++;
    for (d = t->n; d-- > same;)
       child_ended(t, d, d ? t->frames[d - 1].begun : 0, &t->frames[d]);
-   if (n)
-      mp_memcpy(t->frames, frames, n * sizeof(mp_loop_frame));
+   /* The frames kept are the same instances: only the new ones are
+      copied, and the kept ones stay marked seen (mp_loops_seen then
+      stops at them). */
+   if (n > same)
+      mp_memcpy(t->frames + same, frames + same, (n - same) * sizeof(mp_loop_frame));
    t->n = n;
    /* one that ended, as the copy saw, and is back: revived */
    for (d = same; d < n; d++)
