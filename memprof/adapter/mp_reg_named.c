@@ -24,10 +24,7 @@ void mp_reg_named_init(void)
    user_ranges = mp_rangemap_new();
 }
 
-UInt mp_reg_named_count(void)
-{
-   return (UInt)mp_rangemap_count(user_ranges);
-}
+UInt mp_reg_n_named;
 
 Bool mp_reg_named_lookup(Addr a, Addr *start, SizeT *len, UInt *var)
 {
@@ -64,6 +61,7 @@ Bool mp_registry_name_range(Addr a, SizeT len, const HChar *name)
       /* A smaller range inside: the variable stays, unused. */
       return False;
    }
+   mp_reg_n_named = (UInt)mp_rangemap_count(user_ranges);
    mp_g_registry_gen++;
    return True;
 }
@@ -72,6 +70,7 @@ Bool mp_registry_unname_range(Addr a)
 {
    if (!mp_rangemap_remove(user_ranges, a, NULL, NULL))
       return False;
+   mp_reg_n_named = (UInt)mp_rangemap_count(user_ranges);
    mp_g_registry_gen++;
    return True;
 }

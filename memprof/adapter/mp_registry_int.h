@@ -67,7 +67,10 @@ void mp_reg_cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var);
 
 /* mp_reg_named.c: user-named ranges. */
 void mp_reg_named_init(void);
-UInt mp_reg_named_count(void);
+/* The ranges named now: read at every resolution (a count of 0 lets
+   the others cache), so kept in a variable, not asked of the map. */
+extern UInt mp_reg_n_named;
+static inline UInt mp_reg_named_count(void) { return mp_reg_n_named; }
 /* The named range holding a, its variable in *var; False if none. */
 Bool mp_reg_named_lookup(Addr a, Addr *start, SizeT *len, UInt *var);
 /* Does a named range overlap [lo, hi] (hi included)? */
