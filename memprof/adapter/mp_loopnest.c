@@ -346,8 +346,9 @@ static uint64_t touched_part(const mp_event *e)
 UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
                         Addr start)
 {
-   uint64_t instance, iters[MP_FORMULA_MAX_DEPTH];
-   uint32_t loop = mp_loops_current(mp_g_loops, tid, &instance), depth, own;
+   uint64_t instance, iters[MP_FORMULA_MAX_DEPTH], execution;
+   uint32_t loop = mp_loops_current(mp_g_loops, tid, &instance), depth, own, k;
+   const mp_loop_frame *frames;
    UInt stream = MP_NO_STREAM;
 
    if (start != 0) {
@@ -380,24 +381,33 @@ UInt mp_loopnest_access(UInt tid, mp_instr *ii, const mp_event *e, UInt cycles,
       --sample=detail follows them throughout: nothing is flushed. */
    if (ii->formula_before_flush && mp_loops_last_flush(mp_g_loops) != 0)
       return stream;
-   depth = mp_loops_iteration_vector(mp_g_loops, tid, iters, MP_FORMULA_MAX_DEPTH);
+   depth = mp_loops_active(mp_g_loops, tid, &frames);
    if (depth < own || depth > MP_FORMULA_MAX_DEPTH)
+      return stream;
+   /* Fitted in one execution of the instruction's outermost loop (its
+      function's), whose strides may depend on the call's arguments.
+      Once settled, only that execution's accesses change the formula
+      (its trip counts, when it goes on after another thread's ran):
+      the others, most of a call-heavy program's, cost no call. */
+   execution = execution_of(&frames[depth - own]);
+   if (ii->formula_settled_depth == own && execution != ii->formula_settled_in)
       return stream;
    if (mp_loops_last_flush(mp_g_loops) == 0)
       ii->formula_before_flush = True;
    /* Keyed by (depth, instruction): an enclosing loop found later
-      deepens the vector, and the formula starts again with it.  Fitted
-      in one execution of the instruction's outermost loop (its
-      function's), whose strides may depend on the call's arguments.  A
+      deepens the vector, and the formula starts again with it.  A
       refit keeps the sampling: an access one in 16 further along the
       innermost loop still gives that loop's coefficient. */
-   {
-      const mp_loop_frame *frames;
-      mp_loops_active(mp_g_loops, tid, &frames);
-      mp_formula_access_exec(mp_g_formula, (uint64_t)own << 32 | ii->id,
-                             iters + (depth - own), own, e->addr, e->size, e->is_write,
-                             start ? start : MP_FORMULA_NO_BLOCK,
-                             execution_of(&frames[depth - own]));
+   for (k = 0; k < own; k++)
+      iters[k] = frames[depth - own + k].iterations;
+   if (mp_formula_access_exec(mp_g_formula, (uint64_t)own << 32 | ii->id, iters, own,
+                              e->addr, e->size, e->is_write,
+                              start ? start : MP_FORMULA_NO_BLOCK, execution)
+          & MP_FORMULA_SETTLED
+       && ii->formula_settled_depth != own) {
+      ii->formula_settled_depth = own;
+      ii->formula_settled_in =
+         mp_formula_get(mp_g_formula, (uint64_t)own << 32 | ii->id)->execution;
    }
    return stream;
 }
@@ -449,6 +459,12 @@ void mp_loopnest_reset(void)
    mp_structs_reset(mp_g_structs);
    mp_formula_free(mp_g_formula);
    mp_g_formula = mp_formula_new();
+   {
+      UInt id;
+      for (id = 0; id < n_instr_ids; id++)
+         if (instr_by_id[id])
+            instr_by_id[id]->formula_settled_depth = 0;
+   }
 }
 
 mp_instr_fact *mp_loopnest_instr_facts(uint32_t *n_out)

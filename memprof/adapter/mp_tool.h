@@ -71,6 +71,10 @@ typedef struct {
    ULong    loop_accesses;   /* accesses inside its innermost loop (formula sampling) */
    Bool     formula_before_flush;  /* its formula was fitted before the
                                       loops were first flushed */
+   /* Its formula at loop depth formula_settled_depth (0: none yet) is
+      settled in the execution formula_settled_in (mp_formula.h). */
+   UInt     formula_settled_depth;
+   ULong    formula_settled_in;
    mp_loops_site at_site;    /* mp_loop_at's memo, when the thread's loop
                                 position is checked here */
    UInt     fn;         /* location id of the function alone, for stack:fn */

@@ -195,7 +195,7 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
                            uint64_t block_start, uint64_t execution)
 {
    mp_formula_instr *r = (mp_formula_instr *)mp_formula_get(f, instr);
-   int restarted = 0;
+   int said = 0;
    if (!r) {
       make(f, instr, iters, depth, addr, block_start);
       r = (mp_formula_instr *)mp_formula_get(f, instr);
@@ -212,7 +212,7 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
          start_fit(r, iters, depth, addr, block_start);
          r->execution = execution;
          r->refits++;
-         restarted = 1;
+         said = MP_FORMULA_REFIT;
       }
    } else if (!r->settled) {
       check(r, iters, depth, addr, block_start);
@@ -230,7 +230,7 @@ int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
       r->stores = 1;
    else
       r->loads = 1;
-   return restarted;
+   return r->settled ? said | MP_FORMULA_SETTLED : said;
 }
 
 void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,

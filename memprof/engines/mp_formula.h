@@ -126,10 +126,18 @@ void mp_formula_access(mp_formula *f, uint64_t instr, const uint64_t *iters,
    record keeps the last one's counts, which do not fit). */
 #define MP_FORMULA_MAX_REFITS 16
 
+/* What mp_formula_access_exec says of the instruction's record after
+   the access: it started a new fit (a refit); the record is settled,
+   and only accesses of the execution it settled in
+   (mp_formula_instr.execution) can change it from now on, so that a
+   caller may skip the others without a call. */
+#define MP_FORMULA_REFIT   1
+#define MP_FORMULA_SETTLED 2
+
 /* The same, told the access's size and kind, which a replay of the
    nest (mp_nest_replay) needs, and its execution of the instruction's
    outermost loop (an id unique to it; 0: one fit over every execution).
-   Returns 1 when the access starts a new fit (a refit). */
+   Returns MP_FORMULA_REFIT and MP_FORMULA_SETTLED or'ed. */
 int mp_formula_access_exec(mp_formula *f, uint64_t instr, const uint64_t *iters,
                            uint32_t depth, uint64_t addr, uint32_t size, int is_write,
                            uint64_t block_start, uint64_t execution);

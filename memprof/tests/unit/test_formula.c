@@ -361,18 +361,23 @@ START_TEST(test_executions)
       so that its accesses are no longer looked at in full */
    {
       uint64_t e;
-      int restarts = 0;
+      int restarts = 0, settled_said = 0, said;
       for (e = 0; e < 3 * MP_FORMULA_MAX_REFITS; e++) {
          uint64_t v[2];
          for (v[0] = 0; v[0] < 4; v[0]++)
             for (v[1] = 0; v[1] < 16; v[1]++) {
                uint64_t off = (v[0] * 7919 + v[1] * 104729 + e * 31) % 4093 * 8;
-               restarts += mp_formula_access_exec(f, 4, v, 2, 0x9000 + off, 8, 0, 0x9000,
-                                                  100 + e);
+               said = mp_formula_access_exec(f, 4, v, 2, 0x9000 + off, 8, 0, 0x9000,
+                                             100 + e);
+               restarts += (said & MP_FORMULA_REFIT) != 0;
+               settled_said += (said & MP_FORMULA_SETTLED) != 0;
             }
       }
       fi = mp_formula_get(f, 4);
       ck_assert_int_eq(restarts, MP_FORMULA_MAX_REFITS);
+      /* said from the first access of the execution after the last
+         refit (execution MP_FORMULA_MAX_REFITS + 1) on, 64 each */
+      ck_assert_int_eq(settled_said, (2 * MP_FORMULA_MAX_REFITS - 1) * 64);
       ck_assert_uint_eq(fi->settled, 1);
       ck_assert_int_eq(mp_formula_fits(fi, NULL), 0);
    }
