@@ -167,7 +167,8 @@ typedef struct {
 } thread_state;
 
 struct mp_loops {
-   mp_loop *loops;
+   mp_loop *loops;           /* 64-byte aligned in loops_block (mp_loop) */
+   void *loops_block;
    uint32_t n_loops, cap_loops;
    fn_loops *fns;
    uint32_t n_fns, cap_fns;
@@ -275,7 +276,7 @@ void mp_loops_free(mp_loops *l)
             mp_free(l->threads[i]->pending);
          mp_free(l->threads[i]);
       }
-   if (l->loops) mp_free(l->loops);
+   if (l->loops_block) mp_free(l->loops_block);
    if (l->fns) mp_free(l->fns);
    if (l->fn_map.slots) mp_free(l->fn_map.slots);
    if (l->head_map.slots) mp_free(l->head_map.slots);
@@ -551,6 +552,27 @@ static uint32_t edge_of(fn_loops *f, uint32_t loop, uint64_t branch, int *is_new
 
 static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *old_tails);
 
+/* mp_loop's layout, kept when a field is added. */
+_Static_assert(sizeof(mp_loop) == 192 && offsetof(mp_loop, touched) == 64
+                  && offsetof(mp_loop, file) == 128,
+               "mp_loop: the counters, the filters and the rest fill one line each");
+
+/* Room for twice the loops, the records aligned to the host's cache
+   lines (mp_loop's layout). */
+static void grow_loops(mp_loops *l)
+{
+   uint32_t cap = l->cap_loops ? 2 * l->cap_loops : 64;
+   char *block = mp_malloc("mp.loops.loops", cap * sizeof(mp_loop) + 63);
+   mp_loop *loops = (mp_loop *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+   if (l->n_loops)
+      mp_memcpy(loops, l->loops, l->n_loops * sizeof(mp_loop));
+   if (l->loops_block)
+      mp_free(l->loops_block);
+   l->loops_block = block;
+   l->loops = loops;
+   l->cap_loops = cap;
+}
+
 uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
                                 uint64_t target, const char *branch_loc,
                                 const char *target_loc, const char *branch_scope,
@@ -571,10 +593,8 @@ uint32_t mp_loops_add_back_edge(mp_loops *l, uint32_t fn, uint64_t branch,
       id = l->n_loops;
       s->val = id;
       s->stamp = 1;
-      if (l->n_loops == l->cap_loops) {
-         l->cap_loops = l->cap_loops ? 2 * l->cap_loops : 64;
-         l->loops = mp_realloc("mp.loops.loops", l->loops, l->cap_loops * sizeof(mp_loop));
-      }
+      if (l->n_loops == l->cap_loops)
+         grow_loops(l);
       L = &l->loops[id];
       mp_memset(L, 0, sizeof *L);
       L->fn = fn;
@@ -746,6 +766,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    if (t->n > l->deepest)
       l->deepest = t->n;
    fr->loop = loop;
+   fr->fn = L->fn;
    fr->instance = ++L->entries;
    fr->iterations = 0;
    fr->sp = t->sp;
@@ -756,7 +777,7 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
       of a rotated loop but code around it, whose jump back is no
       iteration (LULESH's frees, placed before the loop that jumps back
       to them). */
-   if (t->n > 1 && l->loops[t->frames[t->n - 2].loop].fn == L->fn)
+   if (t->n > 1 && t->frames[t->n - 2].fn == L->fn)
       t->frames[t->n - 2].fell_through = 0;
    l->changes++;
 }
@@ -834,7 +855,8 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
 
 static inline uint32_t frame_fn(const mp_loops *l, const thread_state *t, uint32_t i)
 {
-   return l->loops[t->frames[i].loop].fn;
+   (void)l;
+   return t->frames[i].fn;
 }
 
 /* R1 on the run of frames from stack index base up: keep the longest

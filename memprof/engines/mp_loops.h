@@ -96,42 +96,57 @@
 
 #define MP_LOOPS_TOUCHED_WORDS 4
 
-/* One loop; ids are dense: 0 .. mp_loops_count() - 1. */
+/* One loop; ids are dense: 0 .. mp_loops_count() - 1.
+   Layout: a call-heavy program enters a loop instance every few
+   accesses (sqlite3: one per six), and each entry and exit reads and
+   writes its loop's record, which the analyses' own state has mostly
+   pushed out of the host's caches.  The records are 64-byte aligned
+   (mp_loops.c), and what entering and leaving touch fills two lines:
+   the first holds the nesting and the counters (entry: the chain of
+   parents, entries; exit: exits, max_iterations; a back edge:
+   iterations), the second the filters an exit merges into.  The rest,
+   read at the report, follows. */
 typedef struct {
+   /* line 1: the nest and the counters */
    uint32_t fn;              /* the adapter's function id */
-   uint64_t head, tail;      /* guest addresses; the range is [head, tail]:
-                                tail is its highest back edge, or an
-                                excursion's return past it */
    uint32_t parent;          /* enclosing loop, MP_LOOP_NONE at top level */
    uint32_t depth;           /* 1 at top level */
    uint32_t n_children;      /* loops whose parent this is */
-   const char *file;         /* file of the head's location, NULL if unknown */
-   const char *scope;        /* the function whose code its back edge is
-                                (the innermost inlined one), NULL if unknown */
-   uint32_t first_line;      /* source lines seen in the loop, in that file; */
-   uint32_t last_line;       /*   0 when unknown */
+   uint64_t head, tail;      /* guest addresses; the range is [head, tail]:
+                                tail is its highest back edge, or an
+                                excursion's return past it */
    /* Dynamic, summed over threads. */
    uint64_t entries;         /* execution instances started */
    uint64_t exits;           /* instances finished */
    uint64_t iterations;      /* back edges taken */
    uint64_t max_iterations;  /* most back edges in one finished instance */
+   /* line 2: the variables accessed, and those written, while it was
+      active, its callees' and inner loops' accesses included
+      (mp_loops_touch): Bloom filters of one hash,
+      MP_LOOPS_TOUCHED_WORDS * 64 bits each.  Two loops that only read a
+      variable do not depend on each other through it (a pointer both
+      load, a table both look up). */
+   uint64_t touched[MP_LOOPS_TOUCHED_WORDS];
+   uint64_t written[MP_LOOPS_TOUCHED_WORDS];
+   /* line 3: where it is in the source, and what it turned out to be */
+   const char *file;         /* file of the head's location, NULL if unknown */
+   const char *scope;        /* the function whose code its back edge is
+                                (the innermost inlined one), NULL if unknown */
+   uint32_t first_line;      /* source lines seen in the loop, in that file; */
+   uint32_t last_line;       /*   0 when unknown */
    int never_entered;        /* at exit: no instance ever began
                                 (mp_loops_drop_unentered) */
    int excursion;            /* no loop: its back edge was found to
                                 return into another loop from past that
                                 loop's tail (above); never entered again */
-   /* The variables accessed, and those written, while it was active,
-      its callees' and inner loops' accesses included (mp_loops_touch):
-      Bloom filters of one hash, MP_LOOPS_TOUCHED_WORDS * 64 bits each.
-      Two loops that only read a variable do not depend on each other
-      through it (a pointer both load, a table both look up). */
-   uint64_t touched[MP_LOOPS_TOUCHED_WORDS];
-   uint64_t written[MP_LOOPS_TOUCHED_WORDS];
+   uint8_t pad_to_lines[32];
 } mp_loop;
 
 /* One active loop of a thread. */
 typedef struct {
    uint32_t loop;
+   uint32_t fn;              /* its loop's function (mp_loop.fn), here
+                                so that the rules read no loop record */
    uint64_t instance;        /* the loop's entries count when it began:
                                 1, 2, ...; unique per loop over threads */
    uint64_t iterations;      /* back edges taken so far in this instance */
