@@ -146,7 +146,12 @@ typedef struct {
       instance ending ORs its filters into its loop's and into the
       frame below: O(1) an access where noting it in every active loop
       was O(depth), and the same filters once the frames have ended
-      (every frame ends by the report: mp_loops_flush). */
+      (every frame ends by the report: mp_loops_flush).  Invariant: the
+      filters of the slots above the stack (n .. cap - 1) are empty, so
+      that a push clears nothing, and an instance that made no access
+      (in the default mode, most: the accesses outside the sampling
+      windows are not told) costs its pop no look at its loop's
+      filters. */
    uint64_t (*pending)[2 * MP_LOOPS_TOUCHED_WORDS];
    uint64_t sp;              /* the stack pointer last given to mp_loops_unwind */
    /* The last at_slow that changed or checked the stack: its innermost
@@ -709,6 +714,7 @@ static void reserve(thread_state *t, uint32_t cap)
       cap = t->cap;
    t->frames = mp_realloc("mp.loops.frames", t->frames, cap * sizeof(mp_loop_frame));
    t->pending = mp_realloc("mp.loops.pending", t->pending, cap * sizeof *t->pending);
+   mp_memset(t->pending + t->cap, 0, (cap - t->cap) * sizeof *t->pending);
    t->children = mp_realloc("mp.loops.children", t->children,
                             (cap + 1) * sizeof(child_ring));
    mp_memset(t->children + rings, 0, (cap + 1 - rings) * sizeof(child_ring));
@@ -744,23 +750,12 @@ static void child_back(thread_state *t, uint32_t d, const mp_loop_frame *fr)
       r->n--;
 }
 
-/* Frame d's filters emptied: a loop of stores the compiler keeps in
-   registers, where mp_memset, a call per push, was a call-heavy
-   program's third cost in the loops. */
-static inline void clear_pending(thread_state *t, uint32_t d)
-{
-   uint32_t w;
-   for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
-      t->pending[d][w] = 0;
-}
-
 static void push(mp_loops *l, thread_state *t, uint32_t loop)
 {
    mp_loop *L = &l->loops[loop];
    mp_loop_frame *fr;
    if (t->n == t->cap)
       reserve(t, t->cap ? 2 * t->cap : 8);
-   clear_pending(t, t->n);
    fr = &t->frames[t->n++];
    t->pushes++;
    if (t->n > l->deepest)
@@ -782,14 +777,18 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
    l->changes++;
 }
 
-/* Ends the instances above stack index n (exclusive). */
-/* Frame d's filters into its loop's and the frame below's
-   (thread_state.pending). */
+/* Frame d's filters into its loop's and the frame below's, its own
+   emptied (thread_state.pending). */
 static void settle_touched(mp_loops *l, thread_state *t, uint32_t d)
 {
-   mp_loop *L = &l->loops[t->frames[d].loop];
-   const uint64_t *p = t->pending[d];
+   uint64_t *p = t->pending[d], any = 0;
+   mp_loop *L;
    uint32_t w;
+   for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
+      any |= p[w];
+   if (any == 0)
+      return;
+   L = &l->loops[t->frames[d].loop];
    for (w = 0; w < MP_LOOPS_TOUCHED_WORDS; w++) {
       L->touched[w] |= p[w];
       L->written[w] |= p[MP_LOOPS_TOUCHED_WORDS + w];
@@ -797,8 +796,11 @@ static void settle_touched(mp_loops *l, thread_state *t, uint32_t d)
    if (d > 0)
       for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
          t->pending[d - 1][w] |= p[w];
+   for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
+      p[w] = 0;
 }
 
+/* Ends the instances above stack index n (exclusive). */
 static void pop_to(mp_loops *l, thread_state *t, uint32_t tid, uint32_t n)
 {
    while (t->n > n) {
@@ -844,8 +846,8 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
       if (t->n == t->cap)
          reserve(t, t->cap ? 2 * t->cap : 8);
       child_back(t, t->n, &t->popped);
-      /* what it touched before is in its loop's filters and below */
-      clear_pending(t, t->n);
+      /* what it touched before is in its loop's filters and below; its
+         slot's are empty (thread_state.pending) */
       t->frames[t->n++] = t->popped;
       t->popped_pushes = 0;
       l->loops[t->popped.loop].exits--;
