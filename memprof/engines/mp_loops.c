@@ -153,6 +153,12 @@ typedef struct {
       windows are not told) costs its pop no look at its loop's
       filters. */
    uint64_t (*pending)[2 * MP_LOOPS_TOUCHED_WORDS];
+   /* Bit d (d < 64): pending[d] may hold a bit; clear, the slot is
+      empty and its exit does not read it.  An exit is far apart from
+      the accesses that fill its slot, which by then is often out of the
+      host's caches, where this word, read at every call in, is not.
+      Deeper slots are read. */
+   uint64_t pending_set;
    uint64_t sp;              /* the stack pointer last given to mp_loops_unwind */
    /* The last at_slow that changed or checked the stack: its innermost
       loop, and the generation and stack height it left.  While all
@@ -779,11 +785,20 @@ static void push(mp_loops *l, thread_state *t, uint32_t loop)
 
 /* Frame d's filters into its loop's and the frame below's, its own
    emptied (thread_state.pending). */
+static inline uint64_t depth_bit(uint32_t d)
+{
+   return d < 64 ? 1ULL << d : 0;
+}
+
 static void settle_touched(mp_loops *l, thread_state *t, uint32_t d)
 {
-   uint64_t *p = t->pending[d], any = 0;
+   uint64_t *p, any = 0;
    mp_loop *L;
    uint32_t w;
+   if (d < 64 && !(t->pending_set & depth_bit(d)))
+      return;
+   t->pending_set &= ~depth_bit(d);
+   p = t->pending[d];
    for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
       any |= p[w];
    if (any == 0)
@@ -793,9 +808,11 @@ static void settle_touched(mp_loops *l, thread_state *t, uint32_t d)
       L->touched[w] |= p[w];
       L->written[w] |= p[MP_LOOPS_TOUCHED_WORDS + w];
    }
-   if (d > 0)
+   if (d > 0) {
       for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
          t->pending[d - 1][w] |= p[w];
+      t->pending_set |= depth_bit(d - 1);
+   }
    for (w = 0; w < 2 * MP_LOOPS_TOUCHED_WORDS; w++)
       p[w] = 0;
 }
@@ -1280,11 +1297,12 @@ static uint32_t touched_bit(uint32_t var, uint64_t part)
 
 void mp_loops_touch(mp_loops *l, uint32_t tid, uint32_t var, uint64_t part, int is_write)
 {
-   const thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
+   thread_state *t = tid < l->n_threads ? l->threads[tid] : NULL;
    uint32_t b = touched_bit(var, part);
    uint64_t *p;
    if (!t || t->n == 0)
       return;
+   t->pending_set |= depth_bit(t->n - 1);
    p = t->pending[t->n - 1];
    p[b / 64] |= 1ULL << (b % 64);
    if (is_write)
