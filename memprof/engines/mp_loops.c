@@ -872,12 +872,6 @@ static void revive_excursions(mp_loops *l, const fn_loops *f, const uint64_t *ol
    }
 }
 
-static inline uint32_t frame_fn(const mp_loops *l, const thread_state *t, uint32_t i)
-{
-   (void)l;
-   return t->frames[i].fn;
-}
-
 /* R1 on the run of frames from stack index base up: keep the longest
    bottom part that matches the chain of 'inner', pop the rest, push the
    remaining loops of the chain. */
@@ -894,10 +888,10 @@ static void reconcile(mp_loops *l, thread_state *t, uint32_t tid,
 
 /* Stack index of the lowest frame of the run of fn's frames ending at
    index top (inclusive). */
-static uint32_t run_base(const mp_loops *l, const thread_state *t, uint32_t fn, uint32_t top)
+static uint32_t run_base(const thread_state *t, uint32_t fn, uint32_t top)
 {
    uint32_t b = top;
-   while (b > 0 && frame_fn(l, t, b - 1) == fn)
+   while (b > 0 && t->frames[b - 1].fn == fn)
       b--;
    return b;
 }
@@ -912,16 +906,16 @@ static void at_rules(mp_loops *l, thread_state *t, uint32_t tid, uint32_t fn,
                      uint32_t inner)
 {
    uint32_t k, p;
-   if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn) {             /* R1 */
-      reconcile(l, t, tid, run_base(l, t, fn, t->n - 1), inner);
+   if (t->n > 0 && t->frames[t->n - 1].fn == fn) {                /* R1 */
+      reconcile(l, t, tid, run_base(t, fn, t->n - 1), inner);
       return;
    }
    if (inner == MP_LOOP_NONE)                                    /* R2 */
       return;
-   for (k = t->n; k > 0 && frame_fn(l, t, k - 1) != fn; k--)
+   for (k = t->n; k > 0 && t->frames[k - 1].fn != fn; k--)
       ;
    if (k > 0) {                                                  /* R3? */
-      uint32_t base = run_base(l, t, fn, k - 1), j;
+      uint32_t base = run_base(t, fn, k - 1), j;
       for (p = inner; p != MP_LOOP_NONE; p = l->loops[p].parent)
          for (j = base; j < k; j++)
             if (t->frames[j].loop == p) {
@@ -1102,8 +1096,8 @@ void mp_loops_back_edge_fell_through(mp_loops *l, uint32_t tid, uint32_t loop)
 void mp_loops_return(mp_loops *l, uint32_t tid, uint32_t fn)
 {
    thread_state *t = thread_for(l, tid);
-   if (t->n > 0 && frame_fn(l, t, t->n - 1) == fn)
-      pop_to(l, t, tid, run_base(l, t, fn, t->n - 1));
+   if (t->n > 0 && t->frames[t->n - 1].fn == fn)
+      pop_to(l, t, tid, run_base(t, fn, t->n - 1));
    settle(l, t);
 }
 
