@@ -406,10 +406,15 @@ UInt mp_reg_stack_resolve(ThreadId tid, Addr a, mp_instr *ii)
       unwind.  A prologue pushes and an epilogue pops at a new SP each:
       unwinding for each was most of the unwinds of -O2 code.  The
       frame's size comes from its other accesses. */
-   if ((ii->pushes || ii->pops) && a >= sp && a < sp + 16) {
+   if ((ii->pushes || ii->pops) && a - sp < MP_AT_SP_BYTES) {
+      SizeT size = VG_(thread_get_stack_size)(tid);
       if (ii->frame_var == 0)
          ii->frame_var = frame_info_for(ii->iaddr)->frame_var + 1;
-      mp_reg_cache_frame(ii, sp, sp, sp + 16, ii->frame_var - 1);
+      /* The same answer at the next call's stack pointer, anywhere in
+         the thread's stack (not on a stack elsewhere: a coroutine's in
+         a heap block is the block's). */
+      mp_reg_cache_at_sp(ii, size > 0 && size <= max ? max - size : sp, max,
+                         ii->frame_var - 1);
       return ii->frame_var - 1;
    }
    c = cached_unwind(tid, sp, ii->fn);

@@ -102,6 +102,11 @@ void mp_reg_cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var)
    ii->cache_sp = sp;
 }
 
+void mp_reg_cache_at_sp(mp_instr *ii, Addr lo, Addr hi, UInt var)
+{
+   mp_reg_cache_frame(ii, MP_AT_SP, lo, hi, var);
+}
+
 /*------------------------------------------------------------*/
 /*--- Resolution                                           ---*/
 /*------------------------------------------------------------*/

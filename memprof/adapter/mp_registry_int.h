@@ -64,6 +64,10 @@ void mp_reg_cache_other(mp_instr *ii, Addr base);
 /* [lo, hi) of the running function's frame is var's while the stack
    pointer is sp; not cached while a named range exists. */
 void mp_reg_cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var);
+/* A push's or pop's answer, its function's frame (var), for an access
+   within 16 bytes above the stack pointer, wherever that lies in the
+   thread's stack [lo, hi); not cached while a named range exists. */
+void mp_reg_cache_at_sp(mp_instr *ii, Addr lo, Addr hi, UInt var);
 
 /* mp_reg_named.c: user-named ranges. */
 void mp_reg_named_init(void);

@@ -35,7 +35,8 @@
    (its slot's life unchanged: freeing a block bumps it, not the global
    generation, so a free does not flush every instruction's cache).
    A resolution in the running function's own frame (cache_slot ==
-   MP_STACK_SLOT) holds only while the stack pointer is cache_sp, and a
+   MP_STACK_SLOT) holds only while the stack pointer is cache_sp (a
+   push's or pop's, at any stack pointer: MP_AT_SP), and a
    page of "other" memory (MP_OTHER_SLOT) while no heap block is made
    (cache_life == mp_g_other_gen). */
 typedef struct {
@@ -115,6 +116,12 @@ extern UInt mp_g_other_gen;
    mapping changes: mp_reg_sections.c's count of those in cache_life). */
 #define MP_STACK_SLOT ((UInt)-1)
 #define MP_OTHER_SLOT ((UInt)-2)
+/* cache_sp of a push's or pop's frame answer (mp_reg_cache_at_sp),
+   which holds at any stack pointer of the cached range, for the
+   MP_AT_SP_BYTES above it: a prologue pushes at a new stack pointer at
+   every call, and a third of sqlite3's resolutions were those. */
+#define MP_AT_SP       ((Addr)0)
+#define MP_AT_SP_BYTES 16
 
 /* Is ii's cached resolution of a range (a global, a section's page) or
    of a heap block valid for address a? */
@@ -132,6 +139,7 @@ static inline Bool mp_instr_cache_holds(const mp_instr *ii, Addr a)
    pointer.) */
 static inline Bool mp_instr_cache_answers(const mp_instr *ii, Addr a, ThreadId tid)
 {
+   Addr sp;
    if (ii->cache_gen != mp_g_registry_gen
        || a - ii->cache_lo >= ii->cache_hi - ii->cache_lo)
       return False;
@@ -141,7 +149,9 @@ static inline Bool mp_instr_cache_answers(const mp_instr *ii, Addr a, ThreadId t
       return mp_g_heap_life[ii->cache_slot - 1] == ii->cache_life;
    if (ii->cache_slot == MP_OTHER_SLOT)
       return ii->cache_life == mp_g_other_gen;
-   return VG_(get_SP)(tid) == ii->cache_sp;
+   sp = VG_(get_SP)(tid);
+   return sp == ii->cache_sp
+          || (ii->cache_sp == MP_AT_SP && a - sp < MP_AT_SP_BYTES);
 }
 
 /* mp_instrs.c: the instructions' records, one per guest instruction
