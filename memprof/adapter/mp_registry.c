@@ -68,9 +68,9 @@ void mp_reg_cache_range(mp_instr *ii, Addr start, SizeT len, UInt var)
    ii->cache_slot = 0;
 }
 
-void mp_reg_cache_other(mp_instr *ii, Addr base)
+void mp_reg_cache_other(mp_instr *ii, Addr start, SizeT len)
 {
-   mp_reg_cache_range(ii, base, MP_REG_PAGE, mp_g_other_var);
+   mp_reg_cache_range(ii, start, len, mp_g_other_var);
    ii->cache_slot = MP_OTHER_SLOT;
    ii->cache_life = mp_g_other_gen;
 }

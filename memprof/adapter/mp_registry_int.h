@@ -58,9 +58,9 @@ void mp_reg_cache_nothing(mp_instr *ii);
 /* The heap block of the granule map's slot, [start, start+len), while
    the slot's life stays. */
 void mp_reg_cache_block(mp_instr *ii, UInt slot, Addr start, SizeT len, UInt var);
-/* The page at base, of "other" memory with no heap block in it, until
-   the next block or epoch (mp_g_other_gen). */
-void mp_reg_cache_other(mp_instr *ii, Addr base);
+/* [start, start+len) (a page, or one address), of "other" memory with
+   no heap block in it, until the next block or epoch (mp_g_other_gen). */
+void mp_reg_cache_other(mp_instr *ii, Addr start, SizeT len);
 /* [lo, hi) of the running function's frame is var's while the stack
    pointer is sp; not cached while a named range exists. */
 void mp_reg_cache_frame(mp_instr *ii, Addr sp, Addr lo, Addr hi, UInt var);
