@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Did a change pay?  Runs memprof as built from REV (a commit, branch or
 # tag) and as built from the working tree side by side: for each
-# workload, the two alternate, RUNS times each, and the best wall time
-# and its peak RSS are printed with the ratio new/old.  A shared VM's
-# speed drifts by 10-20% within an hour (docs/performance.md), so only
-# runs interleaved like these compare two builds; numbers taken at
-# different times do not.  Numbers are printed, never asserted.
+# workload, the two alternate, RUNS rounds of one run each (which goes
+# first alternates too), and the best wall time with its peak RSS and
+# the mean wall time are printed with the ratios new/old.  A shared
+# VM's speed drifts by 10-20% within an hour (docs/performance.md), so
+# only runs interleaved like these compare two builds; numbers taken at
+# different times do not.  The best of a few runs moves by 5-10%
+# between batches here: a change of a few percent needs the means over
+# 8 rounds or more.  Numbers are printed, never asserted.
 #
 # Usage: sh auto/memprof-ab.sh REV [workload...]
 #   workloads: matmul triad chase allocs falseshare (bench/), particles
@@ -69,19 +72,30 @@ one() {
    cat $out/time.txt
 }
 
-echo "old: $rev ($(git rev-parse --short "$commit")), new: the working tree; options: ${MEMPROF_OPTS:-(none)}; best of $runs"
-printf '%-10s %9s %9s %7s | %9s %9s\n' workload "old s" "new s" new/old "old MB" "new MB"
+echo "old: $rev ($(git rev-parse --short "$commit")), new: the working tree; options: ${MEMPROF_OPTS:-(none)}; $runs rounds"
+printf '%-10s %9s %9s %7s | %9s %9s %7s | %9s %9s\n' workload "best old" "best new" new/old \
+   "mean old" "mean new" new/old "old MB" "new MB"
 for w in $workloads; do
    cmd=$(command_of $w)
-   bo=999999; bn=999999; mo=0; mn=0
+   bo=999999; bn=999999; mo=0; mn=0; so=0; sn=0
    i=0
    while [ $i -lt "$runs" ]; do
-      set -- $(one "$old" $cmd)
-      if awk -v a="$1" -v b="$bo" 'BEGIN { exit !(a < b) }'; then bo=$1; mo=$2; fi
-      set -- $(one . $cmd)
-      if awk -v a="$1" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$1; mn=$2; fi
+      # each round runs both builds; which goes first alternates, so
+      # that a drift within a round does not favour either
+      for who in $( [ $((i % 2)) -eq 0 ] && echo "old new" || echo "new old"); do
+         if [ $who = old ]; then
+            set -- $(one "$old" $cmd)
+            so=$(awk -v s=$so -v t=$1 'BEGIN { print s + t }')
+            if awk -v a="$1" -v b="$bo" 'BEGIN { exit !(a < b) }'; then bo=$1; mo=$2; fi
+         else
+            set -- $(one . $cmd)
+            sn=$(awk -v s=$sn -v t=$1 'BEGIN { print s + t }')
+            if awk -v a="$1" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$1; mn=$2; fi
+         fi
+      done
       i=$((i + 1))
    done
-   awk -v w=$w -v bo=$bo -v bn=$bn -v mo=$mo -v mn=$mn 'BEGIN {
-      printf "%-10s %9.2f %9.2f %7.3f | %9.1f %9.1f\n", w, bo, bn, bn / bo, mo / 1024, mn / 1024 }'
+   awk -v w=$w -v bo=$bo -v bn=$bn -v mo=$mo -v mn=$mn -v so=$so -v sn=$sn -v n=$runs 'BEGIN {
+      printf "%-10s %9.2f %9.2f %7.3f | %9.2f %9.2f %7.3f | %9.1f %9.1f\n", w, bo, bn, bn / bo,
+             so / n, sn / n, sn / so, mo / 1024, mn / 1024 }'
 done
