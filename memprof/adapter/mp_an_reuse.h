@@ -67,6 +67,26 @@ static inline void mp_an_reuse_lend_history(mp_reuse_mode mode)
 
 static inline Bool mp_an_reuse_on(void) { return mp_g_reuse != NULL; }
 
+/* --sample=lines: the sampled sets' ranks, for mp_reuse_line_of; the
+   lines ranked when the history does not answer the cache's L1. */
+static inline void mp_an_reuse_rank_sample(Bool lent)
+{
+   UInt set, sets = (UInt)mp_g_sample_set_mask + 1, rank = 0;
+   UInt *ranks;
+   if (mp_g_sample_sets == NULL
+       || mp_vars_line_shift(mp_g_vars) != mp_g_sample_line_shift)
+      return;
+   ranks = VG_(malloc)("mp.an.reuse.ranks", sets * sizeof *ranks);
+   for (set = 0; set < sets; set++)
+      ranks[set] = mp_g_sample_sets[set] ? ++rank : 0;
+   mp_g_reuse_rank = ranks;
+   mp_g_reuse_set_mask = mp_g_sample_set_mask;
+   while ((1u << mp_g_reuse_set_bits) < sets)
+      mp_g_reuse_set_bits++;
+   mp_g_reuse_sampled_sets = rank;
+   mp_g_reuse_compact = !lent;
+}
+
 static inline void mp_an_reuse_create(void)
 {
    mp_reuse_cfg rc;
@@ -89,6 +109,11 @@ static inline void mp_an_reuse_create(void)
       lines. */
    if (!mp_g_reuse_apart && !mp_g_hier_apart)
       mp_an_reuse_lend_history(rc.mode);
+   {
+      void *arg;
+      mp_an_reuse_rank_sample(mp_g_hier.cache != NULL
+                              && mp_cache_get_l1_oracle(mp_g_hier.cache, &arg) != NULL);
+   }
    if (rc.tags) {
       mp_g_carrier_far = mp_cache_l1_lines(mp_g_hier.cache);
       mp_g_carriers = mp_carriers_new(mp_g_carrier_far);
@@ -101,8 +126,9 @@ static inline void mp_an_reuse_create(void)
    simulated. */
 static inline void mp_an_reuse_prefetch(const mp_an_ctx *c)
 {
-   if (!mp_g_reuse_apart)
-      mp_reuse_prefetch(mp_g_reuse, c->e->tid, c->e->addr >> mp_g_line_shift);
+   ULong line = mp_reuse_line_of(c->e->addr >> mp_g_line_shift);
+   if (!mp_g_reuse_apart && line != MP_LINE_UNSAMPLED)
+      mp_reuse_prefetch(mp_g_reuse, c->e->tid, line);
 }
 
 /* In a helper, the access's record (mp_an_stream_access) is all. */

@@ -21,6 +21,38 @@ extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
 extern mp_carriers *mp_g_carriers; /* NULL unless loops, exact reuse, a cache */
 extern const uint64_t *mp_g_loop_epoch;   /* mp_loops_epoch, with the carriers */
 extern uint64_t mp_g_carrier_far;    /* the carriers' far distance, in lines */
+/* --sample=lines, the history's lines being the L1's: per L1 set, its
+   rank among the sampled sets plus one (0: not in the sample); NULL
+   otherwise.  With mp_g_reuse_compact, the history knows a line by its
+   rank among the sampled lines (mp_reuse_line_of). */
+extern const UInt *mp_g_reuse_rank;
+extern UWord mp_g_reuse_set_mask;
+extern UInt mp_g_reuse_set_bits, mp_g_reuse_sampled_sets;
+extern Bool mp_g_reuse_compact;
+
+#define MP_LINE_UNSAMPLED (~0ULL)
+
+/* The number the history knows line by.  With --sample=lines, a line
+   outside the sample (the other line of an access straddling two) is
+   MP_LINE_UNSAMPLED, and a line of it is numbered by its rank among the
+   sampled lines: its number above the L1's set bits times the sampled
+   sets, plus its set's rank.  The history's tables are kept by page of
+   512 lines, and a sample of whole sets has lines in every page of the
+   program's, so without the ranks they cost as much per touched line
+   as in the full run.  Distances, counts of distinct lines, are the
+   same.  Not while the history answers the cache's L1
+   (mp_an_reuse_lend_history), which asks it by line. */
+static inline ULong mp_reuse_line_of(ULong line)
+{
+   UInt r;
+   if (mp_g_reuse_rank == NULL)
+      return line;
+   r = mp_g_reuse_rank[line & mp_g_reuse_set_mask];
+   if (r == 0)
+      return MP_LINE_UNSAMPLED;
+   return mp_g_reuse_compact
+          ? (line >> mp_g_reuse_set_bits) * mp_g_reuse_sampled_sets + (r - 1) : line;
+}
 
 /* The reuse of each line of one access, into its line record's
    reuses: the step itself, which the helper (mp_helper.c) runs on the
@@ -32,18 +64,21 @@ static inline void mp_an_reuse_lines(const mp_event *e, UInt group, mp_line_reus
    ULong line = mp_event_first_line(e, mp_g_line_shift);
    ULong last = mp_event_last_line(e, mp_g_line_shift);
    for (; line <= last; line++) {
+      ULong at = mp_reuse_line_of(line);
       uint64_t d;
       int kind;
+      if (at == MP_LINE_UNSAMPLED)
+         continue;
       if (tagged) {
          uint64_t now = *mp_g_loop_epoch;
          uint32_t then;
          mp_loopnest_seen(e->tid);
-         kind = mp_reuse_access_tagged(mp_g_reuse, e->tid, group, line, e->is_write,
+         kind = mp_reuse_access_tagged(mp_g_reuse, e->tid, group, at, e->is_write,
                                        (uint32_t)now, &d, &then);
          if (UNLIKELY(kind == MP_REUSE_PRIVATE && d >= mp_g_carrier_far))
             mp_loopnest_far_reuse(mp_g_carriers, e->tid, e->var, now, then, d);
       } else {
-         kind = mp_reuse_access(mp_g_reuse, e->tid, group, line, e->is_write, &d);
+         kind = mp_reuse_access(mp_g_reuse, e->tid, group, at, e->is_write, &d);
       }
       mp_vars_reuse(lr, kind, d);
    }
