@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sample_lines_show.py FILE VAR... (or --accesses PATTERN VAR...,
-# below): prints what the tests of
+# sample_lines_show.py FILE VAR... (or --accesses PATTERN VAR... or
+# --reuse FILE VAR..., below): prints what the tests of
 # --sample=lines assert of a memprof file: the sample (config.sampling),
 # then per named variable its reads and writes, its misses per level,
 # its lines in the sample, whether it could be estimated, and the 95%
@@ -25,6 +25,17 @@ if sys.argv[1] == "--accesses":
             if n in byname else "%s absent" % n for n in sys.argv[3:]))
     for i, t in enumerate(sorted(texts)):
         print("file %d of %d:\n%s" % (i + 1, len(texts), t))
+    sys.exit(0)
+
+if sys.argv[1] == "--reuse":
+    # --reuse FILE VAR...: each named variable's cold lines and its
+    # reuses at a distance of 2,048 lines or more, scaled as reported.
+    with open(sys.argv[2]) as f:
+        byname = {v["name"]: v for v in json.load(f)["variables"]}
+    for name in sys.argv[3:]:
+        r = byname[name]["reuse"]
+        far = sum(n for lo, hi, n in r["private"] + r["shared"] if lo >= 2048)
+        print("%s cold=%d far_reuses=%d" % (name, r["cold"], far))
     sys.exit(0)
 
 with open(sys.argv[1]) as f:
