@@ -303,7 +303,8 @@ static OUT_OF_LINE void miss_line(mp_cache *c, instance **path, uint32_t core,
       with the set look-ups of the levels in between. */
    __builtin_prefetch(bits);
    if (c->last_chunk->hint)   /* cold_bits found the line's chunk */
-      __builtin_prefetch(c->last_chunk->hint + (line & (CHUNK_LINES - 1)) * c->n_exact);
+      __builtin_prefetch(c->last_chunk->hint
+                         + (mpc_table_line(c, line) & (CHUNK_LINES - 1)) * c->n_exact);
    for (k = 0; k < c->n_levels; k++) {
       set_ref st = set_of(&c->lv[k], path[k], line);
       if (k == 0) {
@@ -461,6 +462,18 @@ void mp_cache_access(mp_cache *c, uint32_t core, uint64_t addr, uint32_t size,
       access(c, core, addr, size, is_write, owner, pc, out, 0);
 }
 
+/* The sampled sets' ranks, for the per-line tables (mpc_table_line). */
+static void rank_sampled_sets(mp_cache *c)
+{
+   uint32_t set, sets = c->lv[0].sets, rank = 0;
+   c->set_rank = mp_malloc("mp.cache.ranks", sets * sizeof *c->set_rank);
+   for (set = 0; set < sets; set++)
+      c->set_rank[set] = c->sampled_sets[set] ? ++rank : 0;
+   c->n_sampled_sets = rank;
+   c->set_bits = log2_of(sets);
+   c->bytes += sets * sizeof *c->set_rank;
+}
+
 mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
 {
    mp_cache *c;
@@ -510,6 +523,8 @@ mp_cache *mp_cache_new(const mp_cache_cfg *cfg, const char **err)
          c->path[core * c->n_levels + k] = &c->lv[k].inst[core / c->lv[k].shared_by];
    }
    c->bytes += (uint64_t)c->cores * (c->n_levels * sizeof(instance *) + sizeof(int32_t));
+   if (c->sampled_sets)
+      rank_sampled_sets(c);
    mpc_cold_bits_init(c);
    return c;
 }
@@ -565,6 +580,8 @@ uint64_t mp_cache_bytes(const mp_cache *c)
 void mp_cache_free(mp_cache *c)
 {
    uint32_t k, i;
+   if (c->set_rank)
+      mp_free(c->set_rank);
    for (k = 0; k < c->n_levels; k++) {
       for (i = 0; i < c->lv[k].n_inst; i++) {
          instance *in = &c->lv[k].inst[i];

@@ -137,7 +137,8 @@ typedef struct {
    mp_cache_totals tot;
 } level;
 
-/* Chunks of cold bits, keyed by line >> CHUNK_SHIFT, and of the exact
+/* Chunks of cold bits, keyed by table line >> CHUNK_SHIFT
+   (mpc_table_line), and of the exact
    shadows' hints: per line, the node + 1 that holds it in the shadow (0:
    never held).  A hint is right if that node's key is the line: a line
    enters a shadow only with its hint set, and a node reused by another
@@ -156,6 +157,11 @@ struct mp_cache {
    uint32_t sample_shift;  /* as configured */
    uint32_t set_sample_shift;  /* as configured: the feed is 1/2^s of the sets */
    const uint8_t *sampled_sets;  /* ... those of L1 with a nonzero byte */
+   /* With a sample of sets: per L1 set, its rank among the sampled
+      ones + 1 (0: not sampled), and how many there are; the per-line
+      tables number a line by its rank in the sample (mpc_table_line). */
+   uint32_t *set_rank;
+   uint32_t set_bits, n_sampled_sets;
    level lv[MP_CACHE_MAX_LEVELS];
    instance **path;    /* [core * n_levels + k]: the instance core uses at k */
    int32_t *core_bit;  /* per core: its cold bit, -1 before its first access */
@@ -295,8 +301,28 @@ void mpc_prefetch_line(mp_cache *c, instance **path, uint32_t core, uint64_t lin
 /*--- Cold bits and hints (mp_cold_bits.c)                 ---*/
 /*------------------------------------------------------------*/
 
-/* The chunk of line, made on first touch (its cold bits zero). */
-chunk_slot *mpc_chunk_of(mp_cache *c, uint64_t line);
+/* Where the per-line tables (cold bits, hints) keep line.  With a
+   sample of whole sets (--sample=lines) its rank among the sampled
+   lines: its number above the L1's set bits times the sampled sets,
+   plus its set's rank.  The tables are made by chunk of 4096 lines,
+   and a sample of whole sets has lines in every chunk of the
+   program's, so without the ranks they would cost per touched line
+   what they cost unsampled.  A line outside the sample (none is fed)
+   would keep its own number, above every rank. */
+static inline uint64_t mpc_table_line(const mp_cache *c, uint64_t line)
+{
+   uint32_t r;
+   if (c->set_rank == NULL)
+      return line;
+   r = c->set_rank[line & c->lv[0].set_mask];
+   if (r == 0)
+      return line | (1ULL << 63);
+   return (line >> c->set_bits) * c->n_sampled_sets + (r - 1);
+}
+
+/* The chunk of table line t (mpc_table_line), made on first touch
+   (its cold bits zero). */
+chunk_slot *mpc_chunk_of(mp_cache *c, uint64_t t);
 /* The hint of line in the exact shadow of in, 0 on first touch. */
 uint32_t *mpc_exact_hint(mp_cache *c, const instance *in, uint64_t line);
 /* Gives in the next exact shadow's hints. */
@@ -310,7 +336,8 @@ void mpc_cold_bits_free(mp_cache *c);
 /* The cold bits of line (width bytes). */
 static inline uint8_t *cold_bits(mp_cache *c, uint64_t line)
 {
-   return mpc_chunk_of(c, line)->bits + (uint32_t)(line & (CHUNK_LINES - 1)) * c->width;
+   uint64_t t = mpc_table_line(c, line);
+   return mpc_chunk_of(c, t)->bits + (uint32_t)(t & (CHUNK_LINES - 1)) * c->width;
 }
 
 /* Whether any core of the instance has accessed the line. */

@@ -72,9 +72,9 @@ void mpc_cold_bits_init(mp_cache *c)
    chunk_table_grow(c);
 }
 
-chunk_slot *mpc_chunk_of(mp_cache *c, uint64_t line)
+chunk_slot *mpc_chunk_of(mp_cache *c, uint64_t t)
 {
-   uint64_t id = (line >> CHUNK_SHIFT) + 1;
+   uint64_t id = (t >> CHUNK_SHIFT) + 1;
    uint32_t i;
    if (id == c->last_id)
       return c->last_chunk;
@@ -100,13 +100,14 @@ found:
 
 OUT_OF_LINE uint32_t *mpc_exact_hint(mp_cache *c, const instance *in, uint64_t line)
 {
-   chunk_slot *ch = mpc_chunk_of(c, line);
+   uint64_t t = mpc_table_line(c, line);
+   chunk_slot *ch = mpc_chunk_of(c, t);
    if (!ch->hint) {
       ch->hint = mp_calloc("mp.cache.hints", (size_t)CHUNK_LINES * c->n_exact,
                            sizeof(uint32_t));
       c->bytes += (uint64_t)CHUNK_LINES * c->n_exact * sizeof(uint32_t);
    }
-   return ch->hint + (line & (CHUNK_LINES - 1)) * c->n_exact + in->exact_id;
+   return ch->hint + (t & (CHUNK_LINES - 1)) * c->n_exact + in->exact_id;
 }
 
 /* Every chunk's hints are spread to make room for one more per line. */
