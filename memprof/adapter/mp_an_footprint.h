@@ -26,6 +26,11 @@
 static inline void mp_an_footprint_create(void)
 {
    mp_g_line_shift = mp_vars_line_shift(mp_g_vars);
+   /* --sample=lines: the footprint's shadow numbers the sampled lines by
+      their rank in the sample, and skips the others */
+   if (mp_g_sample_rank != NULL && mp_g_line_shift == mp_g_sample_line_shift)
+      mp_vars_rank_lines(mp_g_vars, mp_g_sample_rank, mp_g_sample_set_mask,
+                         mp_g_sample_set_bits, mp_g_sample_n_sets);
 }
 
 /* A scattered instruction's footprint cell, read while the cache is

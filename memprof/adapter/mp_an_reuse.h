@@ -71,19 +71,13 @@ static inline Bool mp_an_reuse_on(void) { return mp_g_reuse != NULL; }
    lines ranked when the history does not answer the cache's L1. */
 static inline void mp_an_reuse_rank_sample(Bool lent)
 {
-   UInt set, sets = (UInt)mp_g_sample_set_mask + 1, rank = 0;
-   UInt *ranks;
-   if (mp_g_sample_sets == NULL
+   if (mp_g_sample_rank == NULL
        || mp_vars_line_shift(mp_g_vars) != mp_g_sample_line_shift)
       return;
-   ranks = VG_(malloc)("mp.an.reuse.ranks", sets * sizeof *ranks);
-   for (set = 0; set < sets; set++)
-      ranks[set] = mp_g_sample_sets[set] ? ++rank : 0;
-   mp_g_reuse_rank = ranks;
+   mp_g_reuse_rank = mp_g_sample_rank;
    mp_g_reuse_set_mask = mp_g_sample_set_mask;
-   while ((1u << mp_g_reuse_set_bits) < sets)
-      mp_g_reuse_set_bits++;
-   mp_g_reuse_sampled_sets = rank;
+   mp_g_reuse_set_bits = mp_g_sample_set_bits;
+   mp_g_reuse_sampled_sets = mp_g_sample_n_sets;
    mp_g_reuse_compact = !lent;
 }
 

@@ -29,6 +29,9 @@ UChar *mp_g_sample_sets;
 UWord  mp_g_sample_set_mask;
 UInt   mp_g_sample_line_shift;
 UInt   mp_g_sample_shift;
+UInt  *mp_g_sample_rank;
+UInt   mp_g_sample_set_bits;
+UInt   mp_g_sample_n_sets;
 mp_line_sums *mp_g_line_sums;
 static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
 static mp_cache_cfg built_tlb;   /* and mp_g_hier.tlb */
@@ -299,7 +302,7 @@ void mp_hierarchy_init(void)
 static void pick_line_sample(mp_cache_cfg *cfg)
 {
    const mp_cache_level_cfg *l1 = &cfg->level[0];
-   UInt sets = (UInt)(l1->size / ((uint64_t)l1->assoc * l1->line));
+   UInt sets = (UInt)(l1->size / ((uint64_t)l1->assoc * l1->line)), set;
    if (!mp_clo_cache_sim)
       mp_bad_option("--sample", "lines", "a sample of the lines needs the cache simulation "
                     "(--cache-sim=yes)");
@@ -315,6 +318,11 @@ static void pick_line_sample(mp_cache_cfg *cfg)
    mp_g_sample_set_mask = sets - 1;
    while ((1u << mp_g_sample_line_shift) < l1->line)
       mp_g_sample_line_shift++;
+   mp_g_sample_rank = VG_(malloc)("mp.sample.ranks", sets * sizeof *mp_g_sample_rank);
+   for (set = 0; set < sets; set++)
+      mp_g_sample_rank[set] = mp_g_sample_sets[set] ? ++mp_g_sample_n_sets : 0;
+   while ((1u << mp_g_sample_set_bits) < sets)
+      mp_g_sample_set_bits++;
    mp_g_line_sums = mp_line_sums_new();
    cfg->set_sample_shift = mp_g_sample_shift;
    cfg->sampled_sets = mp_g_sample_sets;

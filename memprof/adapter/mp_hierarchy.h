@@ -36,6 +36,13 @@ extern UChar *mp_g_sample_sets;
 extern UWord  mp_g_sample_set_mask;
 extern UInt   mp_g_sample_line_shift;
 extern UInt   mp_g_sample_shift;
+/* ... per L1 set its rank among the sampled sets + 1 (0: not sampled),
+   the number of the L1's set bits and of sampled sets: the tables kept
+   per line of memory (the reuse history, the footprint) number a
+   sampled line by its rank in the sample (mp_set_sample.h). */
+extern UInt  *mp_g_sample_rank;
+extern UInt   mp_g_sample_set_bits;
+extern UInt   mp_g_sample_n_sets;
 /* ... and the sampled lines' own counts, kept by the process that
    simulates the caches, for the estimates' intervals. */
 extern mp_line_sums *mp_g_line_sums;

@@ -61,7 +61,32 @@ struct mp_vars {
    uint64_t fp_cap;          /* power of two */
    uint64_t fp_used;
    mp_granmap *fp_owner;     /* line -> var id + 1 of its first toucher */
+   /* mp_vars_rank_lines: the sample's ranks, or NULL */
+   const uint32_t *fp_rank;
+   uint64_t fp_set_mask;
+   uint32_t fp_set_bits, fp_sets;
 };
+
+#define FP_UNSAMPLED UINT64_MAX
+
+/* The footprint's number for line (mp_vars_rank_lines). */
+static inline uint64_t fp_line(const mp_vars *vs, uint64_t line)
+{
+   uint32_t r;
+   if (vs->fp_rank == NULL)
+      return line;
+   r = vs->fp_rank[line & vs->fp_set_mask];
+   return r == 0 ? FP_UNSAMPLED : (line >> vs->fp_set_bits) * vs->fp_sets + (r - 1);
+}
+
+void mp_vars_rank_lines(mp_vars *vs, const uint32_t *rank, uint64_t set_mask,
+                        uint32_t set_bits, uint32_t n_sets)
+{
+   vs->fp_rank = rank;
+   vs->fp_set_mask = set_mask;
+   vs->fp_set_bits = set_bits;
+   vs->fp_sets = n_sets;
+}
 
 /*------------------------------------------------------------*/
 /*--- Hashing                                              ---*/
@@ -511,6 +536,9 @@ static void note_lines(mp_vars *vs, const mp_event *e, mp_held_counts *h)
 
 int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line)
 {
+   line = fp_line(vs, line);
+   if (line == FP_UNSAMPLED)
+      return 0;
    if ((line >> 44) == 0) {
       /* One granule of the shadow per line. */
       uint64_t slot = line << MP_GRANULE_SHIFT;
@@ -542,7 +570,8 @@ void mp_vars_set_lines(mp_vars *vs, uint32_t var, uint64_t lines)
 void mp_vars_prefetch(const mp_vars *vs, const mp_event *e, const mp_held_counts *h)
 {
    uint64_t l = mp_event_first_line(e, vs->line_shift);
-   if (l + 1 != h->last_line_plus1 && (l >> 44) == 0)
+   if (l + 1 != h->last_line_plus1 && (l = fp_line(vs, l)) != FP_UNSAMPLED
+       && (l >> 44) == 0)
       mp_granmap_prefetch(vs->fp_owner, l << MP_GRANULE_SHIFT);
 }
 

@@ -244,6 +244,17 @@ void mp_vars_access_counts(mp_vars *vs, const mp_event *e, mp_held_counts *h);
 /* Adds line to var's footprint: 1 if it was not in it yet.  The
    variable's record is not touched (its lines count is the caller's). */
 int mp_vars_footprint_add(mp_vars *vs, uint32_t var, uint64_t line);
+/* A sample of whole sets (--sample=lines, mp_set_sample.h): rank[set]
+   is an L1 set's rank among the sampled sets + 1 (0: not sampled;
+   set = line & set_mask, set_mask + 1 = 2^set_bits sets, n_sets of them
+   sampled; the caller's, kept).  From now on the footprint counts the
+   lines of the sample alone (the other line of an access straddling
+   two is none of it), and its shadow numbers a sampled line by its rank
+   in the sample (its number above the set bits times n_sets, plus its
+   set's rank), so that the shadow, kept by page of lines, costs per
+   sampled line and not per page of the program's. */
+void mp_vars_rank_lines(mp_vars *vs, const uint32_t *rank, uint64_t set_mask,
+                        uint32_t set_bits, uint32_t n_sets);
 /* The same for every line of access e: how many were new. */
 uint32_t mp_vars_footprint_add_access(mp_vars *vs, const mp_event *e);
 /* Var's distinct lines become lines (counted by a helper). */

@@ -28,14 +28,17 @@ if sys.argv[1] == "--accesses":
     sys.exit(0)
 
 if sys.argv[1] == "--reuse":
-    # --reuse FILE VAR...: each named variable's cold lines and its
-    # reuses at a distance of 2,048 lines or more, scaled as reported.
+    # --reuse FILE VAR...: each named variable's lines touched, its
+    # lines in the sample, its cold lines and its reuses at a distance
+    # of 2,048 lines or more, scaled as reported.
     with open(sys.argv[2]) as f:
         byname = {v["name"]: v for v in json.load(f)["variables"]}
     for name in sys.argv[3:]:
-        r = byname[name]["reuse"]
+        v = byname[name]
+        r = v["reuse"]
         far = sum(n for lo, hi, n in r["private"] + r["shared"] if lo >= 2048)
-        print("%s cold=%d far_reuses=%d" % (name, r["cold"], far))
+        print("%s lines=%d sampled_lines=%d cold=%d far_reuses=%d"
+              % (name, v["lines"], v["sampled_lines"], r["cold"], far))
     sys.exit(0)
 
 with open(sys.argv[1]) as f:

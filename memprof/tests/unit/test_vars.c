@@ -902,6 +902,40 @@ START_TEST(test_footprint_add_distinct)
 }
 END_TEST
 
+/* With the sample's ranks (mp_vars_rank_lines) the footprint counts
+   the (variable, line) pairs whose line is in the sample, each once,
+   and none of the others: against the distinct sampled pairs.  The
+   ranks pack the sampled lines of every page together, so a numbering
+   that folded two lines into one would count too few. */
+START_TEST(test_footprint_ranked_lines)
+{
+   enum { N = 200000, SETS = 64 };
+   mp_vars *vs = mp_vars_new(64);
+   uint32_t rank[SETS], n_sets = 0, s;
+   uint64_t *pairs = malloc(N * sizeof *pairs), distinct = 0, added = 0, n = 0;
+   int i;
+   for (s = 0; s < SETS; s++)   /* 1 in 4 of the sets, not neighbours */
+      rank[s] = (s * 37 % SETS) % 4 == 1 ? ++n_sets : 0;
+   mp_vars_rank_lines(vs, rank, SETS - 1, 6, n_sets);
+   rng_state = 0x1234567887654321ULL;
+   for (i = 0; i < N; i++) {
+      uint32_t var = (uint32_t)(rng() % 8);
+      uint64_t line = (rng() % 4) ? rng() % 50000 : (1ULL << 45) + rng() % 1000;
+      added += (uint64_t)mp_vars_footprint_add(vs, var, line);
+      if (rank[line % SETS])
+         pairs[n++] = (line << 3 | var);
+   }
+   qsort(pairs, n, sizeof *pairs, cmp_u64);
+   for (i = 0; i < (int)n; i++)
+      distinct += i == 0 || pairs[i] != pairs[i - 1];
+   ck_assert_uint_eq(n_sets, 16);
+   ck_assert_uint_eq(added, distinct);
+   ck_assert_uint_gt(distinct, 1000);
+   free(pairs);
+   mp_vars_free(vs);
+}
+END_TEST
+
 START_TEST(test_reuse_set_by_id)
 {
    mp_vars *vs = mp_vars_new(64);
@@ -1244,6 +1278,7 @@ int main(void)
    tcase_add_test(tc, test_reuse_totals_from_lines);
    tcase_add_test(tc, test_reuse_set_by_id);
    tcase_add_test(tc, test_footprint_add_distinct);
+   tcase_add_test(tc, test_footprint_ranked_lines);
    tcase_add_test(tc, test_shared_locals);
    suite_add_tcase(s, tc);
    return mp_test_run(s);
