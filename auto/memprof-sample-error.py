@@ -37,6 +37,10 @@ value lies in the estimate's interval; then the summary line:
   within         how many (variable, level) pairs with >= 1,000 misses
                  are within 5% at L1 and 10% at the deeper levels;
   covered        how many of them have the full value in the interval;
+  lines          how many of the ten's estimates of the lines they
+                 touch (their footprint) are within 10% of the full
+                 run's (each variable's error is printed last on its
+                 line);
   advice         whether the two runs give the same advice items (kind
                  and variable).
 
@@ -115,7 +119,7 @@ def lines_mode(full_path, samp_path, everyone):
     top_full = [v for v in ranked(full, everyone)
                 if any((var_misses(v, lv) or 0) >= 1000 for lv in levels)][:10]
     top_samp = [v["name"] for v in ranked(samp, everyone)][:10]
-    within = covered = pairs = 0
+    within = covered = pairs = lines_within = lines_pairs = 0
     for v in top_full:
         s = by_name.get(v["name"])
         cols = []
@@ -135,6 +139,11 @@ def lines_mode(full_path, samp_path, everyone):
                 covered += inside
                 within += abs(err) <= (5 if k == 0 else 10)
             cols.append("%s %9d %+6.1f%% %s" % (lv, fm, err, "in " if inside else "OUT"))
+        if s is not None and s.get("estimable", True) and v.get("lines"):
+            lerr = (s.get("lines", 0) - v["lines"]) / v["lines"] * 100
+            lines_pairs += 1
+            lines_within += abs(lerr) <= 10
+            cols.append("lines %8d %+6.1f%%" % (v["lines"], lerr))
         print("  %-32s %s" % (v["name"][:32], "  ".join(cols)))
     names = [v["name"] for v in top_full]
     common = len([n for n in names if n in top_samp])
@@ -142,8 +151,9 @@ def lines_mode(full_path, samp_path, everyone):
     def items(doc):
         return sorted((a.get("kind"), a.get("variable")) for a in doc.get("advice", []))
     same = items(full) == items(samp)
-    print("top-10 %d/%d; within 5%%/10%% %d/%d; covered %d/%d; advice %s (%d items, %d)"
-          % (common, len(names), within, pairs, covered, pairs,
+    print("top-10 %d/%d; within 5%%/10%% %d/%d; covered %d/%d; lines within 10%% %d/%d; "
+          "advice %s (%d items, %d)"
+          % (common, len(names), within, pairs, covered, pairs, lines_within, lines_pairs,
              "same" if same else "differs", len(full.get("advice", [])),
              len(samp.get("advice", []))))
 
