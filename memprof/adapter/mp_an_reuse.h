@@ -67,18 +67,15 @@ static inline void mp_an_reuse_lend_history(mp_reuse_mode mode)
 
 static inline Bool mp_an_reuse_on(void) { return mp_g_reuse != NULL; }
 
-/* --sample=lines: the sampled sets' ranks, for mp_reuse_line_of; the
-   lines ranked when the history does not answer the cache's L1. */
-static inline void mp_an_reuse_rank_sample(Bool lent)
+/* --sample=lines: the history numbers the lines by their rank in the
+   sample (mp_reuse_line_of).  The cache's L1 oracle asks it by line,
+   but the cache takes one only when every set is sampled (R = 1),
+   where each line's rank is its own number. */
+static inline void mp_an_reuse_rank_sample(void)
 {
-   if (mp_g_sample_rank == NULL
-       || mp_vars_line_shift(mp_g_vars) != mp_g_sample_line_shift)
-      return;
-   mp_g_reuse_rank = mp_g_sample_rank;
-   mp_g_reuse_set_mask = mp_g_sample_set_mask;
-   mp_g_reuse_set_bits = mp_g_sample_set_bits;
-   mp_g_reuse_sampled_sets = mp_g_sample_n_sets;
-   mp_g_reuse_compact = !lent;
+   if (mp_g_sample_rank != NULL
+       && mp_vars_line_shift(mp_g_vars) == mp_g_sample_line_shift)
+      mp_g_reuse_rank = mp_g_sample_rank;
 }
 
 static inline void mp_an_reuse_create(void)
@@ -103,11 +100,7 @@ static inline void mp_an_reuse_create(void)
       lines. */
    if (!mp_g_reuse_apart && !mp_g_hier_apart)
       mp_an_reuse_lend_history(rc.mode);
-   {
-      void *arg;
-      mp_an_reuse_rank_sample(mp_g_hier.cache != NULL
-                              && mp_cache_get_l1_oracle(mp_g_hier.cache, &arg) != NULL);
-   }
+   mp_an_reuse_rank_sample();
    if (rc.tags) {
       mp_g_carrier_far = mp_cache_l1_lines(mp_g_hier.cache);
       mp_g_carriers = mp_carriers_new(mp_g_carrier_far);

@@ -35,9 +35,6 @@ mp_carriers *mp_g_carriers;
 const uint64_t *mp_g_loop_epoch;
 uint64_t mp_g_carrier_far;
 const UInt *mp_g_reuse_rank;
-UWord mp_g_reuse_set_mask;
-UInt mp_g_reuse_set_bits, mp_g_reuse_sampled_sets;
-Bool mp_g_reuse_compact;
 UInt mp_g_scattered_level;
 UInt mp_g_line_shift;
 

@@ -14,6 +14,7 @@
 
 #include "mp_an_ctx.h"
 #include "mp_carriers.h"
+#include "mp_hierarchy.h"
 #include "mp_loopnest.h"
 #include "mp_reuse.h"
 
@@ -21,14 +22,10 @@ extern mp_reuse *mp_g_reuse;       /* NULL with --reuse=no */
 extern mp_carriers *mp_g_carriers; /* NULL unless loops, exact reuse, a cache */
 extern const uint64_t *mp_g_loop_epoch;   /* mp_loops_epoch, with the carriers */
 extern uint64_t mp_g_carrier_far;    /* the carriers' far distance, in lines */
-/* --sample=lines, the history's lines being the L1's: per L1 set, its
-   rank among the sampled sets plus one (0: not in the sample); NULL
-   otherwise.  With mp_g_reuse_compact, the history knows a line by its
-   rank among the sampled lines (mp_reuse_line_of). */
+/* --sample=lines, the history's lines being the L1's: the sample's
+   ranks (mp_g_sample_rank), by which mp_reuse_line_of numbers the
+   lines; NULL otherwise. */
 extern const UInt *mp_g_reuse_rank;
-extern UWord mp_g_reuse_set_mask;
-extern UInt mp_g_reuse_set_bits, mp_g_reuse_sampled_sets;
-extern Bool mp_g_reuse_compact;
 
 #define MP_LINE_UNSAMPLED (~0ULL)
 
@@ -40,18 +37,18 @@ extern Bool mp_g_reuse_compact;
    512 lines, and a sample of whole sets has lines in every page of the
    program's, so without the ranks they cost as much per touched line
    as in the full run.  Distances, counts of distinct lines, are the
-   same.  Not while the history answers the cache's L1
-   (mp_an_reuse_lend_history), which asks it by line. */
+   same.  The cache's L1 oracle, which asks the history by line, is
+   taken only when every set is sampled, where the rank of each line is
+   its own number (mp_an_reuse_rank_sample). */
 static inline ULong mp_reuse_line_of(ULong line)
 {
    UInt r;
    if (mp_g_reuse_rank == NULL)
       return line;
-   r = mp_g_reuse_rank[line & mp_g_reuse_set_mask];
+   r = mp_g_reuse_rank[line & mp_g_sample_set_mask];
    if (r == 0)
       return MP_LINE_UNSAMPLED;
-   return mp_g_reuse_compact
-          ? (line >> mp_g_reuse_set_bits) * mp_g_reuse_sampled_sets + (r - 1) : line;
+   return (line >> mp_g_sample_set_bits) * mp_g_sample_n_sets + (r - 1);
 }
 
 /* The reuse of each line of one access, into its line record's
