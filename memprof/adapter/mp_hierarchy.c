@@ -33,6 +33,7 @@ UInt  *mp_g_sample_rank;
 UInt   mp_g_sample_set_bits;
 UInt   mp_g_sample_n_sets;
 mp_line_sums *mp_g_line_sums;
+mp_unit_sums *mp_g_set_sums;
 static mp_cache_cfg built_cfg;   /* what mp_g_hier.cache was built from */
 static mp_cache_cfg built_tlb;   /* and mp_g_hier.tlb */
 
@@ -324,6 +325,7 @@ static void pick_line_sample(mp_cache_cfg *cfg)
    while ((1u << mp_g_sample_set_bits) < sets)
       mp_g_sample_set_bits++;
    mp_g_line_sums = mp_line_sums_new();
+   mp_g_set_sums = mp_unit_sums_new();
    cfg->set_sample_shift = mp_g_sample_shift;
    cfg->sampled_sets = mp_g_sample_sets;
 }
@@ -395,9 +397,11 @@ void mp_hierarchy_reset(void)
    if (oracle)
       tl_assert(mp_cache_set_l1_oracle(mp_g_hier.cache, oracle, arg));
    mp_setdiag_reset(mp_g_hier.conflicts);
-   if (mp_g_line_sums) {
+   if (mp_g_set_sums) {
       mp_line_sums_free(mp_g_line_sums);
+      mp_unit_sums_free(mp_g_set_sums);
       mp_g_line_sums = mp_line_sums_new();
+      mp_g_set_sums = mp_unit_sums_new();
    }
 }
 

@@ -43,9 +43,10 @@ extern UInt   mp_g_sample_shift;
 extern UInt  *mp_g_sample_rank;
 extern UInt   mp_g_sample_set_bits;
 extern UInt   mp_g_sample_n_sets;
-/* ... and the sampled lines' own counts, kept by the process that
+/* ... and the sampled sets' own counts, kept by the process that
    simulates the caches, for the estimates' intervals. */
 extern mp_line_sums *mp_g_line_sums;
+extern mp_unit_sums *mp_g_set_sums;
 
 /* Whether the access [a, a + size) has a line in the sample: its first,
    or for one wider than 8 bytes its last (as the generated code tests:

@@ -928,7 +928,7 @@ static void scale_cache_counts(mp_cache_counts *cc, int shift)
 {
    uint64_t *f = (uint64_t *)cc;
    size_t i;
-   for (i = 0; i < offsetof(mp_cache_counts, sample_sq) / sizeof(uint64_t); i++)
+   for (i = 0; i < offsetof(mp_cache_counts, sample_line_sq) / sizeof(uint64_t); i++)
       f[i] = scaled(f[i], shift);
 }
 

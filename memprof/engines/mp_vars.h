@@ -61,11 +61,15 @@ typedef struct {
    uint64_t invalidations_suffered;          /* its copies other cores' writes removed */
    uint64_t tlb_hits, tlb_misses;            /* with --TLB */
    uint64_t cycles;                          /* estimated, from the latencies */
-   /* --sample=lines: the sum over the variable's sampled lines of the
-      square of each line's count of accesses, misses, cycles and stall
-      (mp_set_sample.h): the variance of its estimates.  Last: the
-      fields before are uint64_t counts (mp_cache_counts_add). */
-   double sample_sq[MP_EST_N];
+   /* --sample=lines: of the variable's counts of accesses, misses,
+      cycles and stall in each sampled line, the sum of their squares;
+      in each sampled set, their sum and the sum of their squares
+      (mp_set_sample.h): the spreads its intervals come from.  Last, and
+      not scaled: the fields before are uint64_t counts
+      (mp_cache_counts_add). */
+   double sample_line_sq[MP_EST_N];
+   double sample_set_sum[MP_EST_N];
+   double sample_set_sq[MP_EST_N];
 } mp_cache_counts;
 
 /* Reuse distances of one variable's accesses, one per cache
@@ -420,7 +424,8 @@ void mp_vars_reset_counts(mp_vars *vs);
    the results built from the table are whole-run estimates.  Left as
    they are: the reuse counts (weighted when reported, mp_reuse_weight),
    the NUMA pages (every page has lines in the sample), the detail
-   analyses' own counts (strides: not in this table) and sample_sq.
+   analyses' own counts (strides: not in this table) and the sample's
+   sums of squares.
    Multiplying then dividing gives back every count exactly. */
 void mp_vars_scale(mp_vars *vs, int shift);
 
@@ -442,11 +447,14 @@ static inline void mp_cache_counts_add(mp_cache_counts *to, const mp_cache_count
    const uint64_t *f = (const uint64_t *)from;
    uint64_t *t = (uint64_t *)to;
    size_t i;
-   /* every field up to sample_sq is a uint64_t count */
-   for (i = 0; i < offsetof(mp_cache_counts, sample_sq) / sizeof(uint64_t); i++)
+   /* every field up to sample_line_sq is a uint64_t count */
+   for (i = 0; i < offsetof(mp_cache_counts, sample_line_sq) / sizeof(uint64_t); i++)
       t[i] += f[i];
-   for (i = 0; i < MP_EST_N; i++)
-      to->sample_sq[i] += from->sample_sq[i];
+   for (i = 0; i < MP_EST_N; i++) {
+      to->sample_line_sq[i] += from->sample_line_sq[i];
+      to->sample_set_sum[i] += from->sample_set_sum[i];
+      to->sample_set_sq[i] += from->sample_set_sq[i];
+   }
 }
 
 #endif /* MP_VARS_H */

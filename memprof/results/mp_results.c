@@ -124,7 +124,9 @@ mp_results *mp_results_build(const mp_run *run, const mp_finished *an,
    res->rows = mp_report_rows(res->vs, run->min_var_size, res->by_cycles,
                               an->cache ? an->cache->latency[0] : 0, &res->n_rows);
    if (run->line_sample)
-      mp_report_rows_estimate(res->rows, res->n_rows, run->line_sample_shift, res->by_cycles);
+      mp_report_rows_estimate(res->rows, res->n_rows, run->line_sample_shift,
+                              run->sample_sets, an->cache ? an->cache->latency[0] : 0,
+                              res->by_cycles);
    res->lines = mp_rows_lines(an, res->rows, res->n_rows, &res->n_lines);
    index_lines(res);
    build_totals(res);

@@ -202,6 +202,11 @@ typedef struct {
       the others and their counts are not shown as numbers. */
    int has_ci, estimable;
    uint64_t sampled_lines;
+   /* Over its variables, the square of each one's
+      cache.sample_set_sum: with cache.sample_set_sq, the spread between
+      sets of each variable, summed (a fold's variables taken as
+      independent). */
+   double sample_sum_sq[MP_EST_N];
    double ci_accesses[2], ci_cycles[2], ci_stall[2];
    double ci_misses[MP_CACHE_MAX_LEVELS][2];
 } mp_report_row;

@@ -82,6 +82,14 @@ static void name_row(mp_report_row *r, uint32_t l1_latency)
 }
 
 
+/* To r's sums of squared set sums, those of cache counts cc's. */
+static void add_sample_sum_sq(mp_report_row *r, const mp_cache_counts *cc)
+{
+   uint32_t k;
+   for (k = 0; k < MP_EST_N; k++)
+      r->sample_sum_sq[k] += cc->sample_set_sum[k] * cc->sample_set_sum[k];
+}
+
 /* Variables named by the user (MEMPROF_NAME_RANGE) are never folded:
    the user asked to see them. */
 mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
@@ -100,8 +108,10 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       if (is_folded(v, min_var_size) && !v->named_by) {
          uint32_t w;
          mp_counts_add(&fold.c, &v->c);
-         if (v->cache)
+         if (v->cache) {
             mp_cache_counts_add(&fold.cache, v->cache);
+            add_sample_sum_sq(&fold, v->cache);
+         }
          fold.lines += v->lines;
          fold.size += v->size;
          for (w = 0; w < MP_MAX_THREADS / 64; w++)
@@ -110,8 +120,10 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
       }
       rows[k].var = v;
       rows[k].c = v->c;
-      if (v->cache)
+      if (v->cache) {
          rows[k].cache = *v->cache;
+         add_sample_sum_sq(&rows[k], v->cache);
+      }
       rows[k].lines = v->lines;
       rows[k].size = v->size;
       rows[k].n_threads = v->n_threads;
@@ -130,28 +142,42 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
    return rows;
 }
 
-/* The interval of estimate est (2^shift times what the sample saw). */
-static void interval(uint64_t est, double sq, uint32_t shift, uint64_t lines, double ci[2])
+/* The interval of row r's estimate est of metric k (mp_set_sample.h). */
+static void interval(const mp_report_row *r, uint64_t est, uint32_t k, uint32_t shift,
+                     uint32_t n_sets, double ci[2])
 {
-   mp_set_sample_interval(est >> shift, sq, shift, lines, &ci[0], &ci[1]);
+   mp_sample_spread s;
+   s.lines = r->sampled_lines;
+   s.line_sq = r->cache.sample_line_sq[k];
+   s.sets = n_sets;
+   s.set_sq = r->cache.sample_set_sq[k];
+   s.set_sum_sq = r->sample_sum_sq[k];
+   mp_set_sample_interval((double)est, &s, shift, &ci[0], &ci[1]);
 }
 
-void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, int by_cycles)
+void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, uint32_t n_sets,
+                             uint32_t l1_latency, int by_cycles)
 {
    uint32_t i, k;
-   uint64_t n_lines;
    for (i = 0; i < n; i++) {
       mp_report_row *r = &rows[i];
-      const double *sq = r->cache.sample_sq;
       r->has_ci = 1;
       r->sampled_lines = r->lines >> shift;
       r->estimable = shift == 0 || r->sampled_lines >= MP_SAMPLE_MIN_LINES;
-      n_lines = r->sampled_lines;
-      interval(r->accesses, sq[MP_EST_ACCESSES], shift, n_lines, r->ci_accesses);
+      interval(r, r->accesses, MP_EST_ACCESSES, shift, n_sets, r->ci_accesses);
       for (k = 0; k < MP_CACHE_MAX_LEVELS; k++)
-         interval(r->cache.misses[k], sq[MP_EST_MISSES + k], shift, n_lines, r->ci_misses[k]);
-      interval(r->cache.cycles, sq[MP_EST_CYCLES], shift, n_lines, r->ci_cycles);
-      interval(r->stall, sq[MP_EST_STALL], shift, n_lines, r->ci_stall);
+         interval(r, r->cache.misses[k], MP_EST_MISSES + k, shift, n_sets, r->ci_misses[k]);
+      interval(r, r->stall, MP_EST_STALL, shift, n_sets, r->ci_stall);
+      if (by_cycles) {
+         /* Every access costs the L1's latency, beyond it the stall: with
+            the accesses exact, only the stall is the sample's. */
+         uint64_t at_l1 = r->accesses * (uint64_t)l1_latency;
+         r->cache.cycles = r->stall + at_l1;
+         r->ci_cycles[0] = r->ci_stall[0] + (double)at_l1;
+         r->ci_cycles[1] = r->ci_stall[1] + (double)at_l1;
+      } else {
+         r->ci_cycles[0] = r->ci_cycles[1] = (double)r->cache.cycles;
+      }
    }
    mp_report_sort_rows(rows, n, by_cycles);
 }

@@ -27,12 +27,15 @@ mp_report_row *mp_report_rows(const mp_vars *vs, uint64_t min_var_size,
    (--sample=lines) for its counts to be estimated. */
 #define MP_SAMPLE_MIN_LINES 2
 
-/* --sample=lines: the rows' intervals from their variables' sums of
-   squares, and whether each has enough lines in the sample (any, when
-   every line is: shift 0); sorted
-   again (rows too few to estimate last).  The rows' counts are the
-   estimates already (mp_vars_scale). */
-void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, int by_cycles);
+/* --sample=lines, n_sets sets sampled, 1 in 2^shift: the rows'
+   intervals from their variables' counts by line and by set, and
+   whether each has enough lines in the sample (any, when every line
+   is: shift 0); sorted again (rows too few to estimate last).  The
+   rows' counts are the estimates already (mp_vars_scale), but for the
+   cycles, which become the exact accesses at l1_latency plus the
+   estimated stall. */
+void mp_report_rows_estimate(mp_report_row *rows, uint32_t n, uint32_t shift, uint32_t n_sets,
+                             uint32_t l1_latency, int by_cycles);
 
 /* Row from's estimate merged into to's (twins of one variable): their
    sampled lines and the ends of their intervals summed. */
