@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sample_lines_show.py FILE VAR... (or --accesses PATTERN VAR... or
-# --reuse FILE VAR..., below): prints what the tests of
+# sample_lines_show.py FILE VAR... (or --accesses PATTERN VAR...,
+# --reuse FILE VAR... or --cycles FILE VAR..., below): prints what the tests of
 # --sample=lines assert of a memprof file: the sample (config.sampling),
 # then per named variable its reads and writes, its misses per level,
 # its lines in the sample, whether it could be estimated, and the 95%
@@ -39,6 +39,20 @@ if sys.argv[1] == "--reuse":
         far = sum(n for lo, hi, n in r["private"] + r["shared"] if lo >= 2048)
         print("%s lines=%d sampled_lines=%d cold=%d far_reuses=%d"
               % (name, v["lines"], v["sampled_lines"], r["cold"], far))
+    sys.exit(0)
+
+if sys.argv[1] == "--cycles":
+    # --cycles FILE VAR...: each named variable's accesses, stall and
+    # cycles, and the intervals of the stall and the cycles.
+    with open(sys.argv[2]) as f:
+        byname = {v["name"]: v for v in json.load(f)["variables"]}
+    for name in sys.argv[3:]:
+        v = byname[name]
+        ci = v["ci"]
+        print("%s reads=%d writes=%d stall=%d cycles=%d" % (
+            name, v["reads"], v["writes"], v["stall_cycles"], v["cycles"]))
+        print("  ci stall=[%d, %d] cycles=[%d, %d]"
+              % (tuple(ci["stall_cycles"]) + tuple(ci["cycles"])))
     sys.exit(0)
 
 with open(sys.argv[1]) as f:
