@@ -39,8 +39,10 @@ value lies in the estimate's interval; then the summary line:
   covered        how many of them have the full value in the interval;
   lines          how many of the ten's estimates of the lines they
                  touch (their footprint) are within 10% of the full
-                 run's (each variable's error is printed last on its
-                 line);
+                 run's (each variable's error is printed on its line);
+  cycles         how many of the ten's estimates of their cycles are
+                 within 10% of the full run's, and how many intervals
+                 hold the full value (printed last on its line);
   advice         whether the two runs give the same advice items (kind
                  and variable).
 
@@ -120,6 +122,7 @@ def lines_mode(full_path, samp_path, everyone):
                 if any((var_misses(v, lv) or 0) >= 1000 for lv in levels)][:10]
     top_samp = [v["name"] for v in ranked(samp, everyone)][:10]
     within = covered = pairs = lines_within = lines_pairs = 0
+    cyc_within = cyc_covered = cyc_pairs = 0
     for v in top_full:
         s = by_name.get(v["name"])
         cols = []
@@ -144,6 +147,14 @@ def lines_mode(full_path, samp_path, everyone):
             lines_pairs += 1
             lines_within += abs(lerr) <= 10
             cols.append("lines %8d %+6.1f%%" % (v["lines"], lerr))
+        if s is not None and s.get("estimable", True) and v.get("cycles"):
+            cerr = (s["cycles"] - v["cycles"]) / v["cycles"] * 100
+            ci = s["ci"]["cycles"]
+            inside = ci[0] <= v["cycles"] <= ci[1]
+            cyc_pairs += 1
+            cyc_within += abs(cerr) <= 10
+            cyc_covered += inside
+            cols.append("cycles %+6.1f%% %s" % (cerr, "in" if inside else "OUT"))
         print("  %-32s %s" % (v["name"][:32], "  ".join(cols)))
     names = [v["name"] for v in top_full]
     common = len([n for n in names if n in top_samp])
@@ -152,8 +163,9 @@ def lines_mode(full_path, samp_path, everyone):
         return sorted((a.get("kind"), a.get("variable")) for a in doc.get("advice", []))
     same = items(full) == items(samp)
     print("top-10 %d/%d; within 5%%/10%% %d/%d; covered %d/%d; lines within 10%% %d/%d; "
-          "advice %s (%d items, %d)"
+          "cycles within 10%% %d/%d, covered %d/%d; advice %s (%d items, %d)"
           % (common, len(names), within, pairs, covered, pairs, lines_within, lines_pairs,
+             cyc_within, cyc_pairs, cyc_covered, cyc_pairs,
              "same" if same else "differs", len(full.get("advice", [])),
              len(samp.get("advice", []))))
 
