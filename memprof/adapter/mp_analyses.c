@@ -133,6 +133,7 @@ void mp_an_footprint_reset(void)
       /* the exact counts start from zero too */
       VG_(memset)(ii->executed, 0, sizeof ii->executed);
       VG_(memset)(ii->in_sample, 0, sizeof ii->in_sample);
+      VG_(memset)(ii->in_window, 0, sizeof ii->in_window);
    }
 }
 

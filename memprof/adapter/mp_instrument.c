@@ -262,10 +262,16 @@ static VG_REGPARM(3) void mp_on_access(mp_instr *ii, Addr a, UWord size_kind)
    c.tid = tid;
    c.core = mp_g_thread_core[tid];
    c.sampled = mp_g_sample_sets == NULL || mp_sampled_access(a, e.size);
-   if (mp_g_sample_sets == NULL)
+   if (mp_g_sample_sets == NULL) {
       ii->executed[e.is_write]++;    /* inline with --sample=lines */
-   else if (c.sampled)
-      ii->in_sample[e.is_write]++;
+   } else {
+      if (c.sampled)
+         ii->in_sample[e.is_write]++;
+      if (mp_g_detailing) {
+         ii->in_window[e.is_write]++;
+         ii->lc->in_window[e.is_write]++;
+      }
+   }
    c.served = 0;
    c.cycles = 0;
    c.in_footprint = False;

@@ -96,9 +96,10 @@ typedef struct {
       count, mp_instr_fact).  With --sample=lines also: those of them
       in the sample, counted by the access helper; the bytes of its
       last load and store; and whether it touched more than one
-      variable.  An instruction of one variable gives it its exact
-      count (mp_estimates.c). */
-   ULong    executed[2], in_sample[2];
+      variable; and those seen in the detail windows, in the sample or
+      not.  An instruction of one variable gives it its exact count, one
+      of several splits it as the windows saw (mp_estimates.c). */
+   ULong    executed[2], in_sample[2], in_window[2];
    UChar    access_size[2];
    Bool     multi_var;
 } mp_instr;

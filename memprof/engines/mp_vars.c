@@ -899,6 +899,7 @@ void mp_vars_reset_counts(mp_vars *vs)
          mp_memset(&vs->chunks[i][k].cache, 0, sizeof vs->chunks[i][k].cache);
          mp_vars_reuse_set(&vs->chunks[i][k].reuse, &no_reuse);
          vs->chunks[i][k].transfers = 0;
+         mp_memset(vs->chunks[i][k].in_window, 0, sizeof vs->chunks[i][k].in_window);
       }
    }
    mp_memset(vs->fp, 0, vs->fp_cap * sizeof(mp_fp_slot));

@@ -117,6 +117,10 @@ typedef struct mp_line_counts {
    /* its accesses that were a thread's first touch of a line after
       another thread's write (mp_sharing) */
    uint64_t transfers;
+   /* --sample=lines: its accesses (loads, stores) seen in the detail
+      windows, in the sample or not, never scaled: how an instruction
+      of several variables splits among them (the adapter's estimates) */
+   uint64_t in_window[2];
    struct mp_line_counts *hash_next;
 } mp_line_counts;
 
