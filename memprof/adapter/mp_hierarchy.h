@@ -43,8 +43,9 @@ extern UInt   mp_g_sample_shift;
 extern UInt  *mp_g_sample_rank;
 extern UInt   mp_g_sample_set_bits;
 extern UInt   mp_g_sample_n_sets;
-/* ... and the sampled sets' own counts, kept by the process that
-   simulates the caches, for the estimates' intervals. */
+/* ... and the counts of each sampled line (by its rank) and of each
+   sampled set, kept by the process that simulates the caches, for the
+   estimates' intervals. */
 extern mp_line_sums *mp_g_line_sums;
 extern mp_unit_sums *mp_g_set_sums;
 

@@ -6,7 +6,7 @@
    This file is part of memprof.  GPL-2.0-or-later; see COPYING.
 
    See mp_set_sample.h.  The sample's sets are picked once, at start-up;
-   the set sums are kept at every sampled access.
+   the line and set sums are kept at every sampled access.
 */
 #include "mp_set_sample.h"
 #include "mp_util.h"

@@ -21,9 +21,9 @@
 
    What a count over the sampled lines stands for is the count times
    2^shift.  Its 95% interval is the wider of two, each from how the
-   count spreads over the units of the sample (mp_unit_sums keeps the
-   counts of each (unit, variable) pair, and each variable the sum of
-   their squares):
+   count spreads over the units of the sample (mp_line_sums keeps the
+   counts of each sampled line, mp_unit_sums those of each (set,
+   variable) pair, and each variable the sums of their squares):
    - lines as units, as if each line were drawn on its own with
      probability R: variance (1 - R) / R^2 times the lines' squares
      (Horvitz-Thompson), Student's t for the lines less one;
@@ -39,7 +39,7 @@
    measures both).
 
    Cost: per sampled access, a look-up by rank and one hash probe; 48
-   bytes per sampled line (mp_line_sums), 64 per (set, variable) pair.
+   bytes per sampled line (mp_line_sums), 56 per (set, variable) pair.
 */
 #ifndef MP_SET_SAMPLE_H
 #define MP_SET_SAMPLE_H
