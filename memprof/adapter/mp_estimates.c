@@ -85,9 +85,12 @@ static void exact_accesses(Int sign)
    instruction), the exact accesses of its instructions of several
    variables are split among its records: as the sample split them when
    the sample's total is near the exact one, else as the windows saw
-   them (split_part).  What was added, by line record id, for the
+   them (split_part).  The tables are by location and record of those
+   instructions only, each found through an index of 4 bytes per
+   location and per record.  What was added to each record, for the
    undo. */
 typedef struct {
+   UInt id;
    Long d[2], db[2];        /* reads, writes; their bytes */
 } record_delta;
 
@@ -155,74 +158,106 @@ static ULong split_part(const multi_loc *m, UInt k, ULong part, ULong window_par
    return want;
 }
 
+/* What a record at such a location has from instructions of one
+   variable: their exact accesses and those the windows saw. */
+typedef struct {
+   ULong exact[2], window[2];
+} single_counts;
+
 static void scale_multi_var(void)
 {
    line_bounds b = { 0, 0 };
-   ULong (*single)[2], (*single_bytes)[2], (*single_window)[2];
-   multi_loc *locs;
+   UInt *loc_slot, *rec_slot;     /* per location, per record: index + 1 */
+   multi_loc *locs = NULL;
+   single_counts *single;
    mp_instr *ii;
-   UInt id, k, shift = mp_g_sample_shift;
+   UInt id, k, n_locs = 0, cap = 0, n_recs = 0, shift = mp_g_sample_shift;
    mp_vars_foreach_line(mp_g_vars, bound_line, &b);
    if (b.max_id == 0)
       return;
-   single = VG_(calloc)("mp.est.single", b.max_id, sizeof *single);
-   single_bytes = VG_(calloc)("mp.est.singleb", b.max_id, sizeof *single_bytes);
-   single_window = VG_(calloc)("mp.est.singlew", b.max_id, sizeof *single_window);
-   locs = VG_(calloc)("mp.est.locs", b.max_loc, sizeof *locs);
+   loc_slot = VG_(calloc)("mp.est.locslot", b.max_loc, sizeof *loc_slot);
    mp_instrs_walk_start();
    while ((ii = mp_instrs_walk_next()) != NULL) {
-      if (ii->lc == NULL || ii->loc >= b.max_loc || ii->lc_id >= b.max_id)
+      multi_loc *m;
+      if (ii->lc == NULL || !ii->multi_var || ii->loc >= b.max_loc)
          continue;
-      for (k = 0; k < 2; k++) {
-         if (!ii->multi_var) {
-            single[ii->lc_id][k] += ii->executed[k];
-            single_bytes[ii->lc_id][k] += ii->executed[k] * ii->access_size[k];
-            single_window[ii->lc_id][k] += ii->in_window[k];
-         } else {
-            multi_loc *m = &locs[ii->loc];
-            m->exec[k] += ii->executed[k];
-            m->sampled[k] += ii->in_sample[k] << shift;
-            m->window[k] += ii->in_window[k];
-            m->bytes[k] += ii->executed[k] * ii->access_size[k];
+      if (loc_slot[ii->loc] == 0) {
+         if (n_locs == cap) {
+            cap = cap ? 2 * cap : 64;
+            locs = VG_(realloc)("mp.est.locs", locs, cap * sizeof *locs);
          }
+         VG_(memset)(&locs[n_locs], 0, sizeof *locs);
+         loc_slot[ii->loc] = ++n_locs;
+      }
+      m = &locs[loc_slot[ii->loc] - 1];
+      for (k = 0; k < 2; k++) {
+         m->exec[k] += ii->executed[k];
+         m->sampled[k] += ii->in_sample[k] << shift;
+         m->window[k] += ii->in_window[k];
+         m->bytes[k] += ii->executed[k] * ii->access_size[k];
       }
    }
-   deltas = VG_(calloc)("mp.est.deltas", b.max_id, sizeof *deltas);
-   n_deltas = b.max_id;
+   if (n_locs == 0) {
+      VG_(free)(loc_slot);
+      return;
+   }
+   rec_slot = VG_(calloc)("mp.est.recslot", b.max_id, sizeof *rec_slot);
    for (id = 0; id < b.max_id; id++) {
       mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, id);
-      if (lc == NULL || lc->loc >= b.max_loc)
+      if (lc != NULL && lc->loc < b.max_loc && loc_slot[lc->loc] != 0)
+         rec_slot[id] = ++n_recs;
+   }
+   single = VG_(calloc)("mp.est.single", n_recs, sizeof *single);
+   mp_instrs_walk_start();
+   while ((ii = mp_instrs_walk_next()) != NULL) {
+      single_counts *sc;
+      if (ii->lc == NULL || ii->multi_var || ii->lc_id >= b.max_id || !rec_slot[ii->lc_id])
          continue;
+      sc = &single[rec_slot[ii->lc_id] - 1];
       for (k = 0; k < 2; k++) {
-         const multi_loc *m = &locs[lc->loc];
+         sc->exact[k] += ii->executed[k];
+         sc->window[k] += ii->in_window[k];
+      }
+   }
+   deltas = VG_(calloc)("mp.est.deltas", n_recs, sizeof *deltas);
+   for (id = 0; id < b.max_id; id++) {
+      mp_line_counts *lc;
+      const multi_loc *m;
+      const single_counts *sc;
+      record_delta *rd;
+      if (!rec_slot[id])
+         continue;
+      lc = mp_vars_line_by_id(mp_g_vars, id);
+      m = &locs[loc_slot[lc->loc] - 1];
+      sc = &single[rec_slot[id] - 1];
+      rd = &deltas[n_deltas++];
+      rd->id = id;
+      for (k = 0; k < 2; k++) {
          ULong count = *count_of(&lc->c, k), part, want, window_part;
          if (m->exec[k] == 0 || (m->window[k] == 0 && m->sampled[k] == 0))
             continue;
-         part = count > single[id][k] ? count - single[id][k] : 0;
-         window_part = lc->in_window[k] > single_window[id][k]
-                          ? lc->in_window[k] - single_window[id][k] : 0;
+         part = count > sc->exact[k] ? count - sc->exact[k] : 0;
+         window_part = lc->in_window[k] > sc->window[k] ? lc->in_window[k] - sc->window[k] : 0;
          want = split_part(m, k, part, window_part, shift);
-         deltas[id].d[k] = (Long)want - (Long)part;
+         rd->d[k] = (Long)want - (Long)part;
          /* the bytes at the location's mean size */
-         deltas[id].db[k] = (Long)((double)deltas[id].d[k] * (double)m->bytes[k]
-                                   / (double)m->exec[k]);
-         add_delta(lc, k, deltas[id].d[k], deltas[id].db[k]);
+         rd->db[k] = (Long)((double)rd->d[k] * (double)m->bytes[k] / (double)m->exec[k]);
+         add_delta(lc, k, rd->d[k], rd->db[k]);
       }
    }
    VG_(free)(single);
-   VG_(free)(single_bytes);
-   VG_(free)(single_window);
+   VG_(free)(rec_slot);
    VG_(free)(locs);
+   VG_(free)(loc_slot);
 }
 
 static void unscale_multi_var(void)
 {
-   UInt id, k;
-   for (id = 0; id < n_deltas; id++) {
-      mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, id);
+   UInt i, k;
+   for (i = 0; i < n_deltas; i++) {
+      mp_line_counts *lc = mp_vars_line_by_id(mp_g_vars, deltas[i].id);
       for (k = 0; k < 2; k++)
-         if (lc != NULL && (deltas[id].d[k] || deltas[id].db[k]))
-            add_delta(lc, k, -deltas[id].d[k], -deltas[id].db[k]);
+         add_delta(lc, k, -deltas[i].d[k], -deltas[i].db[k]);
    }
    if (deltas)
       VG_(free)(deltas);
