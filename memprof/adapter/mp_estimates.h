@@ -10,7 +10,9 @@
    into whole-run estimates, in place: every count of the sample times
    2^shift (mp_vars_scale, and the levels' totals), then the accesses
    of each instruction that touched one variable replaced by its exact
-   count, which the translated code keeps inline (mp_instr.executed).
+   count, which the translated code keeps inline (mp_instr.executed),
+   and those of instructions of several variables split among them by
+   the same count (mp_estimates.c says how).
    mp_estimates_undo gives back the sample's counts exactly (the run
    may go on after an output written before an execve).  The intervals
    are the results layer's (mp_report_rows_estimate).
