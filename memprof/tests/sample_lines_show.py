@@ -12,14 +12,20 @@ import glob
 import json
 import sys
 
+
+def variables_by_name(path):
+    """The variables of memprof JSON file path, by name."""
+    with open(path) as f:
+        return {v["name"]: v for v in json.load(f)["variables"]}
+
+
 if sys.argv[1] == "--accesses":
     # --accesses PATTERN VAR...: each file's reads and writes of the named
     # variables ("absent" if not there), the files sorted by that text:
     # the exact counts, whatever lines the sample holds.
     texts = []
     for path in glob.glob(sys.argv[2]):
-        with open(path) as f:
-            byname = {v["name"]: v for v in json.load(f)["variables"]}
+        byname = variables_by_name(path)
         texts.append("\n".join(
             "%s reads=%d writes=%d" % (n, byname[n]["reads"], byname[n]["writes"])
             if n in byname else "%s absent" % n for n in sys.argv[3:]))
@@ -31,8 +37,7 @@ if sys.argv[1] == "--reuse":
     # --reuse FILE VAR...: each named variable's lines touched, its
     # lines in the sample, its cold lines and its reuses at a distance
     # of 2,048 lines or more, scaled as reported.
-    with open(sys.argv[2]) as f:
-        byname = {v["name"]: v for v in json.load(f)["variables"]}
+    byname = variables_by_name(sys.argv[2])
     for name in sys.argv[3:]:
         v = byname[name]
         r = v["reuse"]
@@ -44,8 +49,7 @@ if sys.argv[1] == "--reuse":
 if sys.argv[1] == "--cycles":
     # --cycles FILE VAR...: each named variable's accesses, stall and
     # cycles, and the intervals of the stall and the cycles.
-    with open(sys.argv[2]) as f:
-        byname = {v["name"]: v for v in json.load(f)["variables"]}
+    byname = variables_by_name(sys.argv[2])
     for name in sys.argv[3:]:
         v = byname[name]
         ci = v["ci"]
